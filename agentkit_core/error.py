@@ -1,0 +1,64 @@
+"""The shared errors: one base, one class per failure family.
+
+Every error pickles and unpickles intact (its ``args`` match ``__init__``), and
+reports the public package as its module, so tracebacks read
+``agentkit_core.NormalizeError`` even under a vendored name.
+"""
+
+from __future__ import annotations
+
+__all__ = ("AgentError", "NormalizeError", "ProtocolError")
+
+_PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
+
+
+class AgentError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+    __module__ = _PUBLIC_MODULE
+
+
+class NormalizeError(AgentError, ValueError):
+    """Data could not be turned into (or out of) the neutral model.
+
+    Decoders raise it for any input they refuse.  ``path`` names the bad
+    field from the decoded value's root, for instance
+    ``parts[2].ToolResult.output.Parts[0].Text.text``; it is ``""`` when the
+    root itself is at fault.  ``message`` says what is wrong with it.
+    """
+
+    __module__ = _PUBLIC_MODULE
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message, path)
+        self.message = message
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+    def under(self, segment: str) -> NormalizeError:
+        """The same error seen from one level up: ``segment`` prefixed to the path.
+
+        ``segment`` is a field or variant name (``"parts"``) or an index
+        (``"[2]"``).  Decoders call this while an error propagates, so the
+        success path never builds path strings.
+        """
+        path = self.path
+        if not path:
+            path = segment
+        elif path[0] == "[":
+            path = segment + path
+        else:
+            path = f"{segment}.{path}"
+        return type(self)(self.message, path)
+
+
+class ProtocolError(AgentError):
+    """A stream of deltas (or another interaction) broke its protocol.
+
+    The fold raises it for a delta that does not fit the state it meets; the
+    message names the delta, the part id and what the part was.
+    """
+
+    __module__ = _PUBLIC_MODULE
