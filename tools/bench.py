@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Benchmarks of agentkit_core, as ratios against baselines measured in the same run.
+
+Absolute times on shared machines swing by 2x between runs; a ratio against a
+baseline timed in the same process a moment earlier does not.  Each area lives
+in its own module beside this one (``bench_codec.py``, ``bench_fold.py``,
+``bench_cancel.py``, ...) exposing ``measure(quick: bool) -> list[Row]``; this
+script runs them all and prints one table.
+
+Usage:  python tools/bench.py [--quick] [--only AREA[,AREA...]]
+
+Peer libraries (langchain-core, pydantic-ai-slim, msgspec) are compared when
+they are importable and reported as skipped otherwise; nothing here needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from typing import Callable, NamedTuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+for _p in (ROOT, HERE):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+AREAS = ("codec", "fold", "cancel", "import")
+
+
+class Row(NamedTuple):
+    """One line of the table."""
+
+    area: str
+    name: str
+    result: str  # what was measured, e.g. "2.1 us/item"
+    ratio: str  # e.g. "0.31x baseline (list append+join)"
+    target: str  # e.g. "<= 5x: ok" / "skipped: langchain-core not installed"
+
+
+def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+    """The best wall time of ``repeat`` runs of ``number`` calls, in seconds per call."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, time.perf_counter() - t0)
+    return best / number
+
+
+def verdict(ok: bool, target: str) -> str:
+    return f"{target}: {'ok' if ok else 'MISSED'}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    parser.add_argument("--only", default="", help="comma-separated areas: " + ",".join(AREAS))
+    args = parser.parse_args(argv)
+    areas = [a for a in args.only.split(",") if a] or list(AREAS)
+    rows: list[Row] = []
+    for area in areas:
+        try:
+            mod = importlib.import_module(f"bench_{area}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"bench_{area}":
+                raise
+            rows.append(Row(area, "-", "-", "-", "skipped: no bench module yet"))
+            continue
+        rows.extend(mod.measure(args.quick))
+    widths = [max(len(r[i]) for r in rows + [Row("area", "measure", "result", "ratio", "target")]) for i in range(5)]
+    header = Row("area", "measure", "result", "ratio", "target")
+    for r in [header] + rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
