@@ -1,14 +1,110 @@
-"""agentkit_core: the shared language of an agent toolkit."""
+"""agentkit_core: the shared language of an agent toolkit.
+
+Transcript items made of multimodal parts, streaming deltas and their fold,
+tool call and result values, usage, finish reasons, ids, errors and
+cooperative cancellation; pure standard library, speaking the JSON of the Rust
+``agentkit-core`` crate.  Everything public is importable from here.
+"""
 
 from __future__ import annotations
 
+from .content import (
+    CustomPart,
+    DataRef,
+    FilePart,
+    Handle,
+    InlineBytes,
+    InlineText,
+    MediaPart,
+    Modality,
+    Part,
+    PartKind,
+    ReasoningPart,
+    StructuredPart,
+    TextPart,
+    Uri,
+)
+from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import AgentError, NormalizeError, ProtocolError
+from .finish import FinishReason
+from .ids import (
+    ApprovalId,
+    ArtifactId,
+    MessageId,
+    PartId,
+    ProviderMessageId,
+    SessionId,
+    TaskId,
+    Timestamp,
+    ToolCallId,
+    ToolResultId,
+    TurnId,
+)
+from .item import Item, ItemKind
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
+from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
+from .usage import CostUsage, TokenUsage, Usage
 
 # -- cancellation exports --
 
 __version__ = "0.1.0"
 
 __all__ = (
+    # transcript
+    "Item",
+    "ItemKind",
+    # content
+    "Part",
+    "PartKind",
+    "TextPart",
+    "MediaPart",
+    "FilePart",
+    "StructuredPart",
+    "ReasoningPart",
+    "ToolCallPart",
+    "ToolResultPart",
+    "CustomPart",
+    "Modality",
+    "DataRef",
+    "InlineText",
+    "InlineBytes",
+    "Uri",
+    "Handle",
+    "ToolOutput",
+    "TextOutput",
+    "StructuredOutput",
+    "PartsOutput",
+    "FilesOutput",
+    # streaming
+    "Delta",
+    "BeginPart",
+    "AppendText",
+    "AppendBytes",
+    "ReplaceStructured",
+    "SetMetadata",
+    "CommitPart",
+    # usage and finish
+    "Usage",
+    "TokenUsage",
+    "CostUsage",
+    "FinishReason",
+    # metadata
+    "MetadataMap",
+    "JsonValue",
+    "EMPTY_METADATA",
+    # ids
+    "SessionId",
+    "TurnId",
+    "MessageId",
+    "ToolCallId",
+    "ToolResultId",
+    "TaskId",
+    "ProviderMessageId",
+    "ArtifactId",
+    "PartId",
+    "ApprovalId",
+    "Timestamp",
+    # errors
     "AgentError",
     "NormalizeError",
     "ProtocolError",

@@ -1,0 +1,427 @@
+"""The checks every decoder shares, each written once.
+
+Decoders read plain JSON-shaped Python data (what ``json.loads`` returns) the
+way the Rust reference's serde derive reads JSON text:
+
+* a struct is a dict (unknown keys ignored) or a list of its fields in order;
+* an absent optional field reads as ``None``; an absent required one is an error;
+* strings must be valid Unicode (no lone surrogates);
+* ``u64`` counts are ``int`` in ``0 <= n < 2**64``, never ``bool`` or ``float``;
+* containers nest at most :data:`MAX_DEPTH` deep, counted from the root of the
+  value being decoded (serde_json refuses the 128th level).
+
+Every failure is a :class:`NormalizeError` whose path starts at the failing
+field; callers prefix their own segment (``NormalizeError.under``) while the
+error propagates, so decoding that succeeds never builds a path string.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
+
+from .error import NormalizeError
+
+if TYPE_CHECKING:
+    from .metadata import JsonValue
+
+#: The deepest container nesting a decoder accepts (serde_json's limit is 128, exclusive).
+MAX_DEPTH = 127
+
+_U64_END = 1 << 64
+_JUST_INT = {int}
+
+T = TypeVar("T")
+E = TypeVar("E", bound="WireEnum")
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+#: Stands for a field absent from its struct.
+MISSING: Any = _Missing()
+
+
+def fail(message: str, path: str = "") -> NoReturn:
+    """Raise a :class:`NormalizeError`."""
+    raise NormalizeError(message, path)
+
+
+def describe(v: object) -> str:
+    """Name a Python value the way a JSON reader would, for error messages."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return f"boolean `{'true' if v else 'false'}`"
+    if isinstance(v, int):
+        return f"integer `{v}`"
+    if isinstance(v, float):
+        return f"floating point `{v!r}`"
+    if isinstance(v, str):
+        text = v if len(v) <= 40 else v[:37] + "..."
+        return f"string {text!r}"
+    if isinstance(v, list):
+        return "sequence"
+    if isinstance(v, dict):
+        return "map"
+    return f"Python {type(v).__name__} (not JSON data)"
+
+
+def too_deep() -> NoReturn:
+    fail(f"recursion limit exceeded: containers nest deeper than {MAX_DEPTH} levels")
+
+
+def _unicode(v: str, key: str) -> str:
+    """Check a non-ASCII string is valid Unicode; return it as an exact ``str``."""
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        fail("invalid Unicode: the string holds a lone surrogate", key)
+    return str(v)
+
+
+# -- structs -----------------------------------------------------------------------
+
+
+def struct(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[str, Any]:
+    """The fields of a struct: ``v`` itself when it is a dict, else decoded from a list."""
+    if type(v) is dict:
+        if depth > MAX_DEPTH:
+            too_deep()
+        return v
+    return _struct_slow(v, name, fields, depth)
+
+
+def _struct_slow(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[str, Any]:
+    if v is MISSING:
+        fail("missing field")
+    if depth > MAX_DEPTH and isinstance(v, (dict, list)):
+        too_deep()
+    if isinstance(v, dict):
+        return dict(v)
+    if isinstance(v, list):
+        if len(v) != len(fields):
+            fail(f"invalid length {len(v)}, expected struct {name} with {len(fields)} elements")
+        return dict(zip(fields, v))
+    fail(f"invalid type: {describe(v)}, expected struct {name}")
+
+
+def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: int) -> T:
+    """Decode ``d[key]`` with ``decode(value, depth)``, naming ``key`` in any error."""
+    try:
+        return decode(d.get(key, MISSING), depth)
+    except NormalizeError as exc:
+        raise exc.under(key) from None
+
+
+def optional(decode: Callable[[Any, int], T]) -> Callable[[Any, int], T | None]:
+    """A decoder that reads ``null`` and absence as ``None``, else defers to ``decode``."""
+
+    def read(v: Any, depth: int) -> T | None:
+        if v is None or v is MISSING:
+            return None
+        return decode(v, depth)
+
+    return read
+
+
+def tagged(v: object, family: str, names: str) -> tuple[str, Any]:
+    """Split an externally tagged enum value ``{"Tag": body}`` into its tag and body."""
+    if type(v) is dict and len(v) == 1:
+        for item in v.items():
+            return item
+    if v is MISSING:
+        fail("missing field")
+    if isinstance(v, dict) and len(v) == 1:
+        return next(iter(dict(v).items()))
+    if isinstance(v, str):
+        fail(f"invalid type: unit variant {v!r}, expected a {family} variant with data ({names})")
+    fail(f"invalid type: {describe(v)}, expected a {family}: a map with one key ({names})")
+
+
+def unknown_variant(tag: object, family: str, names: str) -> NoReturn:
+    fail(f"unknown variant {tag!r} of {family}, expected one of {names}")
+
+
+def seq(v: object, depth: int) -> list[Any]:
+    """A JSON array, as a list (any other value is an error)."""
+    if type(v) is list:
+        if depth > MAX_DEPTH:
+            too_deep()
+        return v
+    if v is MISSING:
+        fail("missing field")
+    if isinstance(v, list):
+        if depth > MAX_DEPTH:
+            too_deep()
+        return list(v)
+    fail(f"invalid type: {describe(v)}, expected a sequence")
+
+
+def items(v: object, depth: int, decode: Callable[[Any, int], T]) -> tuple[T, ...]:
+    """Decode a JSON array element by element; an error names the index."""
+    values = seq(v, depth)
+    out: list[T] = []
+    append = out.append
+    inner = depth + 1
+    try:
+        for x in values:
+            append(decode(x, inner))
+    except NormalizeError as exc:
+        raise exc.under(f"[{len(out)}]") from None
+    return tuple(out)
+
+
+# -- scalars -----------------------------------------------------------------------
+
+
+def string(v: object, key: str) -> str:
+    """A required string field's value; ``key`` names it in errors."""
+    if type(v) is str and v.isascii():
+        return v
+    return _string_slow(v, key)
+
+
+def _string_slow(v: object, key: str) -> str:
+    if isinstance(v, str):
+        return v if v.isascii() and type(v) is str else _unicode(v, key)
+    if v is MISSING:
+        fail("missing field", key)
+    fail(f"invalid type: {describe(v)}, expected a string", key)
+
+
+def opt_string(v: object, key: str) -> str | None:
+    """An optional string field's value: ``None`` when null or absent."""
+    if type(v) is str and v.isascii():
+        return v
+    if v is None or v is MISSING:
+        return None
+    return _string_slow(v, key)
+
+
+def boolean(v: object, key: str) -> bool:
+    """A required ``bool`` field's value."""
+    if v is True or v is False:
+        return v
+    if v is MISSING:
+        fail("missing field", key)
+    fail(f"invalid type: {describe(v)}, expected a boolean", key)
+
+
+def u64(v: object, key: str) -> int:
+    """A required unsigned 64-bit count: an ``int`` in ``0 <= n < 2**64``, never a bool or float."""
+    if type(v) is int and 0 <= v < _U64_END:
+        return v
+    return _u64_slow(v, key)
+
+
+def _u64_slow(v: object, key: str) -> int:
+    if v is MISSING:
+        fail("missing field", key)
+    if isinstance(v, int) and not isinstance(v, bool):
+        if 0 <= v < _U64_END:
+            return int(v)
+        fail(f"invalid value: integer `{v}`, expected u64", key)
+    fail(f"invalid type: {describe(v)}, expected u64", key)
+
+
+def opt_u64(v: object, key: str) -> int | None:
+    """An optional ``u64`` field: ``None`` when null or absent."""
+    if type(v) is int and 0 <= v < _U64_END:
+        return v
+    if v is None or v is MISSING:
+        return None
+    return _u64_slow(v, key)
+
+
+def f64(v: object, key: str) -> float:
+    """A required ``f64``: any finite JSON number, returned as ``float``."""
+    if type(v) is float and math.isfinite(v):
+        return v
+    if v is MISSING:
+        fail("missing field", key)
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        try:
+            x = float(v)
+        except OverflowError:
+            fail(f"invalid value: {describe(v)} is out of range for f64", key)
+        if math.isfinite(x):
+            return x
+        fail(f"invalid value: {describe(v)}, expected a finite f64", key)
+    fail(f"invalid type: {describe(v)}, expected f64", key)
+
+
+def byte_array(v: object, depth: int) -> bytes:
+    """Bytes as the reference writes them: a JSON array of integers 0..255."""
+    values = seq(v, depth)
+    if not values:
+        return b""
+    if set(map(type, values)) == _JUST_INT:  # bool is an int subclass: bytes() would take it
+        try:
+            return bytes(values)
+        except ValueError:
+            pass
+    for i, b in enumerate(values):
+        if type(b) is not int or not 0 <= b <= 255:
+            if isinstance(b, int) and not isinstance(b, bool) and 0 <= b <= 255:
+                continue
+            if isinstance(b, int) and not isinstance(b, bool):
+                fail(f"invalid value: integer `{b}`, expected u8", f"[{i}]")
+            fail(f"invalid type: {describe(b)}, expected u8", f"[{i}]")
+    return bytes(int(b) for b in values)
+
+
+# -- JSON values -------------------------------------------------------------------
+
+
+def json_value(v: object, depth: int) -> JsonValue:
+    """Validate any JSON value and return a fresh copy that shares no container with ``v``.
+
+    ``depth`` is the nesting level ``v`` has if it is a container.  Floats must
+    be finite; strings and keys valid Unicode; keys strings.
+    """
+    t = type(v)
+    if t is str:
+        return v if v.isascii() else _unicode(v, "")  # type: ignore[attr-defined, arg-type]
+    if t is int or t is bool or v is None:
+        return v  # type: ignore[return-value]
+    if t is dict:
+        if depth > MAX_DEPTH:
+            too_deep()
+        return json_object(v, depth)  # type: ignore[arg-type]
+    if t is list:
+        if depth > MAX_DEPTH:
+            too_deep()
+        inner = depth + 1
+        out: list[JsonValue] = []
+        append = out.append
+        try:
+            for x in v:  # type: ignore[attr-defined]
+                append(json_value(x, inner))
+        except NormalizeError as exc:
+            raise exc.under(f"[{len(out)}]") from None
+        return out
+    if t is float and math.isfinite(v):  # type: ignore[arg-type]
+        return v  # type: ignore[return-value]
+    return _json_slow(v, depth)
+
+
+def json_object(v: dict[Any, Any], depth: int) -> dict[str, JsonValue]:
+    """Copy a JSON object (already depth-checked at ``depth``), validating keys and values."""
+    out: dict[str, JsonValue] = {}
+    inner = depth + 1
+    for k, x in v.items():
+        if type(k) is not str or not k.isascii():
+            k = _key(k)
+        try:
+            out[k] = json_value(x, inner)
+        except NormalizeError as exc:
+            raise exc.under(key_segment(k)) from None
+    return out
+
+
+def key_segment(key: str) -> str:
+    """The path segment naming a map key: ``["key"]``."""
+    return f"[{key!r}]"
+
+
+def _key(k: object) -> str:
+    if isinstance(k, str):
+        return _unicode(k, "")
+    fail(f"invalid key: {describe(k)}, expected a string")
+
+
+def _json_slow(v: object, depth: int) -> JsonValue:
+    if v is MISSING:
+        fail("missing field")
+    if isinstance(v, float):
+        if math.isfinite(v):
+            return float(v)
+        fail(f"invalid value: {v!r} is not a JSON number (NaN and infinities are refused)")
+    if isinstance(v, bool):
+        return bool(v)
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, str):
+        return _unicode(v, "")
+    if isinstance(v, dict):
+        if depth > MAX_DEPTH:
+            too_deep()
+        return json_object(dict(v), depth)
+    if isinstance(v, list):
+        return json_value(list(v), depth)
+    fail(f"invalid type: {describe(v)}, expected a JSON value")
+
+
+def copy_json(v: JsonValue) -> JsonValue:
+    """A deep copy of a JSON value built from dicts and lists (scalars are shared)."""
+    t = type(v)
+    if t is dict:
+        return {k: copy_json(x) for k, x in v.items()}  # type: ignore[union-attr]
+    if t is list:
+        return [copy_json(x) for x in v]  # type: ignore[union-attr]
+    return v
+
+
+# -- enums -------------------------------------------------------------------------
+
+
+class WireEnum(Enum):
+    """An enum whose ``.value`` is the reference's variant name; ordered as declared."""
+
+    def to_dict(self) -> str:
+        """The wire form: the bare variant name."""
+        return self.value  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls: type[E], v: object, /) -> E:
+        """Read a variant name (``"User"``; serde's ``{"User": null}`` too)."""
+        return decode_enum(cls, v, "")
+
+    def _rank(self) -> int:
+        return type(self)._member_names_.index(self.name)
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._rank() < other._rank()  # type: ignore[attr-defined, no-any-return]
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._rank() <= other._rank()  # type: ignore[attr-defined, no-any-return]
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._rank() > other._rank()  # type: ignore[attr-defined, no-any-return]
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._rank() >= other._rank()  # type: ignore[attr-defined, no-any-return]
+
+
+def decode_enum(cls: type[E], v: object, key: str) -> E:
+    """Decode a unit-only enum; ``key`` names the field in errors."""
+    member = cls._value2member_map_.get(v) if type(v) is str else None  # type: ignore[arg-type]
+    if member is not None:
+        return member  # type: ignore[return-value]
+    if v is MISSING:
+        fail("missing field", key)
+    if isinstance(v, dict) and len(v) == 1:
+        ((tag, body),) = dict(v).items()
+        if body is None and isinstance(tag, str) and tag in cls._value2member_map_:
+            return cls._value2member_map_[tag]  # type: ignore[return-value]
+        if isinstance(tag, str) and tag in cls._value2member_map_:
+            fail(f"invalid type: {describe(body)}, expected unit variant {tag}", key)
+        v = tag
+    names = ", ".join(cls._value2member_map_)
+    if isinstance(v, str):
+        fail(f"unknown variant {v!r} of {cls.__name__}, expected one of {names}", key)
+    fail(f"invalid type: {describe(v)}, expected a {cls.__name__} variant name ({names})", key)

@@ -1,0 +1,549 @@
+"""Durable content: the :class:`Part` family and its data references.
+
+A part is one coherent unit of content.  :class:`Part` is the base class of
+eight frozen variants, so ``isinstance``, ``match`` and type checkers all
+work::
+
+    match part:
+        case TextPart(text=text): ...
+        case ToolCallPart(id=call_id, name=name, input=args): ...
+
+Their wire form is the reference's externally tagged enum:
+``{"Text": {"text": "hi", "metadata": {}}}``.  Tool calls and tool results
+live in :mod:`.tool`; they are parts like the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
+
+from . import _codec as C
+from .error import NormalizeError
+from .ids import ArtifactId
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, post_init_metadata
+
+__all__ = (
+    "Modality",
+    "PartKind",
+    "DataRef",
+    "InlineText",
+    "InlineBytes",
+    "Uri",
+    "Handle",
+    "Part",
+    "TextPart",
+    "MediaPart",
+    "FilePart",
+    "StructuredPart",
+    "ReasoningPart",
+    "CustomPart",
+)
+
+P = TypeVar("P", bound="Part")
+
+
+class Modality(C.WireEnum):
+    """What kind of media a :class:`MediaPart` holds."""
+
+    AUDIO = "Audio"
+    IMAGE = "Image"
+    VIDEO = "Video"
+    BINARY = "Binary"
+
+
+class PartKind(C.WireEnum):
+    """The eight kinds of :class:`Part`, without payload (what ``BeginPart`` opens)."""
+
+    TEXT = "Text"
+    MEDIA = "Media"
+    FILE = "File"
+    STRUCTURED = "Structured"
+    REASONING = "Reasoning"
+    TOOL_CALL = "ToolCall"
+    TOOL_RESULT = "ToolResult"
+    CUSTOM = "Custom"
+
+
+# -- data references ---------------------------------------------------------------
+
+
+class DataRef:
+    """Where some content's data is: inline text, inline bytes, a URI, or an artifact handle.
+
+    The four variants are :class:`InlineText`, :class:`InlineBytes`, :class:`Uri`
+    and :class:`Handle`; each holds its payload as ``value``.  On the wire,
+    ``{"InlineText": "..."}``, ``{"InlineBytes": [0, 255]}`` (an array of
+    integers, as the reference writes bytes), ``{"Uri": "..."}``, ``{"Handle": "art-1"}``.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        def to_dict(self) -> dict[str, Any]: ...
+
+    @staticmethod
+    def inline_text(text: str) -> InlineText:
+        """Text data held inline (base64 media, a text file's contents...)."""
+        return InlineText(text)
+
+    @staticmethod
+    def inline_bytes(data: bytes | bytearray | memoryview) -> InlineBytes:
+        """Binary data held inline."""
+        return InlineBytes(bytes(data))
+
+    @staticmethod
+    def uri(uri: str) -> Uri:
+        """Data found at a URI (``https:``, ``file:``, ``data:``, a provider file id URI)."""
+        return Uri(uri)
+
+    @staticmethod
+    def handle(artifact_id: ArtifactId | str) -> Handle:
+        """Data stored elsewhere under an artifact id."""
+        return Handle(artifact_id if isinstance(artifact_id, ArtifactId) else ArtifactId(artifact_id))
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> DataRef:
+        """Decode any data reference; raises :class:`NormalizeError`."""
+        return _decoded(decode_data_ref(v, 1), cls)
+
+
+@dataclass(frozen=True, slots=True)
+class InlineText(DataRef):
+    """Text held inline."""
+
+    value: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"InlineText": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class InlineBytes(DataRef):
+    """Bytes held inline; written as an array of integers 0..255."""
+
+    value: bytes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"InlineBytes": list(self.value)}
+
+
+@dataclass(frozen=True, slots=True)
+class Uri(DataRef):
+    """Data at a URI."""
+
+    value: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Uri": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Handle(DataRef):
+    """Data stored elsewhere, named by an :class:`ArtifactId`."""
+
+    value: ArtifactId
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Handle": self.value.value}
+
+
+_DATA_REF_NAMES = "InlineText, InlineBytes, Uri, Handle"
+
+
+def _inline_text(v: Any, depth: int) -> InlineText:
+    return InlineText(C.string(v, ""))
+
+
+def _inline_bytes(v: Any, depth: int) -> InlineBytes:
+    return InlineBytes(C.byte_array(v, depth))
+
+
+def _uri(v: Any, depth: int) -> Uri:
+    return Uri(C.string(v, ""))
+
+
+def _handle(v: Any, depth: int) -> Handle:
+    return Handle(ArtifactId(C.string(v, "")))
+
+
+_DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
+    "InlineText": _inline_text,
+    "InlineBytes": _inline_bytes,
+    "Uri": _uri,
+    "Handle": _handle,
+}
+
+
+def decode_data_ref(v: object, depth: int) -> DataRef:
+    """Decode a data reference whose tagged object sits at nesting level ``depth``."""
+    if depth > C.MAX_DEPTH and isinstance(v, dict):
+        C.too_deep()
+    tag, body = C.tagged(v, "DataRef", _DATA_REF_NAMES)
+    decode = _DATA_REF_DECODERS.get(tag)
+    if decode is None:
+        C.unknown_variant(tag, "DataRef", _DATA_REF_NAMES)
+    try:
+        return decode(body, depth + 1)
+    except NormalizeError as exc:
+        raise exc.under(tag) from None
+
+
+opt_data_ref = C.optional(decode_data_ref)
+
+
+# -- parts -------------------------------------------------------------------------
+
+
+class Part:
+    """One unit of durable content: the base of the eight part variants.
+
+    Variants: :class:`TextPart`, :class:`MediaPart`, :class:`FilePart`,
+    :class:`StructuredPart`, :class:`ReasoningPart`, :class:`ToolCallPart`,
+    :class:`ToolResultPart`, :class:`CustomPart`.  ``part.part_kind`` is the
+    variant's :class:`PartKind`.  The factories below mirror the reference's
+    ``Part::text`` and friends.
+    """
+
+    __slots__ = ()
+
+    part_kind: ClassVar[PartKind]
+    if TYPE_CHECKING:
+        metadata: MetadataMap
+
+        def to_dict(self) -> dict[str, Any]: ...
+
+    @staticmethod
+    def text(text: str) -> TextPart:
+        """A :class:`TextPart`."""
+        return TextPart(text)
+
+    @staticmethod
+    def media(modality: Modality, mime_type: str, data: DataRef) -> MediaPart:
+        """A :class:`MediaPart`."""
+        return MediaPart(modality, mime_type, data)
+
+    @staticmethod
+    def file(data: DataRef) -> FilePart:
+        """A :class:`FilePart` with neither name nor MIME type."""
+        return FilePart(data)
+
+    @staticmethod
+    def structured(value: JsonValue) -> StructuredPart:
+        """A :class:`StructuredPart` without schema."""
+        return StructuredPart(value)
+
+    @staticmethod
+    def reasoning(summary: str) -> ReasoningPart:
+        """A :class:`ReasoningPart` holding a readable summary."""
+        return ReasoningPart(summary)
+
+    def with_metadata(self: P, metadata: Mapping[str, JsonValue]) -> P:
+        """A copy whose metadata is ``metadata`` (replaced, as in the reference)."""
+        return replace(self, metadata=as_metadata(metadata))  # type: ignore[type-var]
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> Part:
+        """Decode a part from its tagged wire form; raises :class:`NormalizeError`.
+
+        Called on a variant (``TextPart.from_dict``) it also checks the variant.
+        """
+        return _decoded(decode_part(v, 1), cls)
+
+
+def _decoded(value: Any, cls: type) -> Any:
+    if not isinstance(value, cls):
+        C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart(Part):
+    """Plain user-visible text."""
+
+    part_kind: ClassVar[PartKind] = PartKind.TEXT
+
+    # Declared with field() so the inherited factory Part.text is not taken as a default.
+    text: str = field()
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Text": {"text": self.text, "metadata": self.metadata.to_dict()}}
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> TextPart:
+        d = C.struct(v, "TextPart", ("text", "metadata"), depth)
+        return cls(C.string(d.get("text", C.MISSING), "text"), metadata=metadata_field(d, depth))
+
+
+@dataclass(frozen=True, slots=True)
+class MediaPart(Part):
+    """Modality-tagged media: audio, image, video, or other binary media."""
+
+    part_kind: ClassVar[PartKind] = PartKind.MEDIA
+
+    modality: Modality
+    mime_type: str
+    data: DataRef
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "Media": {
+                "modality": self.modality.value,
+                "mime_type": self.mime_type,
+                "data": self.data.to_dict(),
+                "metadata": self.metadata.to_dict(),
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> MediaPart:
+        d = C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
+        return cls(
+            C.decode_enum(Modality, d.get("modality", C.MISSING), "modality"),
+            C.string(d.get("mime_type", C.MISSING), "mime_type"),
+            C.field(d, "data", decode_data_ref, depth + 1),
+            metadata=metadata_field(d, depth),
+        )
+
+
+_FILE_FIELDS = ("name", "mime_type", "data", "metadata")
+
+
+@dataclass(frozen=True, slots=True)
+class FilePart(Part):
+    """A file: an upload, a generated artifact, a local or remote file reference."""
+
+    part_kind: ClassVar[PartKind] = PartKind.FILE
+
+    data: DataRef
+    name: str | None = field(default=None, kw_only=True)
+    mime_type: str | None = field(default=None, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    @classmethod
+    def named(cls, name: str, data: DataRef) -> FilePart:
+        """A file with a name."""
+        return cls(data, name=name)
+
+    def with_name(self, name: str | None) -> FilePart:
+        """A copy with ``name`` set."""
+        return replace(self, name=name)
+
+    def with_mime_type(self, mime_type: str | None) -> FilePart:
+        """A copy with ``mime_type`` set."""
+        return replace(self, mime_type=mime_type)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"File": self.to_bare_dict()}
+
+    def to_bare_dict(self) -> dict[str, Any]:
+        """The untagged struct, as ``ToolOutput`` files embed it."""
+        return {
+            "name": self.name,
+            "mime_type": self.mime_type,
+            "data": self.data.to_dict(),
+            "metadata": self.metadata.to_dict(),
+        }
+
+    @classmethod
+    def from_bare_dict(cls, v: object, /) -> FilePart:
+        """Decode the untagged struct; raises :class:`NormalizeError`."""
+        return cls._decode(v, 1)
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> FilePart:
+        d = C.struct(v, "FilePart", _FILE_FIELDS, depth)
+        return cls(
+            C.field(d, "data", decode_data_ref, depth + 1),
+            name=C.opt_string(d.get("name"), "name"),
+            mime_type=C.opt_string(d.get("mime_type"), "mime_type"),
+            metadata=metadata_field(d, depth),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredPart(Part):
+    """A machine-readable JSON payload, optionally with the JSON Schema it follows.
+
+    ``value`` may be any JSON value, ``None`` (JSON null) included.
+    """
+
+    part_kind: ClassVar[PartKind] = PartKind.STRUCTURED
+
+    value: JsonValue
+    schema: JsonValue | None = field(default=None, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    def with_schema(self, schema: JsonValue | None) -> StructuredPart:
+        """A copy with ``schema`` set."""
+        return replace(self, schema=schema)
+
+    def to_dict(self) -> dict[str, Any]:
+        schema = self.schema
+        return {
+            "Structured": {
+                "value": C.copy_json(self.value),
+                "schema": None if schema is None else C.copy_json(schema),
+                "metadata": self.metadata.to_dict(),
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> StructuredPart:
+        d = C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
+        inner = depth + 1
+        schema = d.get("schema")
+        return cls(
+            C.field(d, "value", C.json_value, inner),
+            schema=None if schema is None else C.field(d, "schema", C.json_value, inner),
+            metadata=metadata_field(d, depth),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningPart(Part):
+    """Reasoning the provider supplied: a readable summary, opaque data, or both.
+
+    ``redacted`` marks reasoning whose content is hidden (the data may still be
+    echoed back to the provider).  The reference's ``ReasoningPart::summary(text)``
+    factory is :meth:`from_summary` here, since ``summary`` is the field.
+    """
+
+    part_kind: ClassVar[PartKind] = PartKind.REASONING
+
+    summary: str | None = None
+    data: DataRef | None = field(default=None, kw_only=True)
+    redacted: bool = field(default=False, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    @classmethod
+    def from_summary(cls, text: str) -> ReasoningPart:
+        """Readable reasoning (the reference's ``ReasoningPart::summary``)."""
+        return cls(text)
+
+    @classmethod
+    def redacted_summary(cls, text: str) -> ReasoningPart:
+        """A summary of reasoning whose content is redacted."""
+        return cls(text, redacted=True)
+
+    def with_data(self, data: DataRef | None) -> ReasoningPart:
+        """A copy with ``data`` set."""
+        return replace(self, data=data)
+
+    def with_redacted(self, redacted: bool) -> ReasoningPart:
+        """A copy with ``redacted`` set."""
+        return replace(self, redacted=redacted)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.data
+        return {
+            "Reasoning": {
+                "summary": self.summary,
+                "data": None if data is None else data.to_dict(),
+                "redacted": self.redacted,
+                "metadata": self.metadata.to_dict(),
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> ReasoningPart:
+        d = C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
+        return cls(
+            C.opt_string(d.get("summary"), "summary"),
+            data=C.field(d, "data", opt_data_ref, depth + 1),
+            redacted=C.boolean(d.get("redacted", C.MISSING), "redacted"),
+            metadata=metadata_field(d, depth),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CustomPart(Part):
+    """The escape hatch for provider content with no first-class part yet.
+
+    ``kind`` names it, conventionally namespaced (``"anthropic.server_tool_use"``);
+    ``data`` and ``value`` carry its payload.  ``value`` is ``None`` when absent:
+    on the wire ``null`` and absence read the same.
+    """
+
+    part_kind: ClassVar[PartKind] = PartKind.CUSTOM
+
+    kind: str
+    data: DataRef | None = field(default=None, kw_only=True)
+    value: JsonValue | None = field(default=None, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    def with_data(self, data: DataRef | None) -> CustomPart:
+        """A copy with ``data`` set."""
+        return replace(self, data=data)
+
+    def with_value(self, value: JsonValue | None) -> CustomPart:
+        """A copy with ``value`` set."""
+        return replace(self, value=value)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.data
+        return {
+            "Custom": {
+                "kind": self.kind,
+                "data": None if data is None else data.to_dict(),
+                "value": C.copy_json(self.value),
+                "metadata": self.metadata.to_dict(),
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> CustomPart:
+        d = C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
+        value = d.get("value")
+        return cls(
+            C.string(d.get("kind", C.MISSING), "kind"),
+            data=C.field(d, "data", opt_data_ref, depth + 1),
+            value=None if value is None else C.field(d, "value", C.json_value, depth + 1),
+            metadata=metadata_field(d, depth),
+        )
+
+
+#: Tag -> decoder of the variant's body.  :mod:`.tool` adds ToolCall and ToolResult.
+PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {
+    "Text": TextPart._decode,
+    "Media": MediaPart._decode,
+    "File": FilePart._decode,
+    "Structured": StructuredPart._decode,
+    "Reasoning": ReasoningPart._decode,
+    "Custom": CustomPart._decode,
+}
+
+_PART_NAMES = "Text, Media, File, Structured, Reasoning, ToolCall, ToolResult, Custom"
+
+
+def decode_part(v: object, depth: int) -> Part:
+    """Decode a tagged part whose object sits at nesting level ``depth``."""
+    if type(v) is dict and len(v) == 1 and depth <= C.MAX_DEPTH:
+        for tag, body in v.items():
+            decode = PART_DECODERS.get(tag)
+            if decode is not None:
+                try:
+                    return decode(body, depth + 1)
+                except NormalizeError as exc:
+                    raise exc.under(tag) from None
+    if depth > C.MAX_DEPTH and isinstance(v, dict):
+        C.too_deep()
+    tag, body = C.tagged(v, "Part", _PART_NAMES)
+    if tag not in PART_DECODERS:
+        C.unknown_variant(tag, "Part", _PART_NAMES)
+    return decode_part({tag: body}, depth)

@@ -1,0 +1,121 @@
+"""Why a turn ended, normalised to a small stable set.
+
+``FinishReason.COMPLETED``, ``TOOL_CALL``, ``MAX_TOKENS``, ``CANCELLED``,
+``BLOCKED``, ``ERROR``, and ``FinishReason.other("...")`` for anything else,
+keeping the provider's string.  Adapters map native stop reasons here and keep
+the raw value in namespaced metadata.  Equal reasons compare equal, so
+``match`` works with the constants as value patterns::
+
+    match reason:
+        case FinishReason.COMPLETED: ...
+        case FinishReason(kind="Other", detail=raw): ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from . import _codec as C
+
+__all__ = ("FinishReason",)
+
+_UNITS = ("Completed", "ToolCall", "MaxTokens", "Cancelled", "Blocked", "Error")
+_NAMES = ", ".join(_UNITS + ("Other",))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FinishReason:
+    """A normalised finish reason: ``kind`` is the variant name, ``detail`` the ``Other`` string.
+
+    Use the class constants and :meth:`other` rather than the constructor.
+    """
+
+    kind: str
+    detail: str | None = None
+
+    COMPLETED: ClassVar[FinishReason]
+    TOOL_CALL: ClassVar[FinishReason]
+    MAX_TOKENS: ClassVar[FinishReason]
+    CANCELLED: ClassVar[FinishReason]
+    BLOCKED: ClassVar[FinishReason]
+    ERROR: ClassVar[FinishReason]
+
+    def __post_init__(self) -> None:
+        if self.kind == "Other":
+            if not isinstance(self.detail, str):
+                raise TypeError("FinishReason('Other') needs its provider string: use FinishReason.other(text)")
+        elif self.kind not in _UNITS:
+            raise ValueError(f"unknown finish reason {self.kind!r}; expected one of {_NAMES}")
+        elif self.detail is not None:
+            raise TypeError(f"FinishReason.{self.kind} takes no detail")
+
+    @classmethod
+    def other(cls, text: str) -> FinishReason:
+        """A reason outside the stable set, keeping the provider's string."""
+        return cls("Other", text)
+
+    @property
+    def is_other(self) -> bool:
+        """True for :meth:`other` reasons."""
+        return self.kind == "Other"
+
+    def __repr__(self) -> str:
+        if self.kind == "Other":
+            return f"FinishReason.other({self.detail!r})"
+        return f"FinishReason.{_CONSTANT_NAMES[self.kind]}"
+
+    def to_dict(self) -> str | dict[str, str]:
+        """The wire form: ``"Completed"``, or ``{"Other": "..."}``."""
+        if self.kind == "Other":
+            return {"Other": self.detail}  # type: ignore[dict-item]
+        return self.kind
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> FinishReason:
+        """Decode a finish reason; raises :class:`NormalizeError`."""
+        return decode_finish_reason(v, 1)
+
+
+_CONSTANT_NAMES = {
+    "Completed": "COMPLETED",
+    "ToolCall": "TOOL_CALL",
+    "MaxTokens": "MAX_TOKENS",
+    "Cancelled": "CANCELLED",
+    "Blocked": "BLOCKED",
+    "Error": "ERROR",
+}
+_BY_NAME: dict[str, FinishReason] = {}
+for _kind, _const in _CONSTANT_NAMES.items():
+    _BY_NAME[_kind] = FinishReason(_kind)
+    setattr(FinishReason, _const, _BY_NAME[_kind])
+del _kind, _const
+
+
+def decode_finish_reason(v: object, depth: int) -> FinishReason:
+    """Decode a finish reason sitting at nesting level ``depth``."""
+    if type(v) is str:
+        found = _BY_NAME.get(v)
+        if found is not None:
+            return found
+    if isinstance(v, dict):
+        if depth > C.MAX_DEPTH:
+            C.too_deep()
+        tag, body = C.tagged(v, "FinishReason", _NAMES)
+        if tag == "Other":
+            return FinishReason("Other", C.string(body, "Other"))
+        if tag in _BY_NAME:
+            if body is None:
+                return _BY_NAME[tag]
+            C.fail(f"invalid type: {C.describe(body)}, expected unit variant {tag}", tag)
+        C.unknown_variant(tag, "FinishReason", _NAMES)
+    if v == "Other" and type(v) is str:
+        C.fail("invalid type: unit variant 'Other', expected {\"Other\": \"...\"}")
+    if isinstance(v, str):
+        C.unknown_variant(v, "FinishReason", _NAMES)
+    if v is C.MISSING:
+        C.fail("missing field")
+    C.fail(f"invalid type: {C.describe(v)}, expected a FinishReason")
+
+
+opt_finish_reason = C.optional(decode_finish_reason)

@@ -1,0 +1,140 @@
+"""Newtype identifiers and the transcript timestamp.
+
+Each id wraps one string.  ``str(id)`` is that string and so is its wire form.
+Ids of different types never compare equal, even around the same string
+(``ToolCallId("x") != MessageId("x")``, and no id equals a plain ``str``);
+ids of one type are hashable and ordered by their string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from . import _codec as C
+
+__all__ = (
+    "SessionId",
+    "TurnId",
+    "MessageId",
+    "ToolCallId",
+    "ToolResultId",
+    "TaskId",
+    "ProviderMessageId",
+    "ArtifactId",
+    "PartId",
+    "ApprovalId",
+    "Timestamp",
+)
+
+I = TypeVar("I", bound="_Id")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class _Id:
+    """The shared shape of every id: one string, compared only within its own type."""
+
+    value: str
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value!r})"
+
+    def to_dict(self) -> str:
+        """The wire form: the plain string."""
+        return self.value
+
+    @classmethod
+    def from_dict(cls: type[I], v: object, /) -> I:
+        """Read an id from its wire form, a string; raises :class:`NormalizeError`."""
+        return cls(C.string(v, ""))
+
+
+class SessionId(_Id):
+    """Identifies one agent session (a conversation and everything run in it)."""
+
+    __slots__ = ()
+
+
+class TurnId(_Id):
+    """Identifies one turn of the agent loop."""
+
+    __slots__ = ()
+
+
+class MessageId(_Id):
+    """Identifies one transcript item (``Item.id``)."""
+
+    __slots__ = ()
+
+
+class ToolCallId(_Id):
+    """Identifies one tool call; a tool result names it as ``call_id``."""
+
+    __slots__ = ()
+
+
+class ToolResultId(_Id):
+    """Identifies one tool result."""
+
+    __slots__ = ()
+
+
+class TaskId(_Id):
+    """Identifies a background task."""
+
+    __slots__ = ()
+
+
+class ProviderMessageId(_Id):
+    """A provider's own id for a message or response (``msg_...``, ``resp_...``)."""
+
+    __slots__ = ()
+
+
+class ArtifactId(_Id):
+    """Identifies stored bytes that a ``Handle`` data reference points at."""
+
+    __slots__ = ()
+
+
+class PartId(_Id):
+    """Identifies a part while it streams: deltas address open parts by it."""
+
+    __slots__ = ()
+
+
+class ApprovalId(_Id):
+    """Identifies an approval request."""
+
+    __slots__ = ()
+
+
+class Timestamp(int):
+    """Milliseconds since the Unix epoch; on the wire, a plain integer.
+
+    It is an ``int``, so it compares and subtracts like one.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def now(cls) -> Timestamp:
+        """The current wall-clock time."""
+        import time
+
+        return cls(time.time_ns() // 1_000_000)
+
+    def __repr__(self) -> str:
+        return f"Timestamp({int(self)})"
+
+    def to_dict(self) -> int:
+        """The wire form: the integer."""
+        return int(self)
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> Timestamp:
+        """Read a ``u64`` millisecond count; raises :class:`NormalizeError`."""
+        return cls(C.u64(v, ""))

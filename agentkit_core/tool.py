@@ -1,0 +1,250 @@
+"""Tool value types: the call a model makes, the result it gets back, and that result's output.
+
+Both are parts (:class:`ToolCallPart`, :class:`ToolResultPart`): tool traffic
+lives in the transcript like any other content, not in a side channel.
+Executing tools is not this package's business; describing them is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+
+from . import _codec as C
+from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
+from .error import NormalizeError
+from .ids import ToolCallId
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, metadata_field, post_init_metadata
+
+__all__ = (
+    "ToolCallPart",
+    "ToolResultPart",
+    "ToolOutput",
+    "TextOutput",
+    "StructuredOutput",
+    "PartsOutput",
+    "FilesOutput",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallPart(Part):
+    """A request by the model to run the tool ``name`` with JSON ``input``.
+
+    ``input`` is any JSON value (usually an object; ``None`` is JSON null).
+    """
+
+    part_kind: ClassVar[PartKind] = PartKind.TOOL_CALL
+
+    id: ToolCallId
+    name: str
+    input: JsonValue
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ToolCall": {
+                "id": self.id.value,
+                "name": self.name,
+                "input": C.copy_json(self.input),
+                "metadata": self.metadata.to_dict(),
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> ToolCallPart:
+        d = C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
+        return cls(
+            ToolCallId(C.string(d.get("id", C.MISSING), "id")),
+            C.string(d.get("name", C.MISSING), "name"),
+            C.field(d, "input", C.json_value, depth + 1),
+            metadata=metadata_field(d, depth),
+        )
+
+
+# -- tool output -------------------------------------------------------------------
+
+
+class ToolOutput:
+    """What a tool returned: text, structured JSON, content parts, or files.
+
+    Variants: :class:`TextOutput`, :class:`StructuredOutput`,
+    :class:`PartsOutput`, :class:`FilesOutput`.  On the wire:
+    ``{"Text": "..."}``, ``{"Structured": <json>}``, ``{"Parts": [<part>...]}``,
+    ``{"Files": [<bare FilePart struct>...]}``.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        def to_dict(self) -> dict[str, Any]: ...
+
+    @staticmethod
+    def text(text: str) -> TextOutput:
+        """Plain text output (a command's stdout, a file's contents)."""
+        return TextOutput(text)
+
+    @staticmethod
+    def structured(value: JsonValue) -> StructuredOutput:
+        """Machine-readable JSON output."""
+        return StructuredOutput(value)
+
+    @staticmethod
+    def parts(parts: Iterable[Part]) -> PartsOutput:
+        """Mixed content: text, images, files... as parts."""
+        return PartsOutput(tuple(parts))
+
+    @staticmethod
+    def files(files: Iterable[FilePart]) -> FilesOutput:
+        """File references."""
+        return FilesOutput(tuple(files))
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> ToolOutput:
+        """Decode a tool output; raises :class:`NormalizeError`."""
+        value = decode_tool_output(v, 1)
+        if not isinstance(value, cls):
+            C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class TextOutput(ToolOutput):
+    """Text output."""
+
+    text: str = field()  # field(): not the inherited ToolOutput.text factory
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredOutput(ToolOutput):
+    """JSON output."""
+
+    value: JsonValue
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Structured": C.copy_json(self.value)}
+
+
+@dataclass(frozen=True, slots=True)
+class PartsOutput(ToolOutput):
+    """Output made of content parts."""
+
+    parts: tuple[Part, ...] = field()  # field(): not the inherited ToolOutput.parts factory
+
+    def __post_init__(self) -> None:
+        if type(self.parts) is not tuple:
+            object.__setattr__(self, "parts", tuple(self.parts))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Parts": [p.to_dict() for p in self.parts]}
+
+
+@dataclass(frozen=True, slots=True)
+class FilesOutput(ToolOutput):
+    """Output made of files."""
+
+    files: tuple[FilePart, ...] = field()  # field(): not the inherited ToolOutput.files factory
+
+    def __post_init__(self) -> None:
+        if type(self.files) is not tuple:
+            object.__setattr__(self, "files", tuple(self.files))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Files": [f.to_bare_dict() for f in self.files]}
+
+
+def _text_output(v: Any, depth: int) -> ToolOutput:
+    return TextOutput(C.string(v, ""))
+
+
+def _structured_output(v: Any, depth: int) -> ToolOutput:
+    return StructuredOutput(C.json_value(v, depth))
+
+
+def _parts_output(v: Any, depth: int) -> ToolOutput:
+    return PartsOutput(C.items(v, depth, decode_part))
+
+
+def _files_output(v: Any, depth: int) -> ToolOutput:
+    return FilesOutput(C.items(v, depth, FilePart._decode))
+
+
+_OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
+    "Text": _text_output,
+    "Structured": _structured_output,
+    "Parts": _parts_output,
+    "Files": _files_output,
+}
+_OUTPUT_NAMES = "Text, Structured, Parts, Files"
+
+
+def decode_tool_output(v: object, depth: int) -> ToolOutput:
+    """Decode a tagged tool output whose object sits at nesting level ``depth``."""
+    if depth > C.MAX_DEPTH and isinstance(v, dict):
+        C.too_deep()
+    tag, body = C.tagged(v, "ToolOutput", _OUTPUT_NAMES)
+    decode = _OUTPUT_DECODERS.get(tag)
+    if decode is None:
+        C.unknown_variant(tag, "ToolOutput", _OUTPUT_NAMES)
+    try:
+        return decode(body, depth + 1)
+    except NormalizeError as exc:
+        raise exc.under(tag) from None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultPart(Part):
+    """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
+
+    part_kind: ClassVar[PartKind] = PartKind.TOOL_RESULT
+
+    call_id: ToolCallId
+    output: ToolOutput
+    is_error: bool = field(default=False, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    @classmethod
+    def success(cls, call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A successful result."""
+        return cls(call_id, output)
+
+    @classmethod
+    def error(cls, call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A failed result: ``output`` says what went wrong."""
+        return cls(call_id, output, is_error=True)
+
+    def with_is_error(self, is_error: bool) -> ToolResultPart:
+        """A copy with ``is_error`` set."""
+        return replace(self, is_error=is_error)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ToolResult": {
+                "call_id": self.call_id.value,
+                "output": self.output.to_dict(),
+                "is_error": self.is_error,
+                "metadata": self.metadata.to_dict(),
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> ToolResultPart:
+        d = C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
+        return cls(
+            ToolCallId(C.string(d.get("call_id", C.MISSING), "call_id")),
+            C.field(d, "output", decode_tool_output, depth + 1),
+            is_error=C.boolean(d.get("is_error", C.MISSING), "is_error"),
+            metadata=metadata_field(d, depth),
+        )
+
+
+PART_DECODERS["ToolCall"] = ToolCallPart._decode
+PART_DECODERS["ToolResult"] = ToolResultPart._decode

@@ -1,0 +1,215 @@
+"""Token and cost accounting.
+
+Token conventions (providers differ; adapters normalise to these):
+
+* ``input_tokens`` counts every token of the prompt, **including** cached
+  reads (``cached_input_tokens``) and cache writes
+  (``cache_write_input_tokens``), which are breakdowns of it.  OpenAI reports
+  it that way; Anthropic reports ``input_tokens`` *excluding* both, so its
+  adapter adds ``cache_read_input_tokens`` and ``cache_creation_input_tokens``
+  back in (and keeps the raw numbers in ``anthropic.*`` metadata).
+* ``output_tokens`` counts every generated token, **including**
+  ``reasoning_tokens``, which is a breakdown of it (OpenAI's convention;
+  Gemini's ``candidatesTokenCount`` excludes thoughts, so its adapter adds them).
+
+Usage adds up with ``+``, so ``sum(usages, Usage())`` totals a session:
+counts add, an optional count stays ``None`` only when it is ``None`` on both
+sides, and costs add when their currencies match (a mismatch raises
+``ValueError``; convert first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from . import _codec as C
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, post_init_metadata
+
+__all__ = ("TokenUsage", "CostUsage", "Usage")
+
+_TOKEN_FIELDS = ("input_tokens", "output_tokens", "reasoning_tokens", "cached_input_tokens", "cache_write_input_tokens")
+
+
+def _add_optional(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """Token counts of one model call (or a sum of them); see the module docstring for conventions."""
+
+    input_tokens: int
+    output_tokens: int
+    reasoning_tokens: int | None = field(default=None, kw_only=True)
+    cached_input_tokens: int | None = field(default=None, kw_only=True)
+    cache_write_input_tokens: int | None = field(default=None, kw_only=True)
+
+    @property
+    def total_tokens(self) -> int:
+        """``input_tokens + output_tokens``."""
+        return self.input_tokens + self.output_tokens
+
+    def with_reasoning_tokens(self, n: int | None) -> TokenUsage:
+        """A copy with ``reasoning_tokens`` set."""
+        return replace(self, reasoning_tokens=n)
+
+    def with_cached_input_tokens(self, n: int | None) -> TokenUsage:
+        """A copy with ``cached_input_tokens`` set."""
+        return replace(self, cached_input_tokens=n)
+
+    def with_cache_write_input_tokens(self, n: int | None) -> TokenUsage:
+        """A copy with ``cache_write_input_tokens`` set."""
+        return replace(self, cache_write_input_tokens=n)
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        if not isinstance(other, TokenUsage):
+            return NotImplemented
+        return TokenUsage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            reasoning_tokens=_add_optional(self.reasoning_tokens, other.reasoning_tokens),
+            cached_input_tokens=_add_optional(self.cached_input_tokens, other.cached_input_tokens),
+            cache_write_input_tokens=_add_optional(self.cache_write_input_tokens, other.cache_write_input_tokens),
+        )
+
+    def __radd__(self, other: object) -> TokenUsage:
+        if other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "reasoning_tokens": self.reasoning_tokens,
+            "cached_input_tokens": self.cached_input_tokens,
+            "cache_write_input_tokens": self.cache_write_input_tokens,
+        }
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> TokenUsage:
+        """Decode token counts; raises :class:`NormalizeError`."""
+        return cls._decode(v, 1)
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> TokenUsage:
+        d = C.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
+        get = d.get
+        return cls(
+            C.u64(get("input_tokens", C.MISSING), "input_tokens"),
+            C.u64(get("output_tokens", C.MISSING), "output_tokens"),
+            reasoning_tokens=C.opt_u64(get("reasoning_tokens"), "reasoning_tokens"),
+            cached_input_tokens=C.opt_u64(get("cached_input_tokens"), "cached_input_tokens"),
+            cache_write_input_tokens=C.opt_u64(get("cache_write_input_tokens"), "cache_write_input_tokens"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CostUsage:
+    """What a call cost: ``amount`` in ``currency`` (an ISO 4217 code such as ``"USD"``).
+
+    ``provider_amount`` keeps the provider's own exact figure when it sent one
+    as a string.
+    """
+
+    amount: float
+    currency: str
+    provider_amount: str | None = field(default=None, kw_only=True)
+
+    def with_provider_amount(self, amount: str | None) -> CostUsage:
+        """A copy with ``provider_amount`` set."""
+        return replace(self, provider_amount=amount)
+
+    def __add__(self, other: CostUsage) -> CostUsage:
+        if not isinstance(other, CostUsage):
+            return NotImplemented
+        if other.currency != self.currency:
+            raise ValueError(
+                f"cannot add costs in different currencies: {self.currency!r} and {other.currency!r}"
+            )
+        # A provider's exact figure describes one call; a sum has none.
+        return CostUsage(self.amount + other.amount, self.currency)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"amount": float(self.amount), "currency": self.currency, "provider_amount": self.provider_amount}
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> CostUsage:
+        """Decode a cost; raises :class:`NormalizeError`."""
+        return cls._decode(v, 1)
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> CostUsage:
+        d = C.struct(v, "CostUsage", ("amount", "currency", "provider_amount"), depth)
+        return cls(
+            C.f64(d.get("amount", C.MISSING), "amount"),
+            C.string(d.get("currency", C.MISSING), "currency"),
+            provider_amount=C.opt_string(d.get("provider_amount"), "provider_amount"),
+        )
+
+
+_opt_tokens = C.optional(TokenUsage._decode)
+_opt_cost = C.optional(CostUsage._decode)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token and cost usage of a turn, with metadata for provider extras.
+
+    ``Usage() + Usage(...)`` and ``sum(usages, Usage())`` accumulate; metadata
+    merges with the right-hand side winning.
+    """
+
+    tokens: TokenUsage | None = None
+    cost: CostUsage | None = field(default=None, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    __post_init__ = post_init_metadata
+
+    def with_cost(self, cost: CostUsage | None) -> Usage:
+        """A copy with ``cost`` set."""
+        return replace(self, cost=cost)
+
+    def with_metadata(self, metadata: Mapping[str, JsonValue]) -> Usage:
+        """A copy whose metadata is ``metadata`` (replaced)."""
+        return replace(self, metadata=as_metadata(metadata))
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        tokens = self.tokens if other.tokens is None else other.tokens if self.tokens is None else self.tokens + other.tokens
+        cost = self.cost if other.cost is None else other.cost if self.cost is None else self.cost + other.cost
+        return Usage(tokens, cost=cost, metadata=self.metadata.merged(other.metadata))
+
+    def __radd__(self, other: object) -> Usage:
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def to_dict(self) -> dict[str, Any]:
+        tokens, cost = self.tokens, self.cost
+        return {
+            "tokens": None if tokens is None else tokens.to_dict(),
+            "cost": None if cost is None else cost.to_dict(),
+            "metadata": self.metadata.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> Usage:
+        """Decode usage; raises :class:`NormalizeError`."""
+        return cls._decode(v, 1)
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> Usage:
+        d = C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
+        inner = depth + 1
+        return cls(
+            C.field(d, "tokens", _opt_tokens, inner),
+            cost=C.field(d, "cost", _opt_cost, inner),
+            metadata=metadata_field(d, depth),
+        )
