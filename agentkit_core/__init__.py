@@ -10,11 +10,7 @@ from __future__ import annotations
 
 from .content import (
     CustomPart,
-    DataRef,
     FilePart,
-    Handle,
-    InlineBytes,
-    InlineText,
     MediaPart,
     Modality,
     Part,
@@ -22,8 +18,8 @@ from .content import (
     ReasoningPart,
     StructuredPart,
     TextPart,
-    Uri,
 )
+from .data import DataRef, Handle, InlineBytes, InlineText, Uri
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import AgentError, NormalizeError, ProtocolError
 from .finish import FinishReason
@@ -42,6 +38,7 @@ from .ids import (
 )
 from .item import Item, ItemKind
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
+from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .usage import CostUsage, TokenUsage, Usage
 
@@ -104,6 +101,12 @@ __all__ = (
     "PartId",
     "ApprovalId",
     "Timestamp",
+    # projection
+    "ItemView",
+    "ResponseDecoder",
+    "StreamDecoder",
+    "RequestEncoder",
+    "ProviderAdapter",
     # errors
     "AgentError",
     "NormalizeError",

@@ -1,6 +1,7 @@
 """Durable content: the :class:`Part` family and its data references.
 
-A part is one coherent unit of content.  :class:`Part` is the base class of
+A part is one coherent unit of content; its data, when it has some, is a
+:class:`~.data.DataRef`.  :class:`Part` is the base class of
 eight frozen variants, so ``isinstance``, ``match`` and type checkers all
 work::
 
@@ -20,17 +21,12 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
 from . import _codec as C
 from .error import NormalizeError
-from .ids import ArtifactId
+from .data import DataRef, decode_data_ref, opt_data_ref
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, post_init_metadata
 
 __all__ = (
     "Modality",
     "PartKind",
-    "DataRef",
-    "InlineText",
-    "InlineBytes",
-    "Uri",
-    "Handle",
     "Part",
     "TextPart",
     "MediaPart",
@@ -63,134 +59,6 @@ class PartKind(C.WireEnum):
     TOOL_CALL = "ToolCall"
     TOOL_RESULT = "ToolResult"
     CUSTOM = "Custom"
-
-
-# -- data references ---------------------------------------------------------------
-
-
-class DataRef:
-    """Where some content's data is: inline text, inline bytes, a URI, or an artifact handle.
-
-    The four variants are :class:`InlineText`, :class:`InlineBytes`, :class:`Uri`
-    and :class:`Handle`; each holds its payload as ``value``.  On the wire,
-    ``{"InlineText": "..."}``, ``{"InlineBytes": [0, 255]}`` (an array of
-    integers, as the reference writes bytes), ``{"Uri": "..."}``, ``{"Handle": "art-1"}``.
-    """
-
-    __slots__ = ()
-
-    if TYPE_CHECKING:
-
-        def to_dict(self) -> dict[str, Any]: ...
-
-    @staticmethod
-    def inline_text(text: str) -> InlineText:
-        """Text data held inline (base64 media, a text file's contents...)."""
-        return InlineText(text)
-
-    @staticmethod
-    def inline_bytes(data: bytes | bytearray | memoryview) -> InlineBytes:
-        """Binary data held inline."""
-        return InlineBytes(bytes(data))
-
-    @staticmethod
-    def uri(uri: str) -> Uri:
-        """Data found at a URI (``https:``, ``file:``, ``data:``, a provider file id URI)."""
-        return Uri(uri)
-
-    @staticmethod
-    def handle(artifact_id: ArtifactId | str) -> Handle:
-        """Data stored elsewhere under an artifact id."""
-        return Handle(artifact_id if isinstance(artifact_id, ArtifactId) else ArtifactId(artifact_id))
-
-    @classmethod
-    def from_dict(cls, v: object, /) -> DataRef:
-        """Decode any data reference; raises :class:`NormalizeError`."""
-        return _decoded(decode_data_ref(v, 1), cls)
-
-
-@dataclass(frozen=True, slots=True)
-class InlineText(DataRef):
-    """Text held inline."""
-
-    value: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"InlineText": self.value}
-
-
-@dataclass(frozen=True, slots=True)
-class InlineBytes(DataRef):
-    """Bytes held inline; written as an array of integers 0..255."""
-
-    value: bytes
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"InlineBytes": list(self.value)}
-
-
-@dataclass(frozen=True, slots=True)
-class Uri(DataRef):
-    """Data at a URI."""
-
-    value: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"Uri": self.value}
-
-
-@dataclass(frozen=True, slots=True)
-class Handle(DataRef):
-    """Data stored elsewhere, named by an :class:`ArtifactId`."""
-
-    value: ArtifactId
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"Handle": self.value.value}
-
-
-_DATA_REF_NAMES = "InlineText, InlineBytes, Uri, Handle"
-
-
-def _inline_text(v: Any, depth: int) -> InlineText:
-    return InlineText(C.string(v, ""))
-
-
-def _inline_bytes(v: Any, depth: int) -> InlineBytes:
-    return InlineBytes(C.byte_array(v, depth))
-
-
-def _uri(v: Any, depth: int) -> Uri:
-    return Uri(C.string(v, ""))
-
-
-def _handle(v: Any, depth: int) -> Handle:
-    return Handle(ArtifactId(C.string(v, "")))
-
-
-_DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
-    "InlineText": _inline_text,
-    "InlineBytes": _inline_bytes,
-    "Uri": _uri,
-    "Handle": _handle,
-}
-
-
-def decode_data_ref(v: object, depth: int) -> DataRef:
-    """Decode a data reference whose tagged object sits at nesting level ``depth``."""
-    if depth > C.MAX_DEPTH and isinstance(v, dict):
-        C.too_deep()
-    tag, body = C.tagged(v, "DataRef", _DATA_REF_NAMES)
-    decode = _DATA_REF_DECODERS.get(tag)
-    if decode is None:
-        C.unknown_variant(tag, "DataRef", _DATA_REF_NAMES)
-    try:
-        return decode(body, depth + 1)
-    except NormalizeError as exc:
-        raise exc.under(tag) from None
-
-
-opt_data_ref = C.optional(decode_data_ref)
 
 
 # -- parts -------------------------------------------------------------------------

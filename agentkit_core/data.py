@@ -1,0 +1,148 @@
+"""Data references: where a part's bytes or text are.
+
+A :class:`DataRef` is inline text, inline bytes, a URI, or the handle of an
+artifact stored elsewhere; media, files, reasoning and custom parts point at
+their data through one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import _codec as C
+from .error import NormalizeError
+from .ids import ArtifactId
+
+__all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
+
+
+# -- data references ---------------------------------------------------------------
+
+
+class DataRef:
+    """Where some content's data is: inline text, inline bytes, a URI, or an artifact handle.
+
+    The four variants are :class:`InlineText`, :class:`InlineBytes`, :class:`Uri`
+    and :class:`Handle`; each holds its payload as ``value``.  On the wire,
+    ``{"InlineText": "..."}``, ``{"InlineBytes": [0, 255]}`` (an array of
+    integers, as the reference writes bytes), ``{"Uri": "..."}``, ``{"Handle": "art-1"}``.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        def to_dict(self) -> dict[str, Any]: ...
+
+    @staticmethod
+    def inline_text(text: str) -> InlineText:
+        """Text data held inline (base64 media, a text file's contents...)."""
+        return InlineText(text)
+
+    @staticmethod
+    def inline_bytes(data: bytes | bytearray | memoryview) -> InlineBytes:
+        """Binary data held inline."""
+        return InlineBytes(bytes(data))
+
+    @staticmethod
+    def uri(uri: str) -> Uri:
+        """Data found at a URI (``https:``, ``file:``, ``data:``, a provider file id URI)."""
+        return Uri(uri)
+
+    @staticmethod
+    def handle(artifact_id: ArtifactId | str) -> Handle:
+        """Data stored elsewhere under an artifact id."""
+        return Handle(artifact_id if isinstance(artifact_id, ArtifactId) else ArtifactId(artifact_id))
+
+    @classmethod
+    def from_dict(cls, v: object, /) -> DataRef:
+        """Decode any data reference; raises :class:`NormalizeError`."""
+        value = decode_data_ref(v, 1)
+        if not isinstance(value, cls):
+            C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class InlineText(DataRef):
+    """Text held inline."""
+
+    value: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"InlineText": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class InlineBytes(DataRef):
+    """Bytes held inline; written as an array of integers 0..255."""
+
+    value: bytes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"InlineBytes": list(self.value)}
+
+
+@dataclass(frozen=True, slots=True)
+class Uri(DataRef):
+    """Data at a URI."""
+
+    value: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Uri": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Handle(DataRef):
+    """Data stored elsewhere, named by an :class:`ArtifactId`."""
+
+    value: ArtifactId
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Handle": self.value.value}
+
+
+_DATA_REF_NAMES = "InlineText, InlineBytes, Uri, Handle"
+
+
+def _inline_text(v: Any, depth: int) -> InlineText:
+    return InlineText(C.string(v, ""))
+
+
+def _inline_bytes(v: Any, depth: int) -> InlineBytes:
+    return InlineBytes(C.byte_array(v, depth))
+
+
+def _uri(v: Any, depth: int) -> Uri:
+    return Uri(C.string(v, ""))
+
+
+def _handle(v: Any, depth: int) -> Handle:
+    return Handle(ArtifactId(C.string(v, "")))
+
+
+_DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
+    "InlineText": _inline_text,
+    "InlineBytes": _inline_bytes,
+    "Uri": _uri,
+    "Handle": _handle,
+}
+
+
+def decode_data_ref(v: object, depth: int) -> DataRef:
+    """Decode a data reference whose tagged object sits at nesting level ``depth``."""
+    if depth > C.MAX_DEPTH and isinstance(v, dict):
+        C.too_deep()
+    tag, body = C.tagged(v, "DataRef", _DATA_REF_NAMES)
+    decode = _DATA_REF_DECODERS.get(tag)
+    if decode is None:
+        C.unknown_variant(tag, "DataRef", _DATA_REF_NAMES)
+    try:
+        return decode(body, depth + 1)
+    except NormalizeError as exc:
+        raise exc.under(tag) from None
+
+
+opt_data_ref = C.optional(decode_data_ref)
