@@ -43,6 +43,8 @@ from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCa
 from .usage import CostUsage, TokenUsage, Usage
 
 # -- cancellation exports --
+from .cancellation import CancellationController, CancellationHandle, TurnCancellation
+from .error import TurnCancelledError
 
 __version__ = "0.1.0"
 
@@ -112,4 +114,8 @@ __all__ = (
     "NormalizeError",
     "ProtocolError",
     # -- cancellation names --
+    "CancellationController",
+    "CancellationHandle",
+    "TurnCancellation",
+    "TurnCancelledError",
 )

@@ -7,7 +7,7 @@ reports the public package as its module, so tracebacks read
 
 from __future__ import annotations
 
-__all__ = ("AgentError", "NormalizeError", "ProtocolError")
+__all__ = ("AgentError", "NormalizeError", "ProtocolError", "TurnCancelledError")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -62,3 +62,20 @@ class ProtocolError(AgentError):
     """
 
     __module__ = _PUBLIC_MODULE
+
+
+class TurnCancelledError(AgentError):
+    """The running turn was cancelled: a tool or adapter stopped on purpose.
+
+    :meth:`TurnCancellation.raise_if_cancelled` raises it.  ``generation`` is
+    the generation the cancelled checkpoint was taken at.
+    """
+
+    __module__ = _PUBLIC_MODULE
+
+    def __init__(self, generation: int) -> None:
+        super().__init__(generation)
+        self.generation = generation
+
+    def __str__(self) -> str:
+        return f"the turn was cancelled (checkpoint taken at generation {self.generation})"
