@@ -23,6 +23,7 @@ from .data import DataRef, Handle, InlineBytes, InlineText, Uri
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import AgentError, NormalizeError, ProtocolError
 from .finish import FinishReason
+from .fold import FoldState, fold, fold_all
 from .ids import (
     ApprovalId,
     ArtifactId,
@@ -82,6 +83,9 @@ __all__ = (
     "ReplaceStructured",
     "SetMetadata",
     "CommitPart",
+    "FoldState",
+    "fold",
+    "fold_all",
     # usage and finish
     "Usage",
     "TokenUsage",

@@ -1,0 +1,534 @@
+"""The fold: a pure reducer from streaming deltas to parts.
+
+``fold(state, delta)`` returns a new :class:`FoldState`; ``fold_all(state,
+deltas)`` folds a whole stream in one pass with the same result.  The rules,
+all of them in :class:`_Builder` below:
+
+* ``BeginPart`` opens a part of its kind at the next position.  Opening an id
+  that is open is an error.
+* ``AppendText`` extends an open part: a text part's text, a reasoning part's
+  summary, a tool call's raw JSON argument text, the inline text data of a
+  media, file or custom part.  ``AppendBytes`` extends the inline bytes of a
+  media, file or custom part, or a reasoning part's ``data``.  A media, file or
+  custom part holds text or bytes, not both.
+* ``ReplaceStructured`` sets a structured part's value, a tool call's input
+  (dropping argument text appended before it; appending after it is an
+  error), or a custom part's value.
+* ``SetMetadata`` merges keys into the open part's metadata; later keys win.
+* ``CommitPart(part)`` is authoritative: ``part`` replaces whatever was
+  accumulated.  With ``part_id`` it closes that open part (which must be of the
+  same kind); without, the earliest open part of the same kind; with no open
+  part of that kind, ``part`` is appended (buffered, non-streaming responses
+  send exactly that).
+* Parts keep the order they began in, not the order they were committed in.
+
+Anything else (a delta for an id that is not open, a delta the part's kind
+does not take, something that is not a delta) raises :class:`ProtocolError`
+naming the delta, the part id and what the part was; the state passed in is
+unchanged.
+
+Purity and cost.  A state never changes once returned, and folding two deltas
+onto one state gives two independent states.  Yet folding a stream step by
+step costs O(1) per delta however many earlier states are kept alive (times the
+number of parts open at once, which real streams keep small): finished parts
+and text chunks live in shared append-only logs, which a state views up to its
+own length; a fold that is not at a log's tip copies that log first.
+:meth:`FoldState.snapshot` renders open parts from what has arrived, joining
+only the chunks that arrived since the last snapshot, and reuses the parts
+that did not change.
+
+Placeholders in :meth:`~FoldState.snapshot` for what an open part has not
+received yet: a tool call has id ``""``, name ``""`` and ``input`` ``None``
+(or the last ``ReplaceStructured`` value), its argument text so far in
+metadata under ``"agentkit.input_json"`` (not parsed while open); a media part
+has modality ``BINARY`` and MIME type ``"application/octet-stream"``; a custom
+part has kind ``""``; a tool result has call id ``""`` and empty text output;
+absent data is empty inline bytes for media and files and ``None`` elsewhere;
+absent values are ``None``.  The committed part carries the real values.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Sequence, Union
+
+from .content import (
+    CustomPart,
+    FilePart,
+    MediaPart,
+    Modality,
+    Part,
+    PartKind,
+    ReasoningPart,
+    StructuredPart,
+    TextPart,
+)
+from .data import DataRef, InlineBytes, InlineText
+from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
+from .error import ProtocolError
+from .ids import PartId, ToolCallId
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
+from .tool import TextOutput, ToolCallPart, ToolResultPart
+
+__all__ = ("FoldState", "fold", "fold_all")
+
+#: Metadata key of a tool call's argument text, while open or when it is not valid JSON.
+INPUT_JSON_KEY = "agentkit.input_json"
+#: Metadata key of the parse error of a tool call's argument text.
+INPUT_ERROR_KEY = "agentkit.input_error"
+
+_UNSET: Any = object()
+
+# What each delta may extend, by the kind of the open part.
+_TEXT_TARGETS = {
+    PartKind.TEXT: "text",
+    PartKind.REASONING: "summary",
+    PartKind.TOOL_CALL: "argument text",
+    PartKind.MEDIA: "inline text data",
+    PartKind.FILE: "inline text data",
+    PartKind.CUSTOM: "inline text data",
+}
+_BYTES_TARGETS = {
+    PartKind.MEDIA: "inline bytes",
+    PartKind.FILE: "inline bytes",
+    PartKind.REASONING: "data",
+    PartKind.CUSTOM: "inline bytes",
+}
+_REPLACE_TARGETS = {
+    PartKind.STRUCTURED: "value",
+    PartKind.TOOL_CALL: "input",
+    PartKind.CUSTOM: "value",
+}
+# Kinds whose text and bytes are the same field (data): they take one or the other.
+_ONE_DATA = frozenset((PartKind.MEDIA, PartKind.FILE, PartKind.CUSTOM))
+
+
+class _Log:
+    """An append-only list shared by every state that views a prefix of it.
+
+    A viewer of length ``n`` appends in place only when it is the tip
+    (``len(items) == n``) and its item landed at index ``n``; otherwise it
+    copies its prefix first.  Items before any viewer's length never change.
+    ``cache`` remembers one joined prefix ``(n, joined)`` so joining resumes
+    where it stopped.
+    """
+
+    __slots__ = ("items", "cache")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self.cache: tuple[int, Any] = (0, None)
+
+    def push(self, n: int, item: Any) -> _Log:
+        items = self.items
+        if len(items) == n:
+            items.append(item)
+            if items[n] is item:  # compare-and-append: another branch may have raced us
+                return self
+        return _Log(items[:n] + [item])
+
+    def joined(self, n: int, empty: Any) -> Any:
+        cached_n, cached = self.cache
+        if cached_n == n and cached is not None:
+            return cached
+        if cached is not None and cached_n < n:
+            value = cached + empty.join(self.items[cached_n:n])
+        else:
+            value = empty.join(self.items[:n])
+        if n >= cached_n:
+            self.cache = (n, value)
+        return value
+
+
+class _Open:
+    """An open part: what has arrived for it so far.  Owned by one builder while it changes."""
+
+    __slots__ = ("part_id", "kind", "text", "ntext", "data", "ndata", "value", "metadata", "owner", "_part")
+
+    def __init__(self, part_id: PartId, kind: PartKind, owner: object) -> None:
+        self.part_id = part_id
+        self.kind = kind
+        self.text: _Log | None = None
+        self.ntext = 0
+        self.data: _Log | None = None
+        self.ndata = 0
+        self.value: Any = _UNSET
+        self.metadata = EMPTY_METADATA
+        self.owner = owner
+        self._part: Part | None = None
+
+    def clone(self, owner: object) -> _Open:
+        new = _Open.__new__(_Open)
+        new.part_id, new.kind = self.part_id, self.kind
+        new.text, new.ntext, new.data, new.ndata = self.text, self.ntext, self.data, self.ndata
+        new.value, new.metadata, new.owner, new._part = self.value, self.metadata, owner, None
+        return new
+
+    def describe(self) -> str:
+        return f"an open {self.kind.value} part"
+
+    # -- rendering ---------------------------------------------------------------
+
+    def render(self) -> Part:
+        """The part as it stands: placeholders for what has not arrived (see the module docs)."""
+        part = self._part
+        if part is None:
+            part = self._part = self._render(final=False)
+        return part
+
+    def finalize(self) -> Part:
+        """The part as if committed now: a tool call's argument text is parsed."""
+        return self._render(final=True)
+
+    def _text(self) -> str | None:
+        return None if self.text is None else self.text.joined(self.ntext, "")
+
+    def _bytes(self) -> bytes | None:
+        return None if self.data is None else self.data.joined(self.ndata, b"")
+
+    def _data(self) -> DataRef | None:
+        text = self._text()
+        if text is not None:
+            return InlineText(text)
+        raw = self._bytes()
+        return None if raw is None else InlineBytes(raw)
+
+    def _render(self, final: bool) -> Part:
+        kind, md = self.kind, self.metadata
+        value = None if self.value is _UNSET else self.value
+        if kind is PartKind.TEXT:
+            return TextPart(self._text() or "", metadata=md)
+        if kind is PartKind.REASONING:
+            raw = self._bytes()
+            return ReasoningPart(self._text(), data=None if raw is None else InlineBytes(raw), metadata=md)
+        if kind is PartKind.TOOL_CALL:
+            text = self._text()
+            if text is not None:
+                if final:
+                    value, md = _parse_arguments(text, md)
+                else:
+                    md = md.merged({INPUT_JSON_KEY: text})
+            return ToolCallPart(ToolCallId(""), "", value, metadata=md)
+        if kind is PartKind.STRUCTURED:
+            return StructuredPart(value, metadata=md)
+        if kind is PartKind.MEDIA:
+            data = self._data() or InlineBytes(b"")
+            return MediaPart(Modality.BINARY, "application/octet-stream", data, metadata=md)
+        if kind is PartKind.FILE:
+            return FilePart(self._data() or InlineBytes(b""), metadata=md)
+        if kind is PartKind.CUSTOM:
+            return CustomPart("", data=self._data(), value=value, metadata=md)
+        return ToolResultPart(ToolCallId(""), TextOutput(""), metadata=md)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap]:
+    """Parse a tool call's argument text once; malformed JSON is kept in metadata, never raised."""
+    if not text.strip():
+        return {}, md
+    try:
+        return json.loads(text, parse_constant=_reject_constant), md
+    except (ValueError, RecursionError) as exc:
+        return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})
+
+
+_Slot = Union[Part, _Open]
+
+
+class FoldState:
+    """What a stream of deltas has built so far.  Immutable; ``FoldState()`` is empty.
+
+    ``parts`` holds the committed parts; ``snapshot()`` every part, open ones
+    rendered from what has arrived; ``open_ids`` the ids of the open parts.
+    """
+
+    __slots__ = ("_done", "_ndone", "_pending", "_open", "_parts", "_snapshot")
+
+    def __init__(self, parts: Iterable[Part] = ()) -> None:
+        done = list(parts)
+        for i, p in enumerate(done):
+            if not isinstance(p, Part):
+                raise ProtocolError(f"a fold state holds parts; item {i} is a {type(p).__name__}")
+        self._done = _Log(done)
+        self._ndone = len(done)
+        self._pending: tuple[_Slot, ...] = ()
+        self._open: dict[str, int] = {}
+        self._parts: tuple[Part, ...] | None = None
+        self._snapshot: tuple[Part, ...] | None = None
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """The committed parts, in the order they began."""
+        parts = self._parts
+        if parts is None:
+            done = tuple(self._done.items[: self._ndone])
+            parts = done + tuple(s for s in self._pending if not isinstance(s, _Open))
+            self._parts = parts
+        return parts
+
+    def snapshot(self) -> tuple[Part, ...]:
+        """Every part in order, open ones rendered from what has arrived so far (see the module docs)."""
+        snap = self._snapshot
+        if snap is None:
+            snap = self.parts if not self._open else self._render(lambda o: o.render())
+            self._snapshot = snap
+        return snap
+
+    def finalize(self) -> tuple[Part, ...]:
+        """Every part in order, open ones closed as they stand: argument text parsed.
+
+        For a stream that ended without committing everything.  Malformed
+        argument text becomes ``input=None`` with the text and the parse error
+        in metadata (``agentkit.input_json``, ``agentkit.input_error``); empty
+        argument text becomes ``{}``.
+        """
+        return self._render(lambda o: o.finalize()) if self._open else self.parts
+
+    def _render(self, render: Any) -> tuple[Part, ...]:
+        done = tuple(self._done.items[: self._ndone])
+        return done + tuple(render(s) if isinstance(s, _Open) else s for s in self._pending)
+
+    @property
+    def open_ids(self) -> tuple[PartId, ...]:
+        """The ids of the open parts, in the order they began."""
+        return tuple(s.part_id for s in self._pending if isinstance(s, _Open))
+
+    @property
+    def is_open(self) -> bool:
+        """True while some part is open."""
+        return bool(self._open)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FoldState):
+            return NotImplemented
+        return self.snapshot() == other.snapshot() and self.open_ids == other.open_ids
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        opened = ", ".join(repr(i.value) for i in self.open_ids)
+        return f"<FoldState: {len(self.parts)} committed parts, open: [{opened}]>"
+
+
+class _Builder:
+    """Applies deltas to a private working copy of a state; :meth:`freeze` makes the next state."""
+
+    __slots__ = ("done", "ndone", "pending", "base", "open", "open_shared")
+
+    def __init__(self, state: FoldState) -> None:
+        self.done = state._done
+        self.ndone = state._ndone
+        self.pending: list[_Slot] = list(state._pending)
+        self.base = state._ndone  # absolute position of pending[0]
+        self.open = state._open
+        self.open_shared = True  # copy self.open before changing it
+
+    def freeze(self) -> FoldState:
+        state = FoldState.__new__(FoldState)
+        state._done, state._ndone = self.done, self.ndone
+        pending = tuple(self.pending)
+        for slot in pending:
+            if isinstance(slot, _Open) and slot.owner is self:
+                slot.owner = None
+        state._pending = pending
+        state._open = self.open
+        state._parts = state._snapshot = None
+        self.open_shared = True
+        return state
+
+    def _writable_open(self) -> dict[str, int]:
+        if self.open_shared:
+            self.open = dict(self.open)
+            self.open_shared = False
+        return self.open
+
+    def _target(self, delta: Any, verb: str) -> _Open:
+        """The open part ``delta`` addresses, owned by this builder."""
+        pid = delta.part_id
+        key = pid.value if type(pid) is PartId else _key(pid, delta)
+        pos = self.open.get(key)
+        if pos is None:
+            opened = ", ".join(repr(k) for k in self.open) or "none"
+            raise ProtocolError(f"{verb} to part {key!r}, which is not open (open parts: {opened})")
+        slot = self.pending[pos - self.base]
+        assert isinstance(slot, _Open)
+        if slot.owner is not self:
+            slot = slot.clone(self)
+            self.pending[pos - self.base] = slot
+        else:
+            slot._part = None
+        return slot
+
+    # -- the transition rules ---------------------------------------------------------
+
+    def apply(self, delta: Delta) -> None:
+        t = type(delta)
+        if t is AppendText:
+            self.append_text(delta)  # type: ignore[arg-type]
+        elif t is AppendBytes:
+            self.append_bytes(delta)  # type: ignore[arg-type]
+        elif t is BeginPart:
+            self.begin(delta)  # type: ignore[arg-type]
+        elif t is CommitPart:
+            self.commit(delta)  # type: ignore[arg-type]
+        elif t is SetMetadata:
+            self.set_metadata(delta)  # type: ignore[arg-type]
+        elif t is ReplaceStructured:
+            self.replace_structured(delta)  # type: ignore[arg-type]
+        else:
+            raise ProtocolError(f"fold takes Delta values, not {type(delta).__name__}")
+
+    def begin(self, delta: BeginPart) -> None:
+        key = _key(delta.part_id, delta)
+        if key in self.open:
+            slot = self.pending[self.open[key] - self.base]
+            raise ProtocolError(f"BeginPart for part {key!r}, which is already {slot.describe()}")  # type: ignore[union-attr]
+        kind = delta.kind
+        if not isinstance(kind, PartKind):
+            raise ProtocolError(f"BeginPart for part {key!r} has kind {kind!r}, not a PartKind")
+        pid = delta.part_id if type(delta.part_id) is PartId else PartId(key)
+        self._writable_open()[key] = self.base + len(self.pending)
+        self.pending.append(_Open(pid, kind, self))
+
+    def append_text(self, delta: AppendText) -> None:
+        slot = self._target(delta, "AppendText")
+        chunk = delta.chunk
+        if slot.kind not in _TEXT_TARGETS or (slot.kind in _ONE_DATA and slot.data is not None):
+            raise ProtocolError(_refusal("AppendText", slot, "inline text"))
+        if type(chunk) is not str:
+            raise ProtocolError(f"AppendText to part {slot.part_id.value!r} carries a {type(chunk).__name__}, not a str")
+        if slot.value is not _UNSET and slot.kind is PartKind.TOOL_CALL:
+            raise ProtocolError(
+                f"AppendText to part {slot.part_id.value!r} ({slot.describe()}), whose input was already "
+                "replaced by ReplaceStructured"
+            )
+        text = slot.text
+        if text is None:
+            slot.text, slot.ntext = _Log([chunk]), 1
+        else:
+            slot.text, slot.ntext = text.push(slot.ntext, chunk), slot.ntext + 1
+
+    def append_bytes(self, delta: AppendBytes) -> None:
+        slot = self._target(delta, "AppendBytes")
+        chunk = delta.chunk
+        if slot.kind not in _BYTES_TARGETS or (slot.kind in _ONE_DATA and slot.text is not None):
+            raise ProtocolError(_refusal("AppendBytes", slot, "inline bytes"))
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+            raise ProtocolError(f"AppendBytes to part {slot.part_id.value!r} carries a {type(chunk).__name__}, not bytes")
+        chunk = bytes(chunk)
+        data = slot.data
+        if data is None:
+            slot.data, slot.ndata = _Log([chunk]), 1
+        else:
+            slot.data, slot.ndata = data.push(slot.ndata, chunk), slot.ndata + 1
+
+    def replace_structured(self, delta: ReplaceStructured) -> None:
+        slot = self._target(delta, "ReplaceStructured")
+        if slot.kind not in _REPLACE_TARGETS:
+            raise ProtocolError(_refusal("ReplaceStructured", slot, "a JSON value"))
+        slot.value = delta.value
+        if slot.kind is PartKind.TOOL_CALL:
+            slot.text, slot.ntext = None, 0
+
+    def set_metadata(self, delta: SetMetadata) -> None:
+        slot = self._target(delta, "SetMetadata")
+        slot.metadata = slot.metadata.merged(delta.metadata)
+
+    def commit(self, delta: CommitPart) -> None:
+        part = delta.part
+        if not isinstance(part, Part):
+            raise ProtocolError(f"CommitPart carries a {type(part).__name__}, not a Part")
+        kind = part.part_kind
+        if delta.part_id is not None:
+            key = _key(delta.part_id, delta)
+            pos = self.open.get(key)
+            if pos is None:
+                opened = ", ".join(repr(k) for k in self.open) or "none"
+                raise ProtocolError(f"CommitPart for part {key!r}, which is not open (open parts: {opened})")
+            slot = self.pending[pos - self.base]
+            assert isinstance(slot, _Open)
+            if slot.kind is not kind:
+                raise ProtocolError(f"CommitPart of a {kind.value} part for part {key!r}, which is {slot.describe()}")
+        else:
+            for i, slot in enumerate(self.pending):
+                if isinstance(slot, _Open) and slot.kind is kind:
+                    key, pos = slot.part_id.value, self.base + i
+                    break
+            else:
+                self.pending.append(part)
+                self._settle()
+                return
+        del self._writable_open()[key]
+        self.pending[pos - self.base] = part
+        self._settle()
+
+    def _settle(self) -> None:
+        """Move committed parts at the front of ``pending`` into the finished log."""
+        pending = self.pending
+        n = 0
+        while n < len(pending) and not isinstance(pending[n], _Open):
+            self.done = self.done.push(self.ndone, pending[n])
+            self.ndone += 1
+            n += 1
+        if n:
+            del pending[:n]
+            self.base += n
+
+
+def _key(pid: object, delta: object) -> str:
+    if type(pid) is PartId:
+        return pid.value  # type: ignore[union-attr]
+    if isinstance(pid, PartId):
+        return pid.value
+    if isinstance(pid, str):
+        return str(pid)
+    raise ProtocolError(f"{type(delta).__name__} has part_id {pid!r}, not a PartId")
+
+
+def _refusal(verb: str, slot: _Open, what: str) -> str:
+    key = slot.part_id.value
+    if slot.kind in _ONE_DATA and (slot.text is not None or slot.data is not None):
+        held = "inline text" if slot.text is not None else "inline bytes"
+        return f"{verb} to part {key!r} ({slot.describe()}), which already holds {held}: it cannot also take {what}"
+    return f"{verb} to part {key!r} ({slot.describe()}): a {slot.kind.value} part takes no {what}"
+
+
+def _as_state(state: FoldState | Sequence[Part]) -> FoldState:
+    if type(state) is FoldState:
+        return state
+    if isinstance(state, FoldState):
+        return state
+    if isinstance(state, (str, bytes)) or not isinstance(state, Iterable):
+        raise ProtocolError(f"fold takes a FoldState or a sequence of parts, not {type(state).__name__}")
+    return FoldState(state)
+
+
+def fold(state: FoldState | Sequence[Part], delta: Delta) -> FoldState:
+    """Apply one delta: the next state.  ``state`` is a :class:`FoldState` or committed parts.
+
+    Raises :class:`ProtocolError` when ``delta`` does not fit ``state``;
+    ``state`` is never changed.
+    """
+    builder = _Builder(_as_state(state))
+    builder.apply(delta)
+    return builder.freeze()
+
+
+def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> FoldState:
+    """Apply a stream of deltas in one pass; the same result as folding them one by one.
+
+    On a :class:`ProtocolError` the message also gives the delta's index in
+    ``deltas``, as ``delta #i``; ``state`` is never changed.
+    """
+    builder = _Builder(_as_state(state))
+    apply = builder.apply
+    i = -1
+    try:
+        for i, delta in enumerate(deltas):
+            apply(delta)
+    except ProtocolError as exc:
+        raise ProtocolError(f"delta #{i}: {exc}") from None
+    return builder.freeze()
