@@ -26,14 +26,16 @@ thread will never release.  So this module is built from the primitives
 ``Event`` is built from, arranged so that no step of ``interrupt()`` can wait
 for the thread it runs on:
 
-* The generation is published in a short sorted list whose last item is the
-  current generation.  ``interrupt()`` takes a fresh ticket from an
-  ``itertools.count``, inserts it with ``bisect.insort`` and deletes the
-  smallest item.  Each of those is one C call, which a signal handler cannot
-  split; a handler that lands between two of them completes a whole interrupt
-  of its own, and the list stays sorted, so the last item is always the
-  largest ticket published and the generation never goes back.  Readers
-  (``is_cancelled()``, checkpoints) read ``list[-1]`` and take no lock.
+* The generation is published, negated, in a short sorted list whose first
+  item is minus the current generation.  ``interrupt()`` takes a fresh ticket
+  from an ``itertools.count``, inserts its negation with ``bisect.insort`` and
+  deletes the last item (the oldest generation).  Each of those is one C
+  call, which a signal handler cannot split; a handler that lands between two
+  of them completes a whole interrupt of its own, and the list stays sorted,
+  so the first item always stands for the largest ticket published and the
+  generation never goes back.  Readers (``is_cancelled()``, checkpoints) read
+  ``list[0]`` and take no lock (negated because ``[0]`` is the index the
+  interpreter reads fastest).
 * Writers from different threads are serialised by a ``_thread.RLock`` around
   those three calls.  It is re-entrant, so a handler nested in the main
   thread's own ``interrupt()`` enters instead of deadlocking; a handler that
@@ -94,8 +96,8 @@ class _State:
     def __init__(self) -> None:
         self.lock = _thread.RLock()
         self.tickets = itertools.count(1)
-        # Sorted; [-1] is the generation.  Usually one item; a handler that
-        # nests inside interrupt() briefly makes it longer, never for long.
+        # Sorted; -[0] is the generation.  Usually one item; a handler that
+        # nests inside interrupt() makes it longer for a moment.
         self.published = [0]
         # (checkpoint, callable) -> the checkpoint's generation.
         self.callbacks: dict[tuple[TurnCancellation, _Callback], int] = {}
@@ -104,8 +106,8 @@ class _State:
         published = self.published
         with self.lock:
             generation = next(self.tickets)
-            insort(published, generation)
-            del published[0]
+            insort(published, -generation)
+            del published[-1]
         if self.callbacks:
             self.fire(generation)
         return generation
@@ -148,7 +150,7 @@ class CancellationController:
     @property
     def generation(self) -> int:
         """The current generation: 0, plus one per interrupt."""
-        return self._state.published[-1]
+        return -self._state.published[0]
 
     def interrupt(self) -> int:
         """Cancel every outstanding checkpoint and return the new generation.
@@ -182,7 +184,7 @@ class CancellationHandle:
     @property
     def generation(self) -> int:
         """The controller's current generation."""
-        return self._state.published[-1]
+        return -self._state.published[0]
 
     def checkpoint(self) -> TurnCancellation:
         """A checkpoint at the current generation; same as ``TurnCancellation(handle)``."""
@@ -201,7 +203,7 @@ class TurnCancellation:
     :meth:`cancelled` never resolves.
     """
 
-    __slots__ = ("_state", "_published", "_generation")
+    __slots__ = ("_state", "_published", "_mark")
 
     def __init__(self, handle: CancellationHandle | None = None) -> None:
         if handle is None:
@@ -212,21 +214,21 @@ class TurnCancellation:
             raise TypeError(f"TurnCancellation() takes a CancellationHandle, not {type(handle).__name__}")
         self._state = state
         self._published = state.published
-        self._generation = state.published[-1]
+        self._mark = state.published[0]  # minus the generation taken at
 
     @property
     def generation(self) -> int:
         """The generation recorded when this checkpoint was taken."""
-        return self._generation
+        return -self._mark
 
     def is_cancelled(self) -> bool:
         """Whether an interrupt happened after this checkpoint was taken."""
-        return self._published[-1] > self._generation
+        return self._published[0] < self._mark
 
     def raise_if_cancelled(self) -> None:
         """Raise :class:`TurnCancelledError` if cancelled: the one-call check for tools."""
-        if self._published[-1] > self._generation:
-            raise TurnCancelledError(self._generation)
+        if self._published[0] < self._mark:
+            raise TurnCancelledError(-self._mark)
 
     def add_callback(self, fn: Callable[[], object]) -> None:
         """Call ``fn()`` once, when this checkpoint is cancelled.
@@ -242,8 +244,8 @@ class TurnCancellation:
         """
         key = (self, fn)
         callbacks = self._state.callbacks
-        callbacks[key] = self._generation
-        if self._published[-1] > self._generation and callbacks.pop(key, None) is not None:
+        callbacks[key] = -self._mark
+        if self._published[0] < self._mark and callbacks.pop(key, None) is not None:
             _run([fn])
 
     def remove_callback(self, fn: Callable[[], object]) -> bool:
@@ -256,7 +258,7 @@ class TurnCancellation:
         Wakes as soon as another thread, or a signal handler, interrupts.
         ``timeout=None`` waits without limit; zero or less does not block.
         """
-        if self._published[-1] > self._generation:
+        if self._published[0] < self._mark:
             return True
         if timeout is not None and timeout <= 0:
             return False
@@ -271,7 +273,7 @@ class TurnCancellation:
                 lock.acquire(True, min(timeout, _thread.TIMEOUT_MAX))
         finally:
             self.remove_callback(release)
-        return self._published[-1] > self._generation
+        return self._published[0] < self._mark
 
     async def cancelled(self) -> None:
         """Return once cancelled: at once if already, never for a checkpoint nothing can cancel.
@@ -280,7 +282,7 @@ class TurnCancellation:
         wakes the awaiting task on its next loop iteration.  Cancelling the
         awaiting task unregisters it.
         """
-        if self._published[-1] > self._generation:
+        if self._published[0] < self._mark:
             return
         import asyncio
 
@@ -300,7 +302,7 @@ class TurnCancellation:
             self.remove_callback(wake)
 
     def __repr__(self) -> str:
-        return f"TurnCancellation(generation={self._generation}, cancelled={self.is_cancelled()})"
+        return f"TurnCancellation(generation={-self._mark}, cancelled={self.is_cancelled()})"
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
