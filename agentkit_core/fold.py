@@ -49,35 +49,15 @@ absent values are ``None``.  The committed part carries the real values.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Sequence, Union
 
-from .content import (
-    CustomPart,
-    FilePart,
-    MediaPart,
-    Modality,
-    Part,
-    PartKind,
-    ReasoningPart,
-    StructuredPart,
-    TextPart,
-)
-from .data import DataRef, InlineBytes, InlineText
+from ._open import INPUT_ERROR_KEY, INPUT_JSON_KEY, UNSET, Log, OpenPart
+from .content import Part, PartKind
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import ProtocolError
-from .ids import PartId, ToolCallId
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
-from .tool import TextOutput, ToolCallPart, ToolResultPart
+from .ids import PartId
 
 __all__ = ("FoldState", "fold", "fold_all")
-
-#: Metadata key of a tool call's argument text, while open or when it is not valid JSON.
-INPUT_JSON_KEY = "agentkit.input_json"
-#: Metadata key of the parse error of a tool call's argument text.
-INPUT_ERROR_KEY = "agentkit.input_error"
-
-_UNSET: Any = object()
 
 # What each delta may extend, by the kind of the open part.
 _TEXT_TARGETS = {
@@ -103,139 +83,7 @@ _REPLACE_TARGETS = {
 _ONE_DATA = frozenset((PartKind.MEDIA, PartKind.FILE, PartKind.CUSTOM))
 
 
-class _Log:
-    """An append-only list shared by every state that views a prefix of it.
-
-    A viewer of length ``n`` appends in place only when it is the tip
-    (``len(items) == n``) and its item landed at index ``n``; otherwise it
-    copies its prefix first.  Items before any viewer's length never change.
-    ``cache`` remembers one joined prefix ``(n, joined)`` so joining resumes
-    where it stopped.
-    """
-
-    __slots__ = ("items", "cache")
-
-    def __init__(self, items: list[Any]) -> None:
-        self.items = items
-        self.cache: tuple[int, Any] = (0, None)
-
-    def push(self, n: int, item: Any) -> _Log:
-        items = self.items
-        if len(items) == n:
-            items.append(item)
-            if items[n] is item:  # compare-and-append: another branch may have raced us
-                return self
-        return _Log(items[:n] + [item])
-
-    def joined(self, n: int, empty: Any) -> Any:
-        cached_n, cached = self.cache
-        if cached_n == n and cached is not None:
-            return cached
-        if cached is not None and cached_n < n:
-            value = cached + empty.join(self.items[cached_n:n])
-        else:
-            value = empty.join(self.items[:n])
-        if n >= cached_n:
-            self.cache = (n, value)
-        return value
-
-
-class _Open:
-    """An open part: what has arrived for it so far.  Owned by one builder while it changes."""
-
-    __slots__ = ("part_id", "kind", "text", "ntext", "data", "ndata", "value", "metadata", "owner", "_part")
-
-    def __init__(self, part_id: PartId, kind: PartKind, owner: object) -> None:
-        self.part_id = part_id
-        self.kind = kind
-        self.text: _Log | None = None
-        self.ntext = 0
-        self.data: _Log | None = None
-        self.ndata = 0
-        self.value: Any = _UNSET
-        self.metadata = EMPTY_METADATA
-        self.owner = owner
-        self._part: Part | None = None
-
-    def clone(self, owner: object) -> _Open:
-        new = _Open.__new__(_Open)
-        new.part_id, new.kind = self.part_id, self.kind
-        new.text, new.ntext, new.data, new.ndata = self.text, self.ntext, self.data, self.ndata
-        new.value, new.metadata, new.owner, new._part = self.value, self.metadata, owner, None
-        return new
-
-    def describe(self) -> str:
-        return f"an open {self.kind.value} part"
-
-    # -- rendering ---------------------------------------------------------------
-
-    def render(self) -> Part:
-        """The part as it stands: placeholders for what has not arrived (see the module docs)."""
-        part = self._part
-        if part is None:
-            part = self._part = self._render(final=False)
-        return part
-
-    def finalize(self) -> Part:
-        """The part as if committed now: a tool call's argument text is parsed."""
-        return self._render(final=True)
-
-    def _text(self) -> str | None:
-        return None if self.text is None else self.text.joined(self.ntext, "")
-
-    def _bytes(self) -> bytes | None:
-        return None if self.data is None else self.data.joined(self.ndata, b"")
-
-    def _data(self) -> DataRef | None:
-        text = self._text()
-        if text is not None:
-            return InlineText(text)
-        raw = self._bytes()
-        return None if raw is None else InlineBytes(raw)
-
-    def _render(self, final: bool) -> Part:
-        kind, md = self.kind, self.metadata
-        value = None if self.value is _UNSET else self.value
-        if kind is PartKind.TEXT:
-            return TextPart(self._text() or "", metadata=md)
-        if kind is PartKind.REASONING:
-            raw = self._bytes()
-            return ReasoningPart(self._text(), data=None if raw is None else InlineBytes(raw), metadata=md)
-        if kind is PartKind.TOOL_CALL:
-            text = self._text()
-            if text is not None:
-                if final:
-                    value, md = _parse_arguments(text, md)
-                else:
-                    md = md.merged({INPUT_JSON_KEY: text})
-            return ToolCallPart(ToolCallId(""), "", value, metadata=md)
-        if kind is PartKind.STRUCTURED:
-            return StructuredPart(value, metadata=md)
-        if kind is PartKind.MEDIA:
-            data = self._data() or InlineBytes(b"")
-            return MediaPart(Modality.BINARY, "application/octet-stream", data, metadata=md)
-        if kind is PartKind.FILE:
-            return FilePart(self._data() or InlineBytes(b""), metadata=md)
-        if kind is PartKind.CUSTOM:
-            return CustomPart("", data=self._data(), value=value, metadata=md)
-        return ToolResultPart(ToolCallId(""), TextOutput(""), metadata=md)
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap]:
-    """Parse a tool call's argument text once; malformed JSON is kept in metadata, never raised."""
-    if not text.strip():
-        return {}, md
-    try:
-        return json.loads(text, parse_constant=_reject_constant), md
-    except (ValueError, RecursionError) as exc:
-        return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})
-
-
-_Slot = Union[Part, _Open]
+_Slot = Union[Part, OpenPart]
 
 
 class FoldState:
@@ -252,7 +100,7 @@ class FoldState:
         for i, p in enumerate(done):
             if not isinstance(p, Part):
                 raise ProtocolError(f"a fold state holds parts; item {i} is a {type(p).__name__}")
-        self._done = _Log(done)
+        self._done = Log(done)
         self._ndone = len(done)
         self._pending: tuple[_Slot, ...] = ()
         self._open: dict[str, int] = {}
@@ -265,7 +113,7 @@ class FoldState:
         parts = self._parts
         if parts is None:
             done = tuple(self._done.items[: self._ndone])
-            parts = done + tuple(s for s in self._pending if not isinstance(s, _Open))
+            parts = done + tuple(s for s in self._pending if not isinstance(s, OpenPart))
             self._parts = parts
         return parts
 
@@ -289,12 +137,12 @@ class FoldState:
 
     def _render(self, render: Any) -> tuple[Part, ...]:
         done = tuple(self._done.items[: self._ndone])
-        return done + tuple(render(s) if isinstance(s, _Open) else s for s in self._pending)
+        return done + tuple(render(s) if isinstance(s, OpenPart) else s for s in self._pending)
 
     @property
     def open_ids(self) -> tuple[PartId, ...]:
         """The ids of the open parts, in the order they began."""
-        return tuple(s.part_id for s in self._pending if isinstance(s, _Open))
+        return tuple(s.part_id for s in self._pending if isinstance(s, OpenPart))
 
     @property
     def is_open(self) -> bool:
@@ -331,7 +179,7 @@ class _Builder:
         state._done, state._ndone = self.done, self.ndone
         pending = tuple(self.pending)
         for slot in pending:
-            if isinstance(slot, _Open) and slot.owner is self:
+            if isinstance(slot, OpenPart) and slot.owner is self:
                 slot.owner = None
         state._pending = pending
         state._open = self.open
@@ -345,7 +193,7 @@ class _Builder:
             self.open_shared = False
         return self.open
 
-    def _target(self, delta: Any, verb: str) -> _Open:
+    def _target(self, delta: Any, verb: str) -> OpenPart:
         """The open part ``delta`` addresses, owned by this builder."""
         pid = delta.part_id
         key = pid.value if type(pid) is PartId else _key(pid, delta)
@@ -354,7 +202,7 @@ class _Builder:
             opened = ", ".join(repr(k) for k in self.open) or "none"
             raise ProtocolError(f"{verb} to part {key!r}, which is not open (open parts: {opened})")
         slot = self.pending[pos - self.base]
-        assert isinstance(slot, _Open)
+        assert isinstance(slot, OpenPart)
         if slot.owner is not self:
             slot = slot.clone(self)
             self.pending[pos - self.base] = slot
@@ -391,7 +239,7 @@ class _Builder:
             raise ProtocolError(f"BeginPart for part {key!r} has kind {kind!r}, not a PartKind")
         pid = delta.part_id if type(delta.part_id) is PartId else PartId(key)
         self._writable_open()[key] = self.base + len(self.pending)
-        self.pending.append(_Open(pid, kind, self))
+        self.pending.append(OpenPart(pid, kind, self))
 
     def append_text(self, delta: AppendText) -> None:
         slot = self._target(delta, "AppendText")
@@ -400,14 +248,14 @@ class _Builder:
             raise ProtocolError(_refusal("AppendText", slot, "inline text"))
         if type(chunk) is not str:
             raise ProtocolError(f"AppendText to part {slot.part_id.value!r} carries a {type(chunk).__name__}, not a str")
-        if slot.value is not _UNSET and slot.kind is PartKind.TOOL_CALL:
+        if slot.value is not UNSET and slot.kind is PartKind.TOOL_CALL:
             raise ProtocolError(
                 f"AppendText to part {slot.part_id.value!r} ({slot.describe()}), whose input was already "
                 "replaced by ReplaceStructured"
             )
         text = slot.text
         if text is None:
-            slot.text, slot.ntext = _Log([chunk]), 1
+            slot.text, slot.ntext = Log([chunk]), 1
         else:
             slot.text, slot.ntext = text.push(slot.ntext, chunk), slot.ntext + 1
 
@@ -421,7 +269,7 @@ class _Builder:
         chunk = bytes(chunk)
         data = slot.data
         if data is None:
-            slot.data, slot.ndata = _Log([chunk]), 1
+            slot.data, slot.ndata = Log([chunk]), 1
         else:
             slot.data, slot.ndata = data.push(slot.ndata, chunk), slot.ndata + 1
 
@@ -449,12 +297,12 @@ class _Builder:
                 opened = ", ".join(repr(k) for k in self.open) or "none"
                 raise ProtocolError(f"CommitPart for part {key!r}, which is not open (open parts: {opened})")
             slot = self.pending[pos - self.base]
-            assert isinstance(slot, _Open)
+            assert isinstance(slot, OpenPart)
             if slot.kind is not kind:
                 raise ProtocolError(f"CommitPart of a {kind.value} part for part {key!r}, which is {slot.describe()}")
         else:
             for i, slot in enumerate(self.pending):
-                if isinstance(slot, _Open) and slot.kind is kind:
+                if isinstance(slot, OpenPart) and slot.kind is kind:
                     key, pos = slot.part_id.value, self.base + i
                     break
             else:
@@ -469,7 +317,7 @@ class _Builder:
         """Move committed parts at the front of ``pending`` into the finished log."""
         pending = self.pending
         n = 0
-        while n < len(pending) and not isinstance(pending[n], _Open):
+        while n < len(pending) and not isinstance(pending[n], OpenPart):
             self.done = self.done.push(self.ndone, pending[n])
             self.ndone += 1
             n += 1
@@ -488,7 +336,7 @@ def _key(pid: object, delta: object) -> str:
     raise ProtocolError(f"{type(delta).__name__} has part_id {pid!r}, not a PartId")
 
 
-def _refusal(verb: str, slot: _Open, what: str) -> str:
+def _refusal(verb: str, slot: OpenPart, what: str) -> str:
     key = slot.part_id.value
     if slot.kind in _ONE_DATA and (slot.text is not None or slot.data is not None):
         held = "inline text" if slot.text is not None else "inline bytes"

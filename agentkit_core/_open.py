@@ -1,0 +1,156 @@
+"""Open parts while a stream folds: their accumulated content and how they render.
+
+Private to :mod:`.fold`.  An open part's text and bytes arrive as chunks kept
+in :class:`Log`\ s, shared append-only lists that every fold state views up
+to its own length; :class:`OpenPart` records what has arrived for one part and
+renders it, with the placeholders :mod:`.fold` documents.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .content import CustomPart, FilePart, MediaPart, Modality, Part, PartKind, ReasoningPart, StructuredPart, TextPart
+from .data import DataRef, InlineBytes, InlineText
+from .ids import PartId, ToolCallId
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
+from .tool import TextOutput, ToolCallPart, ToolResultPart
+
+#: Metadata key of a tool call's argument text, while open or when it is not valid JSON.
+INPUT_JSON_KEY = "agentkit.input_json"
+#: Metadata key of the parse error of a tool call's argument text.
+INPUT_ERROR_KEY = "agentkit.input_error"
+
+UNSET: Any = object()
+
+class Log:
+    """An append-only list shared by every state that views a prefix of it.
+
+    A viewer of length ``n`` appends in place only when it is the tip
+    (``len(items) == n``) and its item landed at index ``n``; otherwise it
+    copies its prefix first.  Items before any viewer's length never change.
+    ``cache`` remembers one joined prefix ``(n, joined)`` so joining resumes
+    where it stopped.
+    """
+
+    __slots__ = ("items", "cache")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self.cache: tuple[int, Any] = (0, None)
+
+    def push(self, n: int, item: Any) -> Log:
+        items = self.items
+        if len(items) == n:
+            items.append(item)
+            if items[n] is item:  # compare-and-append: another branch may have raced us
+                return self
+        return Log(items[:n] + [item])
+
+    def joined(self, n: int, empty: Any) -> Any:
+        cached_n, cached = self.cache
+        if cached_n == n and cached is not None:
+            return cached
+        if cached is not None and cached_n < n:
+            value = cached + empty.join(self.items[cached_n:n])
+        else:
+            value = empty.join(self.items[:n])
+        if n >= cached_n:
+            self.cache = (n, value)
+        return value
+
+
+class OpenPart:
+    """An open part: what has arrived for it so far.  Owned by one builder while it changes."""
+
+    __slots__ = ("part_id", "kind", "text", "ntext", "data", "ndata", "value", "metadata", "owner", "_part")
+
+    def __init__(self, part_id: PartId, kind: PartKind, owner: object) -> None:
+        self.part_id = part_id
+        self.kind = kind
+        self.text: Log | None = None
+        self.ntext = 0
+        self.data: Log | None = None
+        self.ndata = 0
+        self.value: Any = UNSET
+        self.metadata = EMPTY_METADATA
+        self.owner = owner
+        self._part: Part | None = None
+
+    def clone(self, owner: object) -> OpenPart:
+        new = OpenPart.__new__(OpenPart)
+        new.part_id, new.kind = self.part_id, self.kind
+        new.text, new.ntext, new.data, new.ndata = self.text, self.ntext, self.data, self.ndata
+        new.value, new.metadata, new.owner, new._part = self.value, self.metadata, owner, None
+        return new
+
+    def describe(self) -> str:
+        return f"an open {self.kind.value} part"
+
+    # -- rendering ---------------------------------------------------------------
+
+    def render(self) -> Part:
+        """The part as it stands: placeholders for what has not arrived (see the module docs)."""
+        part = self._part
+        if part is None:
+            part = self._part = self._render(final=False)
+        return part
+
+    def finalize(self) -> Part:
+        """The part as if committed now: a tool call's argument text is parsed."""
+        return self._render(final=True)
+
+    def _text(self) -> str | None:
+        return None if self.text is None else self.text.joined(self.ntext, "")
+
+    def _bytes(self) -> bytes | None:
+        return None if self.data is None else self.data.joined(self.ndata, b"")
+
+    def _data(self) -> DataRef | None:
+        text = self._text()
+        if text is not None:
+            return InlineText(text)
+        raw = self._bytes()
+        return None if raw is None else InlineBytes(raw)
+
+    def _render(self, final: bool) -> Part:
+        kind, md = self.kind, self.metadata
+        value = None if self.value is UNSET else self.value
+        if kind is PartKind.TEXT:
+            return TextPart(self._text() or "", metadata=md)
+        if kind is PartKind.REASONING:
+            raw = self._bytes()
+            return ReasoningPart(self._text(), data=None if raw is None else InlineBytes(raw), metadata=md)
+        if kind is PartKind.TOOL_CALL:
+            text = self._text()
+            if text is not None:
+                if final:
+                    value, md = _parse_arguments(text, md)
+                else:
+                    md = md.merged({INPUT_JSON_KEY: text})
+            return ToolCallPart(ToolCallId(""), "", value, metadata=md)
+        if kind is PartKind.STRUCTURED:
+            return StructuredPart(value, metadata=md)
+        if kind is PartKind.MEDIA:
+            data = self._data() or InlineBytes(b"")
+            return MediaPart(Modality.BINARY, "application/octet-stream", data, metadata=md)
+        if kind is PartKind.FILE:
+            return FilePart(self._data() or InlineBytes(b""), metadata=md)
+        if kind is PartKind.CUSTOM:
+            return CustomPart("", data=self._data(), value=value, metadata=md)
+        return ToolResultPart(ToolCallId(""), TextOutput(""), metadata=md)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap]:
+    """Parse a tool call's argument text once; malformed JSON is kept in metadata, never raised."""
+    if not text.strip():
+        return {}, md
+    try:
+        return json.loads(text, parse_constant=_reject_constant), md
+    except (ValueError, RecursionError) as exc:
+        return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})
