@@ -279,7 +279,7 @@ def byte_array(v: object, depth: int) -> bytes:
 # -- JSON values -------------------------------------------------------------------
 
 
-def json_value(v: object, depth: int) -> JsonValue:
+def json_value(v: Any, depth: int) -> JsonValue:
     """Validate any JSON value and return a fresh copy that shares no container with ``v``.
 
     ``depth`` is the nesting level ``v`` has if it is a container.  Floats must
@@ -287,13 +287,13 @@ def json_value(v: object, depth: int) -> JsonValue:
     """
     t = type(v)
     if t is str:
-        return v if v.isascii() else _unicode(v, "")  # type: ignore[attr-defined, arg-type]
+        return v if v.isascii() else _unicode(v, "")
     if t is int or t is bool or v is None:
-        return v  # type: ignore[return-value]
+        return v  # type: ignore[no-any-return]
     if t is dict:
         if depth > MAX_DEPTH:
             too_deep()
-        return json_object(v, depth)  # type: ignore[arg-type]
+        return json_object(v, depth)
     if t is list:
         if depth > MAX_DEPTH:
             too_deep()
@@ -301,13 +301,13 @@ def json_value(v: object, depth: int) -> JsonValue:
         out: list[JsonValue] = []
         append = out.append
         try:
-            for x in v:  # type: ignore[attr-defined]
+            for x in v:
                 append(json_value(x, inner))
         except NormalizeError as exc:
             raise exc.under(f"[{len(out)}]") from None
         return out
-    if t is float and math.isfinite(v):  # type: ignore[arg-type]
-        return v  # type: ignore[return-value]
+    if t is float and math.isfinite(v):
+        return v  # type: ignore[no-any-return]
     return _json_slow(v, depth)
 
 
@@ -358,14 +358,14 @@ def _json_slow(v: object, depth: int) -> JsonValue:
     fail(f"invalid type: {describe(v)}, expected a JSON value")
 
 
-def copy_json(v: JsonValue) -> JsonValue:
+def copy_json(v: Any) -> JsonValue:
     """A deep copy of a JSON value built from dicts and lists (scalars are shared)."""
     t = type(v)
     if t is dict:
-        return {k: copy_json(x) for k, x in v.items()}  # type: ignore[union-attr]
+        return {k: copy_json(x) for k, x in v.items()}
     if t is list:
-        return [copy_json(x) for x in v]  # type: ignore[union-attr]
-    return v
+        return [copy_json(x) for x in v]
+    return v  # type: ignore[no-any-return]
 
 
 # -- enums -------------------------------------------------------------------------
@@ -376,7 +376,8 @@ class WireEnum(Enum):
 
     def to_dict(self) -> str:
         """The wire form: the bare variant name."""
-        return self.value  # type: ignore[no-any-return]
+        name: str = self.value
+        return name
 
     @classmethod
     def from_dict(cls: type[E], v: object, /) -> E:
@@ -386,42 +387,44 @@ class WireEnum(Enum):
     def _rank(self) -> int:
         return type(self)._member_names_.index(self.name)
 
+    # Ordered by declaration, and only against members of the same enum.
     def __lt__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._rank() < other._rank()  # type: ignore[attr-defined, no-any-return]
+        return self._rank() < other._rank()
 
     def __le__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._rank() <= other._rank()  # type: ignore[attr-defined, no-any-return]
+        return self._rank() <= other._rank()
 
     def __gt__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._rank() > other._rank()  # type: ignore[attr-defined, no-any-return]
+        return self._rank() > other._rank()
 
     def __ge__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._rank() >= other._rank()  # type: ignore[attr-defined, no-any-return]
+        return self._rank() >= other._rank()
 
 
 def decode_enum(cls: type[E], v: object, key: str) -> E:
     """Decode a unit-only enum; ``key`` names the field in errors."""
-    member = cls._value2member_map_.get(v) if type(v) is str else None  # type: ignore[arg-type]
+    members: dict[Any, E] = cls._value2member_map_  # type: ignore[assignment]
+    member = members.get(v) if type(v) is str else None
     if member is not None:
-        return member  # type: ignore[return-value]
+        return member
     if v is MISSING:
         fail("missing field", key)
     if isinstance(v, dict) and len(v) == 1:
         ((tag, body),) = dict(v).items()
-        if body is None and isinstance(tag, str) and tag in cls._value2member_map_:
-            return cls._value2member_map_[tag]  # type: ignore[return-value]
-        if isinstance(tag, str) and tag in cls._value2member_map_:
+        if body is None and isinstance(tag, str) and tag in members:
+            return members[tag]
+        if isinstance(tag, str) and tag in members:
             fail(f"invalid type: {describe(body)}, expected unit variant {tag}", key)
         v = tag
-    names = ", ".join(cls._value2member_map_)
+    names = ", ".join(members)
     if isinstance(v, str):
         fail(f"unknown variant {v!r} of {cls.__name__}, expected one of {names}", key)
     fail(f"invalid type: {describe(v)}, expected a {cls.__name__} variant name ({names})", key)

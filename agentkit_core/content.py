@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 from . import _codec as C
 from .error import NormalizeError
 from .data import DataRef, decode_data_ref, opt_data_ref
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, post_init_metadata
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 
 __all__ = (
     "Modality",
@@ -120,7 +120,7 @@ class Part:
         return _decoded(decode_part(v, 1), cls)
 
 
-def _decoded(value: Any, cls: type) -> Any:
+def _decoded(value: Part, cls: type[P]) -> P:
     if not isinstance(value, cls):
         C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
     return value
@@ -133,10 +133,12 @@ class TextPart(Part):
     part_kind: ClassVar[PartKind] = PartKind.TEXT
 
     # Declared with field() so the inherited factory Part.text is not taken as a default.
-    text: str = field()
+    text: str = field()  # type: ignore[assignment]  # the field shadows the factory on purpose
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {"Text": {"text": self.text, "metadata": self.metadata.to_dict()}}
@@ -158,7 +160,9 @@ class MediaPart(Part):
     data: DataRef
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -195,7 +199,9 @@ class FilePart(Part):
     mime_type: str | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     @classmethod
     def named(cls, name: str, data: DataRef) -> FilePart:
@@ -251,7 +257,9 @@ class StructuredPart(Part):
     schema: JsonValue | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def with_schema(self, schema: JsonValue | None) -> StructuredPart:
         """A copy with ``schema`` set."""
@@ -295,7 +303,9 @@ class ReasoningPart(Part):
     redacted: bool = field(default=False, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     @classmethod
     def from_summary(cls, text: str) -> ReasoningPart:
@@ -353,7 +363,9 @@ class CustomPart(Part):
     value: JsonValue | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def with_data(self, data: DataRef | None) -> CustomPart:
         """A copy with ``data`` set."""

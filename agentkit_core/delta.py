@@ -17,7 +17,7 @@ from . import _codec as C
 from .content import Part, PartKind, decode_part
 from .error import NormalizeError
 from .ids import PartId
-from .metadata import JsonValue, MetadataMap, decode_metadata, post_init_metadata
+from .metadata import JsonValue, MetadataMap, decode_metadata, coerce_metadata
 
 __all__ = ("Delta", "BeginPart", "AppendText", "AppendBytes", "ReplaceStructured", "SetMetadata", "CommitPart")
 
@@ -94,7 +94,9 @@ class SetMetadata(Delta):
     part_id: PartId
     metadata: MetadataMap
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict()}}

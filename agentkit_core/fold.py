@@ -57,7 +57,7 @@ from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, Replac
 from .error import ProtocolError
 from .ids import PartId
 
-__all__ = ("FoldState", "fold", "fold_all")
+__all__ = ("FoldState", "fold", "fold_all", "INPUT_JSON_KEY", "INPUT_ERROR_KEY")
 
 # What each delta may extend, by the kind of the open part.
 _TEXT_TARGETS = {
@@ -327,8 +327,6 @@ class _Builder:
 
 
 def _key(pid: object, delta: object) -> str:
-    if type(pid) is PartId:
-        return pid.value  # type: ignore[union-attr]
     if isinstance(pid, PartId):
         return pid.value
     if isinstance(pid, str):

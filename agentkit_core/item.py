@@ -14,7 +14,7 @@ from . import _codec as C
 from .content import Part, TextPart, decode_part
 from .finish import FinishReason, opt_finish_reason
 from .ids import MessageId, Timestamp
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, post_init_metadata
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 from .usage import Usage
 
 __all__ = ("ItemKind", "Item")
@@ -72,7 +72,8 @@ class Item:
     def __post_init__(self) -> None:
         if type(self.parts) is not tuple:
             object.__setattr__(self, "parts", tuple(self.parts))
-        post_init_metadata(self)
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     @classmethod
     def text(cls, kind: ItemKind, text: str) -> Item:

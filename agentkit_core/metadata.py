@@ -151,11 +151,13 @@ def metadata_field(d: dict[str, Any], depth: int) -> MetadataMap:
         raise exc.under("metadata") from None
 
 
-def post_init_metadata(self: Any) -> None:
-    """``__post_init__`` of every value with ``metadata``: accept any mapping, store a MetadataMap."""
+def coerce_metadata(self: Any) -> None:
+    """Store ``self.metadata`` (any mapping or ``None``) as a :class:`MetadataMap`.
+
+    Called from ``__post_init__`` of every value with metadata, when it is not one already.
+    """
     m = self.metadata
-    if type(m) is not MetadataMap:
-        object.__setattr__(self, "metadata", MetadataMap(m) if m else EMPTY_METADATA)
+    object.__setattr__(self, "metadata", MetadataMap(m) if m else EMPTY_METADATA)
 
 
 def as_metadata(m: Mapping[str, JsonValue] | None) -> MetadataMap:

@@ -45,7 +45,6 @@ __all__ = ("ItemView", "ResponseDecoder", "StreamDecoder", "RequestEncoder", "Pr
 
 R_contra = TypeVar("R_contra", contravariant=True)
 E_contra = TypeVar("E_contra", contravariant=True)
-E = TypeVar("E")
 
 
 @runtime_checkable
@@ -87,7 +86,7 @@ class RequestEncoder(Protocol):
     def request_from_items(self, items: Sequence[Item], /) -> dict[str, Any]: ...
 
 
-class ProviderAdapter(ResponseDecoder[R_contra], RequestEncoder, Protocol[R_contra, E]):
+class ProviderAdapter(ResponseDecoder[R_contra], RequestEncoder, Protocol[R_contra, E_contra]):
     """All three directions of one provider; a module of functions satisfies it."""
 
-    def stream_decoder(self) -> StreamDecoder[E]: ...
+    def stream_decoder(self) -> StreamDecoder[E_contra]: ...

@@ -14,7 +14,7 @@ from . import _codec as C
 from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
 from .error import NormalizeError
 from .ids import ToolCallId
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, metadata_field, post_init_metadata
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, metadata_field, coerce_metadata
 
 __all__ = (
     "ToolCallPart",
@@ -41,7 +41,9 @@ class ToolCallPart(Part):
     input: JsonValue
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -115,7 +117,7 @@ class ToolOutput:
 class TextOutput(ToolOutput):
     """Text output."""
 
-    text: str = field()  # field(): not the inherited ToolOutput.text factory
+    text: str = field()  # type: ignore[assignment]  # field(): not the inherited ToolOutput.text factory
 
     def to_dict(self) -> dict[str, Any]:
         return {"Text": self.text}
@@ -135,7 +137,7 @@ class StructuredOutput(ToolOutput):
 class PartsOutput(ToolOutput):
     """Output made of content parts."""
 
-    parts: tuple[Part, ...] = field()  # field(): not the inherited ToolOutput.parts factory
+    parts: tuple[Part, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __post_init__(self) -> None:
         if type(self.parts) is not tuple:
@@ -149,7 +151,7 @@ class PartsOutput(ToolOutput):
 class FilesOutput(ToolOutput):
     """Output made of files."""
 
-    files: tuple[FilePart, ...] = field()  # field(): not the inherited ToolOutput.files factory
+    files: tuple[FilePart, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __post_init__(self) -> None:
         if type(self.files) is not tuple:
@@ -209,7 +211,9 @@ class ToolResultPart(Part):
     is_error: bool = field(default=False, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     @classmethod
     def success(cls, call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from . import _codec as C
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, post_init_metadata
+from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
 
@@ -169,7 +169,9 @@ class Usage:
     cost: CostUsage | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    __post_init__ = post_init_metadata
+    def __post_init__(self) -> None:
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
 
     def with_cost(self, cost: CostUsage | None) -> Usage:
         """A copy with ``cost`` set."""
