@@ -1,7 +1,7 @@
 """Open parts while a stream folds: their accumulated content and how they render.
 
 Private to :mod:`.fold`.  An open part's text and bytes arrive as chunks kept
-in :class:`Log`\ s, shared append-only lists that every fold state views up
+in a :class:`Log` each, a shared append-only list that every fold state views up
 to its own length; :class:`OpenPart` records what has arrived for one part and
 renders it, with the placeholders :mod:`.fold` documents.
 """
