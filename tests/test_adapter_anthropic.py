@@ -219,7 +219,7 @@ class ResponseTests(unittest.TestCase):
                 self.assertEqual(item.metadata["anthropic.model"], response["model"])
                 self.assertEqual(item.metadata["anthropic.stop_reason"], response["stop_reason"])
                 self.assertEqual(item.metadata["anthropic.type"], "message")
-                self.assertEqual(item.usage.metadata["anthropic.usage"], response["usage"])  # type: ignore[union-attr]
+                self.assertEqual(item.usage.metadata["anthropic.usage"], response["usage"])
                 self.assertEqual(len(item.parts), len(response["content"]))
                 for part, block in zip(item.parts, response["content"]):
                     self.assertIsInstance(part, expected_kind.get(block["type"], CustomPart))
@@ -256,7 +256,7 @@ class ResponseTests(unittest.TestCase):
         item = adapter.items_from_response(response)[0]
         for part, block in zip(item.parts, response["content"]):
             self.assertEqual(part, TextPart(block["text"], metadata={"anthropic.citations": block["citations"]} if "citations" in block else {}))
-        kinds = [c["type"] for p in item.parts for c in p.metadata.get("anthropic.citations", ())]  # type: ignore[union-attr]
+        kinds = [c["type"] for p in item.parts for c in p.metadata.get("anthropic.citations", ())]
         self.assertEqual(kinds, ["page_location", "char_location", "content_block_location", "web_search_result_location"])
         self.assertEqual(item.text_content(), "".join(b["text"] for b in response["content"]))
 
@@ -287,7 +287,7 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(tokens.cache_write_input_tokens, 418)
         self.assertEqual(tokens.output_tokens, 33)
         self.assertIsNone(tokens.reasoning_tokens)
-        self.assertEqual(item.usage.metadata["anthropic.usage"]["cache_creation"], {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 418})  # type: ignore[index]
+        self.assertEqual(item.usage.metadata["anthropic.usage"]["cache_creation"], {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 418})
         # No cache fields reported: the breakdowns stay unknown, not zero.
         refusal = adapter.items_from_response(load("messages.refusal.response.json"))[0]
         assert refusal.usage is not None and refusal.usage.tokens is not None
@@ -350,7 +350,7 @@ class StreamTests(unittest.TestCase):
         streamed = streamed_item(load_events("messages.thinking_text_tool_use.reconstructed.stream.jsonl"))
         self.assertEqual(streamed.parts, response.parts)
         self.assertEqual((streamed.id, streamed.finish_reason, streamed.metadata), (response.id, response.finish_reason, response.metadata))
-        self.assertEqual(streamed.usage.tokens, response.usage.tokens)  # type: ignore[union-attr]
+        self.assertEqual(streamed.usage.tokens, response.usage.tokens)
 
     def test_delta_shape_of_a_text_and_tool_use_stream(self) -> None:
         deltas = list(adapter.deltas_from_stream(load_events("messages.text_tool_use.stream.jsonl")))
@@ -380,24 +380,24 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(seen_args[-1], '{"from_currency": "USD", "to_currency": "EUR"}')
         self.assertIn("Let", seen_text)
         final = decoder.finish(state.parts)
-        self.assertEqual(final.parts[-1].input, {"from_currency": "USD", "to_currency": "EUR"})  # type: ignore[attr-defined]
+        self.assertEqual(final.parts[-1].input, {"from_currency": "USD", "to_currency": "EUR"})
         # The server tool block shows what it is while its input streams, and commits verbatim.
         server = accumulate(events)["content"][1]
         self.assertEqual(final.parts[1], CustomPart("anthropic.server_tool_use", value=server))
-        self.assertEqual(final.parts[2].kind, "anthropic.tool_search_tool_result")  # type: ignore[attr-defined]
+        self.assertEqual(final.parts[2].kind, "anthropic.tool_search_tool_result")
 
     def test_blocks_delivered_whole_are_committed_without_appends(self) -> None:
         deltas = list(adapter.deltas_from_stream(load_events("messages.redacted_thinking.stream.jsonl")))
         p0 = PartId("part-0")
         self.assertEqual(deltas[0], BeginPart(p0, PartKind.REASONING))
         self.assertIsInstance(deltas[1], CommitPart)
-        self.assertEqual(deltas[1].part_id, p0)  # type: ignore[attr-defined]
-        self.assertTrue(deltas[1].part.redacted)  # type: ignore[attr-defined]
+        self.assertEqual(deltas[1].part_id, p0)
+        self.assertTrue(deltas[1].part.redacted)
         server = list(adapter.deltas_from_stream(load_events("messages.thinking_server_tool.stream.jsonl")))
         p3 = PartId("part-3")
         at = server.index(BeginPart(p3, PartKind.CUSTOM))
         self.assertIsInstance(server[at + 1], ReplaceStructured)
-        self.assertEqual(server[at + 2].part_id, p3)  # type: ignore[attr-defined]
+        self.assertEqual(server[at + 2].part_id, p3)
         self.assertIsInstance(server[at + 2], CommitPart)
 
     def test_signature_after_an_empty_thinking_delta(self) -> None:
@@ -417,15 +417,15 @@ class StreamTests(unittest.TestCase):
         assert item.usage is not None and item.usage.tokens is not None
         self.assertEqual((item.usage.tokens.input_tokens, item.usage.tokens.output_tokens), (4714, 304))
         raw = item.usage.metadata["anthropic.usage"]
-        self.assertEqual(raw["server_tool_use"], {"web_search_requests": 0, "web_fetch_requests": 0})  # type: ignore[index]
-        self.assertEqual(raw["service_tier"], "standard")  # type: ignore[index]  # from message_start, kept
+        self.assertEqual(raw["server_tool_use"], {"web_search_requests": 0, "web_fetch_requests": 0})
+        self.assertEqual(raw["service_tier"], "standard")  # from message_start, kept
 
     def test_usage_fields_a_message_delta_leaves_null_keep_their_start_value(self) -> None:
         events = load_events("messages.text_tool_use.stream.jsonl")
         events[-2] = {**events[-2], "usage": {"input_tokens": None, "cache_read_input_tokens": 7, "output_tokens": 65}}
         item = streamed_item(events)
-        self.assertEqual(item.usage.metadata["anthropic.usage"]["input_tokens"], 377)  # type: ignore[union-attr,index]
-        self.assertEqual(item.usage.tokens.input_tokens, 377 + 7)  # type: ignore[union-attr]
+        self.assertEqual(item.usage.metadata["anthropic.usage"]["input_tokens"], 377)
+        self.assertEqual(item.usage.tokens.input_tokens, 377 + 7)
         self.assertEqual(item, adapter.items_from_response(accumulate(events))[0])
 
     def test_malformed_tool_input_is_kept_not_raised(self) -> None:
@@ -528,10 +528,10 @@ class RequestTests(unittest.TestCase):
                 metadata={"anthropic.omitted": ["is_error"]},
             ),
         )
-        self.assertTrue(weather.is_error)  # type: ignore[attr-defined]
-        self.assertEqual(weather.output, TextOutput("ConnectionError: the weather service API is not available (HTTP 500)"))  # type: ignore[attr-defined]
+        self.assertTrue(weather.is_error)
+        self.assertEqual(weather.output, TextOutput("ConnectionError: the weather service API is not available (HTTP 500)"))
         self.assertEqual(stock.metadata["anthropic.cache_control"], {"type": "ephemeral"})
-        self.assertEqual(stock.output, PartsOutput((FilePart(InlineText("AAPL 227.48 USD"), mime_type="text/plain"),)))  # type: ignore[attr-defined]
+        self.assertEqual(stock.output, PartsOutput((FilePart(InlineText("AAPL 227.48 USD"), mime_type="text/plain"),)))
         self.assertEqual(trailing, TextPart("Summarise what you got."))
 
     def test_images_and_documents(self) -> None:
@@ -541,11 +541,11 @@ class RequestTests(unittest.TestCase):
         blocks = request["messages"][0]["content"]
         png, url_image, pdf, url_pdf, text_doc, chunks, question = user.parts
         self.assertEqual(png, MediaPart(Modality.IMAGE, "image/png", InlineBytes(base64.b64decode(blocks[0]["source"]["data"]))))
-        self.assertTrue(png.data.value.startswith(b"\x89PNG"))  # type: ignore[attr-defined]
+        self.assertTrue(png.data.value.startswith(b"\x89PNG"))
         self.assertEqual(url_image, MediaPart(Modality.IMAGE, "image/*", Uri(blocks[1]["source"]["url"])))
         assert isinstance(pdf, FilePart)
         self.assertEqual((pdf.name, pdf.mime_type), ("Q3 revenue sheet", "application/pdf"))
-        self.assertTrue(pdf.data.value.startswith(b"%PDF"))  # type: ignore[attr-defined]
+        self.assertTrue(pdf.data.value.startswith(b"%PDF"))
         self.assertEqual(
             dict(pdf.metadata),
             {"anthropic.context": "Internal draft, not audited", "anthropic.citations": {"enabled": True}, "anthropic.cache_control": {"type": "ephemeral", "ttl": "1h"}},
@@ -617,7 +617,7 @@ class ShapeTests(unittest.TestCase):
         def accepts(a: ProviderAdapter[dict[str, Any], dict[str, Any]]) -> bool:
             return callable(a.items_from_response) and callable(a.request_from_items) and callable(a.stream_decoder)
 
-        self.assertTrue(accepts(adapter))  # type: ignore[arg-type]
+        self.assertTrue(accepts(adapter))
         decoder = adapter.stream_decoder()
         self.assertEqual(decoder.feed({"type": "ping"}), [])
         self.assertIsInstance(decoder.finish(()), Item)

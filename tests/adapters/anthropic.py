@@ -113,7 +113,11 @@ so far; ``signature_delta`` only updates the block;  ``content_block_stop`` ->
 ``CommitPart(part, part_id=...)`` with the finished block's part, which carries
 everything (signature, parsed input, citations).  Blocks delivered whole
 (``redacted_thinking``, ``*_tool_result``) are begun and committed with nothing
-in between.  ``message_start`` / ``message_delta`` feed the item's id, usage
+in between.  Tool input that is not valid JSON at ``content_block_stop``
+commits as ``input=None`` with the text and the parse error under the fold's
+own keys, ``"agentkit.input_json"`` and ``"agentkit.input_error"``; a delta type
+this adapter does not know is kept, verbatim, in the part's metadata under
+``"anthropic.unknown_deltas"`` (a marker: never sent back).  ``message_start`` / ``message_delta`` feed the item's id, usage
 (``message_delta.usage`` is cumulative: its fields overwrite the start's),
 stop reason and metadata, which :meth:`AnthropicStreamDecoder.finish` reads.
 """
@@ -124,7 +128,7 @@ import base64
 import binascii
 import copy
 import json
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from agentkit_core import (
     AppendText,
@@ -141,11 +145,11 @@ from agentkit_core import (
     ItemKind,
     MediaPart,
     MessageId,
+    MetadataMap,
     Modality,
     NormalizeError,
     Part,
     PartId,
-    PartKind,
     PartsOutput,
     ReasoningPart,
     ReplaceStructured,
@@ -216,7 +220,12 @@ def _extras(native: JsonDict, consumed: Iterable[str]) -> JsonDict:
     return {NS + k: copy.deepcopy(v) for k, v in native.items() if k not in skip}
 
 
-def _write_extras(native: JsonDict, metadata: Any) -> JsonDict:
+def _meta(native: JsonDict, consumed: Iterable[str]) -> MetadataMap:
+    """:func:`_extras` as a part's metadata."""
+    return MetadataMap(_extras(native, consumed))
+
+
+def _write_extras(native: JsonDict, metadata: Mapping[str, Any]) -> JsonDict:
     """Write a part's or item's ``anthropic.*`` metadata back as native fields; apply ``omitted``."""
     for key, value in metadata.items():
         if key.startswith(NS) and key not in _MARKERS:
@@ -259,7 +268,7 @@ def usage_from_native(usage: JsonDict) -> Usage:
         cached_input_tokens=cache_read,
         cache_write_input_tokens=cache_write,
     )
-    return Usage(tokens, metadata={NS + "usage": copy.deepcopy(usage)})
+    return Usage(tokens, metadata=MetadataMap({NS + "usage": copy.deepcopy(usage)}))
 
 
 def _assistant_item(message: JsonDict, parts: Sequence[Part], error: JsonDict | None = None) -> Item:
@@ -275,7 +284,7 @@ def _assistant_item(message: JsonDict, parts: Sequence[Part], error: JsonDict | 
         ItemKind.ASSISTANT,
         tuple(parts),
         id=MessageId(message_id) if isinstance(message_id, str) else None,
-        metadata=metadata,
+        metadata=MetadataMap(metadata),
         usage=usage_from_native(raw_usage) if isinstance(raw_usage, dict) else None,
         finish_reason=reason,
     )
@@ -291,7 +300,7 @@ def _custom(block: JsonDict) -> CustomPart:
 def _text(block: JsonDict) -> Part:
     if not isinstance(block.get("text"), str):
         return _custom(block)
-    return TextPart(block["text"], metadata=_extras(block, ("type", "text")))
+    return TextPart(block["text"], metadata=_meta(block, ("type", "text")))
 
 
 def _thinking(block: JsonDict) -> Part:
@@ -306,14 +315,14 @@ def _thinking(block: JsonDict) -> Part:
     return ReasoningPart(
         summary,
         data=None if signature is None else InlineText(signature),
-        metadata=_extras(block, consumed),
+        metadata=_meta(block, consumed),
     )
 
 
 def _redacted_thinking(block: JsonDict) -> Part:
     if not isinstance(block.get("data"), str):
         return _custom(block)
-    return ReasoningPart(None, data=InlineText(block["data"]), redacted=True, metadata=_extras(block, ("type", "data")))
+    return ReasoningPart(None, data=InlineText(block["data"]), redacted=True, metadata=_meta(block, ("type", "data")))
 
 
 def _tool_use(block: JsonDict) -> Part:
@@ -323,7 +332,7 @@ def _tool_use(block: JsonDict) -> Part:
         ToolCallId(block["id"]),
         block["name"],
         copy.deepcopy(block["input"]),
-        metadata=_extras(block, ("type", "id", "name", "input")),
+        metadata=_meta(block, ("type", "id", "name", "input")),
     )
 
 
@@ -342,7 +351,7 @@ def _tool_result(block: JsonDict) -> Part:
     omitted = [name for name in ("content", "is_error") if name not in block]
     if omitted:
         metadata[OMITTED] = omitted
-    return ToolResultPart(ToolCallId(call_id), output, is_error=is_error, metadata=metadata)
+    return ToolResultPart(ToolCallId(call_id), output, is_error=is_error, metadata=MetadataMap(metadata))
 
 
 def _image(block: JsonDict) -> Part:
@@ -350,10 +359,10 @@ def _image(block: JsonDict) -> Part:
     if isinstance(source, dict) and source.get("type") == "base64" and set(source) == {"type", "media_type", "data"}:
         data = _canonical_b64decode(source["data"])
         if data is not None and isinstance(source["media_type"], str):
-            return MediaPart(Modality.IMAGE, source["media_type"], InlineBytes(data), metadata=_extras(block, ("type", "source")))
+            return MediaPart(Modality.IMAGE, source["media_type"], InlineBytes(data), metadata=_meta(block, ("type", "source")))
     if isinstance(source, dict) and source.get("type") == "url" and set(source) == {"type", "url"}:
         if isinstance(source["url"], str):
-            return MediaPart(Modality.IMAGE, "image/*", Uri(source["url"]), metadata=_extras(block, ("type", "source")))
+            return MediaPart(Modality.IMAGE, "image/*", Uri(source["url"]), metadata=_meta(block, ("type", "source")))
     return _custom(block)
 
 
@@ -379,7 +388,7 @@ def _document(block: JsonDict) -> Part:
         data,
         name=title if isinstance(title, str) else None,
         mime_type=mime,
-        metadata=_extras(block, consumed),
+        metadata=_meta(block, consumed),
     )
 
 
@@ -491,10 +500,6 @@ def items_from_response(response: JsonDict) -> list[Item]:
 # -- streams ---------------------------------------------------------------------------
 
 
-def _part_kind(block: JsonDict) -> PartKind:
-    return _part_from_block(block).part_kind
-
-
 class AnthropicStreamDecoder:
     """Turns one stream's events into deltas; :meth:`finish` builds the turn's item.
 
@@ -570,9 +575,9 @@ class AnthropicStreamDecoder:
             return [AppendText(pid, delta["partial_json"])] if delta["partial_json"] else []
         if kind == "citations_delta":
             block["citations"] = [*(block.get("citations") or []), copy.deepcopy(delta["citation"])]
-            return [SetMetadata(pid, {NS + "citations": copy.deepcopy(block["citations"])})]
+            return [SetMetadata(pid, MetadataMap({NS + "citations": copy.deepcopy(block["citations"])}))]
         self._unknown.setdefault(index, []).append(copy.deepcopy(delta))
-        return [SetMetadata(pid, {UNKNOWN_DELTAS: copy.deepcopy(self._unknown[index])})]
+        return [SetMetadata(pid, MetadataMap({UNKNOWN_DELTAS: copy.deepcopy(self._unknown[index])}))]
 
     def _block_stop(self, event: JsonDict) -> list[Delta]:
         index, block = self._open(event)
@@ -646,9 +651,9 @@ def item_from_stream(events: Iterable[JsonDict]) -> Item:
 
 def _content_item(kind: ItemKind, content: object, extras: JsonDict) -> Item:
     if isinstance(content, str):
-        return Item(kind, (TextPart(content),), metadata={**extras, STRING_CONTENT: True})
+        return Item(kind, (TextPart(content),), metadata=MetadataMap({**extras, STRING_CONTENT: True}))
     blocks = content if isinstance(content, list) else []
-    return Item(kind, tuple(_part_from_block(b) for b in blocks if isinstance(b, dict)), metadata=extras)
+    return Item(kind, tuple(_part_from_block(b) for b in blocks if isinstance(b, dict)), metadata=MetadataMap(extras))
 
 
 def items_from_request(request: JsonDict) -> list[Item]:
