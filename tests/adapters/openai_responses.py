@@ -147,7 +147,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence, TypeGuard
 
 from agentkit_core import (
     AppendText,
@@ -167,6 +167,7 @@ from agentkit_core import (
     ItemKind,
     JsonValue,
     MediaPart,
+    MetadataMap,
     MessageId,
     Modality,
     Part,
@@ -247,8 +248,8 @@ def _compact(value: JsonValue) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _is_count(v: object) -> bool:
-    return type(v) is int and v >= 0
+def _is_count(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 def _parse_data_url(url: str) -> tuple[str, str] | None:
@@ -270,22 +271,22 @@ def _data_url(mime: str, data: DataRef) -> str | None:
 def _entry_part(entry: object, item_md: Mapping[str, JsonValue]) -> Part:
     """One native content part (a ``content[]`` or tool-output entry) -> one Part."""
     if not isinstance(entry, dict):
-        return CustomPart("openai.unknown", value=_copy(entry), metadata={**item_md, PART_NS + "type": None})
+        return CustomPart("openai.unknown", value=_copy(entry), metadata=MetadataMap({**item_md, PART_NS + "type": None}))
     etype = entry.get("type")
     if etype in ("output_text", "input_text") and isinstance(entry.get("text"), str):
-        return TextPart(entry["text"], metadata={**item_md, **_rest(entry, ("text",), PART_NS)})
+        return TextPart(entry["text"], metadata=MetadataMap({**item_md, **_rest(entry, ("text",), PART_NS)}))
     if etype == "refusal" and isinstance(entry.get("refusal"), str):
-        return TextPart(entry["refusal"], metadata={**item_md, **_rest(entry, ("refusal",), PART_NS)})
+        return TextPart(entry["refusal"], metadata=MetadataMap({**item_md, **_rest(entry, ("refusal",), PART_NS)}))
     if etype == "input_image":
         url, file_id = entry.get("image_url"), entry.get("file_id")
         if isinstance(url, str):
             parsed = _parse_data_url(url)
-            mime, data = ("image/*", Uri(url)) if parsed is None else (parsed[0], InlineText(parsed[1]))
+            image: tuple[str, DataRef] = ("image/*", Uri(url)) if parsed is None else (parsed[0], InlineText(parsed[1]))
             md = _rest(entry, ("image_url",), PART_NS)
-            return MediaPart(Modality.IMAGE, mime, data, metadata={**item_md, **md})
+            return MediaPart(Modality.IMAGE, image[0], image[1], metadata=MetadataMap({**item_md, **md}))
         if isinstance(file_id, str):
             md = _rest(entry, ("file_id",), PART_NS)
-            return MediaPart(Modality.IMAGE, "image/*", Handle(ArtifactId(file_id)), metadata={**item_md, **md})
+            return MediaPart(Modality.IMAGE, "image/*", Handle(ArtifactId(file_id)), metadata=MetadataMap({**item_md, **md}))
     if etype == "input_file":
         name = entry.get("filename")
         consumed = ["filename"] if isinstance(name, str) else []
@@ -307,17 +308,17 @@ def _entry_part(entry: object, item_md: Mapping[str, JsonValue]) -> Part:
                 file_ref,
                 name=name if isinstance(name, str) else None,
                 mime_type=mime,
-                metadata={**item_md, **md},
+                metadata=MetadataMap({**item_md, **md}),
             )
     kind = f"openai.{etype}" if isinstance(etype, str) else "openai.unknown"
-    return CustomPart(kind, value=_copy(entry), metadata={**item_md, PART_NS + "type": _copy(etype)})
+    return CustomPart(kind, value=_copy(entry), metadata=MetadataMap({**item_md, PART_NS + "type": _copy(etype)}))
 
 
 def _tool_output(output: object) -> ToolOutput | None:
     if isinstance(output, str):
         return TextOutput(output)
     if isinstance(output, list):
-        return PartsOutput(_entry_part(e, {}) for e in output)
+        return PartsOutput(tuple(_entry_part(e, {}) for e in output))
     return None
 
 
@@ -341,7 +342,7 @@ def parts_from_native_item(item: object) -> list[Part]:
         md = _rest(item, consumed, NS)
         content = item.get("content")
         if isinstance(content, str):
-            return [TextPart(content, metadata=md)]
+            return [TextPart(content, metadata=MetadataMap(md))]
         if isinstance(content, list) and content:
             return [_entry_part(e, md) for e in content]
         return [CustomPart("openai.message", value=_copy(item))]
@@ -355,7 +356,7 @@ def parts_from_native_item(item: object) -> list[Part]:
         md = _rest(item, consumed, NS)
         entries = summary if isinstance(summary, list) else []
         if not entries:
-            return [ReasoningPart(None, data=data, metadata=md)]
+            return [ReasoningPart(None, data=data, metadata=MetadataMap(md))]
         parts: list[Part] = []
         for i, entry in enumerate(entries):
             if isinstance(entry, dict) and isinstance(entry.get("text"), str):
@@ -363,7 +364,7 @@ def parts_from_native_item(item: object) -> list[Part]:
                 emd = _rest(entry, ("text",), PART_NS)
             else:
                 text, emd = None, {PART_NS + "type": None, PART_NS + "entry": _copy(entry)}
-            parts.append(ReasoningPart(text, data=data if i == 0 else None, metadata={**md, **emd}))
+            parts.append(ReasoningPart(text, data=data if i == 0 else None, metadata=MetadataMap({**md, **emd})))
         return parts
     call_id, name = item.get("call_id"), item.get("name")
     if itype == "function_call" and isinstance(call_id, str) and isinstance(name, str):
@@ -371,16 +372,16 @@ def parts_from_native_item(item: object) -> list[Part]:
         if isinstance(raw, str):
             value, extra = _parse_arguments(raw)
             md = {**_rest(item, ("type", "call_id", "name", "arguments"), NS), **extra}
-            return [ToolCallPart(ToolCallId(call_id), name, value, metadata=md)]
+            return [ToolCallPart(ToolCallId(call_id), name, value, metadata=MetadataMap(md))]
     if itype == "custom_tool_call" and isinstance(call_id, str) and isinstance(name, str):
         if isinstance(item.get("input"), str):
             md = _rest(item, ("call_id", "name", "input"), NS)
-            return [ToolCallPart(ToolCallId(call_id), name, item["input"], metadata=md)]
+            return [ToolCallPart(ToolCallId(call_id), name, item["input"], metadata=MetadataMap(md))]
     if itype in ("function_call_output", "custom_tool_call_output") and isinstance(call_id, str):
         output = _tool_output(item.get("output"))
         if output is not None:
             consumed = ["call_id", "output"] + (["type"] if itype == "function_call_output" else [])
-            return [ToolResultPart(ToolCallId(call_id), output, metadata=_rest(item, consumed, NS))]
+            return [ToolResultPart(ToolCallId(call_id), output, metadata=MetadataMap(_rest(item, consumed, NS)))]
     kind = f"openai.{itype}" if isinstance(itype, str) else "openai.unknown"
     return [CustomPart(kind, value=_copy(item))]
 
@@ -395,7 +396,7 @@ def usage_from_native(usage: object) -> Usage | None:
     md = {NS + "usage": _copy(usage)}
     inp, out = usage.get("input_tokens"), usage.get("output_tokens")
     if not (_is_count(inp) and _is_count(out)):
-        return Usage(None, metadata=md)
+        return Usage(None, metadata=MetadataMap(md))
     in_d = usage.get("input_tokens_details")
     out_d = usage.get("output_tokens_details")
     in_d = in_d if isinstance(in_d, dict) else {}
@@ -412,7 +413,7 @@ def usage_from_native(usage: object) -> Usage | None:
         cached_input_tokens=count(in_d, "cached_tokens"),
         cache_write_input_tokens=count(in_d, "cache_write_tokens"),
     )
-    return Usage(tokens, metadata=md)
+    return Usage(tokens, metadata=MetadataMap(md))
 
 
 def finish_reason_from_native(response: Mapping[str, Any], parts: Sequence[Part]) -> FinishReason | None:
@@ -445,7 +446,7 @@ def _assistant_item(response: Mapping[str, Any], parts: Sequence[Part]) -> Item:
         ItemKind.ASSISTANT,
         tuple(parts),
         id=MessageId(rid) if isinstance(rid, str) else None,
-        metadata=_rest(response, ("id", "output", "usage"), NS),
+        metadata=MetadataMap(_rest(response, ("id", "output", "usage"), NS)),
         usage=usage_from_native(response.get("usage")),
         finish_reason=finish_reason_from_native(response, parts),
     )
@@ -490,7 +491,7 @@ class _OpenItem:
 
     def partial(self) -> Json:
         """The native item rebuilt from what arrived (for a stream cut short)."""
-        item = _copy(self.item)
+        item: Json = _copy(self.item)
         itype = item.get("type")
         text = {i: "".join(chunks) for i, chunks in self.texts.items()}
         if itype == "message":
@@ -545,18 +546,18 @@ class ResponsesStreamDecoder:
             output = response.get("output")
             output = output if isinstance(output, list) else []
             deltas: list[Delta] = []
-            for index in sorted(self._items):
-                native = output[index] if index < len(output) else self._items[index].partial()
-                deltas += self._close(index, native)
+            for i in sorted(self._items):
+                native = output[i] if i < len(output) else self._items[i].partial()
+                deltas += self._close(i, native)
             return deltas
         if etype == "error":
             self._error = {k: _copy(v) for k, v in event.items() if k not in ("type", "sequence_number")}
             deltas = []
-            for index in sorted(self._items):
-                deltas += self._close(index, self._items[index].partial())
+            for i in sorted(self._items):
+                deltas += self._close(i, self._items[i].partial())
             return deltas
         index = event.get("output_index")
-        if type(index) is not int:
+        if not _is_count(index):
             return []
         if etype == "response.output_item.added":
             return self._added(index, event.get("item"))
@@ -568,10 +569,10 @@ class ResponsesStreamDecoder:
         if etype in ("response.content_part.added", "response.reasoning_summary_part.added"):
             entry = event.get("content_index" if etype == "response.content_part.added" else "summary_index")
             part = event.get("part")
-            if type(entry) is not int or not isinstance(part, dict):
+            if not _is_count(entry) or not isinstance(part, dict):
                 return []
             state.entries[entry] = part
-            kind = PartKind.REASONING if state.item.get("type") == "reasoning" else _ENTRY_KINDS.get(part.get("type"), PartKind.CUSTOM)
+            kind = PartKind.REASONING if state.item.get("type") == "reasoning" else _ENTRY_KINDS.get(str(part.get("type")), PartKind.CUSTOM)
             return self._begin(index, state, entry, kind)
         if etype in (
             "response.output_text.delta",
@@ -582,21 +583,21 @@ class ResponsesStreamDecoder:
         ):
             entry = event.get("summary_index", event.get("content_index", 0))
             chunk = event.get("delta")
-            if type(entry) is not int or not isinstance(chunk, str) or entry not in state.open:
+            if not _is_count(entry) or not isinstance(chunk, str) or entry not in state.open:
                 return []
             state.texts.setdefault(entry, []).append(chunk)
             return [AppendText(_pid(index, entry), chunk)]
         if etype == "response.output_text.annotation.added":
             entry, at = event.get("content_index"), event.get("annotation_index")
-            if type(entry) is not int or entry not in state.open:
+            if not _is_count(entry) or entry not in state.open:
                 return []
             notes = state.annotations.setdefault(entry, list(state.entries.get(entry, {}).get("annotations") or []))
             note = _copy(event.get("annotation"))
-            if type(at) is int and at < len(notes):
+            if _is_count(at) and at < len(notes):
                 notes[at] = note
             else:
                 notes.append(note)
-            return [SetMetadata(_pid(index, entry), {PART_NS + "annotations": _copy(notes)})]
+            return [SetMetadata(_pid(index, entry), MetadataMap({PART_NS + "annotations": _copy(notes)}))]
         return []  # *.done repeats, web_search_call progress, future events: nothing to fold
 
     def _begin(self, index: int, state: _OpenItem, entry: int, kind: PartKind) -> list[Delta]:
@@ -617,7 +618,7 @@ class ResponsesStreamDecoder:
         if itype in _CLIENT_TOOL_CALLS:
             deltas = self._begin(index, state, 0, PartKind.TOOL_CALL)
             shown = {NS + k: _copy(item[k]) for k in ("id", "call_id", "name") if k in item}
-            deltas.append(SetMetadata(_pid(index), shown))
+            deltas.append(SetMetadata(_pid(index), MetadataMap(shown)))
             return deltas
         return self._begin(index, state, 0, PartKind.CUSTOM)
 
@@ -651,7 +652,7 @@ class ResponsesStreamDecoder:
                 item.kind,
                 item.parts,
                 id=item.id,
-                metadata=md,
+                metadata=MetadataMap(md),
                 usage=item.usage,
                 finish_reason=FinishReason.ERROR,
             )
@@ -689,10 +690,10 @@ def items_from_request(request: dict[str, Any]) -> list[Item]:
     items: list[Item] = []
     instructions = request.get("instructions")
     if isinstance(instructions, str):
-        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={REQUEST_FIELD: "instructions"}))
+        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata=MetadataMap({REQUEST_FIELD: "instructions"})))
     inp = request.get("input")
     if isinstance(inp, str):
-        items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
+        items.append(Item(ItemKind.USER, (TextPart(inp),), metadata=MetadataMap({REQUEST_FIELD: "input"})))
     elif isinstance(inp, list):
         for native in inp:
             items.append(Item(_input_kind(native), tuple(parts_from_native_item(native))))
@@ -703,7 +704,8 @@ def _entry_dict(part: Part, role: str) -> Json:
     """One part -> one native content entry (message content, tool output list)."""
     fields = _strip(part.metadata, PART_NS)
     if isinstance(part, CustomPart) and (PART_NS + "type") in part.metadata:
-        return _copy(part.value)  # type: ignore[no-any-return]
+        verbatim: Json = _copy(part.value)
+        return verbatim
     if isinstance(part, TextPart):
         etype = fields.pop("type", "output_text" if role == "assistant" else "input_text")
         return {"type": etype, ("refusal" if etype == "refusal" else "text"): part.text, **fields}
