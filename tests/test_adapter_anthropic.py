@@ -240,7 +240,7 @@ class ResponseTests(unittest.TestCase):
     def test_thinking_signature_is_byte_exact(self) -> None:
         response = load("messages.thinking_text_tool_use.response.json")
         part = adapter.items_from_response(response)[0].parts[0]
-        assert isinstance(part, ReasoningPart)
+        self.assertIsInstance(part, ReasoningPart)
         self.assertEqual(part.summary, response["content"][0]["thinking"])
         self.assertEqual(part.data, InlineText(response["content"][0]["signature"]))
         self.assertFalse(part.redacted)
@@ -280,7 +280,7 @@ class ResponseTests(unittest.TestCase):
 
     def test_usage_counts_cache_traffic_as_input(self) -> None:
         item = adapter.items_from_response(load("messages.prompt_cache_hit.response.json"))[0]
-        assert item.usage is not None and item.usage.tokens is not None
+        self.assertIsNotNone(item.usage and item.usage.tokens)
         tokens = item.usage.tokens
         self.assertEqual(tokens.input_tokens, 3 + 1111 + 418)
         self.assertEqual(tokens.cached_input_tokens, 1111)
@@ -290,7 +290,7 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(item.usage.metadata["anthropic.usage"]["cache_creation"], {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 418})
         # No cache fields reported: the breakdowns stay unknown, not zero.
         refusal = adapter.items_from_response(load("messages.refusal.response.json"))[0]
-        assert refusal.usage is not None and refusal.usage.tokens is not None
+        self.assertIsNotNone(refusal.usage and refusal.usage.tokens)
         self.assertEqual((refusal.usage.tokens.input_tokens, refusal.usage.tokens.cached_input_tokens), (20, None))
 
     def test_every_stop_reason_maps_and_stays_raw(self) -> None:
@@ -406,7 +406,7 @@ class StreamTests(unittest.TestCase):
         deltas = list(adapter.deltas_from_stream(events))
         self.assertFalse(any(isinstance(d, AppendText) and d.chunk == "" for d in deltas))
         reasoning = streamed_item(events).parts[0]
-        assert isinstance(reasoning, ReasoningPart)
+        self.assertIsInstance(reasoning, ReasoningPart)
         self.assertEqual(reasoning.data, InlineText(signature))
         self.assertTrue(reasoning.summary and reasoning.summary.startswith("This is a straightforward question"))
 
@@ -414,7 +414,7 @@ class StreamTests(unittest.TestCase):
         item = streamed_item(load_events("messages.thinking_server_tool.stream.jsonl"))
         self.assertEqual(item.metadata["anthropic.container"], {"id": "container_011CaNRFAbjdPf4rmBarZzqQ", "expires_at": "2026-04-24T11:13:36.730129Z"})
         self.assertIsNone(item.metadata["anthropic.stop_details"])
-        assert item.usage is not None and item.usage.tokens is not None
+        self.assertIsNotNone(item.usage and item.usage.tokens)
         self.assertEqual((item.usage.tokens.input_tokens, item.usage.tokens.output_tokens), (4714, 304))
         raw = item.usage.metadata["anthropic.usage"]
         self.assertEqual(raw["server_tool_use"], {"web_search_requests": 0, "web_fetch_requests": 0})
@@ -436,7 +436,7 @@ class StreamTests(unittest.TestCase):
         index = bad["index"]
         events = [e for e in events if not (e.get("index") == index and e["type"] == "content_block_delta" and e is not bad)]
         part = streamed_item(events).parts[index]
-        assert isinstance(part, ToolCallPart)
+        self.assertIsInstance(part, ToolCallPart)
         self.assertIsNone(part.input)
         self.assertEqual(part.metadata["agentkit.input_json"], '{"name": ')
         self.assertIn("agentkit.input_error", part.metadata)
@@ -483,7 +483,7 @@ class RequestTests(unittest.TestCase):
         for assistant in (adapter.items_from_response(response)[0], streamed):
             with self.subTest(streamed=assistant is streamed):
                 call = assistant.parts[-1]
-                assert isinstance(call, ToolCallPart)
+                self.assertIsInstance(call, ToolCallPart)
                 items = adapter.items_from_request(load("messages.thinking_text_tool_use.request.json"))
                 items += [assistant, Item(ItemKind.TOOL, [ToolResultPart(call.id, TextOutput("Mexico"))])]
                 rebuilt = adapter.request_from_items(items)
@@ -543,7 +543,7 @@ class RequestTests(unittest.TestCase):
         self.assertEqual(png, MediaPart(Modality.IMAGE, "image/png", InlineBytes(base64.b64decode(blocks[0]["source"]["data"]))))
         self.assertTrue(png.data.value.startswith(b"\x89PNG"))
         self.assertEqual(url_image, MediaPart(Modality.IMAGE, "image/*", Uri(blocks[1]["source"]["url"])))
-        assert isinstance(pdf, FilePart)
+        self.assertIsInstance(pdf, FilePart)
         self.assertEqual((pdf.name, pdf.mime_type), ("Q3 revenue sheet", "application/pdf"))
         self.assertTrue(pdf.data.value.startswith(b"%PDF"))
         self.assertEqual(
