@@ -267,6 +267,9 @@ class ResponseTest(unittest.TestCase):
             ('{"a": 1}', {"a": 1}, True),  # whitespace the compact encoding would not reproduce
             ('{"a":1', None, True),  # malformed: kept, never raised
             ("", None, True),
+            ('{"a":NaN}', None, True),  # Python's json takes these; the wire cannot carry them
+            ('{"a":1e999}', None, True),
+            ('"\\ud800"', None, True),
         ]
         for raw, value, kept in cases:
             with self.subTest(raw):

@@ -49,7 +49,9 @@ native                            neutral
                                   ``openai.id``; ``openai.arguments`` holds the raw
                                   string when it is not the compact
                                   ``json.dumps(input, separators=(",", ":"),
-                                  ensure_ascii=False)`` (or not JSON: ``input=None``)
+                                  ensure_ascii=False)``; text that is not JSON the
+                                  wire can carry (empty, truncated, ``NaN``, ``1e999``,
+                                  a lone surrogate) gives ``input=None``, never an error
 ``custom_tool_call``              ``ToolCallPart(call_id, name, input=<the string>)``,
                                   ``openai.type="custom_tool_call"``
 ``function_call_output``          ``ToolResultPart(call_id, TextOutput(str) or
@@ -325,10 +327,16 @@ def _tool_output(output: object) -> ToolOutput | None:
 def _parse_arguments(raw: str) -> tuple[JsonValue, dict[str, JsonValue]]:
     """A function call's ``input`` and the metadata that keeps ``raw`` when it is not canonical."""
     try:
-        value = json.loads(raw)
-    except ValueError:
+        value = json.loads(raw, parse_constant=_reject_constant)
+        canonical = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        canonical.encode("utf-8")  # a lone surrogate cannot go on the wire either
+    except (ValueError, RecursionError):
         return None, {NS + "arguments": raw}
-    return value, ({} if _compact(value) == raw else {NS + "arguments": raw})
+    return value, ({} if canonical == raw else {NS + "arguments": raw})
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def parts_from_native_item(item: object) -> list[Part]:
