@@ -64,7 +64,7 @@ def _decoder() -> json.JSONDecoder:
 
 def _json_problem(exc: Exception) -> str:
     if isinstance(exc, json.JSONDecodeError):
-        return f"invalid JSON: {exc.msg} (column {exc.colno})"
+        return f"invalid JSON: {exc.msg}: column {exc.colno}"
     if isinstance(exc, RecursionError):
         return "invalid JSON: nested too deeply to read"
     return f"invalid JSON: {exc}"
@@ -129,7 +129,7 @@ def _line_records(lines: Iterable[bytes]) -> Iterator[Record]:
             yield lineno, None, f"invalid UTF-8 at byte {exc.start + 1} of the line"
             continue
         try:
-            value = decode(text)
+            value = decode(text.rstrip("\r\n"))
         except (ValueError, RecursionError) as exc:
             yield lineno, None, _json_problem(exc)
         else:
@@ -152,9 +152,9 @@ def _array_records(data: bytes) -> Iterator[Record]:
         counted = pos
         return line
 
-    i = _WS.match(text, _WS.match(text).end() + 1).end()  # past the "["
+    i = _skip(text, _skip(text, 0) + 1)  # past the "["
     if i < end and text[i] == "]":
-        i = _WS.match(text, i + 1).end()
+        i = _skip(text, i + 1)
         if i < end:
             yield line_at(i), None, "invalid JSON: extra data after the array"
         return
@@ -168,18 +168,24 @@ def _array_records(data: bytes) -> Iterator[Record]:
             yield line_at(i), None, _json_problem(exc)
             return
         yield line_at(i), value, None
-        i = _WS.match(text, after).end()
+        i = _skip(text, after)
         if i < end and text[i] == ",":
-            i = _WS.match(text, i + 1).end()
+            i = _skip(text, i + 1)
             continue
         if i < end and text[i] == "]":
-            i = _WS.match(text, i + 1).end()
+            i = _skip(text, i + 1)
             if i < end:
                 yield line_at(i), None, "invalid JSON: extra data after the array"
             return
         problem = "the array is not closed" if i >= end else "expected ',' or ']' after an array element"
         yield line_at(i), None, f"invalid JSON: {problem}"
         return
+
+
+def _skip(text: str, i: int) -> int:
+    """The index of the first non-whitespace character at or after ``i``."""
+    m = _WS.match(text, i)
+    return i if m is None else m.end()
 
 
 def _progress(lines: Iterable[bytes], name: str, stream: IO[bytes]) -> Iterator[bytes]:
@@ -204,8 +210,13 @@ def _progress(lines: Iterable[bytes], name: str, stream: IO[bytes]) -> Iterator[
         sys.stderr.flush()
 
 
-def _items(paths: Sequence[str], report: Callable[[str], None], progress: bool) -> Iterator[Item | None]:
-    """Decode every item of ``paths``: an :class:`Item`, or ``None`` after reporting a bad one."""
+#: What :func:`_items` yields for a value that is JSON but not an item, and for text that is not JSON.
+BAD_ITEM = "bad item"
+BAD_JSON = "bad JSON"
+
+
+def _items(paths: Sequence[str], report: Callable[[str], None], progress: bool) -> Iterator[Item | str]:
+    """Decode every item of ``paths``: an :class:`Item`, or after reporting a problem, ``BAD_ITEM``/``BAD_JSON``."""
     for path in paths:
         source = Source(path)
         try:
@@ -215,9 +226,11 @@ def _items(paths: Sequence[str], report: Callable[[str], None], progress: bool) 
                         yield Item.from_dict(value)
                         continue
                     except NormalizeError as exc:
-                        problem = str(exc)
+                        report(f"{source.name}:{line}: {exc}")
+                        yield BAD_ITEM
+                        continue
                 report(f"{source.name}:{line}: {problem}")
-                yield None
+                yield BAD_JSON
         finally:
             source.close()
 
@@ -238,17 +251,18 @@ def _err(text: str) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check every item of every file; report each bad one."""
-    total = bad = 0
-    progress = sys.stderr.isatty()
-    for item in _items(args.files, _out, progress):
-        total += 1
-        bad += item is None
+    """Check every item of every file; report each problem."""
+    read = good = problems = 0
+    for item in _items(args.files, _out, sys.stderr.isatty()):
+        if isinstance(item, Item):
+            read, good = read + 1, good + 1
+        else:
+            read, problems = read + (item is BAD_ITEM), problems + 1
     files = _plural(len(args.files), "file")
-    if bad:
-        _out(f"{_plural(bad, 'bad item')} of {total:,} in {files}")
+    if problems:
+        _out(f"{_plural(problems, 'problem')} in {files} ({_plural(read, 'item')} read, {good:,} good)")
         return 1
-    _out(f"ok: {_plural(total, 'item')} in {files}")
+    _out(f"ok: {_plural(good, 'item')} in {files}")
     return 0
 
 
@@ -261,19 +275,19 @@ _TOKEN_NAMES = (
 )
 
 
-def collect_stats(items: Iterable[Item | None]) -> dict[str, Any]:
-    """The ``stats --json`` object of ``items`` (``None`` counts as a bad item)."""
+def collect_stats(items: Iterable[Item | str]) -> dict[str, Any]:
+    """The ``stats --json`` object of ``items`` (a string is a problem already reported)."""
     kinds = {k.value: 0 for k in ItemKind}
     parts = {k.value: 0 for k in PartKind}
     tools: dict[str, int] = {}
     tokens = TokenUsage(0, 0, reasoning_tokens=0, cached_input_tokens=0, cache_write_input_tokens=0)
     cost: dict[str, float] = {}
-    total = bad = 0
+    good = problems = 0
     for item in items:
-        total += 1
-        if item is None:
-            bad += 1
+        if not isinstance(item, Item):
+            problems += 1
             continue
+        good += 1
         kinds[item.kind.value] += 1
         for part in item.parts:
             parts[part.part_kind.value] += 1
@@ -287,8 +301,8 @@ def collect_stats(items: Iterable[Item | None]) -> dict[str, Any]:
             if usage.cost is not None:
                 cost[usage.cost.currency] = cost.get(usage.cost.currency, 0.0) + usage.cost.amount
     return {
-        "items": total - bad,
-        "bad_items": bad,
+        "items": good,
+        "problems": problems,
         "items_by_kind": kinds,
         "parts_by_type": parts,
         "tool_calls_by_name": dict(sorted(tools.items())),
@@ -310,8 +324,8 @@ def render_stats(stats: dict[str, Any]) -> str:
     rows += [(f"  {label}", f"{stats['tokens'][key]:,}") for label, key in _TOKEN_NAMES]
     rows.append(("cost", "" if stats["cost"] else "none"))
     rows += [(f"  {cur}", f"{amount:.6f}") for cur, amount in stats["cost"].items()]
-    if stats["bad_items"]:
-        rows.append(("bad items", f"{stats['bad_items']:,}"))
+    if stats["problems"]:
+        rows.append(("problems", f"{stats['problems']:,}"))
     left = max(len(r[0]) for r in rows)
     right = max(len(r[1]) for r in rows)
     return "\n".join(f"{label:<{left}}  {value:>{right}}".rstrip() for label, value in rows)
@@ -324,7 +338,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         _out(json.dumps(stats, ensure_ascii=False))
     else:
         _out(render_stats(stats))
-    return 1 if stats["bad_items"] else 0
+    return 1 if stats["problems"] else 0
 
 
 def cmd_fold(args: argparse.Namespace) -> int:
