@@ -276,7 +276,9 @@ def _parse_arguments(raw: Json) -> tuple[Json, dict[str, Json]]:
         return {}, {ARGUMENTS_KEY: raw}
     try:
         value = json.loads(raw, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
+        # JSON the wire cannot carry (1e999, a lone surrogate, nesting too deep) counts as malformed.
+        Item.from_dict(Item(ItemKind.ASSISTANT, (ToolCallPart(ToolCallId(""), "", value),)).to_dict())
+    except (ValueError, RecursionError):  # NormalizeError is a ValueError
         return None, {ARGUMENTS_KEY: raw}
     return value, {} if _dumps(value) == raw else {ARGUMENTS_KEY: raw}
 
