@@ -18,7 +18,9 @@ verbatim.  Every field of a response, choice, message, tool call, audio object
 or content part that has no first-class home is carried that way, fields never
 seen before included; a field of a nested object that is not mapped is carried
 as ``"openai.<object>.<field>"`` (``openai.image_url.foo``), so the encoder
-knows where it goes back.
+knows where it goes back.  Message-level fields are ``openai.message.<field>``
+on the item: those, and only those, are sent back in requests; response- and
+choice-level fields (``openai.model``, ``openai.logprobs``...) never are.
 
 Response mapping (``items_from_response``; the stream decoder builds the same)
 -----------------------------------------------------------------------------
@@ -173,6 +175,7 @@ from agentkit_core import (
     TextOutput,
     TextPart,
     TokenUsage,
+    Uri,
     ToolCallId,
     ToolCallPart,
     ToolOutput,
@@ -312,7 +315,7 @@ def _join_url(mime: str | None, data: DataRef, what: str) -> str:
         return f"data:{mime or 'application/octet-stream'};base64,{base64.b64encode(data.value).decode('ascii')}"
     if isinstance(data, Handle):
         raise NormalizeError(f"Chat Completions cannot send {what} held as an artifact handle; resolve it first")
-    return str(data.value)
+    return str(data.value) if isinstance(data, Uri) else ""
 
 
 def _image_mime(url: str) -> str:
@@ -364,7 +367,7 @@ def usage_from_native(usage: Mapping[str, Json]) -> Usage:
             cached_input_tokens=_count(pd.get("cached_tokens")),
             cache_write_input_tokens=_count(pd.get("cache_write_tokens")),
         )
-    return Usage(tokens, metadata={NS + "usage": _copy(dict(usage))})
+    return Usage(tokens, metadata=MetadataMap({NS + "usage": _copy(dict(usage))}))
 
 
 def finish_reason_from_native(raw: Json, refused: bool = False) -> FinishReason | None:
@@ -386,7 +389,8 @@ _MESSAGE_CONSUMED = ("role", "content", "refusal", "audio", "tool_calls", "funct
 
 
 def _tool_call_part(tc: Mapping[str, Json]) -> ToolCallPart:
-    ttype = tc.get("type") if isinstance(tc.get("type"), str) else "function"
+    native_type = tc.get("type")
+    ttype = native_type if isinstance(native_type, str) else "function"
     body = tc.get(ttype)
     body = body if isinstance(body, dict) else {}
     meta: dict[str, Json] = {}
@@ -400,7 +404,7 @@ def _tool_call_part(tc: Mapping[str, Json]) -> ToolCallPart:
         meta.update(raw)
         _carry(meta, body, ("name", "arguments"), f"{NS}{ttype}.")
     call_id = tc.get("id")
-    return ToolCallPart(ToolCallId(call_id if isinstance(call_id, str) else ""), str(body.get("name") or ""), value, metadata=meta)
+    return ToolCallPart(ToolCallId(call_id if isinstance(call_id, str) else ""), str(body.get("name") or ""), value, metadata=MetadataMap(meta))
 
 
 def _legacy_call_part(fc: Mapping[str, Json]) -> ToolCallPart:
@@ -408,7 +412,7 @@ def _legacy_call_part(fc: Mapping[str, Json]) -> ToolCallPart:
     value, meta = _parse_arguments(fc.get("arguments"))
     meta[LEGACY_KEY] = True
     _carry(meta, fc, ("name", "arguments"), NS + "function_call.")
-    return ToolCallPart(ToolCallId(name), name, value, metadata=meta)
+    return ToolCallPart(ToolCallId(name), name, value, metadata=MetadataMap(meta))
 
 
 def _audio_part(audio: Mapping[str, Json]) -> MediaPart:
@@ -416,7 +420,7 @@ def _audio_part(audio: Mapping[str, Json]) -> MediaPart:
     data = data if isinstance(data, str) else ""
     meta: dict[str, Json] = {}
     _carry(meta, audio, ("data",))
-    return MediaPart(Modality.AUDIO, _sniff_audio(data), InlineText(data), metadata=meta)
+    return MediaPart(Modality.AUDIO, _sniff_audio(data), InlineText(data), metadata=MetadataMap(meta))
 
 
 def _message_parts(msg: Mapping[str, Json]) -> list[tuple[str, Part]]:
@@ -425,12 +429,12 @@ def _message_parts(msg: Mapping[str, Json]) -> list[tuple[str, Part]]:
     content = msg.get("content")
     if isinstance(content, str):
         meta = {NS + "annotations": _copy(msg["annotations"])} if "annotations" in msg else {}
-        out.append(("content", TextPart(content, metadata=meta)))
+        out.append(("content", TextPart(content, metadata=MetadataMap(meta))))
     elif isinstance(content, list):  # some compatible servers answer with content parts
         out.extend((f"content-{j}", _content_part(p)) for j, p in enumerate(content))
     refusal = msg.get("refusal")
     if isinstance(refusal, str):
-        out.append(("refusal", TextPart(refusal, metadata={REFUSAL_KEY: True})))
+        out.append(("refusal", TextPart(refusal, metadata=MetadataMap({REFUSAL_KEY: True}))))
     audio = msg.get("audio")
     if isinstance(audio, dict):
         out.append(("audio", _audio_part(audio)))
@@ -462,9 +466,9 @@ def _item(response: Mapping[str, Json], choice: Mapping[str, Json], parts: Seque
     rid = response.get("id")
     return Item(
         ItemKind.ASSISTANT,
-        parts,
+        tuple(parts),
         id=MessageId(rid) if isinstance(rid, str) else None,
-        metadata=meta,
+        metadata=MetadataMap(meta),
         usage=usage_from_native(usage) if first and isinstance(usage, dict) else None,
         finish_reason=finish_reason_from_native(choice.get("finish_reason"), _is_refusal(parts)),
     )
@@ -776,20 +780,20 @@ def _content_part(p: Json) -> Part:
     inner = p.get(ptype) if isinstance(ptype, str) else None
     if ptype == "text" and isinstance(p.get("text"), str):
         _carry(meta, p, ("type", "text"))
-        return TextPart(p["text"], metadata=meta)
+        return TextPart(p["text"], metadata=MetadataMap(meta))
     if ptype == "image_url" and isinstance(inner, dict) and isinstance(inner.get("url"), str):
         _carry(meta, p, ("type", "image_url"))
         if "detail" in inner:
             meta[NS + "detail"] = inner["detail"]
         _carry(meta, inner, ("url", "detail"), NS + "image_url.")
         mime, data = _split_url(inner["url"])
-        return MediaPart(Modality.IMAGE, mime or _image_mime(inner["url"]), data, metadata=meta)
+        return MediaPart(Modality.IMAGE, mime or _image_mime(inner["url"]), data, metadata=MetadataMap(meta))
     if ptype == "input_audio" and isinstance(inner, dict) and isinstance(inner.get("data"), str):
         _carry(meta, p, ("type", "input_audio"))
         _carry(meta, inner, ("data", "format"), NS + "input_audio.")
         fmt = inner.get("format")
         mime = _AUDIO_MIME.get(fmt, f"audio/{fmt}") if isinstance(fmt, str) else "application/octet-stream"
-        return MediaPart(Modality.AUDIO, mime, InlineText(inner["data"]), metadata=meta)
+        return MediaPart(Modality.AUDIO, mime, InlineText(inner["data"]), metadata=MetadataMap(meta))
     if ptype == "file" and isinstance(inner, dict) and ("file_data" in inner or "file_id" in inner):
         _carry(meta, p, ("type", "file"))
         if isinstance(inner.get("file_data"), str):
@@ -804,7 +808,7 @@ def _content_part(p: Json) -> Part:
             return CustomPart(f"{NS}{ptype}", value=_copy(p))
         _carry(meta, inner, consumed, NS + "file.")
         name = inner.get("filename")
-        return FilePart(ref, name=name if isinstance(name, str) else None, mime_type=mime, metadata=meta)
+        return FilePart(ref, name=name if isinstance(name, str) else None, mime_type=mime, metadata=MetadataMap(meta))
     return CustomPart(f"{NS}{ptype}", value=_copy(p))
 
 
@@ -823,7 +827,7 @@ def _content_parts(content: Json) -> list[Part]:
 def _tool_output(content: Json) -> ToolOutput:
     if isinstance(content, str):
         return TextOutput(content)
-    return PartsOutput(_content_parts(content))
+    return PartsOutput(tuple(_content_parts(content)))
 
 
 def _message_item(msg: Mapping[str, Json]) -> Item:
@@ -838,8 +842,8 @@ def _message_item(msg: Mapping[str, Json]) -> Item:
         call_id = msg.get("name") if legacy else msg.get("tool_call_id")
         part_meta = {LEGACY_KEY: True} if legacy else {}
         _carry(meta, msg, ("role", "content", "name" if legacy else "tool_call_id"), MESSAGE_NS)
-        result = ToolResultPart(ToolCallId(str(call_id or "")), _tool_output(msg.get("content")), metadata=part_meta)
-        return Item(kind, (result,), metadata=meta)
+        result = ToolResultPart(ToolCallId(str(call_id or "")), _tool_output(msg.get("content")), metadata=MetadataMap(part_meta))
+        return Item(kind, (result,), metadata=MetadataMap(meta))
     content = msg.get("content")
     parts = _content_parts(content)
     has_calls = bool(msg.get("tool_calls")) or isinstance(msg.get("function_call"), dict)
@@ -849,21 +853,21 @@ def _message_item(msg: Mapping[str, Json]) -> Item:
     if kind is ItemKind.ASSISTANT:
         consumed += ["refusal", "audio", "tool_calls", "function_call"]
         if isinstance(msg.get("refusal"), str):
-            parts.append(TextPart(msg["refusal"], metadata={REFUSAL_KEY: True}))
+            parts.append(TextPart(msg["refusal"], metadata=MetadataMap({REFUSAL_KEY: True})))
         audio = msg.get("audio")
         if isinstance(audio, dict) and isinstance(audio.get("id"), str):
             audio_meta: dict[str, Json] = {}
             _carry(audio_meta, audio, ())
-            parts.append(MediaPart(Modality.AUDIO, "application/octet-stream", Handle(ArtifactId(audio["id"])), metadata=audio_meta))
+            parts.append(MediaPart(Modality.AUDIO, "application/octet-stream", Handle(ArtifactId(audio["id"])), metadata=MetadataMap(audio_meta)))
         elif audio is not None:
             consumed.remove("audio")
         calls = msg.get("tool_calls")
-        for j, tc in enumerate(calls if isinstance(calls, list) else ()):
+        for tc in calls if isinstance(calls, list) else ():
             parts.append(_tool_call_part(tc) if isinstance(tc, dict) else CustomPart(NS + "tool_call", value=_copy(tc)))
         if isinstance(msg.get("function_call"), dict):
             parts.append(_legacy_call_part(msg["function_call"]))
     _carry(meta, msg, consumed, MESSAGE_NS)
-    return Item(kind, parts, metadata=meta)
+    return Item(kind, tuple(parts), metadata=MetadataMap(meta))
 
 
 def items_from_request(request: Mapping[str, Json]) -> list[Item]:
@@ -971,7 +975,7 @@ def _tool_message(part: ToolResultPart, carry: Mapping[str, Json], injected: lis
     elif isinstance(output, StructuredOutput):
         content = _dumps(output.value)
     else:
-        media: Sequence[Part] = output.files if isinstance(output, FilesOutput) else output.parts  # type: ignore[attr-defined]
+        media: Sequence[Part] = output.files if isinstance(output, FilesOutput) else output.parts if isinstance(output, PartsOutput) else ()
         texts = [p for p in media if isinstance(p, (TextPart, StructuredPart))]
         injected.extend(p for p in media if not isinstance(p, (TextPart, StructuredPart)))
         content = _content_value(texts) if texts else ""
