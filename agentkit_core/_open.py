@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import _codec as C
 from .content import CustomPart, FilePart, MediaPart, Modality, Part, PartKind, ReasoningPart, StructuredPart, TextPart
 from .data import DataRef, InlineBytes, InlineText
 from .ids import PartId, ToolCallId
@@ -124,11 +125,10 @@ class OpenPart:
             return ReasoningPart(self._text(), data=None if raw is None else InlineBytes(raw), metadata=md)
         if kind is PartKind.TOOL_CALL:
             text = self._text()
-            if text is not None:
-                if final:
-                    value, md = _parse_arguments(text, md)
-                else:
-                    md = md.merged({INPUT_JSON_KEY: text})
+            if final and self.value is UNSET:
+                value, md = _parse_arguments(text or "", md)
+            elif text is not None:
+                md = md.merged({INPUT_JSON_KEY: text})
             return ToolCallPart(ToolCallId(""), "", value, metadata=md)
         if kind is PartKind.STRUCTURED:
             return StructuredPart(value, metadata=md)
@@ -146,11 +146,20 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+#: Nesting level of a tool call's input on the wire: ``{"ToolCall": {"input": ...}}``.
+_INPUT_DEPTH = 3
+
+
 def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap]:
-    """Parse a tool call's argument text once; malformed JSON is kept in metadata, never raised."""
+    """Parse a tool call's argument text once; malformed JSON is kept in metadata, never raised.
+
+    "Malformed" includes JSON the wire format cannot carry (an infinite
+    number, a lone surrogate, nesting past the depth limit), so every
+    finalized part encodes and decodes again.
+    """
     if not text.strip():
         return {}, md
     try:
-        return json.loads(text, parse_constant=_reject_constant), md
-    except (ValueError, RecursionError) as exc:
+        return C.json_value(json.loads(text, parse_constant=_reject_constant), _INPUT_DEPTH), md
+    except (ValueError, RecursionError) as exc:  # NormalizeError is a ValueError
         return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})

@@ -130,8 +130,10 @@ class FoldState:
 
         For a stream that ended without committing everything.  Malformed
         argument text becomes ``input=None`` with the text and the parse error
-        in metadata (``agentkit.input_json``, ``agentkit.input_error``); empty
-        argument text becomes ``{}``.
+        in metadata (``agentkit.input_json``, ``agentkit.input_error``), and so
+        does JSON the wire cannot carry (infinite numbers, lone surrogates,
+        nesting past the depth limit); empty or absent argument text becomes
+        ``{}``, unless ``ReplaceStructured`` set the input.
         """
         return self._render(lambda o: o.finalize()) if self._open else self.parts
 
@@ -196,7 +198,7 @@ class _Builder:
     def _target(self, delta: Any, verb: str) -> OpenPart:
         """The open part ``delta`` addresses, owned by this builder."""
         pid = delta.part_id
-        key = pid.value if type(pid) is PartId else _key(pid, delta)
+        key = pid.value if type(pid) is PartId and type(pid.value) is str else _key(pid, delta)
         pos = self.open.get(key)
         if pos is None:
             opened = ", ".join(repr(k) for k in self.open) or "none"
@@ -247,7 +249,7 @@ class _Builder:
         if slot.kind not in _TEXT_TARGETS or (slot.kind in _ONE_DATA and slot.data is not None):
             raise ProtocolError(_refusal("AppendText", slot, "inline text"))
         if type(chunk) is not str:
-            raise ProtocolError(f"AppendText to part {slot.part_id.value!r} carries a {type(chunk).__name__}, not a str")
+            raise ProtocolError(_bad_chunk("AppendText", slot, chunk, "a str"))
         if slot.value is not UNSET and slot.kind is PartKind.TOOL_CALL:
             raise ProtocolError(
                 f"AppendText to part {slot.part_id.value!r} ({slot.describe()}), whose input was already "
@@ -265,7 +267,7 @@ class _Builder:
         if slot.kind not in _BYTES_TARGETS or (slot.kind in _ONE_DATA and slot.text is not None):
             raise ProtocolError(_refusal("AppendBytes", slot, "inline bytes"))
         if not isinstance(chunk, (bytes, bytearray, memoryview)):
-            raise ProtocolError(f"AppendBytes to part {slot.part_id.value!r} carries a {type(chunk).__name__}, not bytes")
+            raise ProtocolError(_bad_chunk("AppendBytes", slot, chunk, "bytes"))
         chunk = bytes(chunk)
         data = slot.data
         if data is None:
@@ -327,11 +329,14 @@ class _Builder:
 
 
 def _key(pid: object, delta: object) -> str:
-    if isinstance(pid, PartId):
-        return pid.value
-    if isinstance(pid, str):
-        return str(pid)
-    raise ProtocolError(f"{type(delta).__name__} has part_id {pid!r}, not a PartId")
+    value = pid.value if isinstance(pid, PartId) else pid
+    if isinstance(value, str):
+        return str(value)
+    raise ProtocolError(f"{type(delta).__name__} has part_id {pid!r}, not a PartId of a string")
+
+
+def _bad_chunk(verb: str, slot: OpenPart, chunk: object, expected: str) -> str:
+    return f"{verb} to part {slot.part_id.value!r} ({slot.describe()}) carries a chunk of type {type(chunk).__name__}, not {expected}"
 
 
 def _refusal(verb: str, slot: OpenPart, what: str) -> str:
