@@ -18,6 +18,7 @@ error propagates, so decoding that succeeds never builds a path string.
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
@@ -119,6 +120,26 @@ def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: i
         raise exc.under(key) from None
 
 
+def maker(cls: type[T], *names: str) -> Callable[..., T]:
+    """A fast constructor for decoders: ``maker(cls, "a", "b")(a, b)`` sets the slots directly.
+
+    It skips ``__init__`` and ``__post_init__``, whose only extra work is to
+    coerce convenience arguments (a dict for metadata, a list for parts) that a
+    decoder's validated values never are; that makes it about twice as fast as
+    the dataclass constructor.  Every field of ``cls`` must be named.
+    """
+    if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
+        raise TypeError(f"maker({cls.__name__}) must set every field")
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    sets = "".join(f"    s{i}(o, a{i})\n" for i in range(len(names)))
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    for i, name in enumerate(names):
+        namespace[f"s{i}"] = getattr(cls, name).__set__
+    exec(f"def make_{cls.__name__}({args}):\n    o = new(cls)\n{sets}    return o\n", namespace)
+    make: Callable[..., T] = namespace[f"make_{cls.__name__}"]
+    return make
+
+
 def optional(decode: Callable[[Any, int], T]) -> Callable[[Any, int], T | None]:
     """A decoder that reads ``null`` and absence as ``None``, else defers to ``decode``."""
 
@@ -165,7 +186,7 @@ def seq(v: object, depth: int) -> list[Any]:
 
 def items(v: object, depth: int, decode: Callable[[Any, int], T]) -> tuple[T, ...]:
     """Decode a JSON array element by element; an error names the index."""
-    values = seq(v, depth)
+    values = v if type(v) is list and depth <= MAX_DEPTH else seq(v, depth)
     out: list[T] = []
     append = out.append
     inner = depth + 1

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
 from . import _codec as C
 from .error import NormalizeError
-from .data import DataRef, decode_data_ref, opt_data_ref
+from .data import DataRef, decode_data_ref
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 
 __all__ = (
@@ -141,12 +141,16 @@ class TextPart(Part):
             coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"Text": {"text": self.text, "metadata": self.metadata.to_dict()}}
+        md = self.metadata
+        return {"Text": {"text": self.text, "metadata": md.to_dict() if md._data else {}}}
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TextPart:
         d = C.struct(v, "TextPart", ("text", "metadata"), depth)
-        return cls(C.string(d.get("text", C.MISSING), "text"), metadata=metadata_field(d, depth))
+        return _make_text(C.string(d.get("text", C.MISSING), "text"), metadata_field(d, depth))
+
+
+_make_text = C.maker(TextPart, "text", "metadata")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +171,7 @@ class MediaPart(Part):
     def to_dict(self) -> dict[str, Any]:
         return {
             "Media": {
-                "modality": self.modality.value,
+                "modality": self.modality._value_,
                 "mime_type": self.mime_type,
                 "data": self.data.to_dict(),
                 "metadata": self.metadata.to_dict(),
@@ -177,12 +181,15 @@ class MediaPart(Part):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> MediaPart:
         d = C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
-        return cls(
+        return _make_media(
             C.decode_enum(Modality, d.get("modality", C.MISSING), "modality"),
             C.string(d.get("mime_type", C.MISSING), "mime_type"),
             C.field(d, "data", decode_data_ref, depth + 1),
-            metadata=metadata_field(d, depth),
+            metadata_field(d, depth),
         )
+
+
+_make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
 
 
 _FILE_FIELDS = ("name", "mime_type", "data", "metadata")
@@ -236,12 +243,15 @@ class FilePart(Part):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> FilePart:
         d = C.struct(v, "FilePart", _FILE_FIELDS, depth)
-        return cls(
+        return _make_file(
             C.field(d, "data", decode_data_ref, depth + 1),
-            name=C.opt_string(d.get("name"), "name"),
-            mime_type=C.opt_string(d.get("mime_type"), "mime_type"),
-            metadata=metadata_field(d, depth),
+            C.opt_string(d.get("name"), "name"),
+            C.opt_string(d.get("mime_type"), "mime_type"),
+            metadata_field(d, depth),
         )
+
+
+_make_file = C.maker(FilePart, "data", "name", "mime_type", "metadata")
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,11 +290,14 @@ class StructuredPart(Part):
         d = C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
         inner = depth + 1
         schema = d.get("schema")
-        return cls(
+        return _make_structured(
             C.field(d, "value", C.json_value, inner),
-            schema=None if schema is None else C.field(d, "schema", C.json_value, inner),
-            metadata=metadata_field(d, depth),
+            None if schema is None else C.field(d, "schema", C.json_value, inner),
+            metadata_field(d, depth),
         )
+
+
+_make_structured = C.maker(StructuredPart, "value", "schema", "metadata")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,12 +352,16 @@ class ReasoningPart(Part):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ReasoningPart:
         d = C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
-        return cls(
+        data = d.get("data")
+        return _make_reasoning(
             C.opt_string(d.get("summary"), "summary"),
-            data=C.field(d, "data", opt_data_ref, depth + 1),
-            redacted=C.boolean(d.get("redacted", C.MISSING), "redacted"),
-            metadata=metadata_field(d, depth),
+            None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
+            C.boolean(d.get("redacted", C.MISSING), "redacted"),
+            metadata_field(d, depth),
         )
+
+
+_make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,13 +406,16 @@ class CustomPart(Part):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> CustomPart:
         d = C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
-        value = d.get("value")
-        return cls(
+        value, data = d.get("value"), d.get("data")
+        return _make_custom(
             C.string(d.get("kind", C.MISSING), "kind"),
-            data=C.field(d, "data", opt_data_ref, depth + 1),
-            value=None if value is None else C.field(d, "value", C.json_value, depth + 1),
-            metadata=metadata_field(d, depth),
+            None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
+            None if value is None else C.field(d, "value", C.json_value, depth + 1),
+            metadata_field(d, depth),
         )
+
+
+_make_custom = C.maker(CustomPart, "kind", "data", "value", "metadata")
 
 
 #: Tag -> decoder of the variant's body.  :mod:`.tool` adds ToolCall and ToolResult.

@@ -107,20 +107,27 @@ class Handle(DataRef):
 _DATA_REF_NAMES = "InlineText, InlineBytes, Uri, Handle"
 
 
+_make_inline_text = C.maker(InlineText, "value")
+_make_inline_bytes = C.maker(InlineBytes, "value")
+_make_uri = C.maker(Uri, "value")
+_make_handle = C.maker(Handle, "value")
+_make_artifact_id = C.maker(ArtifactId, "value")
+
+
 def _inline_text(v: Any, depth: int) -> InlineText:
-    return InlineText(C.string(v, ""))
+    return _make_inline_text(C.string(v, ""))
 
 
 def _inline_bytes(v: Any, depth: int) -> InlineBytes:
-    return InlineBytes(C.byte_array(v, depth))
+    return _make_inline_bytes(C.byte_array(v, depth))
 
 
 def _uri(v: Any, depth: int) -> Uri:
-    return Uri(C.string(v, ""))
+    return _make_uri(C.string(v, ""))
 
 
 def _handle(v: Any, depth: int) -> Handle:
-    return Handle(ArtifactId(C.string(v, "")))
+    return _make_handle(_make_artifact_id(C.string(v, "")))
 
 
 _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
@@ -144,5 +151,3 @@ def decode_data_ref(v: object, depth: int) -> DataRef:
     except NormalizeError as exc:
         raise exc.under(tag) from None
 
-
-opt_data_ref = C.optional(decode_data_ref)

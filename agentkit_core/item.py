@@ -12,7 +12,8 @@ from typing import Any, Iterable, Mapping
 
 from . import _codec as C
 from .content import Part, TextPart, decode_part
-from .finish import FinishReason, opt_finish_reason
+from .error import NormalizeError
+from .finish import FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 from .usage import Usage
@@ -38,17 +39,6 @@ class ItemKind(C.WireEnum):
 
 
 _ITEM_FIELDS = ("id", "kind", "parts", "metadata", "usage", "finish_reason", "created_at")
-
-
-def _opt_message_id(v: Any, depth: int) -> MessageId | None:
-    return None if v is None or v is C.MISSING else MessageId(C.string(v, ""))
-
-
-def _opt_timestamp(v: Any, depth: int) -> Timestamp | None:
-    return None if v is None or v is C.MISSING else Timestamp(C.u64(v, ""))
-
-
-_opt_usage = C.optional(Usage._decode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +108,12 @@ class Item:
         return separator.join(p.text for p in self.parts if type(p) is TextPart)
 
     def to_dict(self) -> dict[str, Any]:
-        id, usage, finish, created = self.id, self.usage, self.finish_reason, self.created_at
+        id, md, usage, finish, created = self.id, self.metadata, self.usage, self.finish_reason, self.created_at
         return {
             "id": None if id is None else id.value,
-            "kind": self.kind.value,
+            "kind": self.kind._value_,  # ._value_ is .value without the property call
             "parts": [p.to_dict() for p in self.parts],
-            "metadata": self.metadata.to_dict(),
+            "metadata": md.to_dict() if md._data else {},
             "usage": None if usage is None else usage.to_dict(),
             "finish_reason": None if finish is None else finish.to_dict(),
             "created_at": None if created is None else int(created),
@@ -137,17 +127,28 @@ class Item:
     @classmethod
     def _decode(cls, v: Any, depth: int) -> Item:
         d = C.struct(v, "Item", _ITEM_FIELDS, depth)
+        get = d.get
         inner = depth + 1
-        return cls(
-            C.decode_enum(ItemKind, d.get("kind", C.MISSING), "kind"),
-            C.field(d, "parts", _parts, inner),
-            id=C.field(d, "id", _opt_message_id, inner),
-            metadata=metadata_field(d, depth),
-            usage=C.field(d, "usage", _opt_usage, inner),
-            finish_reason=C.field(d, "finish_reason", opt_finish_reason, inner),
-            created_at=C.field(d, "created_at", _opt_timestamp, inner),
+        kind = get("kind", C.MISSING)
+        kind = _KINDS.get(kind) if type(kind) is str else None
+        if kind is None:
+            kind = C.decode_enum(ItemKind, get("kind", C.MISSING), "kind")
+        try:
+            parts = C.items(get("parts", C.MISSING), inner, decode_part)
+        except NormalizeError as exc:
+            raise exc.under("parts") from None
+        id, usage, finish, created = get("id"), get("usage"), get("finish_reason"), get("created_at")
+        return _make_item(
+            kind,
+            parts,
+            None if id is None else _make_message_id(C.string(id, "id")),
+            metadata_field(d, depth),
+            None if usage is None else C.field(d, "usage", Usage._decode, inner),
+            None if finish is None else C.field(d, "finish_reason", decode_finish_reason, inner),
+            None if created is None else Timestamp(C.u64(created, "created_at")),
         )
 
 
-def _parts(v: Any, depth: int) -> tuple[Part, ...]:
-    return C.items(v, depth, decode_part)
+_make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
+_make_message_id = C.maker(MessageId, "value")
+_KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}

@@ -46,24 +46,29 @@ class ToolCallPart(Part):
             coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
+        md = self.metadata
         return {
             "ToolCall": {
                 "id": self.id.value,
                 "name": self.name,
                 "input": C.copy_json(self.input),
-                "metadata": self.metadata.to_dict(),
+                "metadata": md.to_dict() if md._data else {},
             }
         }
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolCallPart:
         d = C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
-        return cls(
-            ToolCallId(C.string(d.get("id", C.MISSING), "id")),
+        return _make_call(
+            _make_call_id(C.string(d.get("id", C.MISSING), "id")),
             C.string(d.get("name", C.MISSING), "name"),
             C.field(d, "input", C.json_value, depth + 1),
-            metadata=metadata_field(d, depth),
+            metadata_field(d, depth),
         )
+
+
+_make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
+_make_call_id = C.maker(ToolCallId, "value")
 
 
 # -- tool output -------------------------------------------------------------------
@@ -161,8 +166,11 @@ class FilesOutput(ToolOutput):
         return {"Files": [f.to_bare_dict() for f in self.files]}
 
 
+_make_text_output = C.maker(TextOutput, "text")
+
+
 def _text_output(v: Any, depth: int) -> ToolOutput:
-    return TextOutput(C.string(v, ""))
+    return _make_text_output(C.string(v, ""))
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
@@ -230,24 +238,28 @@ class ToolResultPart(Part):
         return replace(self, is_error=is_error)
 
     def to_dict(self) -> dict[str, Any]:
+        md = self.metadata
         return {
             "ToolResult": {
                 "call_id": self.call_id.value,
                 "output": self.output.to_dict(),
                 "is_error": self.is_error,
-                "metadata": self.metadata.to_dict(),
+                "metadata": md.to_dict() if md._data else {},
             }
         }
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolResultPart:
         d = C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
-        return cls(
-            ToolCallId(C.string(d.get("call_id", C.MISSING), "call_id")),
+        return _make_result(
+            _make_call_id(C.string(d.get("call_id", C.MISSING), "call_id")),
             C.field(d, "output", decode_tool_output, depth + 1),
-            is_error=C.boolean(d.get("is_error", C.MISSING), "is_error"),
-            metadata=metadata_field(d, depth),
+            C.boolean(d.get("is_error", C.MISSING), "is_error"),
+            metadata_field(d, depth),
         )
+
+
+_make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
 
 
 PART_DECODERS["ToolCall"] = ToolCallPart._decode
