@@ -3,8 +3,8 @@
 
 Absolute times on shared machines swing by 2x between runs; a ratio against a
 baseline timed in the same process a moment earlier does not.  Each area lives
-in its own module beside this one (``bench_codec.py``, ``bench_fold.py``,
-``bench_cancel.py``, ...) exposing ``measure(quick: bool) -> list[Row]``; this
+in a module beside this one (``bench_codec.py``, ``bench_fold.py``,
+``bench_cancel.py``) exposing functions ``(quick: bool) -> list[Row]``; this
 script runs them all and prints one table.
 
 Usage:  python tools/bench.py [--quick] [--only AREA[,AREA...]]
@@ -28,7 +28,13 @@ for _p in (ROOT, HERE):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-AREAS = ("codec", "fold", "cancel", "import")
+#: area -> (module beside this file, function returning its rows)
+AREAS = {
+    "codec": ("bench_codec", "measure"),
+    "import": ("bench_codec", "measure_import"),
+    "fold": ("bench_fold", "measure"),
+    "cancel": ("bench_cancel", "measure"),
+}
 
 
 class Row(NamedTuple):
@@ -64,14 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     areas = [a for a in args.only.split(",") if a] or list(AREAS)
     rows: list[Row] = []
     for area in areas:
-        try:
-            mod = importlib.import_module(f"bench_{area}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"bench_{area}":
-                raise
-            rows.append(Row(area, "-", "-", "-", "skipped: no bench module yet"))
-            continue
-        rows.extend(mod.measure(args.quick))
+        if area not in AREAS:
+            parser.error(f"unknown area {area!r}; choose from {', '.join(AREAS)}")
+        module, function = AREAS[area]
+        rows.extend(getattr(importlib.import_module(module), function)(args.quick))
     widths = [max(len(r[i]) for r in rows + [Row("area", "measure", "result", "ratio", "target")]) for i in range(5)]
     header = Row("area", "measure", "result", "ratio", "target")
     for r in [header] + rows:

@@ -1,0 +1,350 @@
+"""Codec, memory and import benchmarks (areas "codec" and "import" of tools/bench.py).
+
+The transcript is a realistic agent session of 751 items: a system prompt,
+then 250 turns of a user message (every tenth with a 1 KiB image), an
+assistant item with reasoning, text, a tool call and usage, and a tool result.
+
+Baselines, measured in the same run:
+
+* codec: ``plain_copy``, a hand-written recursive copy of the same transcript's
+  wire dicts, the least work any pure-Python codec returning fresh containers
+  does (our ``to_dict`` writes that shape; our ``from_dict`` reads it);
+* memory: the wire dicts themselves, held as plain Python data;
+* import: ``import dataclasses, enum, threading, json`` in a fresh interpreter.
+
+Peers, when importable (each says "skipped" otherwise): langchain-core
+(``messages_to_dict`` / ``messages_from_dict``), pydantic-ai
+(``ModelMessagesTypeAdapter.dump_python(mode="json")`` / ``validate_python``)
+and msgspec (``to_builtins`` / ``convert`` over equivalent tagged Structs).
+"""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import tracemalloc
+from typing import Any, Callable
+
+from bench import ROOT, Row, best_of, verdict
+
+import agentkit_core as ak
+
+TURNS = 250
+IMAGE = bytes(range(256)) * 4  # 1 KiB
+
+
+def build_transcript() -> list[ak.Item]:
+    items = [ak.Item.text(ak.ItemKind.SYSTEM, "You are a careful coding agent. " * 20)]
+    for turn in range(TURNS):
+        user_parts: list[ak.Part] = [ak.TextPart(f"Please look at file number {turn} and fix the failing test.")]
+        if turn % 10 == 0:
+            user_parts.append(ak.MediaPart(ak.Modality.IMAGE, "image/png", ak.InlineBytes(IMAGE)))
+        items.append(ak.Item(ak.ItemKind.USER, user_parts))
+        call_id = ak.ToolCallId(f"call_{turn:04d}")
+        items.append(
+            ak.Item(
+                ak.ItemKind.ASSISTANT,
+                [
+                    ak.ReasoningPart("The test fails because the parser drops the last line.", data=ak.InlineText("sig" * 30)),
+                    ak.TextPart("I will read the file first, then patch the parser."),
+                    ak.ToolCallPart(call_id, "fs_read_file", {"path": f"src/file_{turn}.py", "max_lines": 200}),
+                ],
+                id=ak.MessageId(f"msg_{turn:04d}"),
+                usage=ak.Usage(ak.TokenUsage(1200 + turn, 350, reasoning_tokens=50, cached_input_tokens=800)),
+                finish_reason=ak.FinishReason.TOOL_CALL,
+                created_at=ak.Timestamp(1_784_000_000_000 + turn),
+            )
+        )
+        items.append(
+            ak.Item(ak.ItemKind.TOOL, [ak.ToolResultPart(call_id, ak.ToolOutput.text("def parse(lines):\n    ...\n" * 10))])
+        )
+    return items
+
+
+def plain_copy(v: Any) -> Any:
+    """The baseline: copy JSON-shaped data, container by container."""
+    t = type(v)
+    if t is dict:
+        return {k: plain_copy(x) for k, x in v.items()}
+    if t is list:
+        return [plain_copy(x) for x in v]
+    return v
+
+
+def retained(make: Callable[[], Any]) -> int:
+    """Bytes still allocated while the value ``make`` builds is alive."""
+    gc.collect()
+    tracemalloc.start()
+    value = make()
+    size, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del value
+    return size
+
+
+# msgspec's Structs resolve their (string) annotations in module globals, so they live here.
+try:
+    import msgspec
+except ImportError:  # the peer is optional
+    msgspec = None
+else:
+    from typing import Optional, Union
+
+    class Text(msgspec.Struct, tag="Text"):
+        text: str
+        metadata: dict = {}  # type: ignore[type-arg]
+
+    class Media(msgspec.Struct, tag="Media"):
+        modality: str
+        mime_type: str
+        data: bytes
+        metadata: dict = {}  # type: ignore[type-arg]
+
+    class Reasoning(msgspec.Struct, tag="Reasoning"):
+        summary: Optional[str]
+        data: Optional[str]
+        redacted: bool = False
+        metadata: dict = {}  # type: ignore[type-arg]
+
+    class ToolCall(msgspec.Struct, tag="ToolCall"):
+        id: str
+        name: str
+        input: Any
+        metadata: dict = {}  # type: ignore[type-arg]
+
+    class ToolResult(msgspec.Struct, tag="ToolResult"):
+        call_id: str
+        output: str
+        is_error: bool = False
+        metadata: dict = {}  # type: ignore[type-arg]
+
+    class Tokens(msgspec.Struct):
+        input_tokens: int
+        output_tokens: int
+        reasoning_tokens: Optional[int] = None
+        cached_input_tokens: Optional[int] = None
+        cache_write_input_tokens: Optional[int] = None
+
+    class UsageS(msgspec.Struct):
+        tokens: Optional[Tokens] = None
+        metadata: dict = {}  # type: ignore[type-arg]
+
+    PartS = Union[Text, Media, Reasoning, ToolCall, ToolResult]
+
+    class ItemS(msgspec.Struct):
+        kind: str
+        parts: list[PartS]  # type: ignore[valid-type]
+        id: Optional[str] = None
+        metadata: dict = {}  # type: ignore[type-arg]
+        usage: Optional[UsageS] = None
+        finish_reason: Optional[str] = None
+        created_at: Optional[int] = None
+
+
+# -- peers ---------------------------------------------------------------------------
+
+
+def langchain_peer(items: list[ak.Item]) -> tuple[Callable[[], Any], Callable[[Any], Any], Callable[[], Any]] | str:
+    try:
+        from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, messages_from_dict, messages_to_dict
+    except ImportError:
+        return "langchain-core not installed"
+    import base64
+
+    image_url = "data:image/png;base64," + base64.b64encode(IMAGE).decode()
+    messages: list[Any] = []
+    for item in items:
+        if item.kind is ak.ItemKind.SYSTEM:
+            messages.append(SystemMessage(item.text_content()))
+        elif item.kind is ak.ItemKind.USER:
+            content: list[Any] = [{"type": "text", "text": item.text_content()}]
+            if len(item.parts) > 1:
+                content.append({"type": "image_url", "image_url": {"url": image_url}})
+            messages.append(HumanMessage(content=content))
+        elif item.kind is ak.ItemKind.ASSISTANT:
+            reasoning, text, call = item.parts
+            assert isinstance(call, ak.ToolCallPart) and isinstance(reasoning, ak.ReasoningPart)
+            tokens = item.usage.tokens  # type: ignore[union-attr]
+            messages.append(
+                AIMessage(
+                    content=text.text,  # type: ignore[attr-defined]
+                    id=str(item.id),
+                    additional_kwargs={"reasoning": {"summary": reasoning.summary, "signature": "sig" * 30}},
+                    tool_calls=[{"id": str(call.id), "name": call.name, "args": call.input, "type": "tool_call"}],
+                    usage_metadata={
+                        "input_tokens": tokens.input_tokens,  # type: ignore[union-attr]
+                        "output_tokens": tokens.output_tokens,  # type: ignore[union-attr]
+                        "total_tokens": tokens.total_tokens,  # type: ignore[union-attr]
+                        "input_token_details": {"cache_read": 800},
+                        "output_token_details": {"reasoning": 50},
+                    },
+                    response_metadata={"finish_reason": "tool_calls"},
+                )
+            )
+        else:
+            result = item.parts[0]
+            assert isinstance(result, ak.ToolResultPart) and isinstance(result.output, ak.TextOutput)
+            messages.append(ToolMessage(content=result.output.text, tool_call_id=str(result.call_id)))
+    return (lambda: messages_to_dict(messages)), messages_from_dict, lambda: messages_from_dict(messages_to_dict(messages))
+
+
+def pydantic_ai_peer(items: list[ak.Item]) -> tuple[Callable[[], Any], Callable[[Any], Any], Callable[[], Any]] | str:
+    try:
+        from pydantic_ai import messages as m
+        from pydantic_ai.usage import RequestUsage
+    except ImportError:
+        return "pydantic-ai-slim not installed"
+    history: list[Any] = []
+    for item in items:
+        if item.kind is ak.ItemKind.SYSTEM:
+            history.append(m.ModelRequest(parts=[m.SystemPromptPart(item.text_content())]))
+        elif item.kind is ak.ItemKind.USER:
+            content: list[Any] = [item.text_content()]
+            if len(item.parts) > 1:
+                content.append(m.BinaryContent(data=IMAGE, media_type="image/png"))
+            history.append(m.ModelRequest(parts=[m.UserPromptPart(content)]))
+        elif item.kind is ak.ItemKind.ASSISTANT:
+            reasoning, text, call = item.parts
+            assert isinstance(call, ak.ToolCallPart) and isinstance(reasoning, ak.ReasoningPart)
+            tokens = item.usage.tokens  # type: ignore[union-attr]
+            history.append(
+                m.ModelResponse(
+                    parts=[
+                        m.ThinkingPart(reasoning.summary or "", signature="sig" * 30),
+                        m.TextPart(text.text),  # type: ignore[attr-defined]
+                        m.ToolCallPart(call.name, call.input, tool_call_id=str(call.id)),  # type: ignore[arg-type]
+                    ],
+                    usage=RequestUsage(input_tokens=tokens.input_tokens, output_tokens=tokens.output_tokens, cache_read_tokens=800),  # type: ignore[union-attr]
+                    provider_response_id=str(item.id),
+                    finish_reason="tool_call",
+                )
+            )
+        else:
+            result = item.parts[0]
+            assert isinstance(result, ak.ToolResultPart) and isinstance(result.output, ak.TextOutput)
+            history.append(m.ModelRequest(parts=[m.ToolReturnPart("fs_read_file", result.output.text, tool_call_id=str(result.call_id))]))
+    adapter = m.ModelMessagesTypeAdapter
+    return (
+        lambda: adapter.dump_python(history, mode="json"),
+        adapter.validate_python,
+        lambda: adapter.validate_python(adapter.dump_python(history, mode="json")),
+    )
+
+
+def msgspec_peer(items: list[ak.Item]) -> tuple[Callable[[], Any], Callable[[Any], Any], Callable[[], Any]] | str:
+    if msgspec is None:
+        return "msgspec not installed"
+    def part(p: ak.Part) -> Any:
+        if isinstance(p, ak.TextPart):
+            return Text(p.text)
+        if isinstance(p, ak.MediaPart):
+            return Media(p.modality.value, p.mime_type, p.data.value)  # type: ignore[attr-defined]
+        if isinstance(p, ak.ReasoningPart):
+            return Reasoning(p.summary, p.data.value if p.data else None)  # type: ignore[attr-defined]
+        if isinstance(p, ak.ToolCallPart):
+            return ToolCall(str(p.id), p.name, p.input)
+        assert isinstance(p, ak.ToolResultPart) and isinstance(p.output, ak.TextOutput)
+        return ToolResult(str(p.call_id), p.output.text)
+
+    structs = [
+        ItemS(
+            i.kind.value,
+            [part(p) for p in i.parts],
+            id=None if i.id is None else str(i.id),
+            usage=None if i.usage is None else UsageS(Tokens(**i.usage.tokens.to_dict())),  # type: ignore[union-attr]
+            finish_reason=None if i.finish_reason is None else i.finish_reason.kind,
+            created_at=None if i.created_at is None else int(i.created_at),
+        )
+        for i in items
+    ]
+    typ = list[ItemS]
+    return (
+        lambda: msgspec.to_builtins(structs),
+        lambda data: msgspec.convert(data, typ),
+        lambda: msgspec.convert(msgspec.to_builtins(structs), typ),
+    )
+
+
+# -- measurement -----------------------------------------------------------------------
+
+
+def measure(quick: bool) -> list[Row]:
+    repeat = 3 if quick else 9
+    items = build_transcript()
+    n = len(items)
+    wire = [i.to_dict() for i in items]
+    assert [ak.Item.from_dict(w) for w in wire] == items
+
+    base = best_of(lambda: plain_copy(wire), repeat)
+    enc = best_of(lambda: [i.to_dict() for i in items], repeat)
+    dec = best_of(lambda: [ak.Item.from_dict(w) for w in wire], repeat)
+    us = lambda s: f"{s / n * 1e6:.2f} us/item"  # noqa: E731
+    rows = [
+        Row("codec", "baseline: plain recursive copy of the wire dicts", us(base), "1.00x", ""),
+        Row("codec", f"to_dict ({n}-item transcript)", us(enc), f"{enc / base:.2f}x baseline", ""),
+        Row("codec", f"from_dict ({n}-item transcript)", us(dec), f"{dec / base:.2f}x baseline", ""),
+    ]
+
+    mem_base = retained(lambda: plain_copy(wire))
+    mem_ours = retained(lambda: [ak.Item.from_dict(w) for w in wire])
+    rows.append(Row("codec", "memory: wire dicts (baseline)", f"{mem_base / n:.0f} B/item", "1.00x", ""))
+    rows.append(Row("codec", "memory: decoded Items", f"{mem_ours / n:.0f} B/item", f"{mem_ours / mem_base:.2f}x baseline", ""))
+
+    peer_times: dict[str, tuple[float, float, int]] = {}
+    for name, make in (("langchain-core", langchain_peer), ("pydantic-ai", pydantic_ai_peer), ("msgspec", msgspec_peer)):
+        peer = make(items)
+        if isinstance(peer, str):
+            rows.append(Row("codec", f"peer {name}", "-", "-", f"skipped: {peer}"))
+            continue
+        dump, load, build = peer
+        data = dump()
+        t_enc = best_of(dump, repeat)
+        t_dec = best_of(lambda: load(data), repeat)
+        mem = retained(build)
+        peer_times[name] = (t_enc, t_dec, mem)
+        rows.append(Row("codec", f"peer {name}: dump", us(t_enc), f"ours {enc / t_enc:.2f}x its time", ""))
+        rows.append(Row("codec", f"peer {name}: load", us(t_dec), f"ours {dec / t_dec:.2f}x its time", ""))
+        rows.append(Row("codec", f"peer {name}: memory", f"{mem / n:.0f} B/item", f"ours {mem_ours / mem:.2f}x its memory", ""))
+
+    rivals = {k: v for k, v in peer_times.items() if k in ("langchain-core", "pydantic-ai")}
+    if rivals:
+        fastest_enc = min(v[0] for v in rivals.values())
+        fastest_dec = min(v[1] for v in rivals.values())
+        least_mem = min(v[2] for v in rivals.values())
+        rows.append(Row("codec", "to_dict vs faster of langchain/pydantic-ai", "", f"{fastest_enc / enc:.2f}x faster", verdict(fastest_enc / enc >= 3, ">= 3x")))
+        rows.append(Row("codec", "from_dict vs faster of langchain/pydantic-ai", "", f"{fastest_dec / dec:.2f}x faster", verdict(fastest_dec / dec >= 2, ">= 2x (goal 3x)")))
+        rows.append(Row("codec", "memory vs least of langchain/pydantic-ai", "", f"{mem_ours / least_mem:.2f}x", verdict(all(mem_ours < v[2] for v in rivals.values()), "below both")))
+    else:
+        rows.append(Row("codec", "targets vs langchain/pydantic-ai", "-", "-", "skipped: neither installed"))
+    return rows
+
+
+def import_time(statement: str, runs: int) -> float:
+    """Median seconds of ``statement`` timed inside fresh interpreters (start-up excluded)."""
+    probe = f"import time; t = time.perf_counter(); {statement}; print(time.perf_counter() - t)"
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {ROOT!r}); {probe}"], capture_output=True, text=True, check=True)
+        times.append(float(out.stdout))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def measure_import(quick: bool) -> list[Row]:
+    runs = 5 if quick else 15
+    base = import_time("import dataclasses, enum, threading, json", runs)
+    ours = import_time("import agentkit_core", runs)
+    ratio = ours / base
+    rows = [
+        Row("import", "baseline: import dataclasses, enum, threading, json", f"{base * 1e3:.1f} ms", "1.00x", ""),
+        Row("import", "import agentkit_core", f"{ours * 1e3:.1f} ms", f"{ratio:.2f}x baseline", verdict(ratio <= 5, "<= 5x")),
+    ]
+    try:
+        lc = import_time("import langchain_core.messages", runs)
+    except subprocess.CalledProcessError:
+        rows.append(Row("import", "peer langchain_core.messages", "-", "-", "skipped: langchain-core not installed"))
+    else:
+        rows.append(Row("import", "peer import langchain_core.messages", f"{lc * 1e3:.1f} ms", f"ours {lc / ours:.1f}x faster", verdict(lc / ours >= 5, ">= 5x faster")))
+    return rows
+
