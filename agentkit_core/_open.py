@@ -25,6 +25,16 @@ INPUT_ERROR_KEY = "agentkit.input_error"
 
 UNSET: Any = object()
 
+# Header keys: what an open part's committed form will carry in its own fields,
+# sent early with SetMetadata so snapshot() can show it (see fold's docs).
+TOOL_CALL_ID_KEY = "agentkit.tool_call_id"
+TOOL_NAME_KEY = "agentkit.tool_name"
+MODALITY_KEY = "agentkit.modality"
+MIME_TYPE_KEY = "agentkit.mime_type"
+FILE_NAME_KEY = "agentkit.file_name"
+CUSTOM_KIND_KEY = "agentkit.custom_kind"
+HEADER_KEYS = (TOOL_CALL_ID_KEY, TOOL_NAME_KEY, MODALITY_KEY, MIME_TYPE_KEY, FILE_NAME_KEY, CUSTOM_KIND_KEY)
+
 class Log:
     """An append-only list shared by every state that views a prefix of it.
 
@@ -118,6 +128,10 @@ class OpenPart:
     def _render(self, final: bool) -> Part:
         kind, md = self.kind, self.metadata
         value = None if self.value is UNSET else self.value
+        head: dict[str, str] = {}
+        if md._data and any(k in HEADER_KEYS for k in md._data):
+            head = {k: v for k, v in md.items() if k in HEADER_KEYS and isinstance(v, str)}
+            md = md.without(*HEADER_KEYS)
         if kind is PartKind.TEXT:
             return TextPart(self._text() or "", metadata=md)
         if kind is PartKind.REASONING:
@@ -129,17 +143,23 @@ class OpenPart:
                 value, md = _parse_arguments(text or "", md)
             elif text is not None:
                 md = md.merged({INPUT_JSON_KEY: text})
-            return ToolCallPart(ToolCallId(""), "", value, metadata=md)
+            call_id = ToolCallId(head.get(TOOL_CALL_ID_KEY, ""))
+            return ToolCallPart(call_id, head.get(TOOL_NAME_KEY, ""), value, metadata=md)
         if kind is PartKind.STRUCTURED:
             return StructuredPart(value, metadata=md)
         if kind is PartKind.MEDIA:
-            data = self._data() or InlineBytes(b"")
-            return MediaPart(Modality.BINARY, "application/octet-stream", data, metadata=md)
+            modality = _MODALITIES.get(head.get(MODALITY_KEY, ""), Modality.BINARY)
+            mime = head.get(MIME_TYPE_KEY, "application/octet-stream")
+            return MediaPart(modality, mime, self._data() or InlineBytes(b""), metadata=md)
         if kind is PartKind.FILE:
-            return FilePart(self._data() or InlineBytes(b""), metadata=md)
+            data = self._data() or InlineBytes(b"")
+            return FilePart(data, name=head.get(FILE_NAME_KEY), mime_type=head.get(MIME_TYPE_KEY), metadata=md)
         if kind is PartKind.CUSTOM:
-            return CustomPart("", data=self._data(), value=value, metadata=md)
-        return ToolResultPart(ToolCallId(""), TextOutput(""), metadata=md)
+            return CustomPart(head.get(CUSTOM_KIND_KEY, ""), data=self._data(), value=value, metadata=md)
+        return ToolResultPart(ToolCallId(head.get(TOOL_CALL_ID_KEY, "")), TextOutput(""), metadata=md)
+
+
+_MODALITIES = {m._value_: m for m in Modality}
 
 
 def _reject_constant(name: str) -> Any:

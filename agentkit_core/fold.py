@@ -45,19 +45,28 @@ has modality ``BINARY`` and MIME type ``"application/octet-stream"``; a custom
 part has kind ``""``; a tool result has call id ``""`` and empty text output;
 absent data is empty inline bytes for media and files and ``None`` elsewhere;
 absent values are ``None``.  The committed part carries the real values.
+
+Header keys.  A stream can show an open part's header before it commits, by
+``SetMetadata`` with string values under these keys: ``agentkit.tool_call_id``
+and ``agentkit.tool_name`` (tool calls; the id for tool results too),
+``agentkit.modality`` (a :class:`Modality` wire name, ``"Audio"``) and
+``agentkit.mime_type`` (media and files), ``agentkit.file_name`` (files),
+``agentkit.custom_kind`` (custom parts).  ``snapshot()`` renders them as the
+open part's fields and leaves them out of its metadata.  The committed part,
+being authoritative, is unaffected.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Sequence, Union
 
-from ._open import INPUT_ERROR_KEY, INPUT_JSON_KEY, UNSET, Log, OpenPart
+from ._open import HEADER_KEYS, INPUT_ERROR_KEY, INPUT_JSON_KEY, UNSET, Log, OpenPart
 from .content import Part, PartKind
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import ProtocolError
 from .ids import PartId
 
-__all__ = ("FoldState", "fold", "fold_all", "INPUT_JSON_KEY", "INPUT_ERROR_KEY")
+__all__ = ("FoldState", "fold", "fold_all", "INPUT_JSON_KEY", "INPUT_ERROR_KEY", "HEADER_KEYS")
 
 # What each delta may extend, by the kind of the open part.
 _TEXT_TARGETS = {

@@ -798,6 +798,61 @@ class PurityTest(unittest.TestCase):
         self.assertEqual(picture(fold_all(base, [])), picture(base))
 
 
+class HeaderKeyTest(unittest.TestCase):
+    """Open parts show their header from agentkit.* metadata keys; commits are unaffected."""
+
+    def test_tool_call_header_shows_while_open_and_leaves_metadata(self) -> None:
+        from agentkit_core import PartId as P
+
+        state = fold_all(
+            (),
+            [
+                BeginPart(P("t"), PartKind.TOOL_CALL),
+                SetMetadata(P("t"), {"agentkit.tool_call_id": "call_1", "agentkit.tool_name": "get_weather", "openai.index": 0}),
+                AppendText(P("t"), '{"city": "Par'),
+            ],
+        )
+        (part,) = state.snapshot()
+        self.assertEqual((part.id, part.name), (ToolCallId("call_1"), "get_weather"))
+        self.assertEqual(dict(part.metadata), {"agentkit.input_json": '{"city": "Par', "openai.index": 0})
+        committed = ToolCallPart(ToolCallId("call_1"), "get_weather", {"city": "Paris"})
+        self.assertEqual(fold(state, CommitPart(committed, part_id=P("t"))).parts, (committed,))
+
+    def test_media_file_custom_and_result_headers(self) -> None:
+        from agentkit_core import PartId as P
+
+        deltas = [
+            BeginPart(P("m"), PartKind.MEDIA),
+            SetMetadata(P("m"), {"agentkit.modality": "Audio", "agentkit.mime_type": "audio/wav"}),
+            BeginPart(P("f"), PartKind.FILE),
+            SetMetadata(P("f"), {"agentkit.file_name": "a.txt", "agentkit.mime_type": "text/plain"}),
+            BeginPart(P("c"), PartKind.CUSTOM),
+            SetMetadata(P("c"), {"agentkit.custom_kind": "vendor.thing"}),
+            BeginPart(P("r"), PartKind.TOOL_RESULT),
+            SetMetadata(P("r"), {"agentkit.tool_call_id": "call_9"}),
+        ]
+        media, file, custom, result = fold_all((), deltas).snapshot()
+        self.assertEqual((media.modality, media.mime_type), (Modality.AUDIO, "audio/wav"))
+        self.assertEqual((file.name, file.mime_type), ("a.txt", "text/plain"))
+        self.assertEqual(custom.kind, "vendor.thing")
+        self.assertEqual(result.call_id, ToolCallId("call_9"))
+        for part in (media, file, custom, result):
+            self.assertEqual(dict(part.metadata), {})
+
+    def test_bad_header_values_fall_back_to_placeholders(self) -> None:
+        from agentkit_core import PartId as P
+
+        state = fold_all(
+            (),
+            [
+                BeginPart(P("m"), PartKind.MEDIA),
+                SetMetadata(P("m"), {"agentkit.modality": "Smell", "agentkit.mime_type": 7}),
+            ],
+        )
+        (media,) = state.snapshot()
+        self.assertEqual((media.modality, media.mime_type), (Modality.BINARY, "application/octet-stream"))
+
+
 class FoldStateTest(unittest.TestCase):
     def test_equality_compares_snapshot_and_open_ids(self) -> None:
         open_empty = fold((), begin("p", K.TEXT))
