@@ -38,7 +38,7 @@ from .ids import (
     TurnId,
 )
 from .item import Item, ItemKind
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .usage import CostUsage, TokenUsage, Usage
@@ -94,6 +94,7 @@ __all__ = (
     # metadata
     "MetadataMap",
     "JsonValue",
+    "MetadataLike",
     "EMPTY_METADATA",
     # ids
     "SessionId",

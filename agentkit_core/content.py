@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 from . import _codec as C
 from .error import NormalizeError
 from .data import DataRef, decode_data_ref
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 
 __all__ = (
     "Modality",
@@ -130,6 +130,10 @@ def _decoded(value: Part, cls: type[P]) -> P:
 class TextPart(Part):
     """Plain user-visible text."""
 
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, text: str, *, metadata: MetadataLike = ...) -> None: ...
+
     part_kind: ClassVar[PartKind] = PartKind.TEXT
 
     # Declared with field() so the inherited factory Part.text is not taken as a default.
@@ -156,6 +160,10 @@ _make_text = C.maker(TextPart, "text", "metadata")
 @dataclass(frozen=True, slots=True)
 class MediaPart(Part):
     """Modality-tagged media: audio, image, video, or other binary media."""
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.MEDIA
 
@@ -198,6 +206,10 @@ _FILE_FIELDS = ("name", "mime_type", "data", "metadata")
 @dataclass(frozen=True, slots=True)
 class FilePart(Part):
     """A file: an upload, a generated artifact, a local or remote file reference."""
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, data: DataRef, *, name: str | None = ..., mime_type: str | None = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.FILE
 
@@ -261,6 +273,10 @@ class StructuredPart(Part):
     ``value`` may be any JSON value, ``None`` (JSON null) included.
     """
 
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, value: JsonValue, *, schema: JsonValue | None = ..., metadata: MetadataLike = ...) -> None: ...
+
     part_kind: ClassVar[PartKind] = PartKind.STRUCTURED
 
     value: JsonValue
@@ -308,6 +324,10 @@ class ReasoningPart(Part):
     echoed back to the provider).  The reference's ``ReasoningPart::summary(text)``
     factory is :meth:`from_summary` here, since ``summary`` is the field.
     """
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, summary: str | None = ..., *, data: DataRef | None = ..., redacted: bool = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.REASONING
 
@@ -372,6 +392,10 @@ class CustomPart(Part):
     ``data`` and ``value`` carry its payload.  ``value`` is ``None`` when absent:
     on the wire ``null`` and absence read the same.
     """
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, kind: str, *, data: DataRef | None = ..., value: JsonValue | None = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.CUSTOM
 

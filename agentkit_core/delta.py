@@ -17,7 +17,7 @@ from . import _codec as C
 from .content import Part, PartKind, decode_part
 from .error import NormalizeError
 from .ids import PartId
-from .metadata import JsonValue, MetadataMap, decode_metadata, coerce_metadata
+from .metadata import MetadataLike, JsonValue, MetadataMap, decode_metadata, coerce_metadata
 
 __all__ = ("Delta", "BeginPart", "AppendText", "AppendBytes", "ReplaceStructured", "SetMetadata", "CommitPart")
 
@@ -90,6 +90,10 @@ class ReplaceStructured(Delta):
 @dataclass(frozen=True, slots=True)
 class SetMetadata(Delta):
     """Merge ``metadata`` into the open part's metadata (later keys win)."""
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, part_id: PartId, metadata: MetadataLike) -> None: ...
 
     part_id: PartId
     metadata: MetadataMap

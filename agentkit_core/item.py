@@ -8,14 +8,14 @@ notifications are all items made of :class:`~.content.Part` values.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import _codec as C
 from .content import Part, TextPart, decode_part
 from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 from .usage import Usage
 
 __all__ = ("ItemKind", "Item")
@@ -50,6 +50,10 @@ class Item:
     ``finish_reason`` are set on assistant items; ``created_at`` when the loop
     appends the item to the transcript.
     """
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, kind: ItemKind, parts: Iterable[Part] = ..., *, id: MessageId | None = ..., metadata: MetadataLike = ..., usage: Usage | None = ..., finish_reason: FinishReason | None = ..., created_at: Timestamp | None = ...) -> None: ...
 
     kind: ItemKind
     parts: tuple[Part, ...] = ()

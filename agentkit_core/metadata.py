@@ -12,11 +12,15 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Union
 from . import _codec as C
 from .error import NormalizeError
 
-__all__ = ("JsonValue", "MetadataMap", "EMPTY_METADATA")
+__all__ = ("JsonValue", "MetadataLike", "MetadataMap", "EMPTY_METADATA")
 
 #: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
 #: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
 JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+
+
+#: What constructors accept as ``metadata=``: any mapping (stored as a :class:`MetadataMap`) or ``None``.
+MetadataLike = Union["MetadataMap", Mapping[str, JsonValue], None]
 
 
 class MetadataMap(Mapping[str, JsonValue]):

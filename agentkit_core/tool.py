@@ -14,7 +14,7 @@ from . import _codec as C
 from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
 from .error import NormalizeError
 from .ids import ToolCallId
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, metadata_field, coerce_metadata
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, metadata_field, coerce_metadata
 
 __all__ = (
     "ToolCallPart",
@@ -33,6 +33,10 @@ class ToolCallPart(Part):
 
     ``input`` is any JSON value (usually an object; ``None`` is JSON null).
     """
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, id: ToolCallId, name: str, input: JsonValue, *, metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.TOOL_CALL
 
@@ -142,6 +146,10 @@ class StructuredOutput(ToolOutput):
 class PartsOutput(ToolOutput):
     """Output made of content parts."""
 
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, parts: Iterable[Part]) -> None: ...
+
     parts: tuple[Part, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __post_init__(self) -> None:
@@ -155,6 +163,10 @@ class PartsOutput(ToolOutput):
 @dataclass(frozen=True, slots=True)
 class FilesOutput(ToolOutput):
     """Output made of files."""
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, files: Iterable[FilePart]) -> None: ...
 
     files: tuple[FilePart, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
@@ -211,6 +223,10 @@ def decode_tool_output(v: object, depth: int) -> ToolOutput:
 @dataclass(frozen=True, slots=True)
 class ToolResultPart(Part):
     """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.TOOL_RESULT
 

@@ -21,10 +21,10 @@ sides, and costs add when their currencies match (a mismatch raises
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _codec as C
-from .metadata import EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
 
@@ -164,6 +164,10 @@ class Usage:
     ``Usage() + Usage(...)`` and ``sum(usages, Usage())`` accumulate; metadata
     merges with the right-hand side winning.
     """
+
+    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
+
+        def __init__(self, tokens: TokenUsage | None = ..., *, cost: CostUsage | None = ..., metadata: MetadataLike = ...) -> None: ...
 
     tokens: TokenUsage | None = None
     cost: CostUsage | None = field(default=None, kw_only=True)
