@@ -74,7 +74,9 @@ class TestDemo(unittest.TestCase):
         assistant = items[1]
         self.assertEqual(assistant.finish_reason, ak.FinishReason.TOOL_CALL)
         self.assertEqual([p.part_kind.value for p in assistant.parts], ["Reasoning", "Text", "ToolCall", "Media"])
-        self.assertEqual(assistant.parts[2].input, {"city": "Paris", "unit": "celsius"})  # type: ignore[union-attr]
+        call = assistant.parts[2]
+        assert isinstance(call, ak.ToolCallPart)
+        self.assertEqual(call.input, {"city": "Paris", "unit": "celsius"})
         media = assistant.parts[3]
         assert isinstance(media, ak.MediaPart) and isinstance(media.data, ak.InlineBytes)
         self.assertEqual((media.modality, media.mime_type), (ak.Modality.IMAGE, "image/png"))
@@ -364,7 +366,7 @@ class TestErrors(Files, unittest.TestCase):
         original = _cli.cmd_validate
         try:
             for replacement, status, message in ((interrupted, 130, "\n"), (broken, 70, "internal error: ZeroDivisionError: boom")):
-                _cli.cmd_validate = replacement  # type: ignore[assignment]
+                _cli.cmd_validate = replacement
                 err = io.StringIO()
                 with contextlib.redirect_stderr(err):
                     self.assertEqual(_cli.main(["validate", "x"]), status)

@@ -11,11 +11,14 @@ import glob
 import importlib.util
 import json
 import os
+import signal
 import sys
 import tempfile
+import threading
 import time
 import unittest
 from types import ModuleType
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRASHERS = os.path.join(ROOT, "tests", "fuzz_crashers")
@@ -34,13 +37,13 @@ def load_fuzz() -> ModuleType:
     return module
 
 
-fuzz = load_fuzz()
+fuzz: Any = load_fuzz()
 
 
 class TestShortRun(unittest.TestCase):
     def test_seeded_run_finds_nothing(self) -> None:
         start = time.perf_counter()
-        crashes = fuzz.run(iterations=10000, seed=2024)
+        crashes = fuzz.run(iterations=10000, seed=2024, max_crashes=3)  # a broken package fails fast
         self.assertEqual([c.signature for c in crashes], [])
         self.assertLess(time.perf_counter() - start, 30)
 
@@ -66,11 +69,25 @@ class TestShortRun(unittest.TestCase):
         self.assertRegex(problem or "", "^round trip changed the value")
         self.assertIsNone(fuzz.check("fold-raw", [object()]))  # fold refuses it politely
         slow = fuzz.DECODERS["Timestamp"]
-        fuzz.DECODERS["Timestamp"] = lambda v: (time.sleep(1.05), ak.Timestamp.from_dict(v))[1]
+        def slow_timestamp(v: object) -> ak.Timestamp:
+            time.sleep(1.05)
+            return ak.Timestamp.from_dict(v)
+
+        fuzz.DECODERS["Timestamp"] = slow_timestamp
         try:
             self.assertRegex(fuzz.check("Timestamp", 5) or "", "^slow: took")
         finally:
             fuzz.DECODERS["Timestamp"] = slow
+        fuzz.DECODERS["Stuck"] = lambda v: time.sleep(30)
+        hard, fuzz.HARD_LIMIT = fuzz.HARD_LIMIT, 1.2
+        try:
+            start = time.perf_counter()
+            if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+                self.assertRegex(fuzz.check("Stuck", 5) or "", r"^slow: still running after 1.2 s \(interrupted")
+                self.assertLess(time.perf_counter() - start, 5)
+        finally:
+            fuzz.HARD_LIMIT = hard
+            del fuzz.DECODERS["Stuck"]
         fuzz.DECODERS["Boom"] = lambda v: 1 // 0
         try:
             self.assertRegex(fuzz.check("Boom", 5) or "", r"^Boom.from_dict raised ZeroDivisionError: .* \[at ")
@@ -83,7 +100,8 @@ class TestShortRun(unittest.TestCase):
         weird = [
             {1: float("nan"), "$x": (1, b"\x00"), "k": {frozenset(), 2j}.__len__()},
             fuzz.StrSub("s"), fuzz.IntSub(3), fuzz.DictSub(a=1), fuzz.ListSub([1]), "\ud800", float("-inf"),
-            ak.AppendText(ak.PartId("p"), 5), ak.CommitPart(ak.TextPart("t", metadata={"a": 1}), part_id=ak.PartId("p")),
+            ak.AppendText(ak.PartId("p"), 5),  # type: ignore[arg-type]
+            ak.CommitPart(ak.TextPart("t", metadata={"a": 1}), part_id=ak.PartId("p")),
             ak.BeginPart(ak.PartId("p"), ak.PartKind.TEXT), ak.Timestamp(5), bytearray(b"ab"), {1, 2}, fuzz.Opaque(),
         ]
         with tempfile.TemporaryDirectory() as tmp:

@@ -27,7 +27,9 @@ import json
 import math
 import os
 import random
+import signal
 import sys
+import threading
 import time
 import traceback
 from collections import OrderedDict
@@ -44,6 +46,7 @@ from agentkit_core import NormalizeError, ProtocolError  # noqa: E402
 VECTORS = os.path.join(ROOT, "tests", "vectors")
 CRASHERS = os.path.join(ROOT, "tests", "fuzz_crashers")
 TIME_LIMIT = 1.0
+HARD_LIMIT = 5.0
 
 #: Every decoder the fuzzer feeds, by the name vectors use (plus a few of its own).
 DECODERS: dict[str, Callable[[Any], Any]] = {
@@ -80,8 +83,9 @@ class Crash:
 
     @property
     def signature(self) -> str:
-        """What makes two crashes the same bug: the target and the problem's first line."""
-        return f"{self.target}: {self.problem.splitlines()[0][:160]}"
+        """What makes two crashes the same bug: the target and the problem's first line (or just "slow")."""
+        first = self.problem.splitlines()[0][:160]
+        return f"{self.target}: {'slow' if first.startswith('slow:') else first}"
 
     def record(self) -> dict[str, Any]:
         """The JSON record written to ``tests/fuzz_crashers``."""
@@ -213,9 +217,42 @@ def check_fold(deltas: list[Any], decoded: bool) -> str | None:
     return None
 
 
+class _Stuck(BaseException):
+    """Raised by the alarm inside an input that runs far past the time limit (a BaseException,
+    so no ``except Exception`` in the package can swallow it)."""
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _Stuck
+
+
 def check(target: str, value: Any) -> str | None:
-    """Judge one input for ``target`` (a decoder name, ``"fold"`` or ``"fold-raw"``), timed."""
+    """Judge one input for ``target`` (a decoder name, ``"fold"`` or ``"fold-raw"``), timed.
+
+    An input still running after ``HARD_LIMIT`` seconds is interrupted (where
+    ``SIGALRM`` exists and this is the main thread) and reported as slow.
+    """
     start = time.perf_counter()
+    armed = False
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, HARD_LIMIT)
+        armed = True
+    try:
+        problem = _check(target, value)
+    except _Stuck:
+        return f"slow: still running after {HARD_LIMIT} s (interrupted; limit {TIME_LIMIT} s)"
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    took = time.perf_counter() - start
+    if problem is None and took > TIME_LIMIT:
+        problem = f"slow: took {took:.2f} s (limit {TIME_LIMIT} s)"
+    return problem
+
+
+def _check(target: str, value: Any) -> str | None:
     if target == FOLD:
         deltas = []
         for v in value:
@@ -231,9 +268,6 @@ def check(target: str, value: Any) -> str | None:
         problem = check_fold(list(value), decoded=False)
     else:
         problem = check_decode(target, value)
-    took = time.perf_counter() - start
-    if problem is None and took > TIME_LIMIT:
-        problem = f"slow: took {took:.2f} s (limit {TIME_LIMIT} s)"
     return problem
 
 
@@ -399,7 +433,9 @@ def mutate(rng: random.Random, value: Any) -> Any:
     holder = [_copy(value)]
     parent, key = rng.choice(_slots(holder[0], holder, 0))
     v = parent[key]
-    op = rng.randrange(14)
+    op = rng.randrange(15)
+    if op in (6, 14) and _depth(holder[0]) > 100:  # keep every input under ~300 levels
+        op = 0
     if op == 0:
         parent[key] = rng.choice(_WEIRD)()
     elif op == 1 and type(v) is dict and v:
@@ -431,9 +467,44 @@ def mutate(rng: random.Random, value: Any) -> Any:
         parent[key] = rng.choice((StrSub(v), v + "\ud800", v[: len(v) // 2], v.swapcase(), v * 3))
     elif op == 13 and type(v) is int and type(v) is not bool:
         parent[key] = rng.choice((v + 2**64, -v - 1, float(v), IntSub(v), str(v), v == 0))
+    elif op == 14 and type(v) in (dict, list) and (paths := _paths(v)):
+        path = rng.choice(paths)  # the value nested into itself, again and again, at one of its own places
+        node = _copy(v)
+        for _ in range(rng.randrange(2, max(3, 200 // len(path)))):
+            outer = _copy(v)
+            _set(outer, path, node)
+            node = outer
+        parent[key] = node
     else:
         parent[key] = random_json(rng, 3)
     return holder[0]
+
+
+def _depth(v: Any) -> int:
+    """How deep containers nest in ``v`` (a scalar is 0)."""
+    t = type(v)
+    if t is dict:
+        return 1 + max(map(_depth, v.values()), default=0)
+    if t is list:
+        return 1 + max(map(_depth, v), default=0)
+    return 0
+
+
+def _paths(v: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The key paths of every container strictly inside ``v``."""
+    out: list[tuple[Any, ...]] = []
+    children = v.items() if type(v) is dict else enumerate(v) if type(v) is list else ()
+    for k, x in children:
+        if type(x) in (dict, list):
+            out.append(prefix + (k,))
+            out.extend(_paths(x, prefix + (k,)))
+    return out
+
+
+def _set(v: Any, path: tuple[Any, ...], value: Any) -> None:
+    for k in path[:-1]:
+        v = v[k]
+    v[path[-1]] = value
 
 
 def _copy(v: Any) -> Any:
@@ -466,7 +537,7 @@ def random_json(rng: random.Random, depth: int) -> Any:
 
 def random_item(rng: random.Random, parts: dict[str, list[Any]]) -> Any:
     """A random well-formed wire item built around parts taken from the vectors."""
-    tokens = {"input_tokens": rng.randrange(2**64), "output_tokens": rng.randrange(10**6)}
+    tokens: dict[str, int | None] = {"input_tokens": rng.randrange(2**64), "output_tokens": rng.randrange(10**6)}
     for k in ("reasoning_tokens", "cached_input_tokens", "cache_write_input_tokens"):
         tokens[k] = rng.choice((None, rng.randrange(2**64)))
     cost = rng.choice((None, {"amount": rng.choice((0.5, 1e-7, 3, 1e300)), "currency": "USD", "provider_amount": None}))
@@ -480,6 +551,18 @@ def random_item(rng: random.Random, parts: dict[str, list[Any]]) -> Any:
         "finish_reason": rng.choice((None, "Completed", "ToolCall", {"Other": "stop 🎉"})),
         "created_at": rng.choice((None, 0, 2**64 - 1)),
     }
+
+
+def nested_part(rng: random.Random, parts: dict[str, list[Any]]) -> Any:
+    """A part nested in tool results' ``Parts`` outputs up to ~50 deep, its leaf sometimes bad."""
+    part = rng.choice(parts[rng.choice(list(parts))])
+    if rng.random() < 0.5:
+        part = mutate(rng, part)
+    for _ in range(rng.randrange(1, 50)):
+        siblings = [rng.choice(parts[rng.choice(list(parts))]) for _ in range(rng.randrange(2))]
+        output = {"Parts": siblings + [part]}
+        part = {"ToolResult": {"call_id": "c", "output": output, "is_error": rng.random() < 0.5, "metadata": {}}}
+    return part
 
 
 def _truncated(rng: random.Random, value: Any) -> Any:
@@ -548,22 +631,26 @@ def _raw_stream(rng: random.Random, wire: list[Any]) -> list[Any]:
 
 def cases(rng: random.Random, seeds: list[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
     """An endless stream of ``(target, input)``."""
+    valid = seeds[: sum(1 for _ in _wire_lines())]  # the reference's own values come first
     parts: dict[str, list[Any]] = {}
-    for name, v in seeds:
+    for name, v in valid:
         if name == "Part" and type(v) is dict and len(v) == 1:
             parts.setdefault(next(iter(v)), []).append(v)
     if not parts:
         parts["Text"] = [{"Text": {"text": "hi", "metadata": {}}}]
     names = list(DECODERS)
-    valid = seeds[: sum(1 for _ in _wire_lines())]
     while True:
         r = rng.random()
         if r < 0.12:
             wire = random_deltas(rng, parts)
             yield (FOLD, wire) if rng.random() < 0.7 else (FOLD_RAW, _raw_stream(rng, wire))
             continue
-        if r < 0.2:
+        if r < 0.16:
             yield "Item", random_item(rng, parts)
+            continue
+        if r < 0.2:
+            part = nested_part(rng, parts)
+            yield ("Part", part) if rng.random() < 0.5 else ("Item", {"kind": "Tool", "parts": [part], "metadata": {}})
             continue
         name, value = rng.choice(valid if valid and rng.random() < 0.6 else seeds) if seeds else ("Part", parts["Text"][0])
         if r < 0.3:
@@ -576,8 +663,13 @@ def cases(rng: random.Random, seeds: list[tuple[str, Any]]) -> Iterator[tuple[st
         yield (name if rng.random() < 0.8 else rng.choice(names)), value
 
 
-def run(iterations: int, seed: int, seeds: list[tuple[str, Any]] | None = None) -> list[Crash]:
-    """Fuzz ``iterations`` inputs from ``seed``; one :class:`Crash` per distinct failure (the smallest input)."""
+def run(
+    iterations: int, seed: int, seeds: list[tuple[str, Any]] | None = None, max_crashes: int | None = None
+) -> list[Crash]:
+    """Fuzz ``iterations`` inputs from ``seed``; one :class:`Crash` per distinct failure (the smallest input).
+
+    With ``max_crashes``, stop as soon as that many distinct failures are found.
+    """
     rng = random.Random(seed)
     found: dict[str, Crash] = {}
     stream = cases(rng, load_seeds() if seeds is None else seeds)
@@ -589,6 +681,8 @@ def run(iterations: int, seed: int, seeds: list[tuple[str, Any]] | None = None) 
             old = found.get(crash.signature)
             if old is None or len(repr(value)) < len(repr(old.input)):
                 found[crash.signature] = crash
+            if max_crashes is not None and len(found) >= max_crashes:
+                break
     return list(found.values())
 
 
@@ -599,9 +693,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", default=CRASHERS, help="where crashers go (default tests/fuzz_crashers)")
     parser.add_argument("--dry-run", action="store_true", help="report crashers without writing them")
+    parser.add_argument("--max-crashes", type=int, default=None, help="stop after this many distinct failures")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    crashes = run(args.iterations, args.seed)
+    crashes = run(args.iterations, args.seed, max_crashes=args.max_crashes)
     for crash in crashes:
         where = "" if args.dry_run else " -> " + os.path.relpath(crash.write(args.out))
         print(f"CRASH {crash.signature}{where}")
