@@ -357,7 +357,12 @@ class StreamTests(unittest.TestCase):
         p0, p1 = PartId("part-0"), PartId("part-1")
         self.assertEqual(deltas[:3], [BeginPart(p0, PartKind.TEXT), AppendText(p0, "I"), AppendText(p0, "'ll check the current weather in Paris for you.")])
         self.assertEqual(deltas[3], CommitPart(TextPart("I'll check the current weather in Paris for you."), part_id=p0))
-        self.assertEqual(deltas[4:6], [BeginPart(p1, PartKind.TOOL_CALL), SetMetadata(p1, {"anthropic.caller": {"type": "direct"}})])
+        header = {"agentkit.tool_call_id": "toolu_01NRLabsLyVHZPKxbKvkfSMn", "agentkit.tool_name": "get_weather"}
+        self.assertEqual(deltas[4:6], [BeginPart(p1, PartKind.TOOL_CALL), SetMetadata(p1, {"anthropic.caller": {"type": "direct"}, **header})])
+        # While the input streams, the snapshot already names the call (the fold reads the header keys).
+        [open_call] = fold_all((), deltas[:7]).snapshot()[1:]
+        self.assertEqual((open_call.id, open_call.name), (ToolCallId("toolu_01NRLabsLyVHZPKxbKvkfSMn"), "get_weather"))
+        self.assertEqual(open_call.metadata, {"anthropic.caller": {"type": "direct"}, "agentkit.input_json": '{"locati'})
         fragments = [d.chunk for d in deltas if isinstance(d, AppendText) and d.part_id == p1]
         self.assertEqual(fragments, ['{"locati', 'on": "P', "ar", 'is"}'])  # the empty first fragment is skipped
         call = ToolCallPart(ToolCallId("toolu_01NRLabsLyVHZPKxbKvkfSMn"), "get_weather", {"location": "Paris"}, metadata={"anthropic.caller": {"type": "direct"}})
@@ -397,8 +402,9 @@ class StreamTests(unittest.TestCase):
         p3 = PartId("part-3")
         at = server.index(BeginPart(p3, PartKind.CUSTOM))
         self.assertIsInstance(server[at + 1], ReplaceStructured)
-        self.assertEqual(server[at + 2].part_id, p3)
-        self.assertIsInstance(server[at + 2], CommitPart)
+        self.assertEqual(server[at + 2], SetMetadata(p3, {"agentkit.custom_kind": "anthropic.bash_code_execution_tool_result"}))
+        self.assertEqual(server[at + 3].part_id, p3)
+        self.assertIsInstance(server[at + 3], CommitPart)
 
     def test_signature_after_an_empty_thinking_delta(self) -> None:
         events = load_events("messages.thinking_text.stream.jsonl")

@@ -344,6 +344,29 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(texts[-1], "The capital of the UK is London.")
         self.assertEqual(texts, sorted(texts, key=len))
 
+    def test_open_parts_show_their_header(self) -> None:
+        """The decoder sends the fold's header keys as soon as a call's id and name (or audio's type) are known."""
+        decoder, state = chat.stream_decoder(), FoldState()
+        headers: list[tuple[str, str]] = []
+        for event in events("chat.tool_call.stream.jsonl"):
+            state = fold_all(state, decoder.feed(event))
+            if state.is_open:
+                call = state.snapshot()[0]
+                assert isinstance(call, ToolCallPart)
+                headers.append((call.id.value, call.name))
+                self.assertFalse([k for k in call.metadata if k in ("agentkit.tool_call_id", "agentkit.tool_name")])
+        self.assertEqual(set(headers), {("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital")})
+        decoder, state = chat.stream_decoder(), FoldState()
+        media: list[tuple[Modality, str]] = []
+        for event in events("chat.audio_output.reconstructed.stream.jsonl"):
+            state = fold_all(state, decoder.feed(event))
+            if state.is_open:
+                audio = state.snapshot()[0]
+                assert isinstance(audio, MediaPart)
+                media.append((audio.modality, audio.mime_type))
+        self.assertEqual(media[0][0], Modality.AUDIO)
+        self.assertEqual(media[-1], (Modality.AUDIO, "audio/wav"))
+
     def test_multiple_choices(self) -> None:
         decoder, deltas, state = stream("chat.multiple_choices.stream.jsonl")
         items = decoder.finish_all(state.parts)

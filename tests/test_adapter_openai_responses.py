@@ -350,12 +350,19 @@ class StreamTest(unittest.TestCase):
                 if isinstance(delta, AppendText):
                     [open_text] = [p for p in state.snapshot() if isinstance(p, TextPart)]
                     texts.append(open_text.text)
-                if isinstance(delta, SetMetadata):
+                if isinstance(delta, SetMetadata) and "openai.part.annotations" in delta.metadata:
                     annotated = True
                     [open_text] = [p for p in state.snapshot() if isinstance(p, TextPart)]
                     notes: Any = open_text.metadata["openai.part.annotations"]
                     self.assertEqual(notes[0]["start_index"], 94)
         self.assertTrue(annotated)
+        # The web search item showed its kind while open.
+        decoder, state = A.stream_decoder(), fold_all([], [])
+        kinds = set()
+        for event in events:
+            state = fold_all(state, decoder.feed(event))
+            kinds |= {p.kind for p in state.snapshot()[len(state.parts) :] if isinstance(p, CustomPart)}
+        self.assertEqual(kinds, {"openai.web_search_call"})
         self.assertEqual(len(texts), 6)
         for shorter, longer in zip(texts, texts[1:]):
             self.assertTrue(longer.startswith(shorter) and len(longer) > len(shorter))
@@ -375,6 +382,8 @@ class StreamTest(unittest.TestCase):
                     assert isinstance(call, ToolCallPart)
                     seen.append(call.metadata["agentkit.input_json"])  # type: ignore[arg-type]
                     self.assertEqual(call.metadata["openai.name"], "final_result")  # shown while open
+                    # and, through the fold's header keys, as the open part's own fields
+                    self.assertEqual((call.id, call.name), (ToolCallId("call_CWXgs68YprAjp6t0371hiPOI"), "final_result"))
         self.assertEqual(seen[-1], '{"result":6666}')
         self.assertEqual(seen[0], '{"')
         call = state.parts[1]

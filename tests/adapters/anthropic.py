@@ -105,8 +105,10 @@ Streams
 
 Each content block becomes the part ``PartId(f"part-{index}")``:
 ``content_block_start`` -> ``BeginPart`` (plus ``SetMetadata`` with the block's
-extra fields, and for custom parts ``ReplaceStructured`` with the block as it
-started); ``text_delta`` / ``thinking_delta`` -> ``AppendText`` of the text /
+extra fields and the fold's header keys, ``agentkit.tool_call_id`` and
+``agentkit.tool_name`` for ``tool_use``, ``agentkit.custom_kind`` for custom
+parts, so a snapshot names the tool while its input streams; and for custom
+parts ``ReplaceStructured`` with the block as it started); ``text_delta`` / ``thinking_delta`` -> ``AppendText`` of the text /
 summary; ``input_json_delta`` -> ``AppendText`` of the raw JSON fragment (empty
 fragments are skipped); ``citations_delta`` -> ``SetMetadata`` of the citations
 so far; ``signature_delta`` only updates the block;  ``content_block_stop`` ->
@@ -190,6 +192,8 @@ _MARKERS = frozenset((OMITTED, STRING_CONTENT, UNKNOWN_DELTAS))
 #: The fold's keys for tool-call argument text that is not valid JSON (shared by every adapter).
 INPUT_JSON = "agentkit.input_json"
 INPUT_ERROR = "agentkit.input_error"
+#: Prefix of the fold's header keys (``agentkit.tool_name``...), sent when a block opens.
+HEADER = "agentkit."
 
 _FINISH: dict[str, FinishReason] = {
     "end_turn": FinishReason.COMPLETED,
@@ -500,6 +504,25 @@ def items_from_response(response: JsonDict) -> list[Item]:
 # -- streams ---------------------------------------------------------------------------
 
 
+def _header(part: Part) -> JsonDict:
+    """The fold's header keys for an open part: what its commit will carry in its own fields.
+
+    Sent with the block's ``SetMetadata`` so ``FoldState.snapshot()`` shows the
+    tool's id and name (or the media type, file name, custom kind) while the
+    block streams; the committed part carries the real fields.
+    """
+    if isinstance(part, ToolCallPart):
+        return {HEADER + "tool_call_id": part.id.value, HEADER + "tool_name": part.name}
+    if isinstance(part, MediaPart):
+        return {HEADER + "modality": part.modality.value, HEADER + "mime_type": part.mime_type}
+    if isinstance(part, FilePart):
+        header = {HEADER + "file_name": part.name, HEADER + "mime_type": part.mime_type}
+        return {k: v for k, v in header.items() if v is not None}
+    if isinstance(part, CustomPart):
+        return {HEADER + "custom_kind": part.kind}
+    return {}
+
+
 class AnthropicStreamDecoder:
     """Turns one stream's events into deltas; :meth:`finish` builds the turn's item.
 
@@ -542,8 +565,9 @@ class AnthropicStreamDecoder:
         deltas: list[Delta] = [BeginPart(pid, part.part_kind)]
         if isinstance(part, CustomPart):
             deltas.append(ReplaceStructured(pid, copy.deepcopy(part.value)))
-        elif part.metadata:
-            deltas.append(SetMetadata(pid, part.metadata))
+            deltas.append(SetMetadata(pid, MetadataMap(_header(part))))
+        elif part.metadata or _header(part):
+            deltas.append(SetMetadata(pid, part.metadata.merged(_header(part))))
         if isinstance(part, TextPart) and part.text:
             deltas.append(AppendText(pid, part.text))
         elif isinstance(part, ReasoningPart) and part.summary:

@@ -88,7 +88,10 @@ Streaming: Chat chunks have no part boundaries, so a part opens
 (``BeginPart``) when its field first appears in a choice's ``delta``, grows as
 fragments arrive (``AppendText`` of content, refusal, base64 audio data and raw
 tool-call argument JSON; ``SetMetadata`` for the refusal flag and the audio id,
-transcript and expiry), and every part of a choice is committed (``CommitPart``
+transcript and expiry, and for the fold's header keys as soon as they are known:
+``agentkit.tool_call_id`` and ``agentkit.tool_name`` of a tool call,
+``agentkit.modality`` and ``agentkit.mime_type`` of audio, so a snapshot names
+the tool while its arguments stream), and every part of a choice is committed (``CommitPart``
 with ``part_id``, the authoritative final part) when that choice's
 ``finish_reason`` arrives.  Part ids follow the Rust reference:
 ``part-{choice}-content``, ``part-{choice}-tool-{index}``, plus
@@ -206,6 +209,11 @@ MESSAGE_NS = NS + "message."
 LEGACY_KEY = NS + "legacy_function_call"
 REFUSAL_KEY = NS + "refusal"
 ARGUMENTS_KEY = NS + "arguments"
+#: The fold's header keys: an open part's id, name, modality and MIME type, shown by snapshot() before the commit.
+HEADER_ID = "agentkit.tool_call_id"
+HEADER_NAME = "agentkit.tool_name"
+HEADER_MODALITY = "agentkit.modality"
+HEADER_MIME = "agentkit.mime_type"
 
 _FINISH: dict[str, FinishReason] = {
     "stop": FinishReason.COMPLETED,
@@ -326,11 +334,14 @@ def _image_mime(url: str) -> str:
     return "image/*"
 
 
+_UNKNOWN_AUDIO = "application/octet-stream"
+
+
 def _sniff_audio(b64: str) -> str:
     for magic, mime in _AUDIO_MAGIC:
         if b64.startswith(magic):
             return mime
-    return "application/octet-stream"
+    return _UNKNOWN_AUDIO
 
 
 def _b64(data: DataRef, what: str) -> str:
@@ -528,7 +539,7 @@ def _merge_logprobs(acc: dict[str, Json], value: Json) -> None:
 
 
 class _Choice:
-    __slots__ = ("index", "fields", "message", "slots", "calls", "committed")
+    __slots__ = ("index", "fields", "message", "slots", "calls", "headers", "committed")
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -536,7 +547,16 @@ class _Choice:
         self.message: dict[str, Json] = {}
         self.slots: dict[str, PartId] = {}
         self.calls: dict[Json, dict[str, Json]] = {}  # tool-call stream index -> accumulated call
+        self.headers: dict[str, dict[str, Json]] = {}  # part id -> header keys sent so far
         self.committed = False
+
+
+def _new_header(st: _Choice, pid: PartId, header: Mapping[str, Json]) -> dict[str, Json]:
+    """The header keys of an open part not sent yet (or changed): sent as soon as they are known."""
+    sent = st.headers.setdefault(pid.value, {})
+    changed = {k: v for k, v in header.items() if isinstance(v, str) and v and sent.get(k) != v}
+    sent.update(changed)
+    return changed
 
 
 class ChatStreamDecoder:
@@ -635,6 +655,8 @@ class ChatStreamDecoder:
             elif acc.get(k) != v:
                 _merge_snapshot(acc, k, v)
                 changed[NS + k] = _copy(v)
+        mime = _sniff_audio(str(acc.get("data") or ""))
+        changed.update(_new_header(st, pid, {HEADER_MODALITY: Modality.AUDIO.value, HEADER_MIME: None if mime == _UNKNOWN_AUDIO else mime}))
         if changed:
             out.append(SetMetadata(pid, MetadataMap(changed)))
 
@@ -660,6 +682,11 @@ class ChatStreamDecoder:
                         _merge_snapshot(body, bk, bv)
             elif v is not None or k not in acc:
                 _merge_snapshot(acc, k, v)
+        native_type = acc.get("type")
+        body = acc.get(native_type if isinstance(native_type, str) else "function")
+        header = _new_header(st, pid, {HEADER_ID: acc.get("id"), HEADER_NAME: body.get("name") if isinstance(body, dict) else None})
+        if header:
+            out.append(SetMetadata(pid, MetadataMap(header)))
 
     def _apply_function_call(self, st: _Choice, frag: Mapping[str, Json], out: list[Delta]) -> None:
         pid = self._open(st, "function-call", PartKind.TOOL_CALL, out)
@@ -671,6 +698,10 @@ class ChatStreamDecoder:
                     out.append(AppendText(pid, v))
             elif v is not None and v != "" or k not in acc:
                 _merge_snapshot(acc, k, v)
+        name = acc.get("name")
+        header = _new_header(st, pid, {HEADER_ID: name, HEADER_NAME: name})  # the legacy call's id is its name
+        if header:
+            out.append(SetMetadata(pid, MetadataMap(header)))
 
     def _commit(self, st: _Choice, out: list[Delta]) -> None:
         st.committed = True

@@ -113,8 +113,10 @@ others; text, refusal, summary and argument fragments are appended as they
 arrive (argument fragments are the raw JSON text, so the fold shows them under
 ``agentkit.input_json`` while open); each ``annotation.added`` re-sends the
 entry's annotations so far (``SetMetadata``); a tool call's ``call_id``, name
-and item id are sent as metadata when it opens (the fold has no other way to
-show them before the commit).  ``output_item.done`` commits every part of the
+and item id are sent as metadata when it opens, as ``openai.*`` keys and as the
+fold's header keys ``agentkit.tool_call_id`` and ``agentkit.tool_name``, so a
+snapshot names the call while its arguments stream; a custom part (a server
+tool item, an unknown entry) is sent ``agentkit.custom_kind`` likewise.  ``output_item.done`` commits every part of the
 item, decoded from the done item exactly as the non-streaming path decodes it.
 A terminal event (``response.completed`` / ``.incomplete`` / ``.failed``)
 closes items that never got their ``done`` from the terminal response's copy,
@@ -204,6 +206,10 @@ Json = dict[str, Any]
 
 NS = "openai."
 PART_NS = "openai.part."
+#: The fold's header keys: an open part's call id, tool name or custom kind, shown by snapshot() before the commit.
+HEADER_ID = "agentkit.tool_call_id"
+HEADER_NAME = "agentkit.tool_name"
+HEADER_KIND = "agentkit.custom_kind"
 REQUEST_FIELD = "openai.request_field"
 
 _ROLE_KINDS = {
@@ -581,7 +587,10 @@ class ResponsesStreamDecoder:
                 return []
             state.entries[entry] = part
             kind = PartKind.REASONING if state.item.get("type") == "reasoning" else _ENTRY_KINDS.get(str(part.get("type")), PartKind.CUSTOM)
-            return self._begin(index, state, entry, kind)
+            deltas = self._begin(index, state, entry, kind)
+            if deltas and kind is PartKind.CUSTOM:
+                deltas += self._custom_kind(index, entry, part.get("type"))
+            return deltas
         if etype in (
             "response.output_text.delta",
             "response.refusal.delta",
@@ -626,9 +635,18 @@ class ResponsesStreamDecoder:
         if itype in _CLIENT_TOOL_CALLS:
             deltas = self._begin(index, state, 0, PartKind.TOOL_CALL)
             shown = {NS + k: _copy(item[k]) for k in ("id", "call_id", "name") if k in item}
+            header = {HEADER_ID: item.get("call_id"), HEADER_NAME: item.get("name")}
+            shown.update((k, v) for k, v in header.items() if isinstance(v, str))
             deltas.append(SetMetadata(_pid(index), MetadataMap(shown)))
             return deltas
-        return self._begin(index, state, 0, PartKind.CUSTOM)
+        return self._begin(index, state, 0, PartKind.CUSTOM) + self._custom_kind(index, 0, itype)
+
+    @staticmethod
+    def _custom_kind(index: int, entry: int, native_type: object) -> list[Delta]:
+        """The header key that lets a snapshot show an open custom part's kind (``openai.<type>``)."""
+        if not isinstance(native_type, str):
+            return []
+        return [SetMetadata(_pid(index, entry), MetadataMap({HEADER_KIND: NS + native_type}))]
 
     def _close(self, index: int, native: object) -> list[Delta]:
         """Commit every part of output item ``index`` from its final native form."""
