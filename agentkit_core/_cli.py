@@ -250,10 +250,19 @@ def _err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
+def _out_over_progress(text: str) -> None:
+    """Print a line to stdout after clearing a progress line on the terminal, so they do not share a row."""
+    sys.stderr.write("\r\x1b[K")
+    sys.stderr.flush()
+    _out(text)
+    sys.stdout.flush()
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check every item of every file; report each problem."""
     read = good = problems = 0
-    for item in _items(args.files, _out, sys.stderr.isatty()):
+    progress = sys.stderr.isatty()
+    for item in _items(args.files, _out_over_progress if progress else _out, progress):
         if isinstance(item, Item):
             read, good = read + 1, good + 1
         else:
