@@ -688,7 +688,7 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: fuzz, print each distinct failure, write the crashers; exit 1 if any."""
-    parser = argparse.ArgumentParser(prog="tools/fuzz.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="tools/fuzz.py", description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=20000, help="inputs to try (default 20000)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", default=CRASHERS, help="where crashers go (default tests/fuzz_crashers)")

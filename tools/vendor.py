@@ -77,7 +77,7 @@ def vendor(dest: str, name: str, *, force: bool = False, package: str = PACKAGE)
 
 def main(argv: list[str] | None = None) -> int:
     """The command line; exit status 0 when the copy works, 2 otherwise."""
-    parser = argparse.ArgumentParser(prog="tools/vendor.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="tools/vendor.py", description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("dest", metavar="DEST", help="the directory to copy into")
     parser.add_argument("--name", required=True, help="the copy's module name")
     parser.add_argument("--force", action="store_true", help="replace an existing DEST/NAME")
