@@ -75,11 +75,12 @@ class Log:
 class OpenPart:
     """An open part: what has arrived for it so far.  Owned by one builder while it changes."""
 
-    __slots__ = ("part_id", "kind", "text", "ntext", "data", "ndata", "value", "metadata", "owner", "_part")
+    __slots__ = ("part_id", "kind", "accepts", "text", "ntext", "data", "ndata", "value", "metadata", "owner", "_part")
 
-    def __init__(self, part_id: PartId, kind: PartKind, owner: object) -> None:
+    def __init__(self, part_id: PartId, kind: PartKind, accepts: Any, owner: object) -> None:
         self.part_id = part_id
         self.kind = kind
+        self.accepts = accepts  # what deltas this kind takes (fold's rule tables)
         self.text: Log | None = None
         self.ntext = 0
         self.data: Log | None = None
@@ -91,7 +92,7 @@ class OpenPart:
 
     def clone(self, owner: object) -> OpenPart:
         new = OpenPart.__new__(OpenPart)
-        new.part_id, new.kind = self.part_id, self.kind
+        new.part_id, new.kind, new.accepts = self.part_id, self.kind, self.accepts
         new.text, new.ntext, new.data, new.ndata = self.text, self.ntext, self.data, self.ndata
         new.value, new.metadata, new.owner, new._part = self.value, self.metadata, owner, None
         return new

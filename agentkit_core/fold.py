@@ -92,6 +92,22 @@ _REPLACE_TARGETS = {
 _ONE_DATA = frozenset((PartKind.MEDIA, PartKind.FILE, PartKind.CUSTOM))
 
 
+class _Accepts:
+    """The tables above, looked up once per part when it opens (enum hashing is slow)."""
+
+    __slots__ = ("text", "bytes", "value", "one_data", "tool_call")
+
+    def __init__(self, kind: PartKind) -> None:
+        self.text = kind in _TEXT_TARGETS
+        self.bytes = kind in _BYTES_TARGETS
+        self.value = kind in _REPLACE_TARGETS
+        self.one_data = kind in _ONE_DATA
+        self.tool_call = kind is PartKind.TOOL_CALL
+
+
+_ACCEPTS = {kind: _Accepts(kind) for kind in PartKind}
+
+
 _Slot = Union[Part, OpenPart]
 
 
@@ -212,8 +228,7 @@ class _Builder:
         if pos is None:
             opened = ", ".join(repr(k) for k in self.open) or "none"
             raise ProtocolError(f"{verb} to part {key!r}, which is not open (open parts: {opened})")
-        slot = self.pending[pos - self.base]
-        assert isinstance(slot, OpenPart)
+        slot: OpenPart = self.pending[pos - self.base]  # type: ignore[assignment]  # open ids map to open slots
         if slot.owner is not self:
             slot = slot.clone(self)
             self.pending[pos - self.base] = slot
@@ -224,21 +239,10 @@ class _Builder:
     # -- the transition rules ---------------------------------------------------------
 
     def apply(self, delta: Delta) -> None:
-        t = type(delta)
-        if t is AppendText:
-            self.append_text(delta)  # type: ignore[arg-type]
-        elif t is AppendBytes:
-            self.append_bytes(delta)  # type: ignore[arg-type]
-        elif t is BeginPart:
-            self.begin(delta)  # type: ignore[arg-type]
-        elif t is CommitPart:
-            self.commit(delta)  # type: ignore[arg-type]
-        elif t is SetMetadata:
-            self.set_metadata(delta)  # type: ignore[arg-type]
-        elif t is ReplaceStructured:
-            self.replace_structured(delta)  # type: ignore[arg-type]
-        else:
+        rule = _RULES.get(type(delta))
+        if rule is None:
             raise ProtocolError(f"fold takes Delta values, not {type(delta).__name__}")
+        rule(self, delta)
 
     def begin(self, delta: BeginPart) -> None:
         key = _key(delta.part_id, delta)
@@ -250,30 +254,46 @@ class _Builder:
             raise ProtocolError(f"BeginPart for part {key!r} has kind {kind!r}, not a PartKind")
         pid = delta.part_id if type(delta.part_id) is PartId else PartId(key)
         self._writable_open()[key] = self.base + len(self.pending)
-        self.pending.append(OpenPart(pid, kind, self))
+        self.pending.append(OpenPart(pid, kind, _ACCEPTS[kind], self))
 
     def append_text(self, delta: AppendText) -> None:
-        slot = self._target(delta, "AppendText")
+        # The hottest rule: _target's common case is inlined (an owned open part, looked up by string id).
+        pid = delta.part_id
+        pos = self.open.get(pid.value) if type(pid) is PartId and type(pid.value) is str else None
+        slot: OpenPart = self.pending[pos - self.base] if pos is not None else None  # type: ignore[assignment]
+        if slot is None or slot.owner is not self:
+            slot = self._target(delta, "AppendText")
+        else:
+            slot._part = None
         chunk = delta.chunk
-        if slot.kind not in _TEXT_TARGETS or (slot.kind in _ONE_DATA and slot.data is not None):
+        accepts = slot.accepts
+        if not accepts.text or (accepts.one_data and slot.data is not None):
             raise ProtocolError(_refusal("AppendText", slot, "inline text"))
         if type(chunk) is not str:
             raise ProtocolError(_bad_chunk("AppendText", slot, chunk, "a str"))
-        if slot.value is not UNSET and slot.kind is PartKind.TOOL_CALL:
+        if accepts.tool_call and slot.value is not UNSET:
             raise ProtocolError(
                 f"AppendText to part {slot.part_id.value!r} ({slot.describe()}), whose input was already "
                 "replaced by ReplaceStructured"
             )
-        text = slot.text
+        text, n = slot.text, slot.ntext
         if text is None:
-            slot.text, slot.ntext = Log([chunk]), 1
-        else:
-            slot.text, slot.ntext = text.push(slot.ntext, chunk), slot.ntext + 1
+            slot.text = Log([chunk])
+        else:  # Log.push, inlined on the hottest path: extend in place when at the log's tip
+            items = text.items
+            if len(items) == n:
+                items.append(chunk)
+                if items[n] is not chunk:  # another branch raced us to the tip
+                    slot.text = Log(items[:n] + [chunk])
+            else:
+                slot.text = Log(items[:n] + [chunk])
+        slot.ntext = n + 1
 
     def append_bytes(self, delta: AppendBytes) -> None:
         slot = self._target(delta, "AppendBytes")
         chunk = delta.chunk
-        if slot.kind not in _BYTES_TARGETS or (slot.kind in _ONE_DATA and slot.text is not None):
+        accepts = slot.accepts
+        if not accepts.bytes or (accepts.one_data and slot.text is not None):
             raise ProtocolError(_refusal("AppendBytes", slot, "inline bytes"))
         if not isinstance(chunk, (bytes, bytearray, memoryview)):
             raise ProtocolError(_bad_chunk("AppendBytes", slot, chunk, "bytes"))
@@ -286,10 +306,10 @@ class _Builder:
 
     def replace_structured(self, delta: ReplaceStructured) -> None:
         slot = self._target(delta, "ReplaceStructured")
-        if slot.kind not in _REPLACE_TARGETS:
+        if not slot.accepts.value:
             raise ProtocolError(_refusal("ReplaceStructured", slot, "a JSON value"))
         slot.value = delta.value
-        if slot.kind is PartKind.TOOL_CALL:
+        if slot.accepts.tool_call:
             slot.text, slot.ntext = None, 0
 
     def set_metadata(self, delta: SetMetadata) -> None:
@@ -335,6 +355,17 @@ class _Builder:
         if n:
             del pending[:n]
             self.base += n
+
+
+#: Delta type -> the rule that applies it.
+_RULES: dict[type, Any] = {
+    AppendText: _Builder.append_text,
+    AppendBytes: _Builder.append_bytes,
+    BeginPart: _Builder.begin,
+    CommitPart: _Builder.commit,
+    SetMetadata: _Builder.set_metadata,
+    ReplaceStructured: _Builder.replace_structured,
+}
 
 
 def _key(pid: object, delta: object) -> str:
@@ -384,11 +415,14 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
     ``deltas``, as ``delta #i``; ``state`` is never changed.
     """
     builder = _Builder(_as_state(state))
-    apply = builder.apply
+    rules = _RULES
     i = -1
     try:
         for i, delta in enumerate(deltas):
-            apply(delta)
+            rule = rules.get(type(delta))
+            if rule is None:
+                builder.apply(delta)  # raises the error
+            rule(builder, delta)
     except ProtocolError as exc:
         raise ProtocolError(f"delta #{i}: {exc}") from None
     return builder.freeze()
