@@ -58,6 +58,20 @@ def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float
     return best / number
 
 
+def paired(fn: Callable[[], object], base: Callable[[], object], rounds: int = 7, number: int = 1) -> tuple[float, float, float]:
+    """Time ``fn`` and ``base`` in alternating rounds; return (fn seconds, base seconds, ratio).
+
+    Noise on a shared machine only ever adds time, so each side's minimum over
+    the rounds converges on its true cost; alternating the rounds exposes both
+    sides to the same spells of load.  The ratio is min(fn) / min(base).
+    """
+    fn_best = base_best = float("inf")
+    for _ in range(rounds):
+        base_best = min(base_best, best_of(base, 3, number))
+        fn_best = min(fn_best, best_of(fn, 3, number))
+    return fn_best, base_best, fn_best / base_best
+
+
 def verdict(ok: bool, target: str) -> str:
     return f"{target}: {'ok' if ok else 'MISSED'}"
 
