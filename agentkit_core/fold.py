@@ -421,7 +421,7 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
         for i, delta in enumerate(deltas):
             rule = rules.get(type(delta))
             if rule is None:
-                builder.apply(delta)  # raises the error
+                raise ProtocolError(f"fold takes Delta values, not {type(delta).__name__}")
             rule(builder, delta)
     except ProtocolError as exc:
         raise ProtocolError(f"delta #{i}: {exc}") from None
