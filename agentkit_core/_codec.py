@@ -379,13 +379,16 @@ def _json_slow(v: object, depth: int) -> JsonValue:
     fail(f"invalid type: {describe(v)}, expected a JSON value")
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def copy_json(v: Any) -> JsonValue:
     """A deep copy of a JSON value built from dicts and lists (scalars are shared)."""
     t = type(v)
     if t is dict:
-        return {k: copy_json(x) for k, x in v.items()}
+        return {k: x if type(x) in _SCALARS else copy_json(x) for k, x in v.items()}
     if t is list:
-        return [copy_json(x) for x in v]
+        return [x if type(x) in _SCALARS else copy_json(x) for x in v]
     return v  # type: ignore[no-any-return]
 
 

@@ -182,7 +182,7 @@ class MediaPart(Part):
                 "modality": self.modality._value_,
                 "mime_type": self.mime_type,
                 "data": self.data.to_dict(),
-                "metadata": self.metadata.to_dict(),
+                "metadata": self.metadata.to_dict() if self.metadata._data else {},
             }
         }
 
@@ -244,7 +244,7 @@ class FilePart(Part):
             "name": self.name,
             "mime_type": self.mime_type,
             "data": self.data.to_dict(),
-            "metadata": self.metadata.to_dict(),
+            "metadata": self.metadata.to_dict() if self.metadata._data else {},
         }
 
     @classmethod
@@ -297,7 +297,7 @@ class StructuredPart(Part):
             "Structured": {
                 "value": C.copy_json(self.value),
                 "schema": None if schema is None else C.copy_json(schema),
-                "metadata": self.metadata.to_dict(),
+                "metadata": self.metadata.to_dict() if self.metadata._data else {},
             }
         }
 
@@ -365,7 +365,7 @@ class ReasoningPart(Part):
                 "summary": self.summary,
                 "data": None if data is None else data.to_dict(),
                 "redacted": self.redacted,
-                "metadata": self.metadata.to_dict(),
+                "metadata": self.metadata.to_dict() if self.metadata._data else {},
             }
         }
 
@@ -423,7 +423,7 @@ class CustomPart(Part):
                 "kind": self.kind,
                 "data": None if data is None else data.to_dict(),
                 "value": C.copy_json(self.value),
-                "metadata": self.metadata.to_dict(),
+                "metadata": self.metadata.to_dict() if self.metadata._data else {},
             }
         }
 

@@ -51,7 +51,7 @@ class BeginPart(Delta):
     kind: PartKind
 
     def to_dict(self) -> dict[str, Any]:
-        return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind.value}}
+        return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind._value_}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ class SetMetadata(Delta):
             coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict()}}
+        return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict() if self.metadata._data else {}}}
 
 
 @dataclass(frozen=True, slots=True)

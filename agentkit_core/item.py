@@ -119,7 +119,7 @@ class Item:
             "parts": [p.to_dict() for p in self.parts],
             "metadata": md.to_dict() if md._data else {},
             "usage": None if usage is None else usage.to_dict(),
-            "finish_reason": None if finish is None else finish.to_dict(),
+            "finish_reason": None if finish is None else finish.kind if finish.detail is None else finish.to_dict(),
             "created_at": None if created is None else int(created),
         }
 

@@ -202,7 +202,7 @@ class Usage:
         return {
             "tokens": None if tokens is None else tokens.to_dict(),
             "cost": None if cost is None else cost.to_dict(),
-            "metadata": self.metadata.to_dict(),
+            "metadata": self.metadata.to_dict() if self.metadata._data else {},
         }
 
     @classmethod
