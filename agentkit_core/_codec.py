@@ -140,6 +140,13 @@ def maker(cls: type[T], *names: str) -> Callable[..., T]:
     return make
 
 
+def variant(value: Any, cls: type[T]) -> T:
+    """``value`` (a decoded variant) if it is a ``cls``: ``TextPart.from_dict`` refuses a media part."""
+    if not isinstance(value, cls):
+        fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
+    return value
+
+
 def optional(decode: Callable[[Any, int], T]) -> Callable[[Any, int], T | None]:
     """A decoder that reads ``null`` and absence as ``None``, else defers to ``decode``."""
 

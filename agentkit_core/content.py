@@ -117,13 +117,7 @@ class Part:
 
         Called on a variant (``TextPart.from_dict``) it also checks the variant.
         """
-        return _decoded(decode_part(v, 1), cls)
-
-
-def _decoded(value: Part, cls: type[P]) -> P:
-    if not isinstance(value, cls):
-        C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
-    return value
+        return C.variant(decode_part(v, 1), cls)
 
 
 @dataclass(frozen=True, slots=True)

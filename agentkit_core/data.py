@@ -58,10 +58,7 @@ class DataRef:
     @classmethod
     def from_dict(cls, v: object, /) -> DataRef:
         """Decode any data reference; raises :class:`NormalizeError`."""
-        value = decode_data_ref(v, 1)
-        if not isinstance(value, cls):
-            C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
-        return value
+        return C.variant(decode_data_ref(v, 1), cls)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,10 +37,7 @@ class Delta:
     @classmethod
     def from_dict(cls, v: object, /) -> Delta:
         """Decode a delta; raises :class:`NormalizeError`."""
-        value = decode_delta(v, 1)
-        if not isinstance(value, cls):
-            C.fail(f"expected a {cls.__name__}, found a {type(value).__name__}")
-        return value
+        return C.variant(decode_delta(v, 1), cls)
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,5 +117,3 @@ def decode_finish_reason(v: object, depth: int) -> FinishReason:
         C.fail("missing field")
     C.fail(f"invalid type: {C.describe(v)}, expected a FinishReason")
 
-
-opt_finish_reason = C.optional(decode_finish_reason)
