@@ -107,6 +107,11 @@ class Part:
         """A :class:`ReasoningPart` holding a readable summary."""
         return ReasoningPart(summary)
 
+    def __post_init__(self) -> None:
+        # Every variant's dataclass __init__ calls this: a plain mapping becomes a MetadataMap.
+        if type(self.metadata) is not MetadataMap:
+            coerce_metadata(self)
+
     def with_metadata(self: P, metadata: Mapping[str, JsonValue]) -> P:
         """A copy whose metadata is ``metadata`` (replaced, as in the reference)."""
         return replace(self, metadata=as_metadata(metadata))  # type: ignore[type-var]
@@ -133,10 +138,6 @@ class TextPart(Part):
     # Declared with field() so the inherited factory Part.text is not taken as a default.
     text: str = field()  # type: ignore[assignment]  # the field shadows the factory on purpose
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
@@ -165,10 +166,6 @@ class MediaPart(Part):
     mime_type: str
     data: DataRef
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -211,10 +208,6 @@ class FilePart(Part):
     name: str | None = field(default=None, kw_only=True)
     mime_type: str | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
 
     @classmethod
     def named(cls, name: str, data: DataRef) -> FilePart:
@@ -277,10 +270,6 @@ class StructuredPart(Part):
     schema: JsonValue | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
-
     def with_schema(self, schema: JsonValue | None) -> StructuredPart:
         """A copy with ``schema`` set."""
         return replace(self, schema=schema)
@@ -329,10 +318,6 @@ class ReasoningPart(Part):
     data: DataRef | None = field(default=None, kw_only=True)
     redacted: bool = field(default=False, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
 
     @classmethod
     def from_summary(cls, text: str) -> ReasoningPart:
@@ -397,10 +382,6 @@ class CustomPart(Part):
     data: DataRef | None = field(default=None, kw_only=True)
     value: JsonValue | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
 
     def with_data(self, data: DataRef | None) -> CustomPart:
         """A copy with ``data`` set."""

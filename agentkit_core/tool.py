@@ -45,10 +45,6 @@ class ToolCallPart(Part):
     input: JsonValue
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
-
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
         return {
@@ -231,10 +227,6 @@ class ToolResultPart(Part):
     output: ToolOutput
     is_error: bool = field(default=False, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
 
     @classmethod
     def success(cls, call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
