@@ -51,7 +51,9 @@ Header keys.  A stream can show an open part's header before it commits, by
 and ``agentkit.tool_name`` (tool calls; the id for tool results too),
 ``agentkit.modality`` (a :class:`Modality` wire name, ``"Audio"``) and
 ``agentkit.mime_type`` (media and files), ``agentkit.file_name`` (files),
-``agentkit.custom_kind`` (custom parts).  ``snapshot()`` renders them as the
+``agentkit.custom_kind`` (custom parts); the constants ``TOOL_CALL_ID_KEY``,
+``TOOL_NAME_KEY``, ``MODALITY_KEY``, ``MIME_TYPE_KEY``, ``FILE_NAME_KEY`` and
+``CUSTOM_KIND_KEY`` of this module name them.  ``snapshot()`` renders them as the
 open part's fields and leaves them out of its metadata.  The committed part,
 being authoritative, is unaffected.
 """
@@ -60,13 +62,39 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence, Union
 
-from ._open import HEADER_KEYS, INPUT_ERROR_KEY, INPUT_JSON_KEY, UNSET, Log, OpenPart
+from ._open import (
+    CUSTOM_KIND_KEY,
+    FILE_NAME_KEY,
+    HEADER_KEYS,
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
+    MIME_TYPE_KEY,
+    MODALITY_KEY,
+    TOOL_CALL_ID_KEY,
+    TOOL_NAME_KEY,
+    UNSET,
+    Log,
+    OpenPart,
+)
 from .content import Part, PartKind
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import ProtocolError
 from .ids import PartId
 
-__all__ = ("FoldState", "fold", "fold_all", "INPUT_JSON_KEY", "INPUT_ERROR_KEY", "HEADER_KEYS")
+__all__ = (
+    "FoldState",
+    "fold",
+    "fold_all",
+    "INPUT_JSON_KEY",
+    "INPUT_ERROR_KEY",
+    "HEADER_KEYS",
+    "TOOL_CALL_ID_KEY",
+    "TOOL_NAME_KEY",
+    "MODALITY_KEY",
+    "MIME_TYPE_KEY",
+    "FILE_NAME_KEY",
+    "CUSTOM_KIND_KEY",
+)
 
 # What each delta may extend, by the kind of the open part.
 _TEXT_TARGETS = {
