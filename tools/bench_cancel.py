@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Callable
 
-from bench import Row, best_of, verdict
+from bench import Row, paired, verdict
 
 from agentkit_core import CancellationController
 
@@ -107,10 +107,8 @@ def _check_cost(quick: bool) -> tuple[float, float]:
 
         return run
 
-    repeat = 3 if quick else 7
-    mine = best_of(loop(checkpoint.is_cancelled), repeat=repeat) / n
-    base = best_of(loop(event.is_set), repeat=repeat) / n
-    return mine, base
+    mine, base, _ = paired(loop(checkpoint.is_cancelled), loop(event.is_set), rounds=3 if quick else 7)
+    return mine / n, base / n
 
 
 def _latency_row(name: str, latency: float, baseline: float) -> Row:
