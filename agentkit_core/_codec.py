@@ -161,8 +161,7 @@ def optional(decode: Callable[[Any, int], T]) -> Callable[[Any, int], T | None]:
 def tagged(v: object, family: str, names: str) -> tuple[str, Any]:
     """Split an externally tagged enum value ``{"Tag": body}`` into its tag and body."""
     if type(v) is dict and len(v) == 1:
-        for item in v.items():
-            return item
+        return next(iter(v.items()))
     if v is MISSING:
         fail("missing field")
     if isinstance(v, dict) and len(v) == 1:
@@ -178,16 +177,12 @@ def unknown_variant(tag: object, family: str, names: str) -> NoReturn:
 
 def seq(v: object, depth: int) -> list[Any]:
     """A JSON array, as a list (any other value is an error)."""
-    if type(v) is list:
-        if depth > MAX_DEPTH:
-            too_deep()
-        return v
-    if v is MISSING:
-        fail("missing field")
     if isinstance(v, list):
         if depth > MAX_DEPTH:
             too_deep()
-        return list(v)
+        return v if type(v) is list else list(v)
+    if v is MISSING:
+        fail("missing field")
     fail(f"invalid type: {describe(v)}, expected a sequence")
 
 
@@ -371,9 +366,7 @@ def _json_slow(v: object, depth: int) -> JsonValue:
         if math.isfinite(v):
             return float(v)
         fail(f"invalid value: {v!r} is not a JSON number (NaN and infinities are refused)")
-    if isinstance(v, bool):
-        return bool(v)
-    if isinstance(v, int):
+    if isinstance(v, int):  # an int subclass (bool cannot be subclassed, and exact bools never get here)
         return int(v)
     if isinstance(v, str):
         return _unicode(v, "")

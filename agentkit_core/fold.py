@@ -416,8 +416,6 @@ def _refusal(verb: str, slot: OpenPart, what: str) -> str:
 
 
 def _as_state(state: FoldState | Sequence[Part]) -> FoldState:
-    if type(state) is FoldState:
-        return state
     if isinstance(state, FoldState):
         return state
     if isinstance(state, (str, bytes)) or not isinstance(state, Iterable):

@@ -1,0 +1,174 @@
+"""Edge cases of the kernel that the broader tests do not reach: exact depth limits,
+builtin subclasses, cross-type comparisons, and the fold's race guard."""
+
+from __future__ import annotations
+
+import json
+import unittest
+from typing import Any
+
+import agentkit_core as ak
+from agentkit_core import _codec as C
+from agentkit_core import (
+    AppendText,
+    BeginPart,
+    CommitPart,
+    CostUsage,
+    FilePart,
+    fold,
+    fold_all,
+    FilesOutput,
+    FinishReason,
+    Item,
+    ItemKind,
+    MetadataMap,
+    NormalizeError,
+    Part,
+    PartId,
+    PartKind,
+    PartsOutput,
+    TextPart,
+    Usage,
+)
+
+
+class IntSub(int):
+    pass
+
+
+class FloatSub(float):
+    pass
+
+
+class DictSub(dict):  # type: ignore[type-arg]
+    pass
+
+
+def wrapped(inner_part: dict[str, Any], times: int) -> dict[str, Any]:
+    """``inner_part`` inside ``times`` tool results: each wrapper adds four levels."""
+    for _ in range(times):
+        inner_part = {"ToolResult": {"call_id": "c", "output": {"Parts": [inner_part]}, "is_error": False, "metadata": {}}}
+    return inner_part
+
+
+def item_of(part: dict[str, Any]) -> dict[str, Any]:
+    """An item holding ``part``, which then sits at level 3."""
+    return {"kind": "Tool", "parts": [part], "metadata": {}}
+
+
+def file_result(file_struct: Any) -> dict[str, Any]:
+    return {"ToolResult": {"call_id": "c", "output": {"Files": [file_struct]}, "is_error": False, "metadata": {}}}
+
+
+class ExactDepthLimits(unittest.TestCase):
+    """Levels count every container from the root; level 127 is the deepest allowed."""
+
+    def test_a_data_reference_at_level_128_is_refused_and_at_124_accepted(self) -> None:
+        # Item(1) parts(2) part(3 + 4k) body output Files(+3) FilePart(+4) data(+5)
+        file = {"name": None, "mime_type": None, "data": {"InlineText": "x"}, "metadata": {}}
+        at_128 = item_of(wrapped(file_result(file), 30))  # part at 123, data at 128
+        with self.assertRaises(NormalizeError) as caught:
+            Item.from_dict(at_128)
+        self.assertIn("recursion limit", caught.exception.message)
+        at_124 = item_of(wrapped(file_result(file), 29))
+        self.assertEqual(Item.from_dict(at_124).to_dict(), at_124 | {"id": None, "usage": None, "finish_reason": None, "created_at": None})
+
+    def test_a_struct_written_as_an_array_counts_as_a_container(self) -> None:
+        # the FilePart struct at level 127 is fine as a map, and its metadata at 128 is not
+        file_as_array = [None, None, {"Uri": "u"}, {}]
+        with self.assertRaises(NormalizeError):
+            Item.from_dict(item_of(wrapped(file_result(file_as_array), 30)))
+        ok = item_of(wrapped(file_result([None, None, {"Uri": "u"}, {}]), 29))
+        self.assertIsInstance(Item.from_dict(ok), Item)
+
+    def test_metadata_maps_at_the_limit(self) -> None:
+        # Part(1) body(2) metadata(3) value(4): with 123 wrappers the innermost {} sits at 127
+        def part_with(value: Any) -> dict[str, Any]:
+            return {"Text": {"text": "x", "metadata": {"k": value}}}
+
+        value: Any = {}
+        for _ in range(123):
+            value = {"k": value}
+        self.assertIsInstance(Part.from_dict(part_with(value)), TextPart)
+        with self.assertRaises(NormalizeError):
+            Part.from_dict(part_with({"k": value}))
+        with self.assertRaises(NormalizeError):
+            Part.from_dict(part_with(DictSub({"k": value})))
+        # an empty metadata map at level 128
+        file_empty_md = {"name": None, "mime_type": None, "data": {"Uri": "u"}, "metadata": {}}
+        with self.assertRaises(NormalizeError):
+            Item.from_dict(item_of(wrapped(file_result(file_empty_md), 30)))
+
+
+class BuiltinSubclasses(unittest.TestCase):
+    def test_are_normalised_to_exact_types(self) -> None:
+        part = Part.from_dict({"Media": {"modality": "Image", "mime_type": "image/png", "data": {"InlineBytes": [IntSub(1), 2]}, "metadata": {"f": FloatSub(1.5), "d": DictSub(a=1), "l": [IntSub(7)]}}})
+        self.assertEqual(part.data.value, b"\x01\x02")  # type: ignore[attr-defined]
+        self.assertIs(type(part.metadata["f"]), float)
+        self.assertIs(type(part.metadata["d"]), dict)
+        self.assertIs(type(part.metadata["l"][0]), int)  # type: ignore[index]
+        with self.assertRaises(NormalizeError):
+            Part.from_dict({"Media": {"modality": "Image", "mime_type": "x", "data": {"InlineBytes": [IntSub(256)]}, "metadata": {}}})
+        self.assertEqual(ak.DataRef.from_dict({"InlineBytes": type("L", (list,), {})([3])}), ak.InlineBytes(b"\x03"))
+
+    def test_maker_demands_every_field(self) -> None:
+        with self.assertRaises(TypeError):
+            C.maker(TextPart, "text")
+        self.assertEqual(repr(C.MISSING), "<missing>")
+
+
+class Comparisons(unittest.TestCase):
+    def test_enums_order_only_within_their_own_type(self) -> None:
+        a, b = ItemKind.USER, ItemKind.TOOL
+        self.assertTrue(a < b and a <= b and b > a and b >= a and not a > b and not b <= a)
+        for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+            self.assertIs(getattr(a, op)(PartKind.TEXT), NotImplemented)
+
+    def test_values_refuse_foreign_operands(self) -> None:
+        self.assertFalse(MetadataMap({"a": 1}) == 1)
+        self.assertTrue(MetadataMap({"a": 1}) == {"a": 1})
+        with self.assertRaises(TypeError):
+            CostUsage(1.0, "USD") + 1  # type: ignore[operator]
+        with self.assertRaises(TypeError):
+            "x" + Usage()  # type: ignore[operator]
+        self.assertEqual(0 + Usage(), Usage())
+
+    def test_output_containers_store_tuples(self) -> None:
+        self.assertEqual(PartsOutput([TextPart("a")]).parts, (TextPart("a"),))
+        self.assertIsInstance(FilesOutput([FilePart(ak.Uri("u"))]).files, tuple)
+
+
+class WireEdges(unittest.TestCase):
+    def test_unit_variant_with_null_payload(self) -> None:
+        self.assertIs(FinishReason.from_dict({"Completed": None}), FinishReason.COMPLETED)
+
+    def test_a_commit_part_id_that_is_not_valid_unicode_is_ignored(self) -> None:
+        delta = ak.Delta.from_dict({"CommitPart": {"part": {"Text": {"text": "x", "metadata": {}}}, "part_id": "\ud800"}})
+        self.assertEqual(delta, CommitPart(TextPart("x")))
+        delta = ak.Delta.from_dict({"CommitPart": {"part": {"Text": {"text": "x", "metadata": {}}}, "part_id": 5}})
+        self.assertIsNone(delta.part_id)  # type: ignore[attr-defined]
+        kept = ak.Delta.from_dict({"CommitPart": {"part": {"Text": {"text": "x", "metadata": {}}}, "part_id": "p"}})
+        self.assertEqual(json.dumps(kept.to_dict()), '{"CommitPart": {"part": {"Text": {"text": "x", "metadata": {}}}, "part_id": "p"}}')
+
+
+class FoldRaceGuard(unittest.TestCase):
+    def test_an_append_that_loses_the_tip_copies_the_log(self) -> None:
+        """Two branches appending to one log at once: the loser copies its prefix."""
+        p = PartId("p")
+        base = fold_all((), [BeginPart(p, PartKind.TEXT), AppendText(p, "a")])
+        (slot,) = base._pending
+        log = slot.text  # type: ignore[union-attr]
+
+        class Racing(list):  # type: ignore[type-arg]
+            def append(self, item: object) -> None:
+                super().append("rival")  # another branch wins the race to the tip
+                super().append(item)
+
+        log.items = Racing(log.items)  # type: ignore[union-attr]
+        mine = fold(base, AppendText(p, "b"))
+        self.assertEqual(mine.snapshot()[0].text, "ab")  # type: ignore[attr-defined]
+        self.assertEqual(base.snapshot()[0].text, "a")  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    unittest.main()
