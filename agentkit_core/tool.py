@@ -14,7 +14,7 @@ from . import _codec as C
 from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
 from .error import NormalizeError
 from .ids import ToolCallId
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, metadata_field, coerce_metadata
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, metadata_field
 
 __all__ = (
     "ToolCallPart",

@@ -56,6 +56,7 @@ from agentkit_core import (
     fold,
     fold_all,
 )
+from tests import recorded
 from tests.adapters import anthropic as adapter
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads", "anthropic")
@@ -64,17 +65,15 @@ JsonDict = dict[str, Any]
 
 
 def load(name: str) -> Any:
-    with open(os.path.join(HERE, name), encoding="utf-8") as f:
-        return json.load(f)
+    return recorded.load("anthropic", name)
 
 
 def load_events(name: str) -> list[JsonDict]:
-    with open(os.path.join(HERE, name), encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return recorded.load_events("anthropic", name)
 
 
 def files(suffix: str) -> list[str]:
-    return sorted(n for n in os.listdir(HERE) if n.endswith(suffix))
+    return recorded.names("anthropic", suffix)
 
 
 def canonical(value: Any) -> str:

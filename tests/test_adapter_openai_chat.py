@@ -27,7 +27,6 @@ from agentkit_core import (
     ItemKind,
     MediaPart,
     Modality,
-    PartId,
     PartsOutput,
     TextOutput,
     TextPart,
@@ -38,17 +37,18 @@ from agentkit_core import (
     fold,
     fold_all,
 )
+from tests import recorded
 from tests.adapters import openai_chat as chat
 
 PAYLOADS = Path(__file__).resolve().parent / "payloads" / "openai_chat"
 
 
 def load(name: str) -> Any:
-    return json.loads((PAYLOADS / name).read_text(encoding="utf-8"))
+    return recorded.load("openai_chat", name)
 
 
 def events(name: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (PAYLOADS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return recorded.load_events("openai_chat", name)
 
 
 def files(suffix: str) -> list[str]:

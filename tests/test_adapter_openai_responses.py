@@ -43,18 +43,18 @@ from agentkit_core import (
     fold,
     fold_all,
 )
+from tests import recorded
 from tests.adapters import openai_responses as A
 
 PAYLOADS = Path(__file__).resolve().parent / "payloads" / "openai_responses"
 
 
 def load(name: str) -> Any:
-    return json.loads((PAYLOADS / name).read_text(encoding="utf-8"))
+    return recorded.load("openai_responses", name)
 
 
 def load_stream(name: str) -> list[dict[str, Any]]:
-    with open(PAYLOADS / name, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return recorded.load_events("openai_responses", name)
 
 
 RESPONSES = sorted(p.name for p in PAYLOADS.glob("*.response.json"))

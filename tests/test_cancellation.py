@@ -13,7 +13,6 @@ import pickle
 import signal
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 import unittest

@@ -27,7 +27,6 @@ from agentkit_core import (
     CommitPart,
     CustomPart,
     FilePart,
-    FilesOutput,
     FoldState,
     InlineBytes,
     InlineText,

@@ -29,7 +29,6 @@ from agentkit_core import (
     Modality,
     NormalizeError,
     Part,
-    PartId,
     PartKind,
     PartsOutput,
     ProtocolError,
