@@ -17,9 +17,9 @@ from typing import IO
 
 from .content import MediaPart, Modality, Part, PartKind, ReasoningPart, TextPart
 from .data import InlineBytes
-from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta
+from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, SetMetadata
 from .finish import FinishReason
-from .fold import INPUT_JSON_KEY, FoldState, fold
+from .fold import INPUT_JSON_KEY, MIME_TYPE_KEY, MODALITY_KEY, TOOL_CALL_ID_KEY, TOOL_NAME_KEY, FoldState, fold
 from .ids import MessageId, PartId, Timestamp, ToolCallId
 from .item import Item, ItemKind
 from .tool import TextOutput, ToolCallPart, ToolResultPart
@@ -46,8 +46,10 @@ def script() -> list[Delta]:
     deltas.append(BeginPart(t, PartKind.TEXT))
     deltas += [AppendText(t, chunk) for chunk in _chunks(_TEXT, 5)]
     deltas.append(BeginPart(c, PartKind.TOOL_CALL))
+    deltas.append(SetMetadata(c, {TOOL_CALL_ID_KEY: "call-1", TOOL_NAME_KEY: "get_weather"}))  # header keys
     deltas += [AppendText(c, chunk) for chunk in ('{"city": ', '"Par', 'is", "unit"', ': "celsius"}')]
     deltas.append(BeginPart(m, PartKind.MEDIA))
+    deltas.append(SetMetadata(m, {MODALITY_KEY: Modality.IMAGE.value, MIME_TYPE_KEY: "image/png"}))
     deltas += [AppendBytes(m, PNG[:32]), AppendBytes(m, PNG[32:])]
     deltas.append(CommitPart(TextPart(_TEXT)))
     deltas.append(CommitPart(ToolCallPart(ToolCallId("call-1"), "get_weather", json.loads(_ARGS))))
@@ -96,8 +98,8 @@ def describe(part: Part) -> str:
     if isinstance(part, ReasoningPart):
         return f"Reasoning  {part.summary or ''}"
     if isinstance(part, ToolCallPart):
-        if not part.name:
-            return f"ToolCall   (streaming) {part.metadata.get(INPUT_JSON_KEY, '')}"
+        if INPUT_JSON_KEY in part.metadata or not part.name:  # still open: raw argument text so far
+            return f"ToolCall   {part.name or '?'} (streaming) {part.metadata.get(INPUT_JSON_KEY, '')}"
         return f"ToolCall   {part.name}({json.dumps(part.input, ensure_ascii=False)}) id={part.id.value}"
     if isinstance(part, MediaPart):
         size = len(part.data.value) if isinstance(part.data, InlineBytes) else 0
@@ -113,6 +115,8 @@ def change(delta: Delta) -> str:
         return f"AppendText   {delta.part_id.value:<9} + {json.dumps(delta.chunk, ensure_ascii=False)}"
     if isinstance(delta, AppendBytes):
         return f"AppendBytes  {delta.part_id.value:<9} + {len(delta.chunk)} bytes"
+    if isinstance(delta, SetMetadata):
+        return f"SetMetadata  {delta.part_id.value:<9} {_compact(delta.metadata.to_dict())}"
     if isinstance(delta, CommitPart):
         return f"CommitPart   {'':<9} {describe(delta.part)}"
     return type(delta).__name__

@@ -113,8 +113,9 @@ class TestDemo(unittest.TestCase):
         self.assertEqual(_cli_demo.run(out, live=True, delay=False, quiet=False, deltas=False), 0)
         text = out.getvalue()
         self.assertIn("\x1b[2F\x1b[J", text)  # redrawn in place
-        self.assertIn("ToolCall   (streaming) {\"city\": \"Par", text)  # the growing snapshot
-        self.assertIn("delta 23/23", text)
+        self.assertIn("ToolCall   get_weather (streaming) {\"city\": \"Par", text)  # the growing snapshot
+        self.assertIn("Media      Image image/png, 32 bytes", text)  # header keys, before the commit
+        self.assertIn("delta 25/25", text)
 
 
 class TestValidate(Files, unittest.TestCase):
