@@ -171,6 +171,25 @@ def tagged(v: object, family: str, names: str) -> tuple[str, Any]:
     fail(f"invalid type: {describe(v)}, expected a {family}: a map with one key ({names})")
 
 
+def dispatch(v: object, depth: int, family: str, decoders: dict[str, Callable[[Any, int], T]]) -> T:
+    """Decode an externally tagged value at nesting level ``depth`` with ``decoders[tag]``.
+
+    The one rule for every tagged family: check depth, split ``{"Tag": body}``,
+    refuse unknown tags, decode the body one level down, name the tag in errors.
+    """
+    if depth > MAX_DEPTH and isinstance(v, dict):
+        too_deep()
+    names = ", ".join(decoders)
+    tag, body = tagged(v, family, names)
+    decode = decoders.get(tag) if isinstance(tag, str) else None
+    if decode is None:
+        unknown_variant(tag, family, names)
+    try:
+        return decode(body, depth + 1)
+    except NormalizeError as exc:
+        raise exc.under(tag) from None
+
+
 def unknown_variant(tag: object, family: str, names: str) -> NoReturn:
     fail(f"unknown variant {tag!r} of {family}, expected one of {names}")
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _codec as C
-from .error import NormalizeError
 from .ids import ArtifactId
 
 __all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
@@ -101,7 +100,6 @@ class Handle(DataRef):
         return {"Handle": self.value.value}
 
 
-_DATA_REF_NAMES = "InlineText, InlineBytes, Uri, Handle"
 
 
 _make_inline_text = C.maker(InlineText, "value")
@@ -137,14 +135,5 @@ _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
 
 def decode_data_ref(v: object, depth: int) -> DataRef:
     """Decode a data reference whose tagged object sits at nesting level ``depth``."""
-    if depth > C.MAX_DEPTH and isinstance(v, dict):
-        C.too_deep()
-    tag, body = C.tagged(v, "DataRef", _DATA_REF_NAMES)
-    decode = _DATA_REF_DECODERS.get(tag)
-    if decode is None:
-        C.unknown_variant(tag, "DataRef", _DATA_REF_NAMES)
-    try:
-        return decode(body, depth + 1)
-    except NormalizeError as exc:
-        raise exc.under(tag) from None
+    return C.dispatch(v, depth, "DataRef", _DATA_REF_DECODERS)
 

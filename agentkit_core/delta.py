@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import _codec as C
 from .content import Part, PartKind, decode_part
-from .error import NormalizeError
 from .ids import PartId
 from .metadata import MetadataLike, JsonValue, MetadataMap, decode_metadata, coerce_metadata
 
@@ -176,21 +175,11 @@ _DECODERS: dict[str, Callable[[Any, int], Delta]] = {
     "SetMetadata": _set_metadata,
     "CommitPart": _commit,
 }
-_NAMES = ", ".join(_DECODERS)
 
 
 def decode_delta(v: object, depth: int) -> Delta:
     """Decode a tagged delta whose object sits at nesting level ``depth``."""
-    if depth > C.MAX_DEPTH and isinstance(v, dict):
-        C.too_deep()
-    tag, body = C.tagged(v, "Delta", _NAMES)
-    decode = _DECODERS.get(tag)
-    if decode is None:
-        C.unknown_variant(tag, "Delta", _NAMES)
-    try:
-        return decode(body, depth + 1)
-    except NormalizeError as exc:
-        raise exc.under(tag) from None
+    return C.dispatch(v, depth, "Delta", _DECODERS)
 
 
 if TYPE_CHECKING:  # pragma: no cover

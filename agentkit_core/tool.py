@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
 from . import _codec as C
 from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
-from .error import NormalizeError
 from .ids import ToolCallId
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, metadata_field
 
@@ -196,21 +195,11 @@ _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
     "Parts": _parts_output,
     "Files": _files_output,
 }
-_OUTPUT_NAMES = "Text, Structured, Parts, Files"
 
 
 def decode_tool_output(v: object, depth: int) -> ToolOutput:
     """Decode a tagged tool output whose object sits at nesting level ``depth``."""
-    if depth > C.MAX_DEPTH and isinstance(v, dict):
-        C.too_deep()
-    tag, body = C.tagged(v, "ToolOutput", _OUTPUT_NAMES)
-    decode = _OUTPUT_DECODERS.get(tag)
-    if decode is None:
-        C.unknown_variant(tag, "ToolOutput", _OUTPUT_NAMES)
-    try:
-        return decode(body, depth + 1)
-    except NormalizeError as exc:
-        raise exc.under(tag) from None
+    return C.dispatch(v, depth, "ToolOutput", _OUTPUT_DECODERS)
 
 
 @dataclass(frozen=True, slots=True)
