@@ -100,12 +100,12 @@ class TokenUsage:
     def _decode(cls, v: Any, depth: int) -> TokenUsage:
         d = C.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
         get = d.get
-        return cls(
+        return _make_tokens(
             C.u64(get("input_tokens", C.MISSING), "input_tokens"),
             C.u64(get("output_tokens", C.MISSING), "output_tokens"),
-            reasoning_tokens=C.opt_u64(get("reasoning_tokens"), "reasoning_tokens"),
-            cached_input_tokens=C.opt_u64(get("cached_input_tokens"), "cached_input_tokens"),
-            cache_write_input_tokens=C.opt_u64(get("cache_write_input_tokens"), "cache_write_input_tokens"),
+            C.opt_u64(get("reasoning_tokens"), "reasoning_tokens"),
+            C.opt_u64(get("cached_input_tokens"), "cached_input_tokens"),
+            C.opt_u64(get("cache_write_input_tokens"), "cache_write_input_tokens"),
         )
 
 
@@ -146,15 +146,15 @@ class CostUsage:
     @classmethod
     def _decode(cls, v: Any, depth: int) -> CostUsage:
         d = C.struct(v, "CostUsage", ("amount", "currency", "provider_amount"), depth)
-        return cls(
+        return _make_cost(
             C.f64(d.get("amount", C.MISSING), "amount"),
             C.string(d.get("currency", C.MISSING), "currency"),
-            provider_amount=C.opt_string(d.get("provider_amount"), "provider_amount"),
+            C.opt_string(d.get("provider_amount"), "provider_amount"),
         )
 
 
-_opt_tokens = C.optional(TokenUsage._decode)
-_opt_cost = C.optional(CostUsage._decode)
+_make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
+_make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +214,12 @@ class Usage:
     def _decode(cls, v: Any, depth: int) -> Usage:
         d = C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
         inner = depth + 1
-        return cls(
-            C.field(d, "tokens", _opt_tokens, inner),
-            cost=C.field(d, "cost", _opt_cost, inner),
-            metadata=metadata_field(d, depth),
+        tokens, cost = d.get("tokens"), d.get("cost")
+        return _make_usage(
+            None if tokens is None else C.field(d, "tokens", TokenUsage._decode, inner),
+            None if cost is None else C.field(d, "cost", CostUsage._decode, inner),
+            metadata_field(d, depth),
         )
+
+
+_make_usage = C.maker(Usage, "tokens", "cost", "metadata")

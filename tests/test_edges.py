@@ -116,6 +116,34 @@ class BuiltinSubclasses(unittest.TestCase):
             C.maker(TextPart, "text")
         self.assertEqual(repr(C.MISSING), "<missing>")
 
+    def test_decoded_values_are_indistinguishable_from_constructed_ones(self) -> None:
+        # Decoders build values as a mutable twin, then switch the class: nothing may show it.
+        import copy
+        import dataclasses
+        import pickle
+
+        made = Item(
+            ItemKind.ASSISTANT,
+            [TextPart("hi", metadata={"k": 1}), ak.ToolCallPart(ak.ToolCallId("c"), "f", {"a": [1]})],
+            id=ak.MessageId("m"),
+            usage=Usage(ak.TokenUsage(3, 4, reasoning_tokens=1), cost=CostUsage(0.5, "USD")),
+        )
+        decoded = Item.from_dict(made.to_dict())
+        pairs = [(made, decoded), (made.parts[0], decoded.parts[0]), (made.parts[1], decoded.parts[1])]
+        pairs += [(made.id, decoded.id), (made.usage, decoded.usage), (made.usage.tokens, decoded.usage.tokens)]  # type: ignore[union-attr]
+        for want, got in pairs:
+            with self.subTest(type(want).__name__):
+                self.assertIs(type(got), type(want))
+                self.assertEqual(got, want)
+                self.assertEqual(repr(got), repr(want))
+                self.assertFalse(hasattr(got, "__dict__"))
+                with self.assertRaises(dataclasses.FrozenInstanceError):
+                    setattr(got, dataclasses.fields(got)[0].name, None)  # type: ignore[arg-type]
+                self.assertEqual(pickle.loads(pickle.dumps(got)), want)
+                self.assertEqual(copy.deepcopy(got), want)
+        self.assertEqual(hash(decoded.usage.tokens), hash(made.usage.tokens))  # type: ignore[union-attr]
+        self.assertEqual(hash(decoded.id), hash(made.id))
+
 
 class Comparisons(unittest.TestCase):
     def test_enums_order_only_within_their_own_type(self) -> None:
