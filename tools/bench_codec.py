@@ -27,6 +27,7 @@ import tracemalloc
 from typing import Any, Callable
 
 from bench import ROOT, Row, paired, verdict
+from bench_floors import output_floor, value_floor
 
 import agentkit_core as ak
 
@@ -293,6 +294,7 @@ def measure(quick: bool) -> list[Row]:
     rows.append(Row("codec", "memory: decoded Items", f"{mem_ours / n:.0f} B/item", f"{mem_ours / mem_base:.2f}x baseline", ""))
 
     peer_times: dict[str, tuple[float, float, int]] = {}
+    peer_calls: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {}
     for name, make in (("langchain-core", langchain_peer), ("pydantic-ai", pydantic_ai_peer), ("msgspec", msgspec_peer)):
         peer = make(items)
         if isinstance(peer, str):
@@ -304,6 +306,7 @@ def measure(quick: bool) -> list[Row]:
         _, t_dec, r_dec = paired(decode, lambda: load(data), rounds)
         mem = retained(build)
         peer_times[name] = (r_enc, r_dec, mem)
+        peer_calls[name] = (dump, lambda load=load, data=data: load(data))  # type: ignore[misc]
         rows.append(Row("codec", f"peer {name}: dump", us(t_enc), f"ours {r_enc:.2f}x its time", ""))
         rows.append(Row("codec", f"peer {name}: load", us(t_dec), f"ours {r_dec:.2f}x its time", ""))
         rows.append(Row("codec", f"peer {name}: memory", f"{mem / n:.0f} B/item", f"ours {mem_ours / mem:.2f}x its memory", ""))
@@ -316,8 +319,23 @@ def measure(quick: bool) -> list[Row]:
         rows.append(Row("codec", "to_dict vs faster of langchain/pydantic-ai", "", f"{speed_enc:.2f}x faster", verdict(speed_enc >= 3, ">= 3x")))
         rows.append(Row("codec", "from_dict vs faster of langchain/pydantic-ai", "", f"{speed_dec:.2f}x faster", verdict(speed_dec >= 2, ">= 2x (goal 3x)")))
         rows.append(Row("codec", "memory vs least of langchain/pydantic-ai", "", f"{mem_ours / least_mem:.2f}x", verdict(all(mem_ours < v[2] for v in rivals.values()), "below both")))
+        rows.extend(floor_rows(items, wire, peer_calls[max(rivals, key=lambda k: rivals[k][0])][0], peer_calls[max(rivals, key=lambda k: rivals[k][1])][1], rounds))
     else:
         rows.append(Row("codec", "targets vs langchain/pydantic-ai", "-", "-", "skipped: neither installed"))
+    return rows
+
+
+def floor_rows(items: list[ak.Item], wire: list[Any], rival_dump: Callable[[], Any], rival_load: Callable[[], Any], rounds: int) -> list[Row]:
+    """How much of each speed target's budget the floor alone takes (see ``bench_floors``)."""
+    n = len(items)
+    rows = []
+    for what, floor, rival, target in (
+        ("to_dict floor: build the output dicts from constants", output_floor(wire), rival_dump, 3),
+        ("from_dict floor: build the values, no checks", value_floor(items, wire), rival_load, 2),
+    ):
+        t_floor, _, ratio = paired(floor, rival, rounds)
+        share = ratio * target  # the target allows 1/target of the rival's time
+        rows.append(Row("codec", what, f"{t_floor / n * 1e6:.2f} us/item", f"{share:.0%} of the {target}x budget", ""))
     return rows
 
 
