@@ -129,19 +129,17 @@ def maker(cls: type[T], *names: str) -> Callable[..., T]:
 
     A frozen dataclass refuses ``o.x = ...``, so its own ``__init__`` stores each
     field through ``object.__setattr__``, a slow generic call.  Instead the
-    value is built as an instance of a private *twin*: a mutable class with the
-    same bases and the same slots, so the same memory layout.  Plain attribute
-    stores fill it at full speed, then ``o.__class__ = cls`` (allowed between
-    layout-compatible classes) makes it the frozen value, indistinguishable
-    from one built by ``cls(...)``.  That is about twice as fast again.
+    value starts as an instance of a private mutable subclass that adds no
+    slots, so it has the same memory layout.  Plain attribute stores fill it
+    at full speed, then ``o.__class__ = cls`` (allowed between layout-compatible
+    classes) makes it the frozen value, indistinguishable from one built by
+    ``cls(...)``.  That is about twice as fast again.
     """
     if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
         raise TypeError(f"maker({cls.__name__}) must set every field")
-    twin = type(
-        f"_Mutable{cls.__name__}",
-        cls.__bases__,
-        {"__slots__": cls.__dict__.get("__slots__", ()), "__setattr__": object.__setattr__},
-    )
+    # Both hooks go back to object's, or the frozen ones would still route every store.
+    mutable = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
+    twin = type(f"_Mutable{cls.__name__}", (cls,), mutable)
     args = ", ".join(f"a{i}" for i in range(len(names)))
     sets = "".join(f"    o.{name} = a{i}\n" for i, name in enumerate(names))
     namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls}
