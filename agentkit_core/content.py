@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
 from . import _codec as C
+from ._value import Value
 from .error import NormalizeError
 from .data import DataRef, decode_data_ref
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
@@ -64,7 +65,7 @@ class PartKind(C.WireEnum):
 # -- parts -------------------------------------------------------------------------
 
 
-class Part:
+class Part(Value):
     """One unit of durable content: the base of the eight part variants.
 
     Variants: :class:`TextPart`, :class:`MediaPart`, :class:`FilePart`,
@@ -125,7 +126,7 @@ class Part:
         return C.variant(decode_part(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class TextPart(Part):
     """Plain user-visible text."""
 
@@ -152,7 +153,7 @@ class TextPart(Part):
 _make_text = C.maker(TextPart, "text", "metadata")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class MediaPart(Part):
     """Modality-tagged media: audio, image, video, or other binary media."""
 
@@ -194,7 +195,7 @@ _make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
 _FILE_FIELDS = ("name", "mime_type", "data", "metadata")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FilePart(Part):
     """A file: an upload, a generated artifact, a local or remote file reference."""
 
@@ -253,7 +254,7 @@ class FilePart(Part):
 _make_file = C.maker(FilePart, "data", "name", "mime_type", "metadata")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class StructuredPart(Part):
     """A machine-readable JSON payload, optionally with the JSON Schema it follows.
 
@@ -299,7 +300,7 @@ class StructuredPart(Part):
 _make_structured = C.maker(StructuredPart, "value", "schema", "metadata")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ReasoningPart(Part):
     """Reasoning the provider supplied: a readable summary, opaque data, or both.
 
@@ -363,7 +364,7 @@ class ReasoningPart(Part):
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class CustomPart(Part):
     """The escape hatch for provider content with no first-class part yet.
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _codec as C
+from ._value import Value
 from .ids import ArtifactId
 
 __all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
@@ -19,7 +20,7 @@ __all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
 # -- data references ---------------------------------------------------------------
 
 
-class DataRef:
+class DataRef(Value):
     """Where some content's data is: inline text, inline bytes, a URI, or an artifact handle.
 
     The four variants are :class:`InlineText`, :class:`InlineBytes`, :class:`Uri`
@@ -60,7 +61,7 @@ class DataRef:
         return C.variant(decode_data_ref(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class InlineText(DataRef):
     """Text held inline."""
 
@@ -70,7 +71,7 @@ class InlineText(DataRef):
         return {"InlineText": self.value}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class InlineBytes(DataRef):
     """Bytes held inline; written as an array of integers 0..255."""
 
@@ -80,7 +81,7 @@ class InlineBytes(DataRef):
         return {"InlineBytes": list(self.value)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Uri(DataRef):
     """Data at a URI."""
 
@@ -90,7 +91,7 @@ class Uri(DataRef):
         return {"Uri": self.value}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Handle(DataRef):
     """Data stored elsewhere, named by an :class:`ArtifactId`."""
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import _codec as C
+from ._value import Value
 from .content import Part, PartKind, decode_part
 from .ids import PartId
 from .metadata import MetadataLike, JsonValue, MetadataMap, decode_metadata, coerce_metadata
@@ -21,7 +22,7 @@ from .metadata import MetadataLike, JsonValue, MetadataMap, decode_metadata, coe
 __all__ = ("Delta", "BeginPart", "AppendText", "AppendBytes", "ReplaceStructured", "SetMetadata", "CommitPart")
 
 
-class Delta:
+class Delta(Value):
     """One streaming event; the base of the six delta variants.
 
     Every variant but :class:`CommitPart` addresses an open part by ``part_id``.
@@ -39,7 +40,7 @@ class Delta:
         return C.variant(decode_delta(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class BeginPart(Delta):
     """Open a part of ``kind`` under ``part_id``, after every part opened before it."""
 
@@ -50,7 +51,7 @@ class BeginPart(Delta):
         return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind._value_}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class AppendText(Delta):
     """Append ``chunk`` to the open part's text."""
 
@@ -61,7 +62,7 @@ class AppendText(Delta):
         return {"AppendText": {"part_id": self.part_id.value, "chunk": self.chunk}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class AppendBytes(Delta):
     """Append ``chunk`` to the open part's inline bytes (audio, a file...)."""
 
@@ -72,7 +73,7 @@ class AppendBytes(Delta):
         return {"AppendBytes": {"part_id": self.part_id.value, "chunk": list(self.chunk)}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ReplaceStructured(Delta):
     """Replace the open part's JSON value (a structured value, tool input, custom value)."""
 
@@ -83,7 +84,7 @@ class ReplaceStructured(Delta):
         return {"ReplaceStructured": {"part_id": self.part_id.value, "value": C.copy_json(self.value)}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SetMetadata(Delta):
     """Merge ``metadata`` into the open part's metadata (later keys win)."""
 
@@ -102,7 +103,7 @@ class SetMetadata(Delta):
         return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict() if self.metadata._data else {}}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class CommitPart(Delta):
     """Finish a part: ``part`` is authoritative and replaces what was accumulated.
 

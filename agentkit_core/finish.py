@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from . import _codec as C
+from ._value import Value
 
 __all__ = ("FinishReason",)
 
@@ -24,8 +25,8 @@ _UNITS = ("Completed", "ToolCall", "MaxTokens", "Cancelled", "Blocked", "Error")
 _NAMES = ", ".join(_UNITS + ("Other",))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class FinishReason:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class FinishReason(Value):
     """A normalised finish reason: ``kind`` is the variant name, ``detail`` the ``Other`` string.
 
     Use the class constants and :meth:`other` rather than the constructor.

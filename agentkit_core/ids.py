@@ -30,7 +30,7 @@ __all__ = (
 I = TypeVar("I", bound="_Id")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True, repr=False)
 class _Id:
     """The shared shape of every id: one string, compared only within its own type."""
 

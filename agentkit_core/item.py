@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import _codec as C
+from ._value import Value
 from .content import Part, TextPart, decode_part
 from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
@@ -41,8 +42,8 @@ class ItemKind(C.WireEnum):
 _ITEM_FIELDS = ("id", "kind", "parts", "metadata", "usage", "finish_reason", "created_at")
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Item(Value):
     """One transcript entry: a kind, its parts, and what the loop records about it.
 
     ``Item(kind, parts)`` mirrors the reference's ``Item::new``; every other

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
 from . import _codec as C
+from ._value import Value
 from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
 from .ids import ToolCallId
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, metadata_field
@@ -26,7 +27,7 @@ __all__ = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ToolCallPart(Part):
     """A request by the model to run the tool ``name`` with JSON ``input``.
 
@@ -73,7 +74,7 @@ _make_call_id = C.maker(ToolCallId, "value")
 # -- tool output -------------------------------------------------------------------
 
 
-class ToolOutput:
+class ToolOutput(Value):
     """What a tool returned: text, structured JSON, content parts, or files.
 
     Variants: :class:`TextOutput`, :class:`StructuredOutput`,
@@ -114,7 +115,7 @@ class ToolOutput:
         return C.variant(decode_tool_output(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class TextOutput(ToolOutput):
     """Text output."""
 
@@ -124,7 +125,7 @@ class TextOutput(ToolOutput):
         return {"Text": self.text}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class StructuredOutput(ToolOutput):
     """JSON output."""
 
@@ -134,7 +135,7 @@ class StructuredOutput(ToolOutput):
         return {"Structured": C.copy_json(self.value)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class PartsOutput(ToolOutput):
     """Output made of content parts."""
 
@@ -152,7 +153,7 @@ class PartsOutput(ToolOutput):
         return {"Parts": [p.to_dict() for p in self.parts]}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FilesOutput(ToolOutput):
     """Output made of files."""
 
@@ -202,7 +203,7 @@ def decode_tool_output(v: object, depth: int) -> ToolOutput:
     return C.dispatch(v, depth, "ToolOutput", _OUTPUT_DECODERS)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ToolResultPart(Part):
     """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
 

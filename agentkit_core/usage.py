@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _codec as C
+from ._value import Value
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
@@ -39,8 +40,8 @@ def _add_optional(a: int | None, b: int | None) -> int | None:
     return a + b
 
 
-@dataclass(frozen=True, slots=True)
-class TokenUsage:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TokenUsage(Value):
     """Token counts of one model call (or a sum of them); see the module docstring for conventions."""
 
     input_tokens: int
@@ -109,8 +110,8 @@ class TokenUsage:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CostUsage:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class CostUsage(Value):
     """What a call cost: ``amount`` in ``currency`` (an ISO 4217 code such as ``"USD"``).
 
     ``provider_amount`` keeps the provider's own exact figure when it sent one
@@ -157,8 +158,8 @@ _make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
 _make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
 
 
-@dataclass(frozen=True, slots=True)
-class Usage:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Usage(Value):
     """Token and cost usage of a turn, with metadata for provider extras.
 
     ``Usage() + Usage(...)`` and ``sum(usages, Usage())`` accumulate; metadata

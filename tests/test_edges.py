@@ -150,6 +150,33 @@ class BuiltinSubclasses(unittest.TestCase):
 
 
 class Comparisons(unittest.TestCase):
+    def test_values_compare_hash_and_show_by_fields(self) -> None:
+        self.assertEqual(ak.TokenUsage(1, 2), ak.TokenUsage(1, 2))
+        self.assertNotEqual(ak.TokenUsage(1, 2), ak.TokenUsage(1, 3))
+        self.assertEqual(hash(ak.TokenUsage(1, 2)), hash(ak.TokenUsage(1, 2)))
+        self.assertEqual(len({ak.InlineText("a"), ak.InlineText("a"), ak.Uri("a")}), 2)
+        # exactly the same class: same fields in another variant, or a subclass, are not equal
+        self.assertNotEqual(ak.InlineText("a"), ak.Uri("a"))
+        self.assertIs(ak.InlineText("a").__eq__(ak.Uri("a")), NotImplemented)
+        sub = type("Sub", (ak.InlineText,), {"__slots__": ()})("a")
+        self.assertNotEqual(sub, ak.InlineText("a"))
+        self.assertEqual(repr(ak.TokenUsage(1, 2)), "TokenUsage(input_tokens=1, output_tokens=2, reasoning_tokens=None, cached_input_tokens=None, cache_write_input_tokens=None)")
+        nan = float("nan")
+        self.assertEqual(ak.StructuredPart(nan), ak.StructuredPart(nan))
+        with self.assertRaises(TypeError):
+            hash(TextPart("x"))  # its metadata is a mapping
+        # a value reached again through its own payload shows as "..."
+        loop: list[Any] = []
+        part = ak.StructuredPart(loop)
+        loop.append(part)
+        self.assertEqual(repr(part), "StructuredPart(value=[...], schema=None, metadata=MetadataMap({}))")
+        # a subclass that is no dataclass has no fields: object's equality, hash and repr
+        alien = type("Alien", (ak.Delta,), {"__slots__": ()})()
+        self.assertEqual(alien, alien)
+        self.assertNotEqual(alien, type(alien)())
+        self.assertEqual(hash(alien), object.__hash__(alien))
+        self.assertTrue(repr(alien).startswith("<"))
+
     def test_enums_order_only_within_their_own_type(self) -> None:
         a, b = ItemKind.USER, ItemKind.TOOL
         self.assertTrue(a < b and a <= b and b > a and b >= a and not a > b and not b <= a)
