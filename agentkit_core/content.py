@@ -428,22 +428,7 @@ PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {
     "Custom": CustomPart._decode,
 }
 
-_PART_NAMES = "Text, Media, File, Structured, Reasoning, ToolCall, ToolResult, Custom"
-
 
 def decode_part(v: object, depth: int) -> Part:
     """Decode a tagged part whose object sits at nesting level ``depth``."""
-    if type(v) is dict and len(v) == 1 and depth <= C.MAX_DEPTH:
-        for tag, body in v.items():
-            decode = PART_DECODERS.get(tag)
-            if decode is not None:
-                try:
-                    return decode(body, depth + 1)
-                except NormalizeError as exc:
-                    raise exc.under(tag) from None
-    if depth > C.MAX_DEPTH and isinstance(v, dict):
-        C.too_deep()
-    tag, body = C.tagged(v, "Part", _PART_NAMES)
-    if tag not in PART_DECODERS:
-        C.unknown_variant(tag, "Part", _PART_NAMES)
-    return decode_part({tag: body}, depth)
+    return C.dispatch(v, depth, "Part", PART_DECODERS)

@@ -259,3 +259,4 @@ _make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadat
 
 PART_DECODERS["ToolCall"] = ToolCallPart._decode
 PART_DECODERS["ToolResult"] = ToolResultPart._decode
+PART_DECODERS["Custom"] = PART_DECODERS.pop("Custom")  # the reference's order, which errors list

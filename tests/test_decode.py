@@ -98,6 +98,17 @@ class ErrorPaths(unittest.TestCase):
                 self.assertEqual(caught.exception.path, expected)
                 self.assertTrue(str(caught.exception).startswith(caught.exception.path + ": "))
 
+    def test_unknown_variants_list_the_variants_in_the_reference_order(self) -> None:
+        families = {
+            Part: "Text, Media, File, Structured, Reasoning, ToolCall, ToolResult, Custom",
+            ak.DataRef: "InlineText, InlineBytes, Uri, Handle",
+            ak.ToolOutput: "Text, Structured, Parts, Files",
+        }
+        for family, names in families.items():
+            with self.subTest(family.__name__), self.assertRaises(NormalizeError) as caught:
+                family.from_dict({"Nope": 1})  # type: ignore[attr-defined]
+            self.assertEqual(caught.exception.message, f"unknown variant 'Nope' of {family.__name__}, expected one of {names}")
+
     def test_missing_required_field(self) -> None:
         data = json.loads(json.dumps(ITEM))
         del data["parts"][0]["Text"]["metadata"]
