@@ -103,14 +103,14 @@ def decode_finish_reason(v: object, depth: int) -> FinishReason:
         if depth > C.MAX_DEPTH:
             C.too_deep()
         tag, body = C.tagged(v, "FinishReason", _NAMES)
-        if tag == "Other":
+        if isinstance(tag, str) and tag == "Other":
             return FinishReason("Other", C.string(body, "Other"))
         if tag in _BY_NAME:
             if body is None:
                 return _BY_NAME[tag]
             C.fail(f"invalid type: {C.describe(body)}, expected unit variant {tag}", tag)
         C.unknown_variant(tag, "FinishReason", _NAMES)
-    if v == "Other" and type(v) is str:
+    if type(v) is str and v == "Other":
         C.fail("invalid type: unit variant 'Other', expected {\"Other\": \"...\"}")
     if isinstance(v, str):
         C.unknown_variant(v, "FinishReason", _NAMES)

@@ -33,6 +33,18 @@ class Weird:
     pass
 
 
+class Touchy:
+    """Refuses to be compared or truth-tested: a decoder must not try."""
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("compared")
+
+    def __bool__(self) -> bool:
+        raise RuntimeError("truth-tested")
+
+    __hash__ = object.__hash__
+
+
 class StrSub(str):
     pass
 
@@ -161,7 +173,7 @@ class Hostile(unittest.TestCase):
         junk: list[object] = [
             None, True, 0, -1, 2**70, 1.5, float("nan"), float("inf"), "", "x", "\ud800", b"x", bytearray(b"x"),
             (), (1,), [], [None], {}, {"x": 1}, {1: 2}, {None: None}, {("t",): 1}, set(), frozenset(), object(),
-            Weird(), Weird, len, ..., NotImplemented, {"Text": None}, {"Text": Weird()}, {"Text": {"text": Weird(), "metadata": {}}},
+            Weird(), Weird, Touchy(), {Touchy(): None}, {"k": Touchy()}, [Touchy()], len, ..., NotImplemented, {"Text": None}, {"Text": Weird()}, {"Text": {"text": Weird(), "metadata": {}}},
             {"Text": {"text": "x", "metadata": {"k": Weird()}}}, {"Text": {"text": "x", "metadata": {1: 1}}},
             {"Text": {"text": "x", "metadata": {"k": {2: 1}}}}, {"Text": {"text": "x", "metadata": {"k": [float("inf")]}}},
             {"Text": {"text": "x", "metadata": {"\udfff": 1}}}, {"InlineBytes": [256]}, {"InlineBytes": [1.0]}, {"InlineBytes": b"ab"},
