@@ -23,6 +23,7 @@ import sys
 import time
 from typing import IO, Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
+from ._codec import reject_constant
 from .content import PartKind
 from .delta import Delta
 from .error import NormalizeError, ProtocolError
@@ -54,12 +55,8 @@ class _Parser(argparse.ArgumentParser):
 # -- reading ------------------------------------------------------------------------
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def _decoder() -> json.JSONDecoder:
-    return json.JSONDecoder(parse_constant=_reject_constant)
+    return json.JSONDecoder(parse_constant=reject_constant)
 
 
 def _json_problem(exc: Exception) -> str:

@@ -77,13 +77,25 @@ def too_deep() -> NoReturn:
     fail(f"recursion limit exceeded: containers nest deeper than {MAX_DEPTH} levels")
 
 
+def valid_unicode(s: str) -> bool:
+    """Whether ``s`` is valid Unicode, which a Rust string must be: no lone surrogates."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _unicode(v: str, key: str) -> str:
     """Check a non-ASCII string is valid Unicode; return it as an exact ``str``."""
-    try:
-        v.encode("utf-8")
-    except UnicodeEncodeError:
+    if not valid_unicode(v):
         fail("invalid Unicode: the string holds a lone surrogate", key)
     return str(v)
+
+
+def reject_constant(name: str) -> Any:
+    """``json.loads(..., parse_constant=reject_constant)`` refuses NaN and infinities, as JSON does."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 # -- structs -----------------------------------------------------------------------

@@ -163,10 +163,6 @@ class OpenPart:
 _MODALITIES = {m._value_: m for m in Modality}
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 #: Nesting level of a tool call's input on the wire: ``{"ToolCall": {"input": ...}}``.
 _INPUT_DEPTH = 3
 
@@ -181,6 +177,6 @@ def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap
     if not text.strip():
         return {}, md
     try:
-        return C.json_value(json.loads(text, parse_constant=_reject_constant), _INPUT_DEPTH), md
+        return C.json_value(json.loads(text, parse_constant=C.reject_constant), _INPUT_DEPTH), md
     except (ValueError, RecursionError) as exc:  # NormalizeError is a ValueError
         return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})

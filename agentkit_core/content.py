@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
 from . import _codec as C
 from ._value import Value
-from .error import NormalizeError
 from .data import DataRef, decode_data_ref
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
 

@@ -155,17 +155,9 @@ def _set_metadata(v: Any, depth: int) -> Delta:
 def _commit(v: Any, depth: int) -> Delta:
     d = C.struct(v, "CommitPart", ("part",), depth)
     part_id = d.get("part_id")
-    if type(part_id) is not str or not (part_id.isascii() or _valid_unicode(part_id)):
+    if type(part_id) is not str or not (part_id.isascii() or C.valid_unicode(part_id)):
         part_id = None  # the reference ignores the field; so do we unless it is a string
     return CommitPart(C.field(d, "part", decode_part, depth + 1), part_id=None if part_id is None else PartId(part_id))
-
-
-def _valid_unicode(s: str) -> bool:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 _DECODERS: dict[str, Callable[[Any, int], Delta]] = {

@@ -248,14 +248,16 @@ class _Builder:
             self.open_shared = False
         return self.open
 
+    def _open_list(self) -> str:
+        return "open parts: " + (", ".join(repr(k) for k in self.open) or "none")
+
     def _target(self, delta: Any, verb: str) -> OpenPart:
         """The open part ``delta`` addresses, owned by this builder."""
         pid = delta.part_id
         key = pid.value if type(pid) is PartId and type(pid.value) is str else _key(pid, delta)
         pos = self.open.get(key)
         if pos is None:
-            opened = ", ".join(repr(k) for k in self.open) or "none"
-            raise ProtocolError(f"{verb} to part {key!r}, which is not open (open parts: {opened})")
+            raise ProtocolError(f"{verb} to part {key!r}, which is not open ({self._open_list()})")
         slot: OpenPart = self.pending[pos - self.base]  # type: ignore[assignment]  # open ids map to open slots
         if slot.owner is not self:
             slot = slot.clone(self)
@@ -353,8 +355,7 @@ class _Builder:
             key = _key(delta.part_id, delta)
             pos = self.open.get(key)
             if pos is None:
-                opened = ", ".join(repr(k) for k in self.open) or "none"
-                raise ProtocolError(f"CommitPart for part {key!r}, which is not open (open parts: {opened})")
+                raise ProtocolError(f"CommitPart for part {key!r}, which is not open ({self._open_list()})")
             slot = self.pending[pos - self.base]
             assert isinstance(slot, OpenPart)
             if slot.kind is not kind:

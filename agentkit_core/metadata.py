@@ -128,12 +128,10 @@ EMPTY_METADATA = MetadataMap()
 def decode_metadata(v: object, depth: int) -> MetadataMap:
     """Decode a metadata map at nesting level ``depth`` (the map's own level)."""
     if type(v) is dict:
-        if not v:
-            if depth > C.MAX_DEPTH:
-                C.too_deep()
-            return EMPTY_METADATA
         if depth > C.MAX_DEPTH:
             C.too_deep()
+        if not v:
+            return EMPTY_METADATA
         data = C.json_object(v, depth)
     elif v is C.MISSING:
         C.fail("missing field")
@@ -160,8 +158,7 @@ def coerce_metadata(self: Any) -> None:
 
     Called from ``__post_init__`` of every value with metadata, when it is not one already.
     """
-    m = self.metadata
-    object.__setattr__(self, "metadata", MetadataMap(m) if m else EMPTY_METADATA)
+    object.__setattr__(self, "metadata", as_metadata(self.metadata))
 
 
 def as_metadata(m: Mapping[str, JsonValue] | None) -> MetadataMap:
