@@ -160,16 +160,6 @@ def _snap(state: ak.FoldState) -> str:
     return json.dumps([p.to_dict() for p in state.snapshot()], ensure_ascii=False, allow_nan=False)
 
 
-def _same_state(a: ak.FoldState, b: ak.FoldState) -> bool:
-    """Whether two folds reached the same state.
-
-    Raw deltas may carry NaN, which is unequal to itself; from Python 3.13 a
-    dataclass compares field by field, without the identity shortcut tuples
-    take, so equal states holding one NaN compare unequal.  Their reprs agree.
-    """
-    return a == b or repr((a.parts, a.snapshot(), a.open_ids)) == repr((b.parts, b.snapshot(), b.open_ids))
-
-
 def check_fold(deltas: list[Any], decoded: bool) -> str | None:
     """Fold ``deltas`` step by step and with ``fold_all``; the problem, or ``None``.
 
@@ -199,7 +189,7 @@ def check_fold(deltas: list[Any], decoded: bool) -> str | None:
             return _unexpected(label, exc)
         if failed and stream is deltas:
             return "fold_all accepted a stream that fold refused"
-        if not _same_state(whole, states[-1]):
+        if whole != states[-1]:
             return f"{label} differs from folding one delta at a time"
     for state in states:
         try:
