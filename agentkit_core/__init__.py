@@ -38,7 +38,22 @@ from .ids import (
     TurnId,
 )
 from .item import Item, ItemKind
-from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap
+from .jsontext import JsonValue, parse_json
+from .keys import (
+    CUSTOM_KIND_KEY,
+    FILE_NAME_KEY,
+    FINISH_REASON_KEY,
+    HEADER_KEYS,
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
+    INVENTED_ID_KEY,
+    MIME_TYPE_KEY,
+    MODALITY_KEY,
+    PROVIDER_KEY,
+    TOOL_CALL_ID_KEY,
+    TOOL_NAME_KEY,
+)
+from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .usage import CostUsage, TokenUsage, Usage
@@ -96,6 +111,21 @@ __all__ = (
     "JsonValue",
     "MetadataLike",
     "EMPTY_METADATA",
+    # well-known metadata keys
+    "INPUT_JSON_KEY",
+    "INPUT_ERROR_KEY",
+    "TOOL_CALL_ID_KEY",
+    "TOOL_NAME_KEY",
+    "MODALITY_KEY",
+    "MIME_TYPE_KEY",
+    "FILE_NAME_KEY",
+    "CUSTOM_KIND_KEY",
+    "HEADER_KEYS",
+    "PROVIDER_KEY",
+    "FINISH_REASON_KEY",
+    "INVENTED_ID_KEY",
+    # JSON text
+    "parse_json",
     # ids
     "SessionId",
     "TurnId",

@@ -23,12 +23,10 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
 from .error import NormalizeError
+from .jsontext import MAX_DEPTH as MAX_DEPTH
 
 if TYPE_CHECKING:
-    from .metadata import JsonValue
-
-#: The deepest container nesting a decoder accepts (serde_json's limit is 128, exclusive).
-MAX_DEPTH = 127
+    from .jsontext import JsonValue
 
 _U64_END = 1 << 64
 _JUST_INT = {int}

@@ -8,32 +8,30 @@ renders it, with the placeholders :mod:`.fold` documents.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from . import _codec as C
 from .content import CustomPart, FilePart, MediaPart, Modality, Part, PartKind, ReasoningPart, StructuredPart, TextPart
 from .data import DataRef, InlineBytes, InlineText
+from .error import NormalizeError
 from .ids import PartId, ToolCallId
+from .jsontext import MAX_DEPTH, loads
+from .keys import (
+    CUSTOM_KIND_KEY,
+    FILE_NAME_KEY,
+    HEADER_KEYS,
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
+    MIME_TYPE_KEY,
+    MODALITY_KEY,
+    TOOL_CALL_ID_KEY,
+    TOOL_NAME_KEY,
+)
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
 from .tool import TextOutput, ToolCallPart, ToolResultPart
 
-#: Metadata key of a tool call's argument text, while open or when it is not valid JSON.
-INPUT_JSON_KEY = "agentkit.input_json"
-#: Metadata key of the parse error of a tool call's argument text.
-INPUT_ERROR_KEY = "agentkit.input_error"
-
 UNSET: Any = object()
 
-# Header keys: what an open part's committed form will carry in its own fields,
-# sent early with SetMetadata so snapshot() can show it (see fold's docs).
-TOOL_CALL_ID_KEY = "agentkit.tool_call_id"
-TOOL_NAME_KEY = "agentkit.tool_name"
-MODALITY_KEY = "agentkit.modality"
-MIME_TYPE_KEY = "agentkit.mime_type"
-FILE_NAME_KEY = "agentkit.file_name"
-CUSTOM_KIND_KEY = "agentkit.custom_kind"
-HEADER_KEYS = (TOOL_CALL_ID_KEY, TOOL_NAME_KEY, MODALITY_KEY, MIME_TYPE_KEY, FILE_NAME_KEY, CUSTOM_KIND_KEY)
 
 class Log:
     """An append-only list shared by every state that views a prefix of it.
@@ -176,7 +174,7 @@ def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap
     """
     if not text.strip():
         return {}, md
-    try:
-        return C.json_value(json.loads(text, parse_constant=C.reject_constant), _INPUT_DEPTH), md
-    except (ValueError, RecursionError) as exc:  # NormalizeError is a ValueError
+    try:  # nesting is bounded before parsing, so no argument text can exhaust the stack
+        return C.json_value(loads(text, MAX_DEPTH - _INPUT_DEPTH + 1), _INPUT_DEPTH), md
+    except NormalizeError as exc:
         return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})

@@ -62,7 +62,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence, Union
 
-from ._open import (
+from ._open import UNSET, Log, OpenPart
+from .keys import (
     CUSTOM_KIND_KEY,
     FILE_NAME_KEY,
     HEADER_KEYS,
@@ -72,9 +73,6 @@ from ._open import (
     MODALITY_KEY,
     TOOL_CALL_ID_KEY,
     TOOL_NAME_KEY,
-    UNSET,
-    Log,
-    OpenPart,
 )
 from .content import Part, PartKind
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata

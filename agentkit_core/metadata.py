@@ -7,17 +7,13 @@ Nothing in agentkit depends on provider-specific metadata for correctness.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Union
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
 
 from . import _codec as C
 from .error import NormalizeError
+from .jsontext import JsonValue
 
 __all__ = ("JsonValue", "MetadataLike", "MetadataMap", "EMPTY_METADATA")
-
-#: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
-#: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
-JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
-
 
 #: What constructors accept as ``metadata=``: any mapping (stored as a :class:`MetadataMap`) or ``None``.
 MetadataLike = Union["MetadataMap", Mapping[str, JsonValue], None]

@@ -1,0 +1,146 @@
+"""JSON values and JSON text: the ``JsonValue`` alias, the nesting limit, and a safe parser.
+
+Every place the package reads JSON *text* goes through :func:`parse_json` (or
+the private :func:`loads` it is built on).  Before handing text to
+``json.loads`` they check how deep its containers nest, with a linear scan
+that skips strings, and refuse anything past :data:`MAX_DEPTH`.
+``json.loads`` recurses once per level, and on interpreters with a small
+native stack (Pyodide on WebAssembly) deep enough input ends the whole
+interpreter instead of raising; bounding first means no input can do that.
+
+This module sits below every other one of the package: it imports nothing of it
+but :mod:`.error`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from itertools import accumulate
+from typing import Any, Dict, List, Union
+
+from .error import NormalizeError
+
+__all__ = ("JsonValue", "MAX_DEPTH", "nesting_depth", "parse_json")
+
+#: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
+#: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
+JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+
+#: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).
+MAX_DEPTH = 127
+
+# A JSON string literal, escapes included (unrolled so the regex engine never backtracks).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_STRING_B = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NOT_BRACKET_B = re.compile(rb"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_STEP_B = {0x5B: 1, 0x7B: 1, 0x5D: -1, 0x7D: -1}
+
+
+def nesting_depth(text: str | bytes | bytearray, /) -> int:
+    """How deep the containers of JSON ``text`` nest: ``0`` for a scalar, ``1`` for ``[1]``.
+
+    Brackets inside string literals do not count.  Linear in the length of
+    ``text``; it never parses, so it is safe on any input.  For text that is
+    not valid JSON the answer is only an estimate (an unterminated string
+    counts the brackets after its opening quote).
+    """
+    if isinstance(text, str):
+        brackets: Any = _NOT_BRACKET.sub("", _STRING.sub("", text)) if '"' in text else _NOT_BRACKET.sub("", text)
+        step: Any = _STEP
+    else:
+        raw = bytes(text)
+        brackets = _NOT_BRACKET_B.sub(b"", _STRING_B.sub(b"", raw)) if b'"' in raw else _NOT_BRACKET_B.sub(b"", raw)
+        step = _STEP_B
+    if not brackets:
+        return 0
+    deepest: int = max(accumulate(map(step.__getitem__, brackets)))
+    return max(0, deepest)
+
+
+def _openers(text: str | bytes | bytearray) -> int:
+    if isinstance(text, str):
+        return text.count("[") + text.count("{")
+    return text.count(b"[") + text.count(b"{")
+
+
+def check_depth(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> None:
+    """Raise :class:`NormalizeError` if ``text`` nests deeper than ``limit``.
+
+    Text with no more than ``limit`` opening brackets in all cannot, which two
+    C-speed counts settle; only other text is scanned.
+    """
+    if _openers(text) > limit and nesting_depth(text) > limit:
+        raise NormalizeError(f"recursion limit exceeded: containers nest deeper than {limit} levels")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number (NaN and infinities are refused)")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
+    """``json.loads`` with nesting bounded first and NaN/Infinity refused; errors are :class:`NormalizeError`.
+
+    The values are what ``json.loads`` gives: decoders check them further.
+    """
+    check_depth(text, limit)
+    try:
+        if not isinstance(text, str):
+            text = bytes(text).decode(json.detect_encoding(text))
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise NormalizeError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # a refused constant, bad bytes; RecursionError on a tiny stack
+        raise NormalizeError(f"invalid JSON: {exc}") from None
+
+
+def parse_json(text: str | bytes | bytearray, /, *, max_depth: int = MAX_DEPTH) -> JsonValue:
+    """Parse JSON text into a :data:`JsonValue` that every constructor of the package accepts.
+
+    Nesting deeper than ``max_depth`` is refused before parsing, so no input
+    can exhaust the interpreter's stack.  Refused, as the wire refuses them:
+    NaN and infinities (also numbers too large for a float), lone surrogates
+    in strings or keys.  Every refusal is a :class:`NormalizeError` (a
+    ``ValueError``) whose message says what is wrong.
+
+    >>> parse_json('{"city": "Paris"}')
+    {'city': 'Paris'}
+    """
+    value = loads(text, max_depth)
+    _check(value)
+    return value  # type: ignore[no-any-return]
+
+
+def _check(v: Any) -> None:
+    """Refuse what ``json.loads`` lets through but the wire cannot carry (infinite floats, lone surrogates)."""
+    stack = [v]
+    pop, push = stack.pop, stack.append
+    while stack:
+        v = pop()
+        t = type(v)
+        if t is str:
+            if not v.isascii():
+                _unicode(v)
+        elif t is float:
+            if not math.isfinite(v):
+                raise NormalizeError(f"invalid value: {v!r} is not a JSON number (a number too large for f64)")
+        elif t is list:
+            stack.extend(v)
+        elif t is dict:
+            for k in v:
+                if not k.isascii():
+                    _unicode(k)
+            stack.extend(v.values())
+
+
+def _unicode(s: str) -> None:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None

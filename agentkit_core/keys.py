@@ -1,0 +1,89 @@
+"""The well-known metadata keys: facts every adapter and consumer records the same way.
+
+The reference's wire has no field for these, so they travel in metadata under
+the toolkit's own ``agentkit.*`` namespace.  Each is named once, here; the
+package's top level exports them all.
+
+The fold's keys
+---------------
+
+``INPUT_JSON_KEY``, ``INPUT_ERROR_KEY``
+    A tool call's argument text while it streams, and, on a finished call
+    whose text is not valid JSON, that text and the parse error (``input``
+    is then ``None``).
+
+Header keys (``HEADER_KEYS``)
+    Sent early with ``SetMetadata`` so ``FoldState.snapshot()`` can show an
+    open part's header: ``TOOL_CALL_ID_KEY`` and ``TOOL_NAME_KEY`` (tool
+    calls; the id for tool results too), ``MODALITY_KEY`` and
+    ``MIME_TYPE_KEY`` (media and files), ``FILE_NAME_KEY`` (files),
+    ``CUSTOM_KIND_KEY`` (custom parts).
+
+Keys adapters record
+--------------------
+
+``PROVIDER_KEY`` (``"agentkit.provider"``)
+    On a part holding a provider's opaque reasoning state (a signature,
+    encrypted reasoning, a thought signature): whose state it is, as the
+    provider module's name (``"anthropic"``, ``"openai"``, ``"gemini"``).
+    An encoder keeps its own provider's state and deliberately drops or
+    converts another's, which that provider would reject.
+
+``FINISH_REASON_KEY`` (``"agentkit.finish_reason"``)
+    On an assistant item: the provider's own finish or stop reason, verbatim
+    (``"end_turn"``, ``"length"``, ``"SAFETY"``), beside the normalised
+    ``Item.finish_reason``.
+
+``TOOL_NAME_KEY`` (``"agentkit.tool_name"``)
+    On a ``ToolResultPart``: the name of the tool whose call it answers, for
+    providers that match results by name (Gemini's ``functionResponse``).
+
+``INVENTED_ID_KEY`` (``"agentkit.invented_id"``)
+    ``True`` on a part whose id the adapter made up because the provider sent
+    none (a Gemini ``functionCall`` without ``id``, and the results that
+    answer it).  Encoders do not send an invented id back.
+"""
+
+from __future__ import annotations
+
+__all__ = (
+    "INPUT_JSON_KEY",
+    "INPUT_ERROR_KEY",
+    "TOOL_CALL_ID_KEY",
+    "TOOL_NAME_KEY",
+    "MODALITY_KEY",
+    "MIME_TYPE_KEY",
+    "FILE_NAME_KEY",
+    "CUSTOM_KIND_KEY",
+    "HEADER_KEYS",
+    "PROVIDER_KEY",
+    "FINISH_REASON_KEY",
+    "INVENTED_ID_KEY",
+)
+
+#: A tool call's argument text, while open or when it is not valid JSON.
+INPUT_JSON_KEY = "agentkit.input_json"
+#: The parse error of a tool call's argument text.
+INPUT_ERROR_KEY = "agentkit.input_error"
+
+#: Header key: the id of an open tool call (or of the call an open tool result answers).
+TOOL_CALL_ID_KEY = "agentkit.tool_call_id"
+#: Header key: the name of an open tool call; on a ``ToolResultPart``, the name of the tool it answers.
+TOOL_NAME_KEY = "agentkit.tool_name"
+#: Header key: an open media part's :class:`~.content.Modality` wire name (``"Image"``).
+MODALITY_KEY = "agentkit.modality"
+#: Header key: an open media or file part's MIME type.
+MIME_TYPE_KEY = "agentkit.mime_type"
+#: Header key: an open file part's name.
+FILE_NAME_KEY = "agentkit.file_name"
+#: Header key: an open custom part's kind.
+CUSTOM_KIND_KEY = "agentkit.custom_kind"
+#: Every header key: ``snapshot()`` renders them as an open part's fields, not as its metadata.
+HEADER_KEYS = (TOOL_CALL_ID_KEY, TOOL_NAME_KEY, MODALITY_KEY, MIME_TYPE_KEY, FILE_NAME_KEY, CUSTOM_KIND_KEY)
+
+#: Whose opaque reasoning state a part holds: ``"anthropic"``, ``"openai"``, ``"gemini"``.
+PROVIDER_KEY = "agentkit.provider"
+#: An assistant item's raw provider finish reason, verbatim.
+FINISH_REASON_KEY = "agentkit.finish_reason"
+#: ``True`` on a part whose id the adapter invented (the provider sent none); never sent back.
+INVENTED_ID_KEY = "agentkit.invented_id"

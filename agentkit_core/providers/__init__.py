@@ -1,0 +1,17 @@
+"""Provider projections: pure functions between native API traffic and agentkit values.
+
+One module per provider API, each with the same functions, so code switches
+providers by switching the module:
+
+* :mod:`.anthropic`: the Anthropic Messages API;
+* :mod:`.openai_chat`: OpenAI Chat Completions;
+* :mod:`.openai_responses`: the OpenAI Responses API;
+* :mod:`.gemini`: Gemini ``generateContent`` / ``streamGenerateContent``.
+
+Every module has ``items_from_response(body)``, ``items_from_request(body)``,
+``request_from_items(items)``, ``stream_decoder()``, ``items_from_stream(events)``
+and ``events_from_sse(text)``; each opens with its mapping table as its
+docstring.  None does I/O, and none is imported until you import it:
+``import agentkit_core`` loads no provider, and this package loads none either.
+They use only the public names of :mod:`agentkit_core`.
+"""
