@@ -56,7 +56,9 @@ from agentkit_core import (
     FinishReason,
     fold,
 )
-from tests.adapters import anthropic, openai_chat, openai_responses
+from tests.adapters import anthropic
+from tests.adapters import openai_chat
+from tests.adapters import openai_responses
 from tests.fakes import compaction, reporter, stateful, stateless, tools, voice
 
 PAYLOADS = Path(__file__).resolve().parent / "payloads"
