@@ -1,27 +1,25 @@
-"""The Responses item codec: native input and output items <-> parts, usage, finish reasons.
+"""The Responses item decoder: native input and output items -> parts, usage, finish reasons.
 
 Private to :mod:`.openai_responses`, whose docstring holds the mapping table
-this module implements; :mod:`._responses_stream` decodes streams with it.
+this module implements (:mod:`._responses_request` writes it back);
+:mod:`._responses_stream` decodes streams with it.
 Like every projection it uses only the public names of :mod:`agentkit_core`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import (
     FINISH_REASON_KEY,
-    INPUT_JSON_KEY,
     PROVIDER_KEY,
     ArtifactId,
     CustomPart,
     DataRef,
     FilePart,
-    FilesOutput,
     FinishReason,
     Handle,
-    InlineBytes,
     InlineText,
     Item,
     ItemKind,
@@ -33,8 +31,6 @@ from .. import (
     Part,
     PartsOutput,
     ReasoningPart,
-    StructuredOutput,
-    StructuredPart,
     TextOutput,
     TextPart,
     TokenUsage,
@@ -45,7 +41,7 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import JsonDict, b64encode, carried, carry, copy_json, count, dumps, get_dict, parse_arguments
+from ._common import JsonDict, carry, copy_json, count, dumps, get_dict, parse_arguments
 
 NS = "openai."
 PART_NS = "openai.part."
@@ -65,7 +61,7 @@ _ROLE_KINDS = {
     "developer": ItemKind.DEVELOPER,
     "assistant": ItemKind.ASSISTANT,
 }
-_KIND_ROLES = {kind: role for role, kind in _ROLE_KINDS.items()}
+KIND_ROLES = {kind: role for role, kind in _ROLE_KINDS.items()}
 #: Output items the client must answer (run the tool, or approve) before the model goes on.
 _CLIENT_CALLS = frozenset(
     ("function_call", "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request")
@@ -148,7 +144,7 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
 
 def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
     role = item.get("role")
-    used = ["content"] + (["role"] if role == _KIND_ROLES.get(kind) else [])
+    used = ["content"] + (["role"] if role == KIND_ROLES.get(kind) else [])
     md = carry(item, used, NS)
     content = item.get("content")
     if isinstance(content, str):
@@ -338,7 +334,7 @@ def output_of(response: JsonDict) -> list[Any]:
     return output
 
 
-# -- requests (input item kinds) ------------------------------------------------------------------------------
+# -- requests ----------------------------------------------------------------------------
 
 
 def input_kind(native: object) -> ItemKind:
@@ -352,167 +348,3 @@ def input_kind(native: object) -> ItemKind:
     if isinstance(itype, str) and itype.endswith("_output"):
         return ItemKind.TOOL
     return ItemKind.ASSISTANT
-
-
-
-# -- items -> native input items ---
-
-
-def _ours(part: Part) -> bool:
-    """Whether OpenAI can take ``part`` back: its reasoning state, not another provider's."""
-    owner = part.metadata.get(PROVIDER_KEY)
-    if owner is not None:
-        return owner == PROVIDER
-    return any(key.startswith(NS) for key in part.metadata)
-
-
-def _base64(part: MediaPart | FilePart) -> str | None:
-    """Inline data as base64: ``InlineText`` already is, except a foreign ``text/*`` file's text."""
-    data = part.data
-    if isinstance(data, InlineBytes):
-        return b64encode(data.value)
-    if not isinstance(data, InlineText):
-        return None
-    foreign_text = isinstance(part, FilePart) and (part.mime_type or "").startswith("text/") and not any(k.startswith(NS) for k in part.metadata)
-    return b64encode(data.value.encode("utf-8")) if foreign_text else data.value
-
-
-def _text_type(role: str) -> str:
-    return "output_text" if role == "assistant" else "input_text"
-
-
-def _entry(part: Part, role: str) -> JsonValue:
-    """One part -> one native content entry (of a message, or of a tool output list)."""
-    fields = carried(part.metadata, PART_NS)
-    if isinstance(part, CustomPart) and (PART_NS + "type") in part.metadata:
-        verbatim: JsonValue = copy_json(part.value)
-        return verbatim
-    if isinstance(part, TextPart):
-        etype = fields.pop("type", _text_type(role))
-        return {"type": etype, ("refusal" if etype == "refusal" else "text"): part.text, **fields}
-    fields.pop("type", None)
-    if isinstance(part, MediaPart) and part.modality is Modality.IMAGE:
-        data = part.data
-        if isinstance(data, Uri):
-            return {"type": "input_image", "image_url": data.value, **fields}
-        if isinstance(data, Handle):
-            return {"type": "input_image", "file_id": data.value.value, **fields}
-        return {"type": "input_image", "image_url": f"data:{part.mime_type};base64,{_base64(part)}", **fields}
-    if isinstance(part, (MediaPart, FilePart)):
-        entry: JsonDict = {"type": "input_file"}
-        if isinstance(part, FilePart) and part.name is not None:
-            entry["filename"] = part.name
-        data, mime = part.data, part.mime_type
-        if isinstance(data, Uri):
-            entry["file_url"] = data.value
-        elif isinstance(data, Handle):
-            entry["file_id"] = data.value.value
-        elif mime is None and isinstance(data, InlineText):
-            entry["file_data"] = data.value
-        else:
-            entry["file_data"] = f"data:{mime or 'application/octet-stream'};base64,{_base64(part)}"
-        return {**entry, **fields}
-    if isinstance(part, (StructuredPart, CustomPart)):
-        return {"type": _text_type(role), "text": dumps(part.value)}
-    text = part.summary if isinstance(part, ReasoningPart) else None
-    return {"type": _text_type(role), "text": text or ""}
-
-
-def _output_native(output: ToolOutput) -> JsonValue:
-    if isinstance(output, TextOutput):
-        return output.text
-    if isinstance(output, StructuredOutput):
-        return dumps(output.value)
-    if isinstance(output, PartsOutput):
-        return [_entry(p, "user") for p in output.parts]
-    if isinstance(output, FilesOutput):
-        return [_entry(f, "user") for f in output.files]
-    return ""
-
-
-def _group_key(part: Part) -> tuple[str, JsonValue] | None:
-    """Parts with equal keys, side by side, form one native item; ``None``: a native item alone."""
-    if isinstance(part, (ToolCallPart, ToolResultPart)):
-        return None
-    if isinstance(part, CustomPart) and (PART_NS + "type") not in part.metadata:
-        return None
-    return ("reasoning" if isinstance(part, ReasoningPart) else "message", part.metadata.get(NS + "id"))
-
-
-def _groups(parts: Iterable[Part]) -> Iterator[list[Part]]:
-    group: list[Part] = []
-    key: tuple[str, JsonValue] | None = None
-    for part in parts:
-        k = _group_key(part)
-        if group and (k is None or k != key):
-            yield group
-            group = []
-        group.append(part)
-        key = k
-    if group:
-        yield group
-
-
-def _reasoning_native(group: list[Part], fields: JsonDict) -> JsonDict:
-    lists: dict[str, list[JsonValue]] = {"content": [], "summary": []}
-    encrypted: str | None = None
-    for part in group:
-        assert isinstance(part, ReasoningPart)
-        md = part.metadata
-        if encrypted is None and isinstance(part.data, InlineText):
-            encrypted = part.data.value
-        of = md.get(ENTRY_OF)
-        if not isinstance(of, str) or of not in lists:
-            of = "content" if md.get(PART_NS + "type") == "reasoning_text" else "summary"
-        assert isinstance(of, str)
-        if part.summary is not None:
-            entry = carried(md, PART_NS)
-            lists[of].append({"type": entry.pop("type", "reasoning_text" if of == "content" else "summary_text"), "text": part.summary, **entry})
-        elif ENTRY_RAW in md:
-            lists[of].append(copy_json(md[ENTRY_RAW]))
-    native: JsonDict = {"type": "reasoning", **fields}
-    if lists["content"]:
-        native["content"] = lists["content"]
-    if lists["summary"] or ("summary" not in fields and NO_SUMMARY not in group[0].metadata):
-        native["summary"] = lists["summary"]
-    if encrypted is not None:
-        native["encrypted_content"] = encrypted
-    return native
-
-
-def native_items(item: Item) -> Iterator[JsonValue]:
-    """The native input items of one item's parts."""
-    from_response = item.finish_reason is not None
-    kept = [p for p in item.parts if not isinstance(p, ReasoningPart) or _ours(p)]
-    for group in _groups(kept):
-        first = group[0]
-        fields = carried(first.metadata, NS)
-        if isinstance(first, ToolCallPart):
-            if from_response:
-                fields.pop("status", None)
-            if fields.get("type") == "custom_tool_call":
-                text = first.input if isinstance(first.input, str) else dumps(first.input)
-                yield {"call_id": first.id.value, "name": first.name, "input": text, **fields}
-                continue
-            raw, args = fields.pop("arguments", None), first.metadata.get(INPUT_JSON_KEY)
-            if not isinstance(args, str):
-                args = raw if isinstance(raw, str) else dumps(first.input)
-            yield {"type": "function_call", "call_id": first.id.value, "name": first.name, "arguments": args, **fields}
-        elif isinstance(first, ToolResultPart):
-            kind = fields.pop("type", "function_call_output")
-            yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
-        elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
-            if first.kind.startswith(NS) and first.value is not None:
-                yield copy_json(first.value)
-        elif isinstance(first, ReasoningPart):
-            if from_response:
-                fields.pop("status", None)
-            yield _reasoning_native(group, fields)
-        else:
-            role = fields.pop("role", None)
-            if not isinstance(role, str):
-                role = _KIND_ROLES.get(item.kind, "user")
-            if len(group) == 1 and isinstance(first, TextPart) and (PART_NS + "type") not in first.metadata:
-                yield {"role": role, "content": first.text, **fields}
-            else:
-                yield {"role": role, "content": [_entry(p, role) for p in group], **fields}

@@ -68,10 +68,11 @@ Metadata.  Item fields with no neutral home sit on each of the item's parts as
 the item kind gives, ``type`` where it marks a variant, fields nobody has seen
 yet); entry fields as ``openai.part.<field>`` (``type``, ``annotations``,
 ``logprobs``, ``detail``...).  A field consumed only when it has the expected
-type stays in metadata otherwise, ``null`` included.  Two markers of ours
-hold what no field says: ``openai.entry.of`` (which list of a reasoning item an
-entry came from, when its ``type`` does not tell) and ``openai.entry.raw`` (a
-reasoning entry that is not an object with a text, verbatim).
+type stays in metadata otherwise, ``null`` included.  Markers of ours hold
+what no field says: ``openai.entry.of`` (which list of a reasoning item an
+entry came from, when its ``type`` does not tell), ``openai.entry.raw`` (a
+reasoning entry that is not an object with a text, verbatim) and
+``openai.entry.no_summary`` (a reasoning item without ``summary``).
 
 Response.  ``Item.id = MessageId(<resp_...>)``; every other top-level field
 but ``output`` and ``usage`` is ``openai.<field>`` in the item's metadata.
@@ -97,8 +98,9 @@ reason, and a stream that ended on an ``error`` event gives ``"error"``:
 ``completed``, the output's content is refusals only            ``BLOCKED``
 (reasoning aside)
 ``completed`` otherwise                                         ``COMPLETED``
-``incomplete``: reason ``max_output_tokens`` / ``content_filter``  ``MAX_TOKENS`` / ``BLOCKED``
-``incomplete``: another reason (none: ``"incomplete"``)          ``other(<reason>)``
+``incomplete``, reason ``max_output_tokens``                    ``MAX_TOKENS``
+``incomplete``, reason ``content_filter``                       ``BLOCKED``
+``incomplete``, another reason (none: ``"incomplete"``)         ``other(<reason>)``
 ``failed``, or the stream's ``error`` event                     ``ERROR``
 ``cancelled``                                                   ``CANCELLED``
 any other status (``in_progress``, ``queued``)                  ``other(<status>)``
@@ -147,12 +149,15 @@ metadata, never another provider's.  It keeps OpenAI's reasoning (parts marked
 metadata) and drops every other reasoning part: OpenAI takes back only its
 own reasoning items, so another provider's signatures and thoughts are not
 sent.  Custom parts outside the ``openai.`` namespace are dropped too.  A tool
-result's ``is_error`` has no native field.  ``status`` of reasoning, function
-and custom tool calls is response-side state: on items from a response (they
-have a ``finish_reason``) it is not sent back, as clients replay them; on items
-decoded from a request it is echoed.
+result's ``is_error`` has no native field.  Responses never needs
+``agentkit.tool_name`` (results match calls by ``call_id`` alone, and name no
+tool) and never invents an id (every call has its ``call_id``); a call whose id
+another adapter invented (``agentkit.invented_id``) is sent with it all the
+same, as OpenAI requires a ``call_id`` and matches the result by it.
+``status`` of reasoning, function and custom tool calls is response-side
+state: on items from a response (they have a ``finish_reason``) it is not sent
+back, as clients replay them; on items decoded from a request it is echoed.
 """
-
 
 from __future__ import annotations
 
@@ -160,16 +165,8 @@ from typing import Any, Iterable, Mapping
 
 from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
 from ._common import checked_list, checked_object, events_from_sse, fold_stream
-from ._responses_items import (
-    REQUEST_FIELD,
-    finish_of,
-    input_kind,
-    native_items,
-    output_of,
-    parts_of,
-    response_item,
-    usage_of,
-)
+from ._responses_items import REQUEST_FIELD, finish_of, input_kind, output_of, parts_of, response_item, usage_of
+from ._responses_request import native_items
 from ._responses_stream import ResponsesStreamDecoder
 
 __all__ = (
