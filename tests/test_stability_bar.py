@@ -58,7 +58,7 @@ from agentkit_core import (
 )
 from tests.adapters import anthropic
 from tests.adapters import openai_chat
-from tests.adapters import openai_responses
+from agentkit_core.providers import openai_responses
 from tests.fakes import compaction, reporter, stateful, stateless, tools, voice
 
 PAYLOADS = Path(__file__).resolve().parent / "payloads"

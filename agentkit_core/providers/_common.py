@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import binascii
 import os
-from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from .. import (
     CUSTOM_KIND_KEY,
@@ -287,3 +287,44 @@ def fold_stream(decoder: Decoder, events: Iterable[Any]) -> list[Item]:
 def invent_id(prefix: str) -> str:
     """A fresh id for a call the provider sent without one: ``prefix`` and 24 random hex digits."""
     return prefix + os.urandom(12).hex()
+
+
+# -- checking what a public function was given --------------------------------------------
+
+
+def checked_object(value: object, what: str) -> JsonDict:
+    """``value`` as a fresh JSON object holding JSON data only, else :class:`NormalizeError`.
+
+    What the projections' public functions are handed (a body, a stream
+    event) is checked once, here, through the public metadata decoder: keys
+    are strings, values JSON (no tuples, sets, NaN or lone surrogates),
+    nesting bounded.  The error names ``what`` or the path to the bad field.
+    The copy shares no container with ``value``, so the values built from it
+    never share one with the caller's data either.
+    """
+    from .. import MetadataMap
+
+    if isinstance(value, Mapping) and not isinstance(value, dict):
+        value = dict(value)
+    if not isinstance(value, dict):
+        raise NormalizeError(f"{what} must be a JSON object, not a {type(value).__name__}")
+    return dict(MetadataMap.from_dict(value))
+
+
+T = TypeVar("T")
+
+
+def checked_list(values: object, cls: type[T], what: str) -> list[T]:
+    """``values`` (any iterable but a string or a mapping) as a list of ``cls``, else :class:`NormalizeError`.
+
+    For the projections' public functions that take values of the package
+    (``request_from_items(items)``, a decoder's ``finish(parts)``): the error
+    names ``what`` and the index of the first value of another type.
+    """
+    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
+        raise NormalizeError(f"expected {what}, not a {type(values).__name__}")
+    out = list(values)
+    for i, value in enumerate(out):
+        if not isinstance(value, cls):
+            raise NormalizeError(f"expected {cls.__name__}, not a {type(value).__name__}", f"[{i}]")
+    return out

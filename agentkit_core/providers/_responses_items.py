@@ -1,0 +1,350 @@
+"""The Responses item decoder: native input and output items -> parts, usage, finish reasons.
+
+Private to :mod:`.openai_responses`, whose docstring holds the mapping table
+this module implements (:mod:`._responses_request` writes it back);
+:mod:`._responses_stream` decodes streams with it.
+Like every projection it uses only the public names of :mod:`agentkit_core`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from .. import (
+    FINISH_REASON_KEY,
+    PROVIDER_KEY,
+    ArtifactId,
+    CustomPart,
+    DataRef,
+    FilePart,
+    FinishReason,
+    Handle,
+    InlineText,
+    Item,
+    ItemKind,
+    JsonValue,
+    MediaPart,
+    MessageId,
+    Modality,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    TextOutput,
+    TextPart,
+    TokenUsage,
+    ToolCallId,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
+    Uri,
+    Usage,
+)
+from ._common import JsonDict, carry, copy_json, count, dumps, get_dict, parse_arguments
+
+NS = "openai."
+PART_NS = "openai.part."
+#: Item metadata: which request field (``instructions``, a string ``input``) the item came from.
+REQUEST_FIELD = "openai.request_field"
+#: Part metadata: ``"content"`` or ``"summary"``, the reasoning list an entry came from when its type does not say.
+ENTRY_OF = "openai.entry.of"
+#: Part metadata: a reasoning entry that is not an object with a text, verbatim.
+ENTRY_RAW = "openai.entry.raw"
+#: Part metadata: ``True`` on the parts of a reasoning item that had no ``summary`` field at all.
+NO_SUMMARY = "openai.entry.no_summary"
+PROVIDER = "openai"
+
+_ROLE_KINDS = {
+    "user": ItemKind.USER,
+    "system": ItemKind.SYSTEM,
+    "developer": ItemKind.DEVELOPER,
+    "assistant": ItemKind.ASSISTANT,
+}
+KIND_ROLES = {kind: role for role, kind in _ROLE_KINDS.items()}
+#: Output items the client must answer (run the tool, or approve) before the model goes on.
+_CLIENT_CALLS = frozenset(
+    ("function_call", "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request")
+)
+#: Content entry type -> the field holding its text.
+TEXT_FIELDS = {"output_text": "text", "input_text": "text", "refusal": "refusal"}
+_INCOMPLETE = {"max_output_tokens": FinishReason.MAX_TOKENS, "content_filter": FinishReason.BLOCKED}
+_STATUS = {"failed": FinishReason.ERROR, "cancelled": FinishReason.CANCELLED}
+_DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.DOTALL)
+
+
+def string(v: object) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def merged(*maps: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
+    out: dict[str, JsonValue] = {}
+    for m in maps:
+        out.update(m)
+    return out
+
+
+def call_id_of(v: object) -> ToolCallId | None:
+    """``v`` as a call id, ``None`` if it cannot be one (the native block then stays a custom part)."""
+    if not isinstance(v, str):
+        return None
+    try:
+        return ToolCallId(v)
+    except (NormalizeError, TypeError):
+        return None
+
+
+# -- native -> parts -----------------------------------------------------------------------
+
+
+def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
+    """One content entry (of a message or a tool output) -> one part; ``md`` holds the item's fields."""
+    etype = entry.get("type") if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or not isinstance(etype, str):
+        return CustomPart("openai.unknown", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": copy_json(etype)}))
+    field = TEXT_FIELDS.get(etype)
+    text = entry.get(field) if field else None
+    if field and isinstance(text, str):
+        return TextPart(text, metadata=merged(md, carry(entry, (field,), PART_NS)))
+    if etype == "input_image":
+        url, file_id = entry.get("image_url"), entry.get("file_id")
+        if isinstance(url, str):
+            found = _DATA_URL.fullmatch(url)
+            image: DataRef = Uri(url) if found is None else InlineText(found.group(2))
+            mime = "image/*" if found is None else found.group(1)
+            return MediaPart(Modality.IMAGE, mime, image, metadata=merged(md, carry(entry, ("image_url",), PART_NS)))
+        if isinstance(file_id, str):
+            handle = Handle(ArtifactId(file_id))
+            return MediaPart(Modality.IMAGE, "image/*", handle, metadata=merged(md, carry(entry, ("file_id",), PART_NS)))
+    if etype == "input_file":
+        return _file_part(entry, md)
+    return CustomPart(NS + etype, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": etype}))
+
+
+def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
+    name = string(entry.get("filename"))
+    used = ["filename"] if name is not None else []
+    mime: str | None = None
+    data: DataRef
+    file_data, url, file_id = entry.get("file_data"), entry.get("file_url"), entry.get("file_id")
+    if isinstance(file_data, str):
+        found = _DATA_URL.fullmatch(file_data)
+        mime, data = (None, InlineText(file_data)) if found is None else (found.group(1), InlineText(found.group(2)))
+        used.append("file_data")
+    elif isinstance(url, str):
+        data = Uri(url)
+        used.append("file_url")
+    elif isinstance(file_id, str):
+        data = Handle(ArtifactId(file_id))
+        used.append("file_id")
+    else:
+        return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
+    return FilePart(data, name=name, mime_type=mime, metadata=merged(md, carry(entry, used, PART_NS)))
+
+
+def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
+    role = item.get("role")
+    used = ["content"] + (["role"] if role == KIND_ROLES.get(kind) else [])
+    md = carry(item, used, NS)
+    content = item.get("content")
+    if isinstance(content, str):
+        return [("c0", TextPart(content, metadata=md))]
+    if isinstance(content, list) and content:
+        return [(f"c{i}", _entry_part(e, md)) for i, e in enumerate(content)]
+    return [("item", CustomPart("openai.message", value=copy_json(item)))]
+
+
+def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
+    content, summary, encrypted = item.get("content"), item.get("summary"), item.get("encrypted_content")
+    used = ["type"]
+    entries: list[tuple[str, int, object]] = []
+    if isinstance(content, list) and content:
+        used.append("content")
+        entries += [("content", i, e) for i, e in enumerate(content)]
+    if isinstance(summary, list):
+        used.append("summary")
+        entries += [("summary", i, e) for i, e in enumerate(summary)]
+    data = InlineText(encrypted) if isinstance(encrypted, str) else None
+    if data is not None:
+        used.append("encrypted_content")
+    md = carry(item, used, NS)
+    if "summary" not in item:
+        md[NO_SUMMARY] = True
+    if data is not None or isinstance(item.get("id"), str):
+        md[PROVIDER_KEY] = PROVIDER
+    if not entries:
+        return [("item", ReasoningPart(None, data=data, metadata=md))]
+    parts: list[tuple[str, Part]] = []
+    for of, i, entry in entries:
+        text = entry.get("text") if isinstance(entry, dict) else None
+        if isinstance(entry, dict) and isinstance(text, str):
+            emd = carry(entry, ("text",), PART_NS)
+            if (entry.get("type") == "reasoning_text") != (of == "content"):
+                emd[ENTRY_OF] = of
+            part = ReasoningPart(text, data=data, metadata=merged(md, emd))
+        else:
+            part = ReasoningPart(None, data=data, metadata=merged(md, {ENTRY_RAW: copy_json(entry), ENTRY_OF: of}))
+        parts.append((f"{of[0]}{i}", part))
+        data = None
+    return parts
+
+
+def _call_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
+    call_id, name = call_id_of(item.get("call_id")), string(item.get("name"))
+    if call_id is None or name is None:
+        return None
+    if itype == "function_call":
+        raw = item.get("arguments")
+        if not isinstance(raw, str):
+            return None
+        value, md = parse_arguments(raw)
+        if not md and dumps(value) != raw:
+            md = {NS + "arguments": raw}
+        md = merged(carry(item, ("type", "call_id", "name", "arguments"), NS), md)
+        return [("item", ToolCallPart(call_id, name, value, metadata=md))]
+    text = item.get("input")
+    if not isinstance(text, str):
+        return None
+    return [("item", ToolCallPart(call_id, name, text, metadata=carry(item, ("call_id", "name", "input"), NS)))]
+
+
+def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
+    call_id, output = call_id_of(item.get("call_id")), item.get("output")
+    result: ToolOutput
+    if call_id is None:
+        return None
+    if isinstance(output, str):
+        result = TextOutput(output)
+    elif isinstance(output, list):
+        result = PartsOutput(_entry_part(e, {}) for e in output)
+    else:
+        return None
+    used = ("call_id", "output", "type") if itype == "function_call_output" else ("call_id", "output")
+    return [("item", ToolResultPart(call_id, result, metadata=carry(item, used, NS)))]
+
+
+def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
+    """One native item -> its parts, each with the key of the entry it came from (for the stream)."""
+    if not isinstance(item, dict):
+        return [("item", CustomPart("openai.unknown", value=copy_json(item)))]
+    itype = item.get("type")
+    found: list[tuple[str, Part]] | None = None
+    if itype == "message" or (itype is None and "role" in item):
+        found = _message_parts(item, kind)
+    elif itype == "reasoning":
+        found = _reasoning_parts(item)
+    elif itype in ("function_call", "custom_tool_call"):
+        found = _call_parts(item, itype)
+    elif itype in ("function_call_output", "custom_tool_call_output"):
+        found = _result_parts(item, itype)
+    if found is not None:
+        return found
+    md = {PROVIDER_KEY: PROVIDER} if isinstance(item.get("encrypted_content"), str) else {}
+    return [("item", CustomPart(NS + itype if isinstance(itype, str) else "openai.unknown", value=copy_json(item), metadata=md))]
+
+
+def parts_of(item: object, kind: ItemKind) -> list[Part]:
+    return [part for _, part in keyed_parts(item, kind)]
+
+
+# -- response -> item ----------------------------------------------------------------------
+
+
+def usage_of(native: object) -> Usage | None:
+    """The neutral usage of a ``usage`` object; ``None`` when there is none."""
+    if not isinstance(native, dict):
+        return None
+    md: dict[str, JsonValue] = {NS + "usage": copy_json(native)}
+    inp, out = count(native.get("input_tokens")), count(native.get("output_tokens"))
+    if inp is None or out is None:
+        return Usage(None, metadata=md)
+    ind, outd = get_dict(native, "input_tokens_details"), get_dict(native, "output_tokens_details")
+    tokens = TokenUsage(
+        inp,
+        out,
+        reasoning_tokens=count(outd.get("reasoning_tokens")),
+        cached_input_tokens=count(ind.get("cached_tokens")),
+        cache_write_input_tokens=count(ind.get("cache_write_tokens")),
+    )
+    return Usage(tokens, metadata=md)
+
+
+def _awaits_client(output: Sequence[JsonDict]) -> bool:
+    types = [(string(o.get("type")) or "", o) for o in output]
+    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if t in _CLIENT_CALLS}
+    answered = {string(o.get("call_id")) for t, o in types if t.endswith("_output")}
+    return bool(calls - answered)
+
+
+def _refused(output: Sequence[JsonDict]) -> bool:
+    refusal = False
+    for native in output:
+        itype = native.get("type")
+        if itype == "reasoning":
+            continue
+        content = native.get("content")
+        if itype != "message" or not isinstance(content, list):
+            return False
+        for entry in content:
+            if not isinstance(entry, dict) or entry.get("type") != "refusal":
+                return False
+            refusal = True
+    return refusal
+
+
+def finish_of(status: object, details: object, output: Sequence[JsonDict]) -> tuple[FinishReason | None, str | None]:
+    """The neutral finish reason and the raw one (see the module table)."""
+    if not isinstance(status, str):
+        return None, None
+    if status == "completed":
+        if _awaits_client(output):
+            return FinishReason.TOOL_CALL, status
+        return (FinishReason.BLOCKED if _refused(output) else FinishReason.COMPLETED), status
+    if status == "incomplete":
+        reason = (string(details.get("reason")) if isinstance(details, dict) else None) or status
+        return _INCOMPLETE.get(reason) or FinishReason.other(reason), reason
+    return _STATUS.get(status) or FinishReason.other(status), status
+
+
+def response_item(
+    response: JsonDict,
+    parts: Sequence[Part],
+    usage: Usage | None,
+    finish: tuple[FinishReason | None, str | None],
+    extra: Mapping[str, JsonValue] = {},
+) -> Item:
+    rid = response.get("id")
+    try:
+        message_id = MessageId(rid) if isinstance(rid, str) else None
+    except (NormalizeError, TypeError):
+        message_id = None
+    md = carry(response, ("output", "usage") if message_id is None else ("id", "output", "usage"), NS)
+    md.update(extra)
+    if finish[1] is not None:
+        md[FINISH_REASON_KEY] = finish[1]
+    return Item(ItemKind.ASSISTANT, parts, id=message_id, metadata=md, usage=usage, finish_reason=finish[0])
+
+
+def output_of(response: JsonDict) -> list[Any]:
+    output = response.get("output")
+    if output is None:
+        return []
+    if not isinstance(output, list):
+        raise NormalizeError("expected a list of output items", "output")
+    return output
+
+
+# -- requests ----------------------------------------------------------------------------
+
+
+def input_kind(native: object) -> ItemKind:
+    if not isinstance(native, dict):
+        return ItemKind.ASSISTANT
+    itype, role = native.get("type"), native.get("role")
+    if itype == "message" or (itype is None and "role" in native):
+        return _ROLE_KINDS.get(role, ItemKind.USER) if isinstance(role, str) else ItemKind.USER
+    if itype == "mcp_approval_response":
+        return ItemKind.USER
+    if isinstance(itype, str) and itype.endswith("_output"):
+        return ItemKind.TOOL
+    return ItemKind.ASSISTANT

@@ -1,0 +1,196 @@
+"""The Responses item encoder: parts -> native input items, the inverse of :mod:`._responses_items`.
+
+Private to :mod:`.openai_responses`, whose docstring says how parts regroup
+into native items and which parts are not sent.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from .. import (
+    INPUT_JSON_KEY,
+    PROVIDER_KEY,
+    CustomPart,
+    FilePart,
+    FilesOutput,
+    Handle,
+    InlineBytes,
+    InlineText,
+    Item,
+    JsonValue,
+    MediaPart,
+    Modality,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextOutput,
+    TextPart,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
+    Uri,
+)
+from ._common import JsonDict, b64encode, carried, copy_json, dumps
+from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
+
+def _ours(part: Part) -> bool:
+    """Whether OpenAI can take ``part`` back: its reasoning state, not another provider's."""
+    owner = part.metadata.get(PROVIDER_KEY)
+    if owner is not None:
+        return owner == PROVIDER
+    return any(key.startswith(NS) for key in part.metadata)
+
+
+def _base64(part: MediaPart | FilePart) -> str | None:
+    """Inline data as base64: ``InlineText`` already is, except a foreign ``text/*`` file's text."""
+    data = part.data
+    if isinstance(data, InlineBytes):
+        return b64encode(data.value)
+    if not isinstance(data, InlineText):
+        return None
+    foreign_text = isinstance(part, FilePart) and (part.mime_type or "").startswith("text/") and not any(k.startswith(NS) for k in part.metadata)
+    return b64encode(data.value.encode("utf-8")) if foreign_text else data.value
+
+
+def _text_type(role: str) -> str:
+    return "output_text" if role == "assistant" else "input_text"
+
+
+def _entry(part: Part, role: str) -> JsonValue:
+    """One part -> one native content entry (of a message, or of a tool output list)."""
+    fields = carried(part.metadata, PART_NS)
+    if isinstance(part, CustomPart) and (PART_NS + "type") in part.metadata:
+        verbatim: JsonValue = copy_json(part.value)
+        return verbatim
+    if isinstance(part, TextPart):
+        etype = fields.pop("type", _text_type(role))
+        return {"type": etype, ("refusal" if etype == "refusal" else "text"): part.text, **fields}
+    fields.pop("type", None)
+    if isinstance(part, MediaPart) and part.modality is Modality.IMAGE:
+        data = part.data
+        if isinstance(data, Uri):
+            return {"type": "input_image", "image_url": data.value, **fields}
+        if isinstance(data, Handle):
+            return {"type": "input_image", "file_id": data.value.value, **fields}
+        return {"type": "input_image", "image_url": f"data:{part.mime_type};base64,{_base64(part)}", **fields}
+    if isinstance(part, (MediaPart, FilePart)):
+        entry: JsonDict = {"type": "input_file"}
+        if isinstance(part, FilePart) and part.name is not None:
+            entry["filename"] = part.name
+        data, mime = part.data, part.mime_type
+        if isinstance(data, Uri):
+            entry["file_url"] = data.value
+        elif isinstance(data, Handle):
+            entry["file_id"] = data.value.value
+        elif mime is None and isinstance(data, InlineText):
+            entry["file_data"] = data.value
+        else:
+            entry["file_data"] = f"data:{mime or 'application/octet-stream'};base64,{_base64(part)}"
+        return {**entry, **fields}
+    if isinstance(part, (StructuredPart, CustomPart)):
+        return {"type": _text_type(role), "text": dumps(part.value)}
+    text = part.summary if isinstance(part, ReasoningPart) else None
+    return {"type": _text_type(role), "text": text or ""}
+
+
+def _output_native(output: ToolOutput) -> JsonValue:
+    if isinstance(output, TextOutput):
+        return output.text
+    if isinstance(output, StructuredOutput):
+        return dumps(output.value)
+    if isinstance(output, PartsOutput):
+        return [_entry(p, "user") for p in output.parts]
+    if isinstance(output, FilesOutput):
+        return [_entry(f, "user") for f in output.files]
+    return ""
+
+
+def _group_key(part: Part) -> tuple[str, JsonValue] | None:
+    """Parts with equal keys, side by side, form one native item; ``None``: a native item alone."""
+    if isinstance(part, (ToolCallPart, ToolResultPart)):
+        return None
+    if isinstance(part, CustomPart) and (PART_NS + "type") not in part.metadata:
+        return None
+    return ("reasoning" if isinstance(part, ReasoningPart) else "message", part.metadata.get(NS + "id"))
+
+
+def _groups(parts: Iterable[Part]) -> Iterator[list[Part]]:
+    group: list[Part] = []
+    key: tuple[str, JsonValue] | None = None
+    for part in parts:
+        k = _group_key(part)
+        if group and (k is None or k != key):
+            yield group
+            group = []
+        group.append(part)
+        key = k
+    if group:
+        yield group
+
+
+def _reasoning_native(group: list[Part], fields: JsonDict) -> JsonDict:
+    lists: dict[str, list[JsonValue]] = {"content": [], "summary": []}
+    encrypted: str | None = None
+    for part in group:
+        assert isinstance(part, ReasoningPart)
+        md = part.metadata
+        if encrypted is None and isinstance(part.data, InlineText):
+            encrypted = part.data.value
+        of = md.get(ENTRY_OF)
+        if not isinstance(of, str) or of not in lists:
+            of = "content" if md.get(PART_NS + "type") == "reasoning_text" else "summary"
+        assert isinstance(of, str)
+        if part.summary is not None:
+            entry = carried(md, PART_NS)
+            lists[of].append({"type": entry.pop("type", "reasoning_text" if of == "content" else "summary_text"), "text": part.summary, **entry})
+        elif ENTRY_RAW in md:
+            lists[of].append(copy_json(md[ENTRY_RAW]))
+    native: JsonDict = {"type": "reasoning", **fields}
+    if lists["content"]:
+        native["content"] = lists["content"]
+    if lists["summary"] or ("summary" not in fields and NO_SUMMARY not in group[0].metadata):
+        native["summary"] = lists["summary"]
+    if encrypted is not None:
+        native["encrypted_content"] = encrypted
+    return native
+
+
+def native_items(item: Item) -> Iterator[JsonValue]:
+    """The native input items of one item's parts."""
+    from_response = item.finish_reason is not None
+    kept = [p for p in item.parts if not isinstance(p, ReasoningPart) or _ours(p)]
+    for group in _groups(kept):
+        first = group[0]
+        fields = carried(first.metadata, NS)
+        if isinstance(first, ToolCallPart):
+            if from_response:
+                fields.pop("status", None)
+            if fields.get("type") == "custom_tool_call":
+                text = first.input if isinstance(first.input, str) else dumps(first.input)
+                yield {"call_id": first.id.value, "name": first.name, "input": text, **fields}
+                continue
+            raw, args = fields.pop("arguments", None), first.metadata.get(INPUT_JSON_KEY)
+            if not isinstance(args, str):
+                args = raw if isinstance(raw, str) else dumps(first.input)
+            yield {"type": "function_call", "call_id": first.id.value, "name": first.name, "arguments": args, **fields}
+        elif isinstance(first, ToolResultPart):
+            kind = fields.pop("type", "function_call_output")
+            yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
+        elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
+            if first.kind.startswith(NS) and first.value is not None:
+                yield copy_json(first.value)
+        elif isinstance(first, ReasoningPart):
+            if from_response:
+                fields.pop("status", None)
+            yield _reasoning_native(group, fields)
+        else:
+            role = fields.pop("role", None)
+            if not isinstance(role, str):
+                role = KIND_ROLES.get(item.kind, "user")
+            if len(group) == 1 and isinstance(first, TextPart) and (PART_NS + "type") not in first.metadata:
+                yield {"role": role, "content": first.text, **fields}
+            else:
+                yield {"role": role, "content": [_entry(p, role) for p in group], **fields}

@@ -1,0 +1,444 @@
+"""The Responses stream decoder: ``response.*`` events -> deltas, then the turn's item.
+
+Private to :mod:`.openai_responses`, whose docstring says what each event
+does; the parts it commits come from :mod:`._responses_items`, so a stream
+folds to the item the non-streaming path gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from .. import (
+    AppendText,
+    BeginPart,
+    CommitPart,
+    CustomPart,
+    Delta,
+    FinishReason,
+    Item,
+    ItemKind,
+    JsonValue,
+    Part,
+    PartId,
+    PartKind,
+    ReasoningPart,
+    SetMetadata,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    Usage,
+)
+from ._common import JsonDict, checked_list, checked_object, copy_json, count, header, parse_arguments
+from ._responses_items import (
+    NS,
+    PART_NS,
+    TEXT_FIELDS,
+    call_id_of,
+    finish_of,
+    keyed_parts,
+    response_item,
+    string,
+    usage_of,
+)
+
+# -- the decoder --------------------------------------------------------------------------------
+
+_APPENDABLE = (PartKind.TEXT, PartKind.REASONING, PartKind.TOOL_CALL)
+#: Item type -> the field its item-level fragments (``"item"`` key) build.
+_ITEM_TEXT = {"function_call": "arguments", "custom_tool_call": "input", "code_interpreter_call": "code", "mcp_call": "arguments"}
+_PHASES = frozenset(("in_progress", "searching", "interpreting", "generating", "completed", "failed"))
+#: Text events: type -> (the index field naming the entry, or None for the item itself; the field holding the text).
+_TEXT_EVENTS = {
+    "response.output_text.delta": ("content_index", "delta"),
+    "response.refusal.delta": ("content_index", "delta"),
+    "response.reasoning_text.delta": ("content_index", "delta"),
+    "response.reasoning_summary_text.delta": ("summary_index", "delta"),
+    "response.function_call_arguments.delta": (None, "delta"),
+    "response.custom_tool_call_input.delta": (None, "delta"),
+    "response.code_interpreter_call_code.delta": (None, "delta"),
+    "response.mcp_call_arguments.delta": (None, "delta"),
+    "response.output_text.done": ("content_index", "text"),
+    "response.refusal.done": ("content_index", "refusal"),
+    "response.reasoning_text.done": ("content_index", "text"),
+    "response.reasoning_summary_text.done": ("summary_index", "text"),
+    "response.function_call_arguments.done": (None, "arguments"),
+    "response.custom_tool_call_input.done": (None, "input"),
+    "response.code_interpreter_call_code.done": (None, "code"),
+    "response.mcp_call_arguments.done": (None, "arguments"),
+}
+
+
+class _Slot:
+    """One part the decoder has begun: its id, kind and the entry key it belongs to."""
+
+    __slots__ = ("pid", "kind", "key", "stand_in")
+
+    def __init__(self, pid: PartId, kind: PartKind, key: str | None, stand_in: Callable[[str], Part]) -> None:
+        self.pid, self.kind, self.key, self.stand_in = pid, kind, key, stand_in
+
+
+class _OpenItem:
+    """What the stream has said so far of one output item."""
+
+    __slots__ = ("item", "slots", "placeholder", "entries", "texts", "done", "annotations")
+
+    def __init__(self, item: JsonDict) -> None:
+        self.item = item  # as output_item.added sent it, status updated by progress events
+        self.slots: dict[str, _Slot] = {}  # entry key ("c0", "s1", "item") -> its open part
+        self.placeholder: _Slot | None = None  # a reasoning item's first part, before its entry is known
+        self.entries: dict[str, JsonDict] = {}  # the entries announced (*.part.added, *.part.done)
+        self.texts: dict[str, list[str]] = {}  # fragments per entry key
+        self.done: dict[str, str] = {}  # full texts of *.done events
+        self.annotations: dict[str, list[JsonValue]] = {}
+
+    def text(self, key: str) -> str:
+        return self.done[key] if key in self.done else "".join(self.texts.get(key, ()))
+
+    def partial(self) -> JsonDict:
+        """The native item rebuilt from what arrived, for an item that never got its ``done``."""
+        item: JsonDict = copy_json(self.item)
+        itype = item.get("type")
+        keys = sorted(set(self.entries) | set(self.texts) | set(self.done), key=lambda k: (k[0], int(k[1:]) if k[1:].isdigit() else -1))
+        if itype == "message":
+            content: list[JsonValue] = []
+            for key in (k for k in keys if k[0] == "c"):
+                entry = copy_json(self.entries.get(key, {"type": "output_text", "annotations": []}))
+                entry["refusal" if entry.get("type") == "refusal" else "text"] = self.text(key)
+                if key in self.annotations:
+                    entry["annotations"] = copy_json(self.annotations[key])
+                content.append(entry)
+            item["content"] = content
+        elif itype == "reasoning":
+            for of, default in (("content", "reasoning_text"), ("summary", "summary_text")):
+                found = [k for k in keys if k[0] == of[0]]
+                if found:
+                    item[of] = [{**copy_json(self.entries.get(k, {"type": default})), "text": self.text(k)} for k in found]
+        elif isinstance(itype, str) and itype in _ITEM_TEXT and ("item" in self.texts or "item" in self.done):
+            item[_ITEM_TEXT[itype]] = self.text("item")
+        return item
+
+
+class ResponsesStreamDecoder:
+    """Responses stream events -> deltas; :meth:`finish` builds the turn's item.
+
+    One decoder serves one stream: feed every event in order (the parsed
+    ``data:`` JSON, as :func:`events_from_sse` gives it) and fold what
+    :meth:`feed` returns, then call :meth:`finish` with the folded parts.
+    ``usage`` is the latest :class:`Usage` the stream reported (``None``
+    before any) and ``finish_reason`` the turn's :class:`FinishReason`
+    (``None`` until the event that ends the turn).
+    """
+
+    usage: Usage | None
+    finish_reason: FinishReason | None
+
+    def __init__(self) -> None:
+        self.usage = None
+        self.finish_reason = None
+        self._raw: str | None = None
+        self._response: JsonDict = {}
+        self._error: JsonDict | None = None
+        self._open: dict[int, _OpenItem] = {}
+        self._closed: list[tuple[int, JsonDict]] = []
+        self._seen: set[object] = set()
+        self._ordinals: dict[int, int] = {}
+        self._ended = False
+
+    # -- events -------------------------------------------------------------------------
+
+    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+        """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
+        checked = checked_object(event, "a stream event")
+        etype = checked.get("type")
+        if self._ended or not isinstance(etype, str):
+            return []
+        handler = _HANDLERS.get(etype)
+        if handler is not None:
+            return handler(self, checked)
+        return self._progress(etype, checked)
+
+    def _take_response(self, event: JsonDict) -> JsonDict:
+        response = event.get("response")
+        if isinstance(response, dict):
+            self._response = response
+            usage = usage_of(response.get("usage"))
+            if usage is not None:
+                self.usage = usage
+        return self._response
+
+    def _on_response(self, event: JsonDict) -> list[Delta]:
+        self._take_response(event)
+        return []
+
+    def _on_terminal(self, event: JsonDict) -> list[Delta]:
+        response = self._take_response(event)
+        status = response.get("status")
+        if not isinstance(status, str):
+            status = str(event["type"]).rpartition(".")[2]
+        output = response.get("output")
+        output = output if isinstance(output, list) else []
+        deltas: list[Delta] = []
+        for index in sorted(self._open):
+            deltas += self._close(index, self._terminal_copy(index, output))
+        for index, native in enumerate(output):
+            if isinstance(native, dict) and self._key(index, native) not in self._seen:
+                self._open_item(index, native)
+                deltas += self._close(index, native)
+        self._end(finish_of(status, response.get("incomplete_details"), [n for _, n in sorted(self._closed, key=lambda c: c[0])]))
+        return deltas
+
+    def _on_error(self, event: JsonDict) -> list[Delta]:
+        self._error = {k: v for k, v in event.items() if k not in ("type", "sequence_number")}
+        deltas: list[Delta] = []
+        for index in sorted(self._open):
+            deltas += self._close(index, None)
+        self._end((FinishReason.ERROR, "error"))
+        return deltas
+
+    def _end(self, finish: tuple[FinishReason | None, str | None]) -> None:
+        self.finish_reason, self._raw = finish
+        self._ended = True
+
+    @staticmethod
+    def _key(index: int, item: JsonDict) -> object:
+        item_id = item.get("id")
+        return item_id if isinstance(item_id, str) else index
+
+    def _terminal_copy(self, index: int, output: list[Any]) -> JsonDict | None:
+        item = self._open[index].item
+        item_id = item.get("id")
+        for native in output:
+            if isinstance(native, dict) and isinstance(item_id, str) and native.get("id") == item_id:
+                return native
+        native = output[index] if index < len(output) else None
+        if isinstance(native, dict) and native.get("type") == item.get("type") and not isinstance(item_id, str):
+            return native
+        return None
+
+    def _index(self, event: JsonDict) -> _OpenItem | None:
+        index = count(event.get("output_index"))
+        return None if index is None else self._open.get(index)
+
+    def _on_added(self, event: JsonDict) -> list[Delta]:
+        index, item = count(event.get("output_index")), event.get("item")
+        if index is None or not isinstance(item, dict) or index in self._open:
+            return []
+        state = self._open_item(index, item)
+        itype = item.get("type")
+        if itype == "message":
+            return []
+        if itype == "reasoning":
+            return self._begin(index, state, None, PartKind.REASONING)
+        if itype in ("function_call", "custom_tool_call"):
+            call_id, name = call_id_of(item.get("call_id")), string(item.get("name"))
+            if call_id is not None and name is not None:
+                shown = header(ToolCallPart(call_id, name, None))
+                if isinstance(item.get("id"), str):
+                    shown[NS + "id"] = item["id"]
+                return self._begin(index, state, "item", PartKind.TOOL_CALL, shown)
+        kind = NS + itype if isinstance(itype, str) else "openai.unknown"
+        return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
+
+    def _open_item(self, index: int, item: JsonDict) -> _OpenItem:
+        self._seen.add(self._key(index, item))
+        state = self._open[index] = _OpenItem(item)
+        return state
+
+    def _on_part(self, event: JsonDict) -> list[Delta]:
+        state, part = self._index(event), event.get("part")
+        summary = event["type"].startswith("response.reasoning_summary_part.")
+        entry = count(event.get("summary_index" if summary else "content_index"))
+        if state is None or entry is None or not isinstance(part, dict):
+            return []
+        key = f"{'s' if summary else 'c'}{entry}"
+        state.entries[key] = part
+        if event["type"].endswith(".done"):
+            return []
+        return self._slot(count(event.get("output_index")) or 0, state, key)[1]
+
+    def _on_text(self, event: JsonDict) -> list[Delta]:
+        state = self._index(event)
+        index_field, text_field = _TEXT_EVENTS[event["type"]]
+        entry = count(event.get(index_field)) if index_field else 0
+        text = event.get(text_field)
+        if state is None or entry is None or not isinstance(text, str):
+            return []
+        if index_field is None:
+            key = "item"
+        else:
+            key = f"{'s' if index_field == 'summary_index' else 'c'}{entry}"
+            state.entries.setdefault(key, _default_entry(state.item.get("type"), key, event["type"]))
+        before = state.text(key)
+        if event["type"].endswith(".done"):
+            state.done[key] = text
+            chunk = text[len(before) :] if text.startswith(before) else ""
+        else:
+            state.texts.setdefault(key, []).append(text)
+            state.done.pop(key, None)
+            chunk = text
+        slot, deltas = self._slot(count(event.get("output_index")) or 0, state, key)
+        if chunk and slot is not None and slot.kind in _APPENDABLE:
+            deltas.append(AppendText(slot.pid, chunk))
+        return deltas
+
+    def _on_annotation(self, event: JsonDict) -> list[Delta]:
+        state, entry, at = self._index(event), count(event.get("content_index")), count(event.get("annotation_index"))
+        if state is None or entry is None:
+            return []
+        key = f"c{entry}"
+        known = state.entries.get(key, {}).get("annotations")
+        notes = state.annotations.setdefault(key, copy_json(known) if isinstance(known, list) else [])
+        note = event.get("annotation")
+        if at is not None and at < len(notes):
+            notes[at] = note
+        else:
+            notes.append(note)
+        slot = state.slots.get(key)
+        if slot is None:
+            return []
+        return [SetMetadata(slot.pid, {PART_NS + "annotations": copy_json(notes)})]
+
+    def _progress(self, etype: str, event: JsonDict) -> list[Delta]:
+        """``response.<x>_call.<phase>`` (and ``mcp_list_tools``): the open part's ``openai.status``."""
+        parts = etype.split(".")
+        if len(parts) != 3 or parts[0] != "response" or parts[2] not in _PHASES:
+            return []
+        if not (parts[1].endswith("_call") or parts[1] == "mcp_list_tools"):
+            return []
+        state = self._index(event)
+        if state is None:
+            return []
+        state.item["status"] = parts[2]
+        slot = state.slots.get("item")
+        return [] if slot is None else [SetMetadata(slot.pid, {NS + "status": parts[2]})]
+
+    def _on_done(self, event: JsonDict) -> list[Delta]:
+        index = count(event.get("output_index"))
+        if index is None or index not in self._open:
+            return []
+        item = event.get("item")
+        return self._close(index, item if isinstance(item, dict) else None)
+
+    # -- parts --------------------------------------------------------------------------
+
+    def _new_pid(self, index: int) -> PartId:
+        n = self._ordinals.get(index, 0)
+        self._ordinals[index] = n + 1
+        return PartId(str(index) if n == 0 else f"{index}.{n}")
+
+    def _begin(
+        self, index: int, state: _OpenItem, key: str | None, kind: PartKind, shown: Mapping[str, JsonValue] = {}
+    ) -> list[Delta]:
+        pid = self._new_pid(index)
+        slot = _Slot(pid, kind, key, _stand_in(kind, state, key))
+        if key is None:
+            state.placeholder = slot
+        else:
+            state.slots[key] = slot
+        return [BeginPart(pid, kind)] + ([SetMetadata(pid, shown)] if shown else [])
+
+    def _slot(self, index: int, state: _OpenItem, key: str) -> tuple[_Slot | None, list[Delta]]:
+        """The open part of entry ``key``, begun (or the placeholder claimed) when there is none yet."""
+        slot = state.slots.get(key)
+        if slot is not None or key == "item":
+            return slot, []
+        kind = PartKind.REASONING if state.item.get("type") == "reasoning" else PartKind.TEXT
+        if kind is PartKind.TEXT:
+            etype = state.entries.get(key, {}).get("type", "output_text")
+            if state.item.get("type") != "message" or not isinstance(etype, str) or etype not in TEXT_FIELDS:
+                kind = PartKind.CUSTOM
+        holder = state.placeholder
+        if holder is not None and holder.kind is kind:
+            state.placeholder, holder.key = None, key
+            holder.stand_in = _stand_in(kind, state, key)
+            state.slots[key] = holder
+            return holder, []
+        shown = header(CustomPart(NS + str(state.entries.get(key, {}).get("type")))) if kind is PartKind.CUSTOM else {}
+        deltas = self._begin(index, state, key, kind, shown)
+        return state.slots[key], deltas
+
+    def _close(self, index: int, native: JsonDict | None) -> list[Delta]:
+        """Commit every part of output item ``index`` from its final form (``None``: from what arrived)."""
+        state = self._open.pop(index)
+        final = native if native is not None else state.partial()
+        self._closed.append((index, final))
+        slots = dict(state.slots)
+        holder = state.placeholder
+        deltas: list[Delta] = []
+        for key, part in keyed_parts(final, ItemKind.ASSISTANT):
+            slot = slots.pop(key, None)
+            if slot is None and holder is not None:
+                slot, holder = holder, None
+            deltas += self._commit(index, slot, part)
+        leftover = list(slots.values()) + ([holder] if holder is not None else [])
+        if leftover:
+            arrived = dict(keyed_parts(state.partial(), ItemKind.ASSISTANT))
+            for slot in leftover:
+                found = arrived.get(slot.key or "item")
+                deltas += self._commit(index, slot, found if found is not None else slot.stand_in(""))
+        return deltas
+
+    def _commit(self, index: int, slot: _Slot | None, part: Part) -> list[Delta]:
+        if slot is not None and slot.kind is part.part_kind:
+            return [CommitPart(part, part_id=slot.pid)]
+        deltas: list[Delta] = []
+        if slot is not None:  # the item changed shape: close the part as it stood, then add the real one
+            deltas.append(CommitPart(slot.stand_in(""), part_id=slot.pid))
+        pid = self._new_pid(index)
+        return deltas + [BeginPart(pid, part.part_kind), CommitPart(part, part_id=pid)]
+
+    # -- the item -----------------------------------------------------------------------
+
+    def finish(self, parts: Sequence[Part]) -> Item:
+        """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason."""
+        checked = checked_list(parts, Part, "a sequence of parts")
+        extra: dict[str, JsonValue] = {} if self._error is None else {NS + "error": self._error}
+        return response_item(self._response, checked, self.usage, (self.finish_reason, self._raw), extra)
+
+
+def _default_entry(itype: object, key: str, etype: str) -> JsonDict:
+    """The entry a text event implies when no ``*.part.added`` announced it."""
+    if itype == "reasoning":
+        return {"type": "summary_text" if key[0] == "s" else "reasoning_text"}
+    return {"type": "refusal"} if ".refusal." in etype else {"type": "output_text", "annotations": []}
+
+
+def _stand_in(kind: PartKind, state: _OpenItem, key: str | None) -> Callable[[str], Part]:
+    """How to close a part of ``kind`` whose final form turned out to be of another kind: as it stood."""
+
+    def make(_: str) -> Part:
+        text = state.text(key or "item")
+        if kind is PartKind.TEXT:
+            return TextPart(text)
+        if kind is PartKind.REASONING:
+            return ReasoningPart(text or None)
+        if kind is PartKind.TOOL_CALL:
+            call_id = call_id_of(state.item.get("call_id")) or ToolCallId("call")
+            value, md = parse_arguments(text)
+            return ToolCallPart(call_id, string(state.item.get("name")) or "", value, metadata=md)
+        return CustomPart(NS + str(state.item.get("type")), value=copy_json(state.item))
+
+    return make
+
+
+_Handler = Callable[[ResponsesStreamDecoder, JsonDict], "list[Delta]"]
+_HANDLERS: dict[str, _Handler] = {
+    "response.created": ResponsesStreamDecoder._on_response,
+    "response.in_progress": ResponsesStreamDecoder._on_response,
+    "response.queued": ResponsesStreamDecoder._on_response,
+    "response.completed": ResponsesStreamDecoder._on_terminal,
+    "response.incomplete": ResponsesStreamDecoder._on_terminal,
+    "response.failed": ResponsesStreamDecoder._on_terminal,
+    "response.cancelled": ResponsesStreamDecoder._on_terminal,
+    "error": ResponsesStreamDecoder._on_error,
+    "response.output_item.added": ResponsesStreamDecoder._on_added,
+    "response.output_item.done": ResponsesStreamDecoder._on_done,
+    "response.content_part.added": ResponsesStreamDecoder._on_part,
+    "response.content_part.done": ResponsesStreamDecoder._on_part,
+    "response.reasoning_summary_part.added": ResponsesStreamDecoder._on_part,
+    "response.reasoning_summary_part.done": ResponsesStreamDecoder._on_part,
+    "response.output_text.annotation.added": ResponsesStreamDecoder._on_annotation,
+    "response.output_text_annotation.added": ResponsesStreamDecoder._on_annotation,  # its older name
+    **{name: ResponsesStreamDecoder._on_text for name in _TEXT_EVENTS},
+}

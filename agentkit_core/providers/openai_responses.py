@@ -1,0 +1,259 @@
+"""The OpenAI Responses API (``POST /v1/responses``) <-> agentkit values.
+
+Parts: one native *entry* -> one part
+-------------------------------------
+A native item may hold several entries (a ``message``'s ``content[]``, a
+``reasoning`` item's ``content[]`` and ``summary[]``).  Each entry becomes its
+own part, as the stream addresses them; the parts of one native item sit next
+to each other and share its fields, and :func:`request_from_items` regroups
+consecutive parts with the same ``openai.id`` into one native item.
+
+==================================  ===================================================
+native                              neutral
+==================================  ===================================================
+``message``                         one part per ``content[]`` entry (below); ``role``
+                                    -> the item kind (requests); a string ``content``
+                                    -> one ``TextPart`` with no ``openai.part.type``;
+                                    no entries -> ``CustomPart("openai.message")``
+ ``output_text`` / ``input_text``   ``TextPart(text)``; ``annotations`` (every kind:
+                                    ``url_citation``, ``file_citation``,
+                                    ``container_file_citation``, ``file_path``) and
+                                    ``logprobs`` verbatim in ``openai.part.*``
+ ``refusal``                        ``TextPart(refusal)``, ``openai.part.type="refusal"``
+ ``input_image``                    ``MediaPart(IMAGE)``: data URL -> ``InlineText(base64)``
+                                    and its MIME type; other ``image_url`` -> ``Uri``
+                                    (MIME ``image/*``); ``file_id`` -> ``Handle``
+ ``input_file``                     ``FilePart(name=filename)``: ``file_data`` data URL
+                                    -> ``InlineText(base64)`` and MIME type, other
+                                    ``file_data`` -> ``InlineText``; ``file_url`` ->
+                                    ``Uri``; ``file_id`` -> ``Handle``
+ any other entry                    ``CustomPart("openai.<type>", value=<entry>)``
+``reasoning``                       one ``ReasoningPart`` per ``content[]``
+                                    (``reasoning_text``) entry, then one per
+                                    ``summary[]`` (``summary_text``) entry, each with
+                                    its own text; none -> one ``ReasoningPart(None)``.
+                                    The first holds ``data=InlineText(encrypted_content)``;
+                                    every one ``agentkit.provider="openai"`` when the
+                                    item has an ``id`` or ``encrypted_content``
+``function_call``                   ``ToolCallPart(ToolCallId(call_id), name, input)``;
+                                    the item id (``fc_...``) in ``openai.id``;
+                                    ``arguments`` parsed with the fold's convention
+                                    (text that is not JSON: ``input=None``,
+                                    ``agentkit.input_json``/``input_error``); raw text
+                                    the compact encoding would not give back in
+                                    ``openai.arguments``
+``custom_tool_call``                ``ToolCallPart(call_id, name, input=<the string>)``,
+                                    ``openai.type="custom_tool_call"``
+``function_call_output``            ``ToolResultPart(call_id, TextOutput(output))``, or
+                                    ``PartsOutput`` of its ``input_text`` /
+                                    ``input_image`` / ``input_file`` list
+``custom_tool_call_output``         the same, ``openai.type="custom_tool_call_output"``
+every other item: ``web_search_``   ``CustomPart("openai.<type>", value=<item verbatim>)``
+``call``, ``file_search_call``,     (``agentkit.provider="openai"`` when it holds an
+``computer_call``,                  ``encrypted_content`` string), written back as it
+``code_interpreter_call``,          came
+``image_generation_call``,
+``local_shell_call``,
+``shell_call``, ``apply_patch_``
+``call``, ``mcp_call``,
+``mcp_list_tools``,
+``mcp_approval_request``,
+their ``*_output`` items,
+``mcp_approval_response``,
+``item_reference``, unknown ones
+==================================  ===================================================
+
+Metadata.  Item fields with no neutral home sit on each of the item's parts as
+``openai.<field>`` (``id``, ``status``, ``phase``, ``role`` when it is not the one
+the item kind gives, ``type`` where it marks a variant, fields nobody has seen
+yet); entry fields as ``openai.part.<field>`` (``type``, ``annotations``,
+``logprobs``, ``detail``...).  A field consumed only when it has the expected
+type stays in metadata otherwise, ``null`` included.  Markers of ours hold
+what no field says: ``openai.entry.of`` (which list of a reasoning item an
+entry came from, when its ``type`` does not tell), ``openai.entry.raw`` (a
+reasoning entry that is not an object with a text, verbatim) and
+``openai.entry.no_summary`` (a reasoning item without ``summary``).
+
+Response.  ``Item.id = MessageId(<resp_...>)``; every other top-level field
+but ``output`` and ``usage`` is ``openai.<field>`` in the item's metadata.
+
+======================================================  ===========================
+``usage.input_tokens`` (includes cached and written)    ``input_tokens``
+``usage.input_tokens_details.cached_tokens``            ``cached_input_tokens``
+``usage.input_tokens_details.cache_write_tokens``       ``cache_write_input_tokens``
+``usage.output_tokens`` (includes reasoning)            ``output_tokens``
+``usage.output_tokens_details.reasoning_tokens``        ``reasoning_tokens``
+the ``usage`` object, verbatim                          ``Usage.metadata["openai.usage"]``
+======================================================  ===========================
+
+Finish reason.  ``agentkit.finish_reason`` is the raw ``status``, except that an
+``incomplete`` response with an ``incomplete_details.reason`` string gives that
+reason, and a stream that ended on an ``error`` event gives ``"error"``:
+
+==============================================================  ===============
+``completed``, the output holds a call the client must answer   ``TOOL_CALL``
+(``function_call``, ``custom_tool_call``, ``computer_call``,
+``local_shell_call``, ``shell_call``, ``apply_patch_call``,
+``mcp_approval_request``) and no ``*_output`` item answering it
+``completed``, the output's content is refusals only            ``BLOCKED``
+(reasoning aside)
+``completed`` otherwise                                         ``COMPLETED``
+``incomplete``, reason ``max_output_tokens``                    ``MAX_TOKENS``
+``incomplete``, reason ``content_filter``                       ``BLOCKED``
+``incomplete``, another reason (none: ``"incomplete"``)         ``other(<reason>)``
+``failed``, or the stream's ``error`` event                     ``ERROR``
+``cancelled``                                                   ``CANCELLED``
+any other status (``in_progress``, ``queued``)                  ``other(<status>)``
+==============================================================  ===============
+
+Streaming.  Part ids are ``"<output_index>"`` for the first part an output item
+opens and ``"<output_index>.<n>"`` for its next ones.  ``output_item.added``
+opens a reasoning item's first part (so a reporter shows it thinking), a tool
+call's part (with the fold's header keys ``agentkit.tool_call_id`` and
+``agentkit.tool_name``, and ``openai.id``) and a custom part for every other
+non-message item (``agentkit.custom_kind``); ``content_part.added`` and
+``reasoning_summary_part.added`` open the others (a text delta for an entry
+never announced opens it too).  Text, refusal, reasoning, summary, argument and
+custom-tool input fragments are appended as they arrive; a ``*.done`` event
+appends whatever its full text adds; ``output_text.annotation.added`` re-sends
+the entry's annotations so far (``SetMetadata``); the
+``*_call.in_progress`` / ``searching`` / ``interpreting`` / ``generating`` /
+``completed`` / ``failed`` events set the open part's ``openai.status``; code
+interpreter code and MCP argument fragments are kept for an item cut short.
+``response.created`` / ``in_progress`` / ``queued`` only update the response.
+
+``output_item.done`` commits every part of the item, decoded from the done
+item exactly as the non-streaming path decodes it: its ``encrypted_content``
+is the complete one (``output_item.added`` and the terminal response carry
+other encryptions).  A terminal event (``response.completed``, ``incomplete``,
+``failed``, ``cancelled``) commits the items still open from the terminal
+response's copy (found by id, else by index) or, lacking one, from what
+arrived, and adds the output items the stream never announced; an ``error``
+event commits them from what arrived.  A tool call cut off mid-arguments is
+committed with the fold's convention.  Events after the end are ignored.  The
+decoder's ``usage`` is the latest ``usage`` an event carried, its
+``finish_reason`` is set by the event that ends the turn.
+
+Requests.  ``instructions`` (a string) <-> a ``SYSTEM`` item holding one text
+part, marked ``{"openai.request_field": "instructions"}``; a string ``input`` <->
+one ``USER`` item marked ``"input"``.  Each native input item becomes one item:
+``message`` by role (``user``, ``system``, ``developer``, ``assistant``; another
+role -> ``USER`` with ``openai.role``), ``*_output`` items -> ``TOOL``,
+``mcp_approval_response`` -> ``USER``, every other item -> ``ASSISTANT``.
+
+:func:`request_from_items` writes the parts back grouped as above.  An
+unmarked ``SYSTEM`` item is a ``system`` message; ``CONTEXT``, ``NOTIFICATION``
+and ``TOOL`` text go as ``user`` messages.  It only writes ``openai.*``
+metadata, never another provider's.  It keeps OpenAI's reasoning (parts marked
+``agentkit.provider="openai"``, or unmarked ones carrying ``openai.*``
+metadata) and drops every other reasoning part: OpenAI takes back only its
+own reasoning items, so another provider's signatures and thoughts are not
+sent.  Custom parts outside the ``openai.`` namespace are dropped too.  A tool
+result's ``is_error`` has no native field.  Responses never needs
+``agentkit.tool_name`` (results match calls by ``call_id`` alone, and name no
+tool) and never invents an id (every call has its ``call_id``); a call whose id
+another adapter invented (``agentkit.invented_id``) is sent with it all the
+same, as OpenAI requires a ``call_id`` and matches the result by it.
+``status`` of reasoning, function and custom tool calls is response-side
+state: on items from a response (they have a ``finish_reason``) it is not sent
+back, as clients replay them; on items decoded from a request it is echoed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
+from ._common import checked_list, checked_object, events_from_sse, fold_stream
+from ._responses_items import REQUEST_FIELD, finish_of, input_kind, output_of, parts_of, response_item, usage_of
+from ._responses_request import native_items
+from ._responses_stream import ResponsesStreamDecoder
+
+__all__ = (
+    "items_from_response",
+    "items_from_request",
+    "request_from_items",
+    "stream_decoder",
+    "items_from_stream",
+    "events_from_sse",
+    "ResponsesStreamDecoder",
+)
+
+
+# -- responses -----------------------------------------------------------------------------
+
+
+def items_from_response(body: Mapping[str, Any]) -> list[Item]:
+    """A non-streaming ``Response`` object -> ``[ASSISTANT item]`` (see the module table).
+
+    Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
+    or its ``output`` is not a list.
+    """
+    response = checked_object(body, "a Responses response")
+    output = output_of(response)
+    parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
+    natives = [o for o in output if isinstance(o, dict)]
+    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives)
+    return [response_item(response, parts, usage_of(response.get("usage")), finish)]
+
+
+# -- streams -------------------------------------------------------------------------------
+
+
+def stream_decoder() -> ResponsesStreamDecoder:
+    """A fresh decoder for one Responses stream."""
+    return ResponsesStreamDecoder()
+
+
+def items_from_stream(events: Iterable[Mapping[str, Any]]) -> list[Item]:
+    """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
+    if isinstance(events, (str, bytes, bytearray, Mapping)) or not isinstance(events, Iterable):
+        raise NormalizeError(f"expected an iterable of stream events, not a {type(events).__name__}")
+    return fold_stream(ResponsesStreamDecoder(), events)
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+def items_from_request(body: Mapping[str, Any]) -> list[Item]:
+    """The transcript of a request body: ``instructions`` and ``input`` as items (see the module docs).
+
+    Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
+    ``instructions`` is not a string or ``input`` neither a string nor a list.
+    """
+    request = checked_object(body, "a Responses request")
+    items: list[Item] = []
+    instructions, inp = request.get("instructions"), request.get("input")
+    if isinstance(instructions, str):
+        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={REQUEST_FIELD: "instructions"}))
+    elif instructions is not None:
+        raise NormalizeError("expected a string", "instructions")
+    if isinstance(inp, str):
+        items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
+    elif isinstance(inp, list):
+        for native in inp:
+            kind = input_kind(native)
+            items.append(Item(kind, parts_of(native, kind)))
+    elif inp is not None:
+        raise NormalizeError("expected a string or a list of input items", "input")
+    return items
+
+
+def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
+    """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs).
+
+    Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.
+    """
+    body: dict[str, Any] = {}
+    native: list[JsonValue] = []
+    bare: str | None = None
+    for item in checked_list(items, Item, "a sequence of items"):
+        field = item.metadata.get(REQUEST_FIELD)
+        if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
+            body["instructions"] = item.text_content()
+            continue
+        if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
+            bare = item.parts[0].text
+        native.extend(native_items(item))
+    body["input"] = bare if bare is not None and len(native) == 1 else native
+    return body
