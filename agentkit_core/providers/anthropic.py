@@ -132,7 +132,7 @@ import copy
 import json
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from agentkit_core import (
+from .. import (
     AppendText,
     BeginPart,
     CommitPart,
@@ -663,7 +663,7 @@ def deltas_from_stream(events: Iterable[JsonDict], decoder: AnthropicStreamDecod
 
 def item_from_stream(events: Iterable[JsonDict]) -> Item:
     """Decode and fold a whole stream: the item :func:`items_from_response` gives for its message."""
-    from agentkit_core import FoldState, fold_all
+    from .. import FoldState, fold_all
 
     decoder = AnthropicStreamDecoder()
     state = fold_all(FoldState(), deltas_from_stream(events, decoder))

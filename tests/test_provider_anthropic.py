@@ -57,7 +57,7 @@ from agentkit_core import (
     fold_all,
 )
 from tests import recorded
-from tests.adapters import anthropic as adapter
+from agentkit_core.providers import anthropic as adapter
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads", "anthropic")
 
