@@ -322,7 +322,8 @@ class ResponseTests(unittest.TestCase):
             with self.subTest(native["id"]):
                 [item] = adapter.items_from_response(native)
                 rebuilt = adapter.request_from_items([item])
-                expected = {"messages": [{"role": "assistant", "content": without_empty_text(native["content"])}]}
+                content = without_empty_text(native["content"])
+                expected = {"messages": [{"role": "assistant", "content": content}] if content else []}
                 self.assertEqual(canonical(rebuilt), canonical(expected))
                 # ... also after the item went through the reference JSON (a stored transcript).
                 self.assertEqual(canonical(adapter.request_from_items([stored(item)])), canonical(rebuilt))
@@ -368,6 +369,13 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "refusal")
         self.assertEqual(item.metadata["anthropic.stop_details"], response["stop_details"])
         self.assertEqual((item.usage.tokens.input_tokens, item.usage.tokens.output_tokens), (20, 0))
+
+    def test_after_a_refusal_the_conversation_goes_on_without_an_empty_message(self) -> None:
+        """The API refuses an empty message, so the refusal's item (no parts) is not sent back."""
+        for refusal in (adapter.items_from_response(load("messages.refusal.response.json"))[0], streamed_item(load_events("messages.refusal.stream.jsonl"))):
+            with self.subTest(streamed=refusal.id is None):
+                items = [Item.text(ItemKind.USER, "How do I pick a lock?"), refusal, Item.text(ItemKind.USER, "How do locks work?")]
+                self.assertEqual([m["role"] for m in adapter.request_from_items(items)["messages"]], ["user", "user"])
 
     def test_usage_counts_cache_traffic_as_input(self) -> None:
         item = adapter.items_from_response(load("messages.prompt_cache_hit.response.json"))[0]
@@ -929,6 +937,7 @@ class RequestTests(unittest.TestCase):
             ],
         )
         # The turn holding only foreign or stateless parts is not sent; Anthropic's own thinking is, signature intact.
+        # (An empty message is refused by the API, so a refusal's item, with no parts, is not sent either.)
         self.assertEqual(len(body["messages"]), 4)
         self.assertEqual(body["messages"][3]["content"][0], load("messages.thinking_text_tool_use.response.json")["content"][0])
         self.assertNotIn("c2ln", canonical(body))
@@ -1040,7 +1049,7 @@ class BadInputTests(unittest.TestCase):
                     if items is not None:
                         self.assert_valid(items)
                         rebuilt = self.outcome(lambda: adapter.request_from_items(items))
-                        if rebuilt is not None and isinstance(bad.get("content"), list):
+                        if rebuilt is not None and isinstance(bad.get("content"), list) and without_empty_text(bad["content"]):
                             self.assertEqual(canonical(rebuilt["messages"][0]["content"]), canonical(without_empty_text(bad["content"])))
 
     def test_mutated_requests_round_trip_or_are_refused(self) -> None:
@@ -1054,6 +1063,8 @@ class BadInputTests(unittest.TestCase):
                     if items is not None:
                         self.assert_valid(items)
                         expected = {"messages": [], **transcript(bad)}  # absent messages are no messages
+                        if isinstance(expected["messages"], list):  # nor are messages with no content
+                            expected["messages"] = [m for m in expected["messages"] if m.get("content") != []]
                         self.assertEqual(canonical(adapter.request_from_items(items)), canonical(expected))
 
     def test_mutated_streams(self) -> None:

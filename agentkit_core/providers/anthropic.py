@@ -69,15 +69,17 @@ items become ``system``; ``ASSISTANT`` items assistant messages; ``USER``,
 ``TOOL``, ``CONTEXT`` and ``NOTIFICATION`` items user messages, one message
 per item (the API joins consecutive turns of one role).  Message fields in
 item metadata are written back, except on items decoded from a response
-(``anthropic.type == "message"``: they describe the response).  What the
-encoder does with parts that did not come from Anthropic:
+(``anthropic.type == "message"``: they describe the response).  A message
+with no content blocks (a refusal's item, or one whose parts were all
+dropped) is not sent, since the API refuses empty messages.  What the encoder
+does with parts that did not come from Anthropic:
 
 * reasoning is sent only when it holds Anthropic's state
   (``agentkit.provider == "anthropic"``); another provider's reasoning, and
   reasoning with no provider state at all, is dropped: the API verifies
   signatures, and reasoning of earlier turns is not needed to continue;
 * another provider's custom parts (``openai.*``, ``gemini.*``: its server
-  tools) are dropped; a message left with nothing is not sent;
+  tools) are dropped, and so is its metadata (only ``anthropic.*`` is written);
 * ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
   base64 ``data:`` URLs become base64 sources; a document's inline text or
   UTF-8 ``text/*`` bytes a ``text`` source; tool calls whose argument text
@@ -288,8 +290,8 @@ def items_from_request(body: JsonDict) -> list[Item]:
     return items
 
 
-def _native_content(item: Item, path: str) -> str | list[JsonDict] | None:
-    """The message content of ``item``; ``None`` when the encoder dropped every part."""
+def _native_content(item: Item, path: str) -> str | list[JsonDict]:
+    """The message content of ``item``: a string, or the blocks of the parts the encoder keeps."""
     parts = item.parts
     if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart and not parts[0].metadata:
         return parts[0].text
@@ -301,7 +303,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict] | None:
             raise fail(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
         if block is not None:
             blocks.append(block)
-    return blocks if blocks or not parts else None
+    return blocks
 
 
 def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
@@ -323,11 +325,12 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
         if not isinstance(item, Item):
             raise fail(f"expected an Item, found {describe(item)}", path)
         content = _native_content(item, path)
-        if content is None:
-            continue
         if item.kind in _SYSTEM_KINDS:
-            system.append(content)
+            if content != [] or not item.parts:  # kept unless every part was dropped
+                system.append(content)
             continue
+        if content == []:
+            continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
         message: JsonDict = {"role": _ROLES[item.kind], "content": content}
         if item.metadata.get(NS + "type") != "message":  # a response's fields are not message fields
             write_extras(message, item.metadata)
