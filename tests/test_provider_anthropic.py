@@ -593,10 +593,10 @@ class StreamTests(unittest.TestCase):
         deltas = [d for e in load_events("messages.redacted_thinking.stream.jsonl") for d in decoder.feed(e)]
         p0 = PartId("part-0")
         self.assertEqual(deltas[0], BeginPart(p0, PartKind.REASONING))
-        self.assertEqual(deltas[1], SetMetadata(p0, {PROVIDER_KEY: "anthropic"}))
-        self.assertIsInstance(deltas[2], CommitPart)
-        self.assertEqual(deltas[2].part_id, p0)
-        self.assertTrue(deltas[2].part.redacted)
+        self.assertIsInstance(deltas[1], CommitPart)
+        self.assertEqual(deltas[1].part_id, p0)
+        self.assertTrue(deltas[1].part.redacted)
+        self.assertEqual(deltas[1].part.metadata, {PROVIDER_KEY: "anthropic"})
         decoder = adapter.stream_decoder()
         server = [d for e in load_events("messages.thinking_server_tool.stream.jsonl") for d in decoder.feed(e)]
         p3 = PartId("part-3")
@@ -702,12 +702,38 @@ class StreamTests(unittest.TestCase):
 
     def test_a_stream_cut_short_still_folds_to_an_item(self) -> None:
         events = load_events("messages.thinking_text.stream.jsonl")
-        for n in (0, 1, 3, 40, len(events) - 2):
+        [whole] = adapter.items_from_stream(events)
+        stop = next(k for k, e in enumerate(events) if e["type"] == "message_delta")
+        for n in (0, 1, 3, 40, stop, len(events) - 1):
             with self.subTest(events=n):
                 [item] = adapter.items_from_stream(events[:n])
                 self.assertIs(item.kind, ItemKind.ASSISTANT)
-                if n > 3:
-                    self.assertTrue(events[-1]["type"] == "message_stop" and isinstance(item.parts[0], ReasoningPart))
+                self.assertEqual(item.finish_reason, None if n <= stop else whole.finish_reason)
+                self.assertEqual(item.usage is None, n == 0)
+                for part, full in zip(item.parts, whole.parts):  # what arrived, closed as it stands
+                    self.assertIs(type(part), type(full))
+                    if isinstance(part, ReasoningPart):
+                        self.assertTrue(full.summary.startswith(part.summary or ""))
+                    elif isinstance(part, TextPart):
+                        self.assertTrue(full.text.startswith(part.text))
+                self.assertEqual(len(item.parts), len(whole.parts) if n > stop else len(item.parts))
+        self.assertEqual(adapter.items_from_stream(events[: len(events) - 1]), [whole])  # message_stop adds nothing left
+
+    def test_thinking_cut_before_its_signature_holds_no_state_and_is_not_sent_back(self) -> None:
+        events = load_events("messages.thinking_text.stream.jsonl")
+        signed = next(k for k, e in enumerate(events) if e.get("delta", {}).get("type") == "signature_delta")
+        error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+        for cut in (events[:signed] + [error], events[:signed], events[:signed] + [{"type": "message_stop"}]):
+            with self.subTest(last=cut[-1]["type"]):
+                [item] = adapter.items_from_stream(cut)
+                thinking = item.parts[0]
+                self.assertIsInstance(thinking, ReasoningPart)
+                self.assertTrue(thinking.summary)
+                self.assertNotIn(PROVIDER_KEY, thinking.metadata)
+                body = adapter.request_from_items([Item.text(ItemKind.USER, "hi"), item])
+                self.assertEqual([m["role"] for m in body["messages"]], ["user"])  # nothing the API would refuse
+        [whole] = adapter.items_from_stream(events)
+        self.assertEqual(whole.parts[0].metadata[PROVIDER_KEY], "anthropic")
 
     def test_events_that_do_not_fit_are_refused_and_change_nothing(self) -> None:
         start = {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}}

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from .. import (
+    PROVIDER_KEY,
     AppendText,
     BeginPart,
     CommitPart,
     CustomPart,
     Delta,
     FinishReason,
+    InlineText,
     Item,
     JsonValue,
     Part,
@@ -52,6 +54,10 @@ _KNOWN_BLOCKS = frozenset(
         "mcp_tool_use", "mcp_tool_result", "tool_reference", "mid_conv_system",
     )
 )  # fmt: skip
+
+
+#: The signature a thinking block starts with, before its ``signature_delta``.
+_NO_SIGNATURE = InlineText("")
 
 
 class _Open:
@@ -126,8 +132,9 @@ class AnthropicStreamDecoder:
         deltas: list[Delta] = [BeginPart(pid, part.part_kind)]
         if isinstance(part, CustomPart):
             deltas.append(ReplaceStructured(pid, copy_json(part.value)))
-        if part.metadata or header(part):
-            deltas.append(SetMetadata(pid, part.metadata.merged(header(part))))
+        shown = part.metadata.without(PROVIDER_KEY).merged(header(part))  # the state arrives with the commit
+        if shown:
+            deltas.append(SetMetadata(pid, shown))
         if isinstance(part, TextPart) and part.text:
             deltas.append(AppendText(pid, part.text))
         elif isinstance(part, ReasoningPart) and part.summary:
@@ -218,6 +225,8 @@ class AnthropicStreamDecoder:
             part = part_from_block(block)
             if part.part_kind is not opened.kind:  # a block that began malformed stays custom
                 part = custom(block)
+            if isinstance(part, ReasoningPart) and not part.redacted and part.data in (None, _NO_SIGNATURE):
+                part = part.with_metadata(part.metadata.without(PROVIDER_KEY))  # cut before its signature
             if opened.unknown:
                 extra[UNKNOWN_DELTAS] = copy_json(opened.unknown)
             if extra:

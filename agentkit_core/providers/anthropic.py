@@ -69,7 +69,8 @@ items become ``system``; ``ASSISTANT`` items assistant messages; ``USER``,
 ``TOOL``, ``CONTEXT`` and ``NOTIFICATION`` items user messages, one message
 per item (the API joins consecutive turns of one role).  Message fields in
 item metadata are written back, except on items decoded from a response
-(``anthropic.type == "message"``: they describe the response).  A message
+(those with ``anthropic.type``, usage or a finish reason: the fields describe
+the response).  A message
 with no content blocks (a refusal's item, or one whose parts were all
 dropped) is not sent, since the API refuses empty messages.  What the encoder
 does with parts that did not come from Anthropic:
@@ -147,7 +148,10 @@ A committed block is the block the SDK's accumulator builds, decoded as in a
 response: the stream's item equals the response's.  Tool input is parsed when
 its block closes, with the fold's convention for text that is not JSON
 (``input=None``, the text and the error in ``agentkit.input_json`` and
-``agentkit.input_error``), also for a call cut off by ``max_tokens``.
+``agentkit.input_error``), also for a call cut off by ``max_tokens``.  A
+thinking block closed before its ``signature_delta`` (a stream cut short)
+holds no state the API accepts: it commits without ``agentkit.provider``, so
+it is not sent back.
 """
 
 from __future__ import annotations
@@ -306,6 +310,11 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
     return blocks
 
 
+def _from_response(item: Item) -> bool:
+    """Whether ``item`` came from a response or stream (a request's messages have no ``type``, usage or stop)."""
+    return NS + "type" in item.metadata or item.usage is not None or item.finish_reason is not None
+
+
 def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
@@ -332,7 +341,7 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
         if content == []:
             continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
         message: JsonDict = {"role": _ROLES[item.kind], "content": content}
-        if item.metadata.get(NS + "type") != "message":  # a response's fields are not message fields
+        if not _from_response(item):  # a response's fields describe it, not a message to send
             write_extras(message, item.metadata)
         messages.append(message)
     body: JsonDict = {}
