@@ -34,8 +34,9 @@ any other block                    ``CustomPart("anthropic.<type>", value=<the b
 loop must not), ``container_upload``, ``search_result``, ``tool_reference``,
 ``mid_conv_system``, images and documents with a ``file`` source (a Files API
 id means nothing to another provider) or a ``content`` source, sources with
-fields or base64 this table does not map exactly, blocks whose known fields
-have the wrong type, and block types yet to be invented.
+fields, media types or base64 this table does not map exactly (``data:`` URLs
+in a ``url`` source among them), blocks whose known fields have the wrong
+type, and block types yet to be invented.
 
 Every field of a block the table does not consume is kept in the part's
 metadata as ``"anthropic.<field>"``, verbatim (``citations``,
@@ -105,7 +106,8 @@ Responses
                                            ``agentkit.finish_reason``
 ``type``, ``model``, ``stop_sequence``,    item metadata ``"anthropic.<field>"``
 ``stop_details``, ``container``, others
-an error body (``type: "error"``)          no parts, ``ERROR``, ``"anthropic.error"``
+an error body (``type: "error"``)          no parts, ``ERROR``, ``"anthropic.error"``,
+                                           ``agentkit.finish_reason: "error"``
 =========================================  ==================================================
 
 Tokens: Anthropic's ``input_tokens`` *excludes* cache traffic, so
@@ -139,8 +141,8 @@ other delta types                      ``SetMetadata`` of ``"anthropic.unknown_d
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
 ``message_stop``                       commits every block still open
-``error``                              ``ERROR``, the error in ``"anthropic.error"``; commits every
-                                       open block
+``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``;
+                                       commits every open block
 ``ping``, unknown events               nothing
 =====================================  ===========================================================
 
