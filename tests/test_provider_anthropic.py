@@ -1117,6 +1117,10 @@ class BadInputTests(unittest.TestCase):
             with self.subTest(bad=bad):
                 for call in (adapter.items_from_response, adapter.items_from_request):
                     self.outcome(lambda: self.assert_valid(call(bad)))  # type: ignore[arg-type]
+        for call in (adapter.items_from_stream, adapter.request_from_items):
+            for bad in (None, 5):
+                with self.subTest(call=call.__name__, bad=bad), self.assertRaises(NormalizeError):
+                    call(bad)  # type: ignore[arg-type]
         with self.assertRaises(NormalizeError):
             adapter.items_from_request({"messages": [{"role": "tool", "content": "x"}]})
         with self.assertRaises(NormalizeError):

@@ -9,7 +9,7 @@ names of the package and :mod:`._common`.
 from __future__ import annotations
 
 import functools
-from typing import Callable, Iterable, Mapping, ParamSpec, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, ParamSpec, Sequence, TypeVar
 
 from .. import (
     FINISH_REASON_KEY,
@@ -115,6 +115,15 @@ def optional(value: object, kind: type, path: str) -> None:
     """Refuse ``value`` unless it is ``None`` or a ``kind``."""
     if value is not None and not isinstance(value, kind):
         raise fail(f"expected {kind.__name__} or null, found {describe(value)}", path)
+
+
+def iterable(value: Any, what: str) -> Iterable[Any]:
+    """``value`` if it can be iterated, else the error saying it should be ``what``."""
+    try:
+        iter(value)
+    except TypeError:
+        raise fail(f"expected {what}, found {describe(value)}") from None
+    return value  # type: ignore[no-any-return]
 
 
 def content_blocks(value: object, path: str) -> list[JsonDict]:

@@ -171,6 +171,7 @@ from ._anthropic_codec import (
     describe,
     fail,
     finish_reason,
+    iterable,
     json_object,
     part_from_block,
     refusing,
@@ -232,7 +233,7 @@ def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
 
     A stream cut short still gives its item, open parts closed as they stand.
     """
-    return fold_stream(AnthropicStreamDecoder(), events)
+    return fold_stream(AnthropicStreamDecoder(), iterable(events, "an iterable of stream events"))
 
 
 # -- requests ---------------------------------------------------------------------------
@@ -331,7 +332,7 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     """
     system: list[str | list[JsonDict]] = []
     messages: list[JsonDict] = []
-    for i, item in enumerate(items):
+    for i, item in enumerate(iterable(items, "a sequence of items")):
         path = f"items[{i}]"
         if not isinstance(item, Item):
             raise fail(f"expected an Item, found {describe(item)}", path)
