@@ -56,7 +56,7 @@ from agentkit_core import (
     FinishReason,
     fold,
 )
-from tests.adapters import anthropic
+from agentkit_core.providers import anthropic
 from tests.adapters import openai_chat
 from agentkit_core.providers import openai_responses
 from tests.fakes import compaction, reporter, stateful, stateless, tools, voice

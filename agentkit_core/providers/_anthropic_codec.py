@@ -1,0 +1,460 @@
+"""Private to :mod:`.anthropic`: content blocks <-> parts, and the ``Message`` envelope.
+
+Responses, streams and requests all go through these rules, so one block maps
+the same way wherever it travels.  The mapping is documented in the
+docstring of :mod:`.anthropic`; like it, this module uses only the public
+names of the package and :mod:`._common`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterable, Mapping, ParamSpec, Sequence, TypeVar
+
+from .. import (
+    FINISH_REASON_KEY,
+    INPUT_ERROR_KEY,
+    PROVIDER_KEY,
+    CustomPart,
+    DataRef,
+    FilePart,
+    FilesOutput,
+    FinishReason,
+    InlineBytes,
+    InlineText,
+    Item,
+    ItemKind,
+    JsonValue,
+    MediaPart,
+    MessageId,
+    Modality,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextOutput,
+    TextPart,
+    TokenUsage,
+    ToolCallId,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
+    Uri,
+    Usage,
+)
+from ._common import JsonDict, b64decode, b64encode, carried, carry, copy_json, count, dumps
+
+#: The provider's name, as ``agentkit.provider`` holds it on reasoning state.
+PROVIDER = "anthropic"
+NS = PROVIDER + "."
+#: Marker keys: they steer the rebuild and are never written as native fields.
+OMITTED = NS + "omitted"
+STRING_CONTENT = NS + "string_content"
+UNKNOWN_DELTAS = NS + "unknown_deltas"
+_MARKERS = ("omitted", "string_content", "unknown_deltas")
+#: Namespaces of the other providers' custom parts, which the encoder drops.
+_FOREIGN = ("openai.", "gemini.")
+#: Parts a ``tool_result``'s content cannot hold.
+_NOT_IN_RESULTS = (ReasoningPart, ToolCallPart, ToolResultPart)
+
+_FINISH: dict[str, FinishReason] = {
+    "end_turn": FinishReason.COMPLETED,
+    "stop_sequence": FinishReason.COMPLETED,
+    "tool_use": FinishReason.TOOL_CALL,
+    "max_tokens": FinishReason.MAX_TOKENS,
+    "model_context_window_exceeded": FinishReason.MAX_TOKENS,
+    "refusal": FinishReason.BLOCKED,
+}
+
+
+# -- checks -----------------------------------------------------------------------------
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def refusing(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn``, with a value a constructor refused (a plain ``ValueError``) raised as :class:`NormalizeError`."""
+
+    @functools.wraps(fn)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except NormalizeError:
+            raise
+        except ValueError as exc:
+            raise NormalizeError(str(exc)) from None
+
+    return call
+
+
+def fail(message: str, path: str = "") -> NormalizeError:
+    """The error for bad input at ``path``."""
+    return NormalizeError(message, path)
+
+
+def describe(value: object) -> str:
+    """A short description of a value found where it does not belong."""
+    if isinstance(value, str):
+        return repr(value[:40] + "..." if len(value) > 40 else value)
+    if isinstance(value, (bool, int, float)) or value is None:
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
+def json_object(value: object, path: str, what: str = "a JSON object") -> JsonDict:
+    """``value`` if it is a JSON object, else the error naming ``path``."""
+    if not isinstance(value, dict):
+        raise fail(f"expected {what}, found {describe(value)}", path)
+    return value
+
+
+def optional(value: object, kind: type, path: str) -> None:
+    """Refuse ``value`` unless it is ``None`` or a ``kind``."""
+    if value is not None and not isinstance(value, kind):
+        raise fail(f"expected {kind.__name__} or null, found {describe(value)}", path)
+
+
+def iterable(value: Any, what: str) -> Iterable[Any]:
+    """``value`` if it can be iterated, else the error saying it should be ``what``."""
+    try:
+        iter(value)
+    except TypeError:
+        raise fail(f"expected {what}, found {describe(value)}") from None
+    return value  # type: ignore[no-any-return]
+
+
+def content_blocks(value: object, path: str) -> list[JsonDict]:
+    """A list of content blocks (JSON objects)."""
+    if not isinstance(value, list):
+        raise fail(f"expected a list of content blocks, found {describe(value)}", path)
+    for i, block in enumerate(value):
+        json_object(block, f"{path}[{i}]", "a content block (a JSON object)")
+    return value
+
+
+def check_message(message: JsonDict, path: str) -> None:
+    """The fields of a ``Message`` this projection reads have their documented types."""
+    at = f"{path}." if path else ""
+    optional(message.get("id"), str, at + "id")
+    optional(message.get("stop_reason"), str, at + "stop_reason")
+    optional(message.get("usage"), dict, at + "usage")
+    if message.get("content") is not None:
+        content_blocks(message["content"], at + "content")
+
+
+# -- the message envelope ---------------------------------------------------------------
+
+
+def finish_reason(stop_reason: str | None) -> FinishReason | None:
+    """A native ``stop_reason`` as a :class:`FinishReason` (``None`` stays ``None``)."""
+    if stop_reason is None:
+        return None
+    optional(stop_reason, str, "stop_reason")
+    return _FINISH.get(stop_reason) or FinishReason.other(stop_reason)
+
+
+def usage_from_native(usage: JsonDict) -> Usage:
+    """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown."""
+    json_object(usage, "usage")
+    read = count(usage.get("cache_read_input_tokens"))
+    write = count(usage.get("cache_creation_input_tokens"))
+    tokens = TokenUsage(
+        (count(usage.get("input_tokens")) or 0) + (read or 0) + (write or 0),
+        count(usage.get("output_tokens")) or 0,
+        cached_input_tokens=read,
+        cache_write_input_tokens=write,
+    )
+    return Usage(tokens, metadata={NS + "usage": copy_json(usage)})
+
+
+def assistant_item(message: JsonDict, parts: Iterable[Part], error: JsonValue = None) -> Item:
+    """The ASSISTANT item of a checked ``Message`` whose content became ``parts``.
+
+    ``error`` is the error that ended the turn, if one did.  Empty text parts
+    with nothing else are left out.
+    """
+    metadata = carry(message, ("id", "role", "content", "usage", "stop_reason"), NS)
+    stop = message.get("stop_reason")
+    reason = finish_reason(stop)
+    if stop is not None:
+        metadata[FINISH_REASON_KEY] = stop
+    if error is not None:
+        if stop is not None:
+            metadata[NS + "stop_reason"] = stop
+        metadata[NS + "error"] = copy_json(error)
+        metadata[FINISH_REASON_KEY] = "error"
+        reason = FinishReason.ERROR
+    message_id, usage = message.get("id"), message.get("usage")
+    return Item(
+        ItemKind.ASSISTANT,
+        [p for p in parts if not (type(p) is TextPart and not p.text and not p.metadata)],
+        id=None if message_id is None else MessageId(message_id),
+        metadata=metadata,
+        usage=None if usage is None else usage_from_native(usage),
+        finish_reason=reason,
+    )
+
+
+# -- native block -> part ---------------------------------------------------------------
+
+
+def block_type(block: JsonDict) -> str:
+    """The block's ``type``, or ``"untyped"``."""
+    kind = block.get("type")
+    return kind if isinstance(kind, str) else "untyped"
+
+
+def custom(block: JsonDict) -> CustomPart:
+    """The block verbatim, as a custom part."""
+    return CustomPart(NS + block_type(block), value=copy_json(block))
+
+
+def _reasoning_meta(block: JsonDict, consumed: Iterable[str]) -> dict[str, JsonValue]:
+    metadata = carry(block, consumed, NS)
+    metadata[PROVIDER_KEY] = PROVIDER
+    return metadata
+
+
+def _text(block: JsonDict) -> Part:
+    text = block.get("text")
+    if not isinstance(text, str):
+        return custom(block)
+    return TextPart(text, metadata=carry(block, ("type", "text"), NS))
+
+
+def _thinking(block: JsonDict) -> Part:
+    summary, signature = block.get("thinking"), block.get("signature")
+    if not isinstance(summary, (str, type(None))) or not isinstance(signature, (str, type(None))):
+        return custom(block)
+    # A null field is not consumed: it is carried as null and written back as it came.
+    consumed = ["type"] + [k for k in ("thinking", "signature") if block.get(k) is not None]
+    data = None if signature is None else InlineText(signature)
+    return ReasoningPart(summary, data=data, metadata=_reasoning_meta(block, consumed))
+
+
+def _redacted_thinking(block: JsonDict) -> Part:
+    data = block.get("data")
+    if not isinstance(data, str):
+        return custom(block)
+    return ReasoningPart(None, data=InlineText(data), redacted=True, metadata=_reasoning_meta(block, ("type", "data")))
+
+
+def _tool_use(block: JsonDict) -> Part:
+    call_id, name = block.get("id"), block.get("name")
+    if not isinstance(call_id, str) or not isinstance(name, str):
+        return custom(block)
+    metadata = carry(block, ("type", "id", "name", "input"), NS)
+    if "input" not in block:
+        metadata[OMITTED] = ["input"]
+    return ToolCallPart(ToolCallId(call_id), name, copy_json(block.get("input", {})), metadata=metadata)
+
+
+def _tool_result(block: JsonDict) -> Part:
+    call_id, content, is_error = block.get("tool_use_id"), block.get("content", ""), block.get("is_error", False)
+    if not isinstance(call_id, str) or not isinstance(is_error, bool):
+        return custom(block)
+    output: ToolOutput
+    if isinstance(content, str):
+        output = TextOutput(content)
+    elif isinstance(content, list) and all(isinstance(b, dict) for b in content):
+        output = PartsOutput([part_from_block(b) for b in content])
+        if any(isinstance(p, _NOT_IN_RESULTS) for p in output.parts):
+            return custom(block)  # not content a tool_result holds: kept as it came
+    else:
+        return custom(block)
+    metadata = carry(block, ("type", "tool_use_id", "content", "is_error"), NS)
+    omitted: list[JsonValue] = [name for name in ("content", "is_error") if name not in block]
+    if omitted:
+        metadata[OMITTED] = omitted
+    return ToolResultPart(ToolCallId(call_id), output, is_error=is_error, metadata=metadata)
+
+
+def _source(block: JsonDict, kind: str, fields: tuple[str, ...]) -> JsonDict | None:
+    """The block's ``source`` if it is of ``kind`` with exactly ``fields`` (besides ``type``), all strings.
+
+    A ``url`` that is a ``data:`` URL is not taken: the encoder turns those into base64.
+    """
+    source = block.get("source")
+    if not isinstance(source, dict) or source.get("type") != kind or set(source) != {"type", *fields}:
+        return None
+    if not all(isinstance(source[f], str) for f in fields):
+        return None
+    return None if kind == "url" and _data_url(source["url"]) is not None else source
+
+
+def _image(block: JsonDict) -> Part:
+    metadata = carry(block, ("type", "source"), NS)
+    source = _source(block, "base64", ("media_type", "data"))
+    data = None if source is None else b64decode(source["data"])
+    if source is not None and data is not None:
+        return MediaPart(Modality.IMAGE, source["media_type"], InlineBytes(data), metadata=metadata)
+    source = _source(block, "url", ("url",))
+    if source is not None:
+        return MediaPart(Modality.IMAGE, "image/*", Uri(source["url"]), metadata=metadata)
+    return custom(block)
+
+
+def _document_data(block: JsonDict) -> tuple[DataRef | None, str]:
+    """A document's data and MIME type, for the sources the API documents for PDF and plain text."""
+    source = _source(block, "base64", ("media_type", "data"))
+    if source is not None:
+        decoded = b64decode(source["data"]) if source["media_type"] == "application/pdf" else None
+        return (None if decoded is None else InlineBytes(decoded)), "application/pdf"
+    source = _source(block, "text", ("media_type", "data"))
+    if source is not None:
+        return (InlineText(source["data"]) if source["media_type"] == "text/plain" else None), "text/plain"
+    source = _source(block, "url", ("url",))
+    return (None, "") if source is None else (Uri(source["url"]), "application/pdf")
+
+
+def _document(block: JsonDict) -> Part:
+    data, mime = _document_data(block)
+    title = block.get("title")
+    if data is None or not isinstance(title, (str, type(None))):
+        return custom(block)
+    consumed = ("type", "source", "title") if title is not None else ("type", "source")
+    return FilePart(data, name=title, mime_type=mime, metadata=carry(block, consumed, NS))
+
+
+_BLOCK_DECODERS: dict[str, Callable[[JsonDict], Part]] = {
+    "text": _text,
+    "thinking": _thinking,
+    "redacted_thinking": _redacted_thinking,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+    "image": _image,
+    "document": _document,
+}
+
+
+def part_from_block(block: JsonDict) -> Part:
+    """The part of a content block (a JSON object)."""
+    decode = _BLOCK_DECODERS.get(block_type(block))
+    return custom(block) if decode is None else decode(block)
+
+
+# -- part -> native block ---------------------------------------------------------------
+
+
+def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDict:
+    """Write ``anthropic.<field>`` metadata back as native fields, then drop the omitted ones."""
+    native.update(carried(metadata, NS, _MARKERS))
+    omitted = metadata.get(OMITTED)
+    for name in omitted if isinstance(omitted, list) else ():
+        if isinstance(name, str):
+            native.pop(name, None)
+    return native
+
+
+def _data_url(uri: str) -> tuple[str, str] | None:
+    """``(media type, base64 data)`` of a base64 ``data:`` URL, else ``None``."""
+    head, comma, data = uri[5:].partition(",") if uri[:5].lower() == "data:" else ("", "", "")
+    if not comma or not head.lower().endswith(";base64"):
+        return None
+    return head.split(";")[0], data
+
+
+def _image_source(data: DataRef, mime: str) -> JsonDict:
+    if isinstance(data, InlineBytes):
+        return {"type": "base64", "media_type": mime, "data": b64encode(data.value)}
+    if isinstance(data, InlineText):  # media held as its base64 text
+        return {"type": "base64", "media_type": mime, "data": data.value}
+    if isinstance(data, Uri):
+        inline = _data_url(data.value)
+        if inline is not None:
+            return {"type": "base64", "media_type": inline[0] or mime, "data": inline[1]}
+        return {"type": "url", "url": data.value}
+    raise fail("artifact handles must be resolved to data or a URL before sending")
+
+
+def _document_source(data: DataRef, mime: str | None) -> JsonDict:
+    if isinstance(data, InlineBytes) and (mime or "").startswith("text/"):
+        try:
+            return {"type": "text", "media_type": "text/plain", "data": data.value.decode("utf-8")}
+        except UnicodeDecodeError:
+            pass
+    if isinstance(data, InlineText) and (mime is None or mime.startswith("text/")):
+        return {"type": "text", "media_type": "text/plain", "data": data.value}
+    return _image_source(data, mime or "application/pdf")
+
+
+def _file_block(part: FilePart | MediaPart, name: str | None) -> JsonDict:
+    mime = part.mime_type
+    if mime is not None and mime.startswith("image/"):
+        return {"type": "image", "source": _image_source(part.data, mime)}
+    block = {"type": "document", "source": _document_source(part.data, mime)}
+    if name is not None:
+        block["title"] = name
+    return block
+
+
+def _reasoning_block(part: ReasoningPart) -> JsonDict | None:
+    if part.metadata.get(PROVIDER_KEY) != PROVIDER:
+        return None  # another provider's reasoning, or none's: not Anthropic's to verify
+    data = part.data
+    if data is not None and not isinstance(data, InlineText):
+        raise fail("Anthropic reasoning keeps its signature or redacted data as InlineText")
+    if part.redacted:
+        if data is None:
+            raise fail("redacted reasoning without its data cannot be sent back")
+        return {"type": "redacted_thinking", "data": data.value}
+    block: JsonDict = {"type": "thinking"}
+    if part.summary is not None:
+        block["thinking"] = part.summary
+    if data is not None:
+        block["signature"] = data.value
+    return block
+
+
+def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
+    if isinstance(output, TextOutput):
+        return output.text
+    if isinstance(output, StructuredOutput):
+        return dumps(output.value)
+    parts: Sequence[Part] = output.parts if isinstance(output, PartsOutput) else output.files if isinstance(output, FilesOutput) else ()
+    blocks = []
+    for part in parts:
+        if isinstance(part, _NOT_IN_RESULTS):
+            raise fail(f"a tool_result cannot hold a {type(part).__name__}")
+        block = block_from_part(part)
+        if block is not None:
+            blocks.append(block)
+    return blocks
+
+
+def block_from_part(part: Part) -> JsonDict | None:
+    """The content block of ``part``; ``None`` for a part the encoder drops on purpose."""
+    block: JsonDict | None
+    if isinstance(part, TextPart):
+        block = {"type": "text", "text": part.text}
+    elif isinstance(part, ReasoningPart):
+        block = _reasoning_block(part)
+    elif isinstance(part, ToolCallPart):
+        unparsed = part.input is None and INPUT_ERROR_KEY in part.metadata
+        block = {"type": "tool_use", "id": part.id.value, "name": part.name, "input": {} if unparsed else copy_json(part.input)}
+    elif isinstance(part, ToolResultPart):
+        content = _tool_content(part.output)
+        block = {"type": "tool_result", "tool_use_id": part.call_id.value, "content": content, "is_error": part.is_error}
+    elif isinstance(part, MediaPart):
+        if part.modality is Modality.IMAGE:
+            block = {"type": "image", "source": _image_source(part.data, part.mime_type)}
+        elif part.modality is Modality.BINARY:
+            block = _file_block(part, None)
+        else:
+            raise fail(f"the API takes no {part.modality.value.lower()} input")
+    elif isinstance(part, FilePart):
+        block = _file_block(part, part.name)
+    elif isinstance(part, StructuredPart):
+        block = {"type": "text", "text": dumps(part.value)}
+    elif isinstance(part, CustomPart):
+        if part.kind.startswith(_FOREIGN):
+            return None  # another provider's block (its server tools): it cannot be replayed here
+        if not part.kind.startswith(NS) or not isinstance(part.value, dict):
+            raise fail(f"custom part {part.kind!r} is not an Anthropic block")
+        return {k: copy_json(v) for k, v in part.value.items()}
+    else:
+        raise fail(f"{type(part).__name__} is not a part")
+    return None if block is None else write_extras(block, part.metadata)

@@ -1,0 +1,299 @@
+"""Private to :mod:`.anthropic`: the stream decoder (its events are mapped in that module's docstring)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .. import (
+    PROVIDER_KEY,
+    AppendText,
+    BeginPart,
+    CommitPart,
+    CustomPart,
+    Delta,
+    FinishReason,
+    InlineText,
+    Item,
+    JsonValue,
+    Part,
+    PartId,
+    PartKind,
+    ReasoningPart,
+    ReplaceStructured,
+    SetMetadata,
+    TextPart,
+    Usage,
+)
+from ._anthropic_codec import (
+    NS,
+    UNKNOWN_DELTAS,
+    assistant_item,
+    block_type,
+    check_message,
+    custom,
+    describe,
+    fail,
+    finish_reason,
+    json_object,
+    optional,
+    part_from_block,
+    refusing,
+    usage_from_native,
+)
+from ._common import JsonDict, copy_json, header, parse_arguments
+
+#: Block types whose input streams as ``input_json_delta``.
+_TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+#: Every block type the API documents: a delta meant for another type is an error, not a future delta.
+_KNOWN_BLOCKS = frozenset(
+    (
+        "text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image", "document",
+        "search_result", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
+        "code_execution_tool_result", "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result", "tool_search_tool_result", "container_upload",
+        "mcp_tool_use", "mcp_tool_result", "tool_reference", "mid_conv_system",
+    )
+)  # fmt: skip
+
+
+#: The signature a thinking block starts with, before its ``signature_delta``.
+_NO_SIGNATURE = InlineText("")
+
+
+class _Open:
+    """A content block while it streams: the block so far and what its deltas left."""
+
+    __slots__ = ("block", "kind", "json", "unknown")
+
+    def __init__(self, block: JsonDict, kind: PartKind) -> None:
+        self.block = block
+        self.kind = kind
+        self.json = ""
+        self.unknown: list[JsonValue] = []
+
+
+class AnthropicStreamDecoder:
+    """Turns one stream's events into deltas; :meth:`finish` builds the turn's item.
+
+    It keeps each open block as the SDK's accumulator does (text and thinking
+    grow, the signature is set, input JSON collects and is parsed when the
+    block closes), so a committed part is the one ``items_from_response``
+    gives for the same block.  ``usage`` is the latest :class:`Usage` the
+    stream reported (``None`` before ``message_start``) and ``finish_reason``
+    the turn's :class:`FinishReason` once known.  An event that does not fit
+    raises :class:`NormalizeError` and leaves the decoder as it was.
+    """
+
+    usage: Usage | None
+    finish_reason: FinishReason | None
+
+    def __init__(self) -> None:
+        self._message: JsonDict = {}
+        self._error: JsonValue = None
+        self._open: dict[int, _Open] = {}
+        self._starts = 0
+        self.usage = None
+        self.finish_reason = None
+
+    @refusing
+    def feed(self, event: JsonDict) -> list[Delta]:
+        """The deltas one native event stands for (often none)."""
+        json_object(event, "", "a stream event (a JSON object)")
+        kind = event.get("type")
+        handler = _EVENT_HANDLERS.get(kind) if isinstance(kind, str) else None
+        return [] if handler is None else handler(self, event)  # ping and future events: nothing
+
+    @refusing
+    def finish(self, parts: Sequence[Part]) -> Item:
+        """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried."""
+        return assistant_item(self._message, parts, self._error)
+
+    # -- event handlers: each checks everything before it changes anything
+
+    def _message_start(self, event: JsonDict) -> list[Delta]:
+        message = copy_json(json_object(event.get("message"), "message"))
+        check_message(message, "message")
+        content = [part_from_block(b) for b in message.get("content") or ()]
+        self._live(message)
+        deltas: list[Delta] = []
+        for part in content:  # blocks sent whole, under ids no content_block_start uses
+            pid = PartId(f"start-{self._starts}")
+            self._starts += 1
+            deltas += [BeginPart(pid, part.part_kind), CommitPart(part, part_id=pid)]
+        return deltas
+
+    def _block_start(self, event: JsonDict) -> list[Delta]:
+        index = _index(event)
+        if index in self._open:
+            raise fail(f"content block {index} is already open", "index")
+        block = copy_json(json_object(event.get("content_block"), "content_block"))
+        part = part_from_block(block)
+        pid = PartId(f"part-{index}")
+        deltas: list[Delta] = [BeginPart(pid, part.part_kind)]
+        if isinstance(part, CustomPart):
+            deltas.append(ReplaceStructured(pid, copy_json(part.value)))
+        shown = part.metadata.without(PROVIDER_KEY).merged(header(part))  # the state arrives with the commit
+        if shown:
+            deltas.append(SetMetadata(pid, shown))
+        if isinstance(part, TextPart) and part.text:
+            deltas.append(AppendText(pid, part.text))
+        elif isinstance(part, ReasoningPart) and part.summary:
+            deltas.append(AppendText(pid, part.summary))
+        self._open[index] = _Open(block, part.part_kind)
+        return deltas
+
+    def _block_delta(self, event: JsonDict) -> list[Delta]:
+        index = _index(event)
+        opened = self._opened(index, event)
+        delta = json_object(event.get("delta"), "delta")
+        pid = PartId(f"part-{index}")
+        kind, btype = delta.get("type"), block_type(opened.block)
+        rule = _DELTA_RULES.get(kind) if isinstance(kind, str) else None
+        if rule is None or (btype not in rule[0] and btype not in _KNOWN_BLOCKS):
+            # A delta nobody knows yet, or for a block nobody knows yet: kept, never sent.
+            unknown = [*opened.unknown, copy_json(delta)]
+            deltas: list[Delta] = [SetMetadata(pid, {UNKNOWN_DELTAS: copy_json(unknown)})]
+            opened.unknown = unknown
+            return deltas
+        blocks, field, apply = rule
+        if btype not in blocks:
+            raise fail(f"a {kind} for content block {index}, a {btype} block", "delta.type")
+        value = delta.get(field)
+        if field == "citation":
+            value = json_object(value, "delta.citation", "a citation (a JSON object)")
+        elif not isinstance(value, str):
+            raise fail(f"expected a string, found {describe(value)}", f"delta.{field}")
+        return apply(opened, pid, value)
+
+    def _block_stop(self, event: JsonDict) -> list[Delta]:
+        index = _index(event)
+        self._opened(index, event)
+        return self._commit(index)
+
+    def _message_delta(self, event: JsonDict) -> list[Delta]:
+        delta, usage = event.get("delta"), event.get("usage")
+        optional(delta, dict, "delta")
+        optional(usage, dict, "usage")
+        message = copy_json(self._message)
+        message.update(copy_json(delta or {}))
+        message.update((k, copy_json(v)) for k, v in event.items() if k not in ("type", "delta", "usage"))
+        if usage is not None:  # cumulative; null means "not reported here"
+            merged = dict(message.get("usage") or {})
+            merged.update((k, copy_json(v)) for k, v in usage.items() if v is not None)
+            message["usage"] = merged
+        check_message(message, "delta")
+        self._live(message)
+        return []
+
+    def _message_stop(self, event: JsonDict) -> list[Delta]:
+        return self._commit(*sorted(self._open))
+
+    def _error_event(self, event: JsonDict) -> list[Delta]:
+        error = event.get("error")
+        commits = self._commit(*sorted(self._open))
+        self._error = copy_json(error) if error is not None else {}
+        self.finish_reason = FinishReason.ERROR
+        return commits
+
+    # -- helpers
+
+    def _live(self, message: JsonDict) -> None:
+        """Take ``message`` (checked) as the turn's message so far, and update the live attributes."""
+        usage = message.get("usage")
+        live = None if usage is None else usage_from_native(usage)
+        reason = finish_reason(message.get("stop_reason"))
+        self._message = message
+        if live is not None:
+            self.usage = live
+        if self._error is None:
+            self.finish_reason = reason
+
+    def _opened(self, index: int, event: JsonDict) -> _Open:
+        opened = self._open.get(index)
+        if opened is None:
+            raise fail(f"{event['type']} for content block {index}, which is not open", "index")
+        return opened
+
+    def _commit(self, *indexes: int) -> list[Delta]:
+        """Close the open blocks ``indexes``: their finished parts, committed."""
+        commits: list[Delta] = []
+        for index in indexes:
+            opened = self._open[index]
+            block, extra = dict(opened.block), dict[str, JsonValue]()
+            if opened.json:
+                block["input"], extra = parse_arguments(opened.json)
+            part = part_from_block(block)
+            if part.part_kind is not opened.kind:  # a block that began malformed stays custom
+                part = custom(block)
+            if isinstance(part, ReasoningPart) and not part.redacted and part.data in (None, _NO_SIGNATURE):
+                part = part.with_metadata(part.metadata.without(PROVIDER_KEY))  # cut before its signature
+            if opened.unknown:
+                extra[UNKNOWN_DELTAS] = copy_json(opened.unknown)
+            if extra:
+                part = part.with_metadata(part.metadata.merged(extra))
+            commits.append(CommitPart(part, part_id=PartId(f"part-{index}")))
+        for index in indexes:
+            del self._open[index]
+        return commits
+
+
+def _index(event: JsonDict) -> int:
+    index = event.get("index")
+    if type(index) is not int or index < 0:
+        raise fail(f"expected a content block index (an integer >= 0), found {describe(index)}", "index")
+    return index
+
+
+def _append(field: str) -> Callable[[_Open, PartId, Any], list[Delta]]:
+    """The rule of a delta that appends to the block's ``field`` (text, thinking)."""
+
+    def apply(opened: _Open, pid: PartId, chunk: str) -> list[Delta]:
+        so_far = opened.block.get(field)
+        if not isinstance(so_far, (str, type(None))):
+            raise fail(f"the block's {field} is not a string", f"delta.{field}")
+        deltas: list[Delta] = [AppendText(pid, chunk)] if chunk else []
+        opened.block[field] = (so_far or "") + chunk
+        return deltas
+
+    return apply
+
+
+def _signature(opened: _Open, pid: PartId, signature: str) -> list[Delta]:
+    opened.block["signature"] = signature
+    return []
+
+
+def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
+    deltas: list[Delta] = [AppendText(pid, fragment)] if fragment else []
+    opened.json += fragment
+    return deltas
+
+
+def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
+    so_far = opened.block.get("citations")
+    if not isinstance(so_far, (list, type(None))):
+        raise fail("the block's citations are not a list", "delta.citation")
+    citations = [*(so_far or ()), copy_json(citation)]
+    deltas: list[Delta] = [SetMetadata(pid, {NS + "citations": copy_json(citations)})]
+    opened.block["citations"] = citations
+    return deltas
+
+
+#: Delta type -> (the block types it applies to, the delta's field, how it applies).
+_DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Open, PartId, Any], list[Delta]]]] = {
+    "text_delta": (("text",), "text", _append("text")),
+    "thinking_delta": (("thinking",), "thinking", _append("thinking")),
+    "signature_delta": (("thinking",), "signature", _signature),
+    "input_json_delta": (_TOOL_INPUT_BLOCKS, "partial_json", _input_json),
+    "citations_delta": (("text",), "citation", _citation),
+}
+
+_EVENT_HANDLERS: dict[str, Callable[[AnthropicStreamDecoder, JsonDict], list[Delta]]] = {
+    "message_start": AnthropicStreamDecoder._message_start,
+    "content_block_start": AnthropicStreamDecoder._block_start,
+    "content_block_delta": AnthropicStreamDecoder._block_delta,
+    "content_block_stop": AnthropicStreamDecoder._block_stop,
+    "message_delta": AnthropicStreamDecoder._message_delta,
+    "message_stop": AnthropicStreamDecoder._message_stop,
+    "error": AnthropicStreamDecoder._error_event,
+}

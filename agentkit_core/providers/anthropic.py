@@ -1,0 +1,356 @@
+"""The Anthropic Messages API <-> agentkit_core: pure functions, no I/O.
+
+Content blocks (the same mapping in responses, streams and requests)
+--------------------------------------------------------------------
+
+=================================  ===========================================================
+native block                       neutral part
+=================================  ===========================================================
+``text``                           ``TextPart(text)``; ``citations`` (every citation type,
+                                   verbatim) in ``"anthropic.citations"``
+``thinking``                       ``ReasoningPart(thinking, data=InlineText(signature))``,
+                                   ``agentkit.provider: "anthropic"``
+``redacted_thinking``              ``ReasoningPart(None, data=InlineText(data), redacted=True)``,
+                                   ``agentkit.provider: "anthropic"``
+``tool_use``                       ``ToolCallPart(ToolCallId(id), name, input)``
+``tool_result``                    ``ToolResultPart(ToolCallId(tool_use_id), output, is_error)``:
+                                   string ``content`` -> ``TextOutput``, a block list ->
+                                   ``PartsOutput`` of the blocks' parts; ``agentkit.tool_name``
+                                   when the request's earlier ``tool_use`` names the tool
+``image``, ``base64`` source       ``MediaPart(IMAGE, media_type, InlineBytes(decoded))``
+``image``, ``url`` source          ``MediaPart(IMAGE, "image/*", Uri(url))`` (no media type sent)
+``document``, ``base64`` PDF       ``FilePart(InlineBytes(decoded), name=title,
+                                   mime_type="application/pdf")``
+``document``, ``text`` source      ``FilePart(InlineText(data), name=title, mime_type="text/plain")``
+``document``, ``url`` source       ``FilePart(Uri(url), name=title, mime_type="application/pdf")``
+any other block                    ``CustomPart("anthropic.<type>", value=<the block verbatim>)``
+=================================  ===========================================================
+
+``CustomPart`` holds, verbatim: the server tools' blocks (``server_tool_use``,
+``web_search_tool_result``, ``web_fetch_tool_result``,
+``code_execution_tool_result``, ``bash_code_execution_tool_result``,
+``text_editor_code_execution_tool_result``, ``tool_search_tool_result``),
+``mcp_tool_use`` / ``mcp_tool_result`` (the API runs these tools itself, so a
+loop must not), ``container_upload``, ``search_result``, ``tool_reference``,
+``mid_conv_system``, images and documents with a ``file`` source (a Files API
+id means nothing to another provider) or a ``content`` source, sources with
+fields, media types or base64 this table does not map exactly (``data:`` URLs
+in a ``url`` source among them), blocks whose known fields have the wrong
+type, and block types yet to be invented.
+
+Every field of a block the table does not consume is kept in the part's
+metadata as ``"anthropic.<field>"``, verbatim (``citations``,
+``cache_control``, ``caller``, ``context``, a document's ``citations``
+switch, fields nobody has seen yet) and written back.  Two markers complete
+the round trip and are never sent:
+
+* ``"anthropic.omitted"``: optional native fields the block left out although
+  the part has a value for them (a ``tool_result`` without ``is_error`` is
+  ``is_error=False`` plus ``["is_error"]``; a ``tool_use`` without ``input``
+  has ``input={}``);
+* ``"anthropic.string_content"`` (item metadata): the message's ``content``
+  (or the request's ``system``) was a plain string, not a block list.
+
+Messages and items
+------------------
+
+=============================================  ================================================
+native                                         neutral
+=============================================  ================================================
+``system`` (string or text blocks)             one ``SYSTEM`` item
+``role: "user"``                               ``USER`` item; ``TOOL`` when it holds a
+                                               ``tool_result`` (parts in native order, so text
+                                               sent beside the results stays in place)
+``role: "assistant"``                          ``ASSISTANT`` item
+other message fields                           item metadata ``"anthropic.<field>"``
+=============================================  ================================================
+
+Back to a request (:func:`request_from_items`): ``SYSTEM`` and ``DEVELOPER``
+items become ``system``; ``ASSISTANT`` items assistant messages; ``USER``,
+``TOOL``, ``CONTEXT`` and ``NOTIFICATION`` items user messages, one message
+per item (the API joins consecutive turns of one role).  Message fields in
+item metadata are written back, except on items decoded from a response
+(those with ``anthropic.type``, usage or a finish reason: the fields describe
+the response).  A message
+with no content blocks (a refusal's item, or one whose parts were all
+dropped) is not sent, since the API refuses empty messages.  What the encoder
+does with parts that did not come from Anthropic:
+
+* reasoning is sent only when it holds Anthropic's state
+  (``agentkit.provider == "anthropic"``); another provider's reasoning, and
+  reasoning with no provider state at all, is dropped: the API verifies
+  signatures, and reasoning of earlier turns is not needed to continue;
+* another provider's custom parts (``openai.*``, ``gemini.*``: its server
+  tools) are dropped, and so is its metadata (only ``anthropic.*`` is written);
+* ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
+  base64 ``data:`` URLs become base64 sources; a document's inline text or
+  UTF-8 ``text/*`` bytes a ``text`` source; tool calls whose argument text
+  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``;
+  invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
+* audio and video, artifact handles, custom parts of no provider, and parts a
+  ``tool_result`` cannot hold raise :class:`~agentkit_core.NormalizeError`.
+
+Responses
+---------
+
+=========================================  ==================================================
+``Message`` field                          neutral field
+=========================================  ==================================================
+``id``                                     ``Item.id = MessageId(id)``
+``content``                                ``Item.parts``; an empty ``text`` block with
+                                           nothing else is left out (the API sends one
+                                           before a refusal and refuses it back)
+``usage``                                  ``Item.usage``; raw in ``"anthropic.usage"`` of
+                                           ``Usage.metadata``
+``stop_reason``                            ``Item.finish_reason`` (below); raw in
+                                           ``agentkit.finish_reason``
+``type``, ``model``, ``stop_sequence``,    item metadata ``"anthropic.<field>"``
+``stop_details``, ``container``, others
+an error body (``type: "error"``)          no parts, ``ERROR``, ``"anthropic.error"``,
+                                           ``agentkit.finish_reason: "error"``
+=========================================  ==================================================
+
+Tokens: Anthropic's ``input_tokens`` *excludes* cache traffic, so
+``TokenUsage.input_tokens = input_tokens + cache_read_input_tokens +
+cache_creation_input_tokens``, ``cached_input_tokens =
+cache_read_input_tokens`` and ``cache_write_input_tokens =
+cache_creation_input_tokens`` (``None`` when not reported);
+``output_tokens`` already includes thinking; ``reasoning_tokens`` is ``None``.
+
+Stop reasons: ``end_turn``, ``stop_sequence`` -> ``COMPLETED``; ``tool_use``
+-> ``TOOL_CALL``; ``max_tokens``, ``model_context_window_exceeded`` ->
+``MAX_TOKENS``; ``refusal`` -> ``BLOCKED`` (``stop_details`` kept); others
+(``pause_turn``, future values) -> ``FinishReason.other(raw)``.
+
+Streams
+-------
+
+=====================================  ===========================================================
+event                                  deltas and state
+=====================================  ===========================================================
+``message_start``                      the item's id, fields and usage (live ``usage``)
+``content_block_start``                ``BeginPart(PartId("part-<index>"))``, then ``SetMetadata``
+                                       of the block's fields and the fold's header keys (a tool
+                                       call's id and name, a custom part's kind) and, for a
+                                       custom part, ``ReplaceStructured`` of the block
+``text_delta`` / ``thinking_delta``    ``AppendText`` (text grows by appending only)
+``input_json_delta``                   ``AppendText`` of the fragment (tool calls, server tools)
+``citations_delta``                    ``SetMetadata`` of ``"anthropic.citations"`` so far
+``signature_delta``                    kept for the commit
+other delta types                      ``SetMetadata`` of ``"anthropic.unknown_deltas"`` (a marker)
+``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
+``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
+``message_stop``                       commits every block still open
+``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``;
+                                       commits every open block
+``ping``, unknown events               nothing
+=====================================  ===========================================================
+
+A committed block is the block the SDK's accumulator builds, decoded as in a
+response: the stream's item equals the response's.  Tool input is parsed when
+its block closes, with the fold's convention for text that is not JSON
+(``input=None``, the text and the error in ``agentkit.input_json`` and
+``agentkit.input_error``), also for a call cut off by ``max_tokens``.  A
+thinking block closed before its ``signature_delta`` (a stream cut short)
+holds no state the API accepts: it commits without ``agentkit.provider``, so
+it is not sent back.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .. import TOOL_NAME_KEY, Item, ItemKind, JsonValue, NormalizeError, TextPart, ToolCallPart, ToolResultPart
+from ._anthropic_codec import (
+    NS,
+    STRING_CONTENT,
+    assistant_item,
+    block_from_part,
+    check_message,
+    content_blocks,
+    describe,
+    fail,
+    finish_reason,
+    iterable,
+    json_object,
+    part_from_block,
+    refusing,
+    usage_from_native,
+    write_extras,
+)
+from ._anthropic_stream import AnthropicStreamDecoder
+from ._common import JsonDict, carry, events_from_sse, fold_stream
+
+__all__ = (
+    "AnthropicStreamDecoder",
+    "events_from_sse",
+    "finish_reason",
+    "items_from_request",
+    "items_from_response",
+    "items_from_stream",
+    "request_from_items",
+    "stream_decoder",
+    "usage_from_native",
+)
+
+_SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER)
+_ROLES = {
+    ItemKind.USER: "user",
+    ItemKind.TOOL: "user",
+    ItemKind.CONTEXT: "user",
+    ItemKind.NOTIFICATION: "user",
+    ItemKind.ASSISTANT: "assistant",
+}
+
+
+# -- responses and streams --------------------------------------------------------------
+
+
+@refusing
+def items_from_response(body: JsonDict) -> list[Item]:
+    """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
+
+    An error body (``{"type": "error", "error": {...}}``) gives an item with no
+    parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
+    for a body that is not a ``Message``.
+    """
+    json_object(body, "", "a response body (a JSON object)")
+    if body.get("type") == "error" and "error" in body:
+        rest = {k: v for k, v in body.items() if k != "error"}
+        check_message(rest, "")
+        return [assistant_item(rest, (), body["error"])]
+    check_message(body, "")
+    return [assistant_item(body, [part_from_block(b) for b in body.get("content") or ()])]
+
+
+def stream_decoder() -> AnthropicStreamDecoder:
+    """A fresh decoder for one stream: ``feed(event)``, ``finish(parts)``, live ``usage`` and ``finish_reason``."""
+    return AnthropicStreamDecoder()
+
+
+def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
+    """Decode and fold a whole stream of events: the item :func:`items_from_response` gives for its message.
+
+    A stream cut short still gives its item, open parts closed as they stand.
+    """
+    return fold_stream(AnthropicStreamDecoder(), iterable(events, "an iterable of stream events"))
+
+
+# -- requests ---------------------------------------------------------------------------
+
+
+def _content_item(kind: ItemKind, content: object, metadata: dict[str, JsonValue], path: str) -> Item:
+    if isinstance(content, str):
+        metadata[STRING_CONTENT] = True
+        return Item(kind, [TextPart(content)], metadata=metadata)
+    return Item(kind, [part_from_block(b) for b in content_blocks(content, path)], metadata=metadata)
+
+
+def _message_kind(message: JsonDict, path: str) -> ItemKind:
+    role, content = message.get("role"), message.get("content")
+    if role == "assistant":
+        return ItemKind.ASSISTANT
+    if role != "user":
+        raise fail(f"expected role 'user' or 'assistant', found {describe(role)}", path + ".role")
+    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+        return ItemKind.TOOL
+    return ItemKind.USER
+
+
+def _with_tool_names(item: Item, names: dict[str, str]) -> Item:
+    """``item`` with ``agentkit.tool_name`` on each tool result whose call the request made earlier."""
+    parts = [
+        p.with_metadata(p.metadata.merged({TOOL_NAME_KEY: names[p.call_id.value]}))
+        if isinstance(p, ToolResultPart) and p.call_id.value in names
+        else p
+        for p in item.parts
+    ]
+    return item.with_parts(parts)
+
+
+@refusing
+def items_from_request(body: JsonDict) -> list[Item]:
+    """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
+
+    A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of
+    the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
+    naming the bad field.
+    """
+    json_object(body, "", "a request body (a JSON object)")
+    items = []
+    if "system" in body:
+        items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
+    messages = body.get("messages", [])
+    if not isinstance(messages, list):
+        raise fail(f"expected a list of messages, found {describe(messages)}", "messages")
+    names: dict[str, str] = {}
+    for i, message in enumerate(messages):
+        path = f"messages[{i}]"
+        json_object(message, path, "a message (a JSON object)")
+        kind = _message_kind(message, path)
+        item = _content_item(kind, message.get("content"), carry(message, ("role", "content"), NS), path + ".content")
+        if kind is ItemKind.ASSISTANT:
+            names.update((p.id.value, p.name) for p in item.parts if isinstance(p, ToolCallPart))
+        elif kind is ItemKind.TOOL and names:
+            item = _with_tool_names(item, names)
+        items.append(item)
+    return items
+
+
+def _native_content(item: Item, path: str) -> str | list[JsonDict]:
+    """The message content of ``item``: a string, or the blocks of the parts the encoder keeps."""
+    parts = item.parts
+    if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart and not parts[0].metadata:
+        return parts[0].text
+    blocks = []
+    for j, part in enumerate(parts):
+        try:
+            block = block_from_part(part)
+        except NormalizeError as exc:
+            raise fail(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
+        if block is not None:
+            blocks.append(block)
+    return blocks
+
+
+def _from_response(item: Item) -> bool:
+    """Whether ``item`` came from a response or stream (a request's messages have no ``type``, usage or stop)."""
+    return NS + "type" in item.metadata or item.usage is not None or item.finish_reason is not None
+
+
+def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+@refusing
+def request_from_items(items: Sequence[Item]) -> JsonDict:
+    """The transcript fields of a request body, ``{"system": ..., "messages": [...]}``, and nothing else.
+
+    ``system`` is present only when a SYSTEM or DEVELOPER item is.  Raises
+    :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
+    content the API cannot take.
+    """
+    system: list[str | list[JsonDict]] = []
+    messages: list[JsonDict] = []
+    for i, item in enumerate(iterable(items, "a sequence of items")):
+        path = f"items[{i}]"
+        if not isinstance(item, Item):
+            raise fail(f"expected an Item, found {describe(item)}", path)
+        content = _native_content(item, path)
+        if item.kind in _SYSTEM_KINDS:
+            if content != [] or not item.parts:  # kept unless every part was dropped
+                system.append(content)
+            continue
+        if content == []:
+            continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
+        message: JsonDict = {"role": _ROLES[item.kind], "content": content}
+        if not _from_response(item):  # a response's fields describe it, not a message to send
+            write_extras(message, item.metadata)
+        messages.append(message)
+    body: JsonDict = {}
+    if len(system) == 1:
+        body["system"] = system[0]
+    elif system:
+        body["system"] = [block for content in system for block in _blocks_of(content)]
+    body["messages"] = messages
+    return body
