@@ -38,7 +38,7 @@ from agentkit_core import (
     fold_all,
 )
 from tests import recorded
-from tests.adapters import openai_chat as chat
+from agentkit_core.providers import openai_chat as chat
 
 PAYLOADS = Path(__file__).resolve().parent / "payloads" / "openai_chat"
 

@@ -145,7 +145,7 @@ import json
 import re
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from agentkit_core import (
+from .. import (
     AppendText,
     ArtifactId,
     BeginPart,
