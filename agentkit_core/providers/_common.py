@@ -328,3 +328,43 @@ def checked_list(values: object, cls: type[T], what: str) -> list[T]:
         if not isinstance(value, cls):
             raise NormalizeError(f"expected {cls.__name__}, not a {type(value).__name__}", f"[{i}]")
     return out
+# -- native input -----------------------------------------------------------------------
+
+
+def check_json(value: object, max_depth: int = 120) -> None:
+    """Raise :class:`NormalizeError` unless ``value`` is JSON data every value can carry.
+
+    A projection takes bodies someone else parsed: this refuses, before any
+    value is made from them, what a constructor would refuse with a
+    ``TypeError`` or a bare ``ValueError`` (objects that are not JSON data,
+    keys that are not strings, NaN and infinities, strings holding a lone
+    surrogate) and containers nested deeper than ``max_depth`` levels (the
+    root is level 1), so carried values stay within the wire's nesting limit.
+    Iterative: no input can exhaust the stack.
+    """
+    import math
+
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, str):
+            if not v.isascii():
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
+        elif isinstance(v, (dict, list)):
+            if depth > max_depth:
+                raise NormalizeError(f"containers nest deeper than {max_depth} levels")
+            if isinstance(v, dict):
+                if not all(type(k) is str for k in v):
+                    raise NormalizeError("an object has a key that is not a string")
+                stack.extend((k, depth) for k in v)
+                stack.extend((x, depth + 1) for x in v.values())
+            else:
+                stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise NormalizeError("a number is not finite (NaN or an infinity)")
+        elif v is not None and not isinstance(v, int):
+            raise NormalizeError(f"a Python {type(v).__name__} is not JSON data")
