@@ -11,7 +11,7 @@ Each module is small, documented and meant to be copied:
 * :mod:`.compaction` -- summarises the middle of a long transcript from what items hold.
 
 The three provider modules satisfy :class:`agentkit_core.ProviderAdapter` as
-modules of functions, exactly as the reference adapters in ``tests/adapters/`` do.
+modules of functions, exactly as the shipped projections in ``agentkit_core.providers`` do.
 """
 
 from __future__ import annotations
