@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
 from .error import NormalizeError
 from .jsontext import MAX_DEPTH as MAX_DEPTH
+from .jsontext import JsonCodec
 
 if TYPE_CHECKING:
     from .jsontext import JsonValue
@@ -430,7 +431,7 @@ def copy_json(v: Any) -> JsonValue:
 # -- enums -------------------------------------------------------------------------
 
 
-class WireEnum(Enum):
+class WireEnum(JsonCodec, Enum):
     """An enum whose ``.value`` is the reference's variant name; ordered as declared."""
 
     def to_dict(self) -> str:
