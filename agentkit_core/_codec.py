@@ -92,11 +92,6 @@ def _unicode(v: str, key: str) -> str:
     return str(v)
 
 
-def reject_constant(name: str) -> Any:
-    """``json.loads(..., parse_constant=reject_constant)`` refuses NaN and infinities, as JSON does."""
-    raise ValueError(f"{name} is not a JSON number")
-
-
 # -- structs -----------------------------------------------------------------------
 
 
