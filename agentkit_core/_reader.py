@@ -116,11 +116,11 @@ class Reading:
         return NormalizeError(exc.message, exc.path, self.where(record))
 
     def looks(self, accepts: Callable[[Any], bool]) -> Looks | None:
-        """What the file is, if it is plainly not what ``accepts`` (given its first value) takes; else ``None``.
+        """What the file is when it is plainly not what the caller reads; else ``None``.
 
-        Binary data and server-sent events never are; an empty file always
-        is taken (it holds nothing); a provider body never is, even where
-        ``accepts`` would take it.
+        ``accepts`` judges the first value.  Binary data, server-sent events and
+        a provider body are never taken; an empty file, or one whose first
+        value could not be read, is (its records say the rest).
         """
         if self.shape == BINARY:
             return Looks(self._binary_what, None)
@@ -159,12 +159,11 @@ class Reading:
             if chunk.startswith(b"\xef\xbb\xbf"):
                 chunk = chunk[3:]
             self._binary_what = _binary(chunk)
-            if self._binary_what:
-                return BINARY
-        elif chunk.startswith("\ufeff"):
-            chunk = chunk[1:]
-        if not is_bytes and "\x00" in chunk:
-            self._binary_what = "binary data"
+        else:
+            if chunk.startswith("\ufeff"):
+                chunk = chunk[1:]
+            self._binary_what = "binary data" if "\x00" in chunk else ""
+        if self._binary_what:
             return BINARY
         head: list[Any] = []
         lines = _lines(chunk, self.stream, is_bytes)
@@ -283,7 +282,7 @@ class _Bad(Exception):
 
 
 class _LineCounter:
-    """Line numbers of positions in ``text``, counted forward once."""
+    """Line numbers of positions in ``text``, asked for in increasing order, so each newline is counted once."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -291,8 +290,6 @@ class _LineCounter:
         self.line = 1
 
     def at(self, pos: int) -> int:
-        if pos < self.counted:
-            return self.text.count("\n", 0, pos) + 1
         self.line += self.text.count("\n", self.counted, pos)
         self.counted = pos
         return self.line

@@ -74,7 +74,7 @@ def sniff_provider(value: object) -> Provider | None:
     if type(v.get("contents")) is list:
         return Provider("gemini", f"{_GEMINI} request")
     if v.get("role") in ("user", "model") and type(v.get("parts")) is list and "kind" not in v:
-        return Provider("gemini", f"{_GEMINI} content")
+        return Provider("gemini", f"{_GEMINI} content object")
     if type(v.get("messages")) is list:
         module = "anthropic" if _anthropic_request(v) else "openai_chat"
         return Provider(module, f"{_ANTHROPIC if module == 'anthropic' else _CHAT} request")

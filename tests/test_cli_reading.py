@@ -7,14 +7,15 @@ import json
 import os
 import random
 import sys
-import tempfile
 import tracemalloc
 import unittest
+import unittest.mock
 from typing import Any
 
 import agentkit_core as ak
 from agentkit_core import _cli
 from agentkit_core._sniff import sniff_provider
+from tests.test_transcript import Files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAYLOADS = os.path.join(HERE, "payloads")
@@ -46,19 +47,6 @@ def turn() -> list[ak.Item]:
 
 def payload(provider: str, name: str) -> str:
     return os.path.join(PAYLOADS, provider, name)
-
-
-class Files(unittest.TestCase):
-    def setUp(self) -> None:
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.dir = tmp.name
-
-    def write(self, name: str, data: str | bytes) -> str:
-        path = os.path.join(self.dir, name)
-        with open(path, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-        return path
 
 
 class TestOneDocument(Files):
@@ -152,6 +140,10 @@ class TestNotATranscript(Files):
         path = self.write("items.jsonl", "\n".join(i.to_json() for i in turn()))
         self.assert_one_line(("fold", path), f"{path}: not deltas: JSON Lines whose first line is an agentkit item")
         self.assert_one_line(("fold", self.write("ls", elf)), f"{self.dir}/ls: not deltas: binary data")
+        path = self.write("arrays.jsonl", "[1]\n[2]\n")
+        self.assert_one_line(("fold", path), f"{path}: not deltas: JSON Lines whose first line is a JSON array")
+        path = self.write("nested.json", "[[], []]")
+        self.assert_one_line(("fold", path), f"{path}: not deltas: a JSON array whose first element is an empty JSON array")
         if os.path.exists("/bin/ls"):
             self.assert_one_line(("validate", "/bin/ls"), "/bin/ls: not a transcript: binary data")
 
@@ -178,6 +170,13 @@ class TestProblems(Files):
         self.assertEqual(lines, expected)
         status, out, err = run("stats", "--json", first)
         self.assertEqual((status, json.loads(out)["problems"], len(err.splitlines())), (1, 33, 21))
+
+    def test_invalid_json_in_a_document_is_one_problem_and_the_next_file_is_read(self) -> None:
+        good = self.write("good.json", json.dumps(turn()[0].to_dict(), indent=2))
+        broken = self.write("broken.json", json.dumps(turn()[0].to_dict(), indent=2)[:-40])
+        status, out, err = run("validate", broken, good)
+        self.assertEqual((status, out), (1, "1 problem in 2 files (1 item read, 1 good)\n"))
+        self.assertRegex(err, rf"^{broken}:\d+: invalid JSON: [^\n]*\n$")
 
     def test_a_missing_or_unreadable_file_does_not_stop_the_others(self) -> None:
         good = self.write("good.jsonl", "\n".join(i.to_json() for i in turn()))
@@ -211,6 +210,44 @@ class TestProblems(Files):
         self.assertEqual((status, err, json.loads(out)["problems"]), (1, problem, 1))
         deltas = self.write("d.jsonl", '{"BeginPart":{"part_id":"a","kind":"Text"}}\n{"AppendText":{"part_id":"b","chunk":"x"}}\n')
         self.assertEqual(run("fold", deltas), (1, "", f"{deltas}:2: AppendText to part 'b', which is not open (open parts: 'a')\n"))
+
+
+class FailsAfter(io.RawIOBase):
+    """A stream that gives ``data`` and then fails as a disk can (EIO)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.data:
+            raise OSError(5, "Input/output error")
+        n = min(len(buffer), len(self.data))
+        buffer[:n], self.data = self.data[:n], self.data[n:]
+        return n
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class TestReadFailures(Files):
+    def test_a_read_that_fails_midway_is_one_line_and_status_2(self) -> None:
+        lines = ("\n".join(i.to_json() for i in turn()) + "\n") * 100  # past the first 8 KiB
+        status, out, err = run("validate", "-", stdin=io.BufferedReader(FailsAfter(lines.encode()), 4096))
+        self.assertEqual((status, err.splitlines()[-1]), (2, "<stdin>: cannot read: Input/output error"))
+        self.assertRegex(out, r"^1 problem in 1 file \(\d[\d,]* items read, \d[\d,]* good\)\n$")
+        deltas = '{"BeginPart":{"part_id":"a","kind":"Text"}}\n' + '{"AppendText":{"part_id":"a","chunk":"x"}}\n' * 400
+        status, out, err = run("fold", "-", stdin=io.BufferedReader(FailsAfter(deltas.encode()), 4096))
+        self.assertEqual((status, out, err), (2, "", "<stdin>: cannot read: Input/output error\n"))
+
+    def test_a_usage_error_is_one_line(self) -> None:
+        status, out, err = run("validate")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, f"{PROG}: error: the following arguments are required: FILE (see python -m {PROG} validate --help)\n")
 
 
 class TestEscaping(Files):
@@ -273,6 +310,42 @@ class TestFlags(Files):
         status, out, err = run("--help")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("problems to stderr", " ".join(out.split()))
+
+    def test_progress_on_a_terminal_is_cleared_before_problems_and_at_the_end(self) -> None:
+        wire = turn()[0].to_dict()
+        wire["kind"] = "user"
+        path = self.write("long.jsonl", (turn()[0].to_json() + "\n") * 8192 + json.dumps(wire) + "\n")
+        clock = iter(range(0, 10**6))
+
+        class Clock:  # a second passes between every two looks at the clock
+            @staticmethod
+            def monotonic() -> float:
+                return float(next(clock))
+
+        out, err = io.StringIO(), Terminal()
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        try:
+            with unittest.mock.patch.object(_cli, "time", Clock):
+                status = _cli.main(["validate", path])
+        finally:
+            sys.stdout, sys.stderr = saved
+        self.assertEqual((status, out.getvalue()), (1, "1 problem in 1 file (8,193 items read, 8,192 good)\n"))
+        shown = err.getvalue()
+        self.assertRegex(shown, rf"^\r\x1b\[K{path}: line 4,096 \((4[0-9])%\)\r\x1b\[K{path}: line 8,192 \((9[0-9])%\)")
+        self.assertTrue(shown.endswith(f"\r\x1b[K{path}:8193: kind: unknown variant 'user' of ItemKind, expected one of "
+                                                    "System, Developer, User, Assistant, Tool, Context, Notification\n\r\x1b[K"), shown[-300:])
+
+    def test_interrupted_on_a_terminal_clears_the_line_first(self) -> None:
+        err = Terminal()
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = io.StringIO(), err
+        try:
+            with unittest.mock.patch.object(_cli, "cmd_stats", side_effect=KeyboardInterrupt):
+                status = _cli.main(["stats", "x"])
+        finally:
+            sys.stdout, sys.stderr = saved
+        self.assertEqual((status, err.getvalue()), (130, f"\r\x1b[K{PROG}: interrupted\n"))
 
     def test_interrupted_is_one_line_and_130(self) -> None:
         class Interrupted(io.RawIOBase):

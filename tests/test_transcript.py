@@ -11,6 +11,7 @@ import pickle
 import tempfile
 import tracemalloc
 import unittest
+from unittest import mock
 
 import agentkit_core as ak
 
@@ -180,6 +181,8 @@ def bad_transcript() -> list[dict]:
 
 
 class Files(unittest.TestCase):
+    """A temporary directory per test, to write input files into."""
+
     def setUp(self) -> None:
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
@@ -239,7 +242,7 @@ class TestLoadItems(Files):
                     self.assertEqual(ak.load_items(source), [items[1]])  # type: ignore[arg-type]
 
     def test_nothing_is_no_items(self) -> None:
-        for text in ("", "\n\n", " \r\n", "\ufeff", "[]", " [ ]\n"):
+        for text in ("", "\n\n", " \r\n", "\ufeff", "[]", " [ ]\n", "[\n]\n", "\n[\n\n  ]"):
             for way, source in self.every_way("e.jsonl", text):
                 with self.subTest(text=text, source=way):
                     self.assertEqual(ak.load_items(source), [])  # type: ignore[arg-type]
@@ -276,7 +279,10 @@ class TestLoadItems(Files):
             "[" + good + " " + good + "]": (1, "invalid JSON: expected ',' or ']' after an array element"),
             '{\n  "kind": "User",\n  "parts": [\n': (3, "invalid JSON: Expecting value: column 13"),
             "x\ny\n": (1, "invalid JSON: Expecting value: column 1"),
+            "[\n] x": (2, "invalid JSON: extra data after the array"),
         }
+        pretty = json.dumps(transcript()[0].to_dict(), indent=1)
+        cases[pretty + "\n{\n"] = (pretty.count("\n") + 2, "invalid JSON: Expecting property name enclosed in double quotes: column 2")
         for text, (line, message) in cases.items():
             with self.subTest(text=text[:60]):
                 self.assert_refused(io.StringIO(text), f"<stream>:{line}", "", message)
@@ -318,6 +324,12 @@ class TestLoadItems(Files):
             b"5": "a JSON number",
             b'"hello"\n': "a JSON string",
             b"[1, 2]": "a JSON array whose first element is a JSON number",
+            b"[true]": "a JSON array whose first element is a JSON boolean",
+            b"null\n": "a JSON null",
+            b'{}\n{"kind": "User", "parts": [], "metadata": {}}\n': "JSON Lines whose first line is an empty JSON object",
+            b"event: ping\ndata: [DONE]\n\n": "server-sent events (text/event-stream)",
+            b'{"role": "model", "parts": [{"text": "Sunny."}]}':
+                f"a Gemini content object; read it with {package}.providers.gemini",
             b'{"a": 1, "b": 2}': "a JSON object with keys 'a', 'b'",
             b'{"\\u001b[2J": 1}\n{}\n': "JSON Lines whose first line is a JSON object with key '\\x1b[2J'",
             b'[{"role": "user", "content": "hi"}]': "a JSON array whose first element is a chat message (role and content)",
@@ -336,6 +348,26 @@ class TestLoadItems(Files):
             with self.subTest(what=what):
                 self.assert_refused(io.BytesIO(data), "<stream>", "", f"not a transcript: {what}")
 
+    def test_requests_holding_messages_are_told_apart(self) -> None:
+        messages = [{"role": "user", "content": "hi"}]
+        cases = [
+            ({"model": "m", "messages": messages, "max_tokens": 5}, "anthropic"),  # Anthropic requires it
+            ({"model": "m", "messages": messages}, "openai_chat"),
+            ({"model": "m", "messages": messages, "system": "Be brief.", "max_tokens": 5}, "anthropic"),
+            ({"model": "m", "messages": messages, "max_completion_tokens": 5}, "openai_chat"),
+            ({"model": "m", "messages": messages, "max_tokens": 5, "tools": [{"type": "function", "function": {"name": "f"}}]}, "openai_chat"),
+            ({"model": "m", "messages": messages, "tools": [{"name": "f", "input_schema": {}}]}, "anthropic"),
+            ({"model": "m", "messages": [{"role": "system", "content": "x"}], "max_tokens": 5}, "openai_chat"),
+            ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}],
+              "max_tokens": 5}, "openai_chat"),
+            ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "url"}}]}]}, "anthropic"),
+        ]
+        for request, module in cases:
+            with self.subTest(request=request):
+                with self.assertRaises(ak.NormalizeError) as caught:
+                    ak.load_items(io.StringIO(json.dumps(request)))
+                self.assertTrue(caught.exception.message.endswith(f"read it with {ak.__name__}.providers.{module}"), caught.exception)
+
     def test_files_are_closed_only_when_opened_here(self) -> None:
         lines = "\n".join(i.to_json() for i in transcript())
         mine = io.StringIO(lines)
@@ -347,6 +379,26 @@ class TestLoadItems(Files):
             next(reading)
             reading.close()
             self.assertFalse(f.closed)
+
+    def test_a_path_is_closed_when_its_first_read_fails(self) -> None:
+        from agentkit_core import _reader
+
+        class Failing(io.RawIOBase):
+            def readable(self) -> bool:
+                return True
+
+            def readinto(self, buffer: object) -> int:
+                raise OSError(5, "Input/output error")
+
+        opened: list[io.RawIOBase] = []
+
+        def fake_open(path: object, mode: str) -> io.RawIOBase:
+            opened.append(Failing())
+            return opened[-1]
+
+        with mock.patch.object(_reader, "open", fake_open, create=True):
+            self.assertRaises(OSError, ak.load_items, "anything.jsonl")
+        self.assertTrue(opened and opened[0].closed)
 
     def test_missing_files_and_wrong_arguments(self) -> None:
         self.assertRaises(FileNotFoundError, ak.load_items, os.path.join(self.dir, "missing.jsonl"))
@@ -391,6 +443,24 @@ class TestDumpItems(Files):
         with open(path, "rb") as f:
             self.assertEqual(f.read(), expected)
         self.assertEqual(ak.load_items(path), items)
+
+    def test_file_likes_that_are_not_io_classes(self) -> None:
+        class Writer:
+            def __init__(self, mode: str | None) -> None:
+                self.chunks: list[object] = []
+                if mode is not None:
+                    self.mode = mode
+
+            def write(self, chunk: object) -> None:
+                self.chunks.append(chunk)
+
+        items = transcript()
+        for mode, kind in (("wb", bytes), ("w", str), (None, str)):
+            with self.subTest(mode=mode):
+                out = Writer(mode)
+                ak.dump_items(items, out)  # type: ignore[arg-type]
+                self.assertEqual({type(c) for c in out.chunks}, {kind})
+                self.assertEqual(len(out.chunks), len(items))
 
     def test_anything_but_an_item_is_refused_by_position(self) -> None:
         out = io.StringIO()
