@@ -24,16 +24,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Union
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
 
 from ._sniff import an, noun, plural, sniff_provider
 from .error import NormalizeError
 from .jsontext import check_depth, raw_decode
 
-__all__ = ("EMPTY", "BINARY", "EVENTS", "LINES", "ARRAY", "VALUES", "Record", "Looks", "Reading", "PathOrFile")
+if TYPE_CHECKING:
+    from .transcript import PathOrFile
 
-#: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
-PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+__all__ = ("EMPTY", "BINARY", "EVENTS", "LINES", "ARRAY", "VALUES", "Record", "Looks", "Reading", "open_input")
 
 # The shapes of a file.
 EMPTY = "empty"  # nothing but white space

@@ -19,13 +19,18 @@ from __future__ import annotations
 
 import io
 import os
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Union
 
-from ._reader import EMPTY, PathOrFile, Reading, Record, open_input
 from .error import NormalizeError
 from .item import Item
 
+if TYPE_CHECKING:
+    from ._reader import Reading, Record
+
 __all__ = ("load_items", "iter_items", "dump_items", "PathOrFile")
+
+#: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
+PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
 _PACKAGE = __name__.rpartition(".")[0] or "agentkit_core"
 
@@ -38,6 +43,8 @@ def iter_items(path_or_file: PathOrFile) -> Iterator[Item]:
     so memory stays flat however long the file.  Raises
     :class:`NormalizeError` at the first problem, naming where it is.
     """
+    from ._reader import open_input  # the reader loads on first use, not with the package
+
     with open_input(path_or_file) as reading:
         refusal = not_a_transcript(reading)
         if refusal is not None:
@@ -99,6 +106,8 @@ def looks_like_item(value: Any) -> bool:
 
 def not_a_transcript(reading: Reading) -> NormalizeError | None:
     """The error for a file that is plainly not a transcript (an empty one is: it holds no items)."""
+    from ._reader import EMPTY
+
     if reading.shape == EMPTY:
         return None
     looks = reading.looks(looks_like_item)
