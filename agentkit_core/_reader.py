@@ -3,8 +3,9 @@
 A file is read as what people have, decided from its first lines:
 
 * JSON Lines (one value a line, LF or CRLF, blank lines skipped) when its
-  first or second non-blank line is a JSON value by itself; read as a stream,
-  one line at a time, so memory stays flat however long the file;
+  first non-blank line is a JSON value by itself, or its second is and the
+  first is not a lone ``[`` or ``{``; read as a stream, one line at a time, so
+  memory stays flat however long the file;
 * otherwise one JSON document, read whole: a JSON array gives its elements, any
   other value gives itself, and several values one after another (what
   ``jq`` prints) give each of them;
@@ -49,6 +50,7 @@ _UNDECODABLE = "invalid UTF-8 at or after this line (open the file in binary mod
 _WS = re.compile(r"[ \t\n\r]*")
 _SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
 _SSE_FIELDS_B = tuple(f.encode() for f in _SSE_FIELDS)
+_OPENERS = ("[", "{", b"[", b"{")
 
 
 class Record(NamedTuple):
@@ -181,7 +183,8 @@ class Reading:
                 return self._start_records(ARRAY, self._array((n1, v) for v in record1.value))
             return self._start_records(VALUES, iter([record1]))
         record2 = None if second is None else self._line(*second)
-        if record2 is not None and (record1.problem is None or record2.problem is None):
+        opens_a_document = line1.strip(_BLANK[is_bytes]) in _OPENERS  # "[" alone: an array, one element a line
+        if record2 is not None and (record1.problem is None or (record2.problem is None and not opens_a_document)):
             return self._start_records(LINES, _chain((record1, record2), self._json_lines(lines, record2.line)))
         # Neither the first line nor the second is a value by itself: one document, read whole.
         try:

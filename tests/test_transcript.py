@@ -235,7 +235,8 @@ class TestLoadItems(Files):
             for way, source in self.every_way("t.json", text):
                 with self.subTest(shape=shape, source=way):
                     self.assertEqual(ak.load_items(source), items)  # type: ignore[arg-type]
-        single = {"compact": lines[1], "pretty": json.dumps(wire[1], indent=2), "pretty, BOM": "\ufeff" + json.dumps(wire[1], indent=1)}
+        single = {"compact": lines[1], "pretty": json.dumps(wire[1], indent=2), "pretty, BOM": "\ufeff" + json.dumps(wire[1], indent=1),
+                  "an array of one, one element a line": "[\n" + lines[1] + "\n]", "the same, CRLF": "[\r\n" + lines[1] + "\r\n]\r\n"}
         for shape, text in single.items():
             for way, source in self.every_way("one.json", text):
                 with self.subTest(single=shape, source=way):
