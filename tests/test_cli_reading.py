@@ -15,7 +15,7 @@ from typing import Any
 import agentkit_core as ak
 from agentkit_core import _cli
 from agentkit_core._sniff import sniff_provider
-from tests.test_transcript import Files
+from tests.test_transcript import Files, mangled
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAYLOADS = os.path.join(HERE, "payloads")
@@ -248,6 +248,18 @@ class TestReadFailures(Files):
         status, out, err = run("validate")
         self.assertEqual((status, out), (2, ""))
         self.assertEqual(err, f"{PROG}: error: the following arguments are required: FILE (see python -m {PROG} validate --help)\n")
+
+
+class TestMangled(Files):
+    def test_every_command_reports_mangled_files_without_an_internal_error(self) -> None:
+        for n, data in enumerate(mangled(random.Random(7), 300)):
+            path = self.write("m.json", data)
+            for command in ("validate", "stats", "fold"):
+                with self.subTest(n=n, command=command, data=data[:80]):
+                    status, _, err = run(command, path)
+                    self.assertIn(status, (0, 1))
+                    self.assertNotIn("internal error", err)
+                    self.assertTrue(all(line.startswith(path) for line in err.splitlines()), err)
 
 
 class TestEscaping(Files):

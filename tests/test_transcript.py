@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import pickle
+import random
 import tempfile
 import tracemalloc
 import unittest
@@ -180,6 +181,33 @@ def bad_transcript() -> list[dict]:
     return wire
 
 
+def mangled(rng: random.Random, count: int) -> list[bytes]:
+    """``count`` files made from good ones by deleting, inserting and overwriting a few bytes."""
+    item = transcript()[1]
+    bases = [
+        (item.to_json() + "\n") * 2,
+        json.dumps([item.to_dict()] * 2, indent=2),
+        json.dumps(item.to_dict(), indent=1),
+        "event: message_start\ndata: {}\n\n",
+        "",
+    ]
+    alphabet = b'[]{}",:\n\r \t\\0aeu\x00\xff\xef\xbb\xbf'
+    files = []
+    for _ in range(count):
+        data = bytearray(rng.choice(bases).encode())
+        for _ in range(rng.randrange(1, 6)):
+            pos = rng.randrange(len(data) + 1)
+            op = rng.randrange(3)
+            if op == 0:
+                del data[pos : pos + rng.randrange(1, 20)]
+            elif op == 1 or not data:
+                data[pos:pos] = bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 5)))
+            else:
+                data[min(pos, len(data) - 1)] = rng.choice(alphabet)
+        files.append(bytes(data))
+    return files
+
+
 class Files(unittest.TestCase):
     """A temporary directory per test, to write input files into."""
 
@@ -348,6 +376,18 @@ class TestLoadItems(Files):
         for data, what in cases.items():
             with self.subTest(what=what):
                 self.assert_refused(io.BytesIO(data), "<stream>", "", f"not a transcript: {what}")
+
+    def test_mangled_files_either_read_or_raise_normalize_error(self) -> None:
+        rng = random.Random(20240611)
+        for n, data in enumerate(mangled(rng, 1500)):
+            for source in (io.BytesIO(data), io.StringIO(data.decode("utf-8", "replace"))):
+                with self.subTest(n=n, data=data[:80], source=type(source).__name__):
+                    try:
+                        items = ak.load_items(source)
+                    except ak.NormalizeError as exc:
+                        self.assertTrue(exc.message and exc.location.startswith("<stream>"), exc)
+                    else:
+                        self.assertTrue(all(isinstance(i, ak.Item) for i in items))
 
     def test_requests_holding_messages_are_told_apart(self) -> None:
         messages = [{"role": "user", "content": "hi"}]
