@@ -56,6 +56,7 @@ from .keys import (
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
+from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
 # -- cancellation exports --
@@ -68,6 +69,9 @@ __all__ = (
     # transcript
     "Item",
     "ItemKind",
+    "load_items",
+    "iter_items",
+    "dump_items",
     # content
     "Part",
     "PartKind",

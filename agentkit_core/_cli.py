@@ -2,15 +2,24 @@
 
 Only ``__main__`` imports this module; importing the package never does.
 
-Input files hold a JSON array of values or JSON Lines (one value a line); the
-first non-whitespace character decides (``[`` is an array).  ``-`` reads
-standard input.  JSON Lines are read as a stream, so memory stays flat however
-long the file.  Blank lines are skipped.
+Files are read by :mod:`.transcript`'s reader, so the command line reads what
+:func:`~.transcript.load_items` reads: JSON Lines (streamed, so memory stays
+flat however long the file), a JSON array, or one JSON document, pretty-printed
+or not.  ``-`` reads standard input.  A file that is plainly not what the
+command reads (empty, binary, a provider's body, JSON that is no item or delta)
+gets one line saying what it looks like.
 
-Exit codes: 0 everything is good; 1 some item or delta is bad (each reported
-as ``file:line: path: message``, or ``file:line: message`` when the fault is
-the whole value); 2 bad arguments or an unreadable file (one line on stderr);
-130 interrupted; 141 the reader of standard output went away.
+Results go to standard output; problems go to standard error, one line each,
+as ``file:line: path: message`` (``file:line: message`` when the fault is the
+whole value); after 20 in one file the rest are counted, not shown.  Every
+character from data that a terminal could act on (control and format
+characters, bidi overrides included) is printed escaped, by one rule: as
+Python writes it in a ``repr`` in text, as ``\\uXXXX`` in JSON.
+
+Exit codes: 0 everything is good; 1 some item or delta is bad, or a file is no
+transcript; 2 bad arguments, or a file that cannot be read (reported in one
+line; the other files are still read); 70 an internal error; 130 interrupted;
+141 the reader of standard output went away.
 """
 
 from __future__ import annotations
@@ -18,31 +27,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
+import shlex
 import sys
 import time
-from typing import IO, Any, Callable, Iterable, Iterator, NoReturn, Sequence
+from typing import IO, Any, Iterable, Iterator, NoReturn, Sequence
 
-from ._codec import reject_constant
+from . import __version__
+from ._reader import EMPTY, LINES, Reading, open_input
 from .content import PartKind
 from .delta import Delta
 from .error import NormalizeError, ProtocolError
 from .fold import FoldState, fold
 from .item import Item, ItemKind
+from .transcript import looks_like_item, results
 from .usage import TokenUsage
 
 __all__ = ("main",)
 
 _PROG = __name__.rpartition(".")[0] or "agentkit_core"
-_WS = re.compile(r"[ \t\n\r]*")
-_BOM = b"\xef\xbb\xbf"
-
-#: (line, value, None) for a JSON value read; (line, None, message) for one that could not be read.
-Record = tuple[int, Any, "str | None"]
+_SHOWN = 20  # problems shown per file; the rest are counted
 
 
 class CliError(Exception):
-    """A usage error or an unreadable file: reported as one line, exit status 2."""
+    """A usage error: reported as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,224 +59,194 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{message} (see {self.prog} --help)")
 
 
-# -- reading ------------------------------------------------------------------------
+# -- printing -------------------------------------------------------------------------
+
+_REPR_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
-def _decoder() -> json.JSONDecoder:
-    return json.JSONDecoder(parse_constant=reject_constant)
+def escape(text: str, json_text: bool = False) -> str:
+    """``text`` safe for a terminal: every character that is not printable is escaped.
 
-
-def _json_problem(exc: Exception) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"invalid JSON: {exc.msg}: column {exc.colno}"
-    if isinstance(exc, RecursionError):
-        return "invalid JSON: nested too deeply to read"
-    return f"invalid JSON: {exc}"
-
-
-class Source:
-    """One input file (or standard input), opened in binary mode."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        if path == "-":
-            self.name = "<stdin>"
-            self.stream: IO[bytes] = sys.stdin.buffer
-            return
-        self.name = path
-        try:
-            self.stream = open(path, "rb")  # noqa: SIM115 (closed by close())
-        except OSError as exc:
-            raise CliError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-
-    def close(self) -> None:
-        if self.path != "-":
-            self.stream.close()
-
-    def records(self, progress: bool = False) -> Iterator[Record]:
-        """Every JSON value of the file, with the line it starts on."""
-        try:
-            yield from self._records(progress)
-        except OSError as exc:
-            raise CliError(f"cannot read {self.name!r}: {exc.strerror or exc}") from None
-
-    def _records(self, progress: bool) -> Iterator[Record]:
-        head: list[bytes] = []
-        for raw in self.stream:
-            if not head and raw.startswith(_BOM):
-                raw = raw[len(_BOM) :]
-            head.append(raw)
-            if raw.strip():
-                break
-        if b"".join(head).lstrip()[:1] == b"[":
-            yield from _array_records(b"".join(head) + self.stream.read())
-            return
-        lines: Iterable[bytes] = _chain(head, self.stream)
-        if progress:
-            lines = _progress(lines, self.name, self.stream)
-        yield from _line_records(lines)
-
-
-def _chain(head: list[bytes], rest: Iterable[bytes]) -> Iterator[bytes]:
-    yield from head
-    yield from rest
-
-
-def _line_records(lines: Iterable[bytes]) -> Iterator[Record]:
-    decode = _decoder().decode
-    for lineno, raw in enumerate(lines, 1):
-        if not raw.strip():
+    Not printable (``str.isprintable``): control characters, format characters
+    such as the bidi overrides U+202A..U+202E and U+2066..U+2069, line and
+    paragraph separators, surrogates, unassigned code points.  They are
+    written as Python writes them in a ``repr`` (``\\x1b``, ``\\u202e``), or with
+    ``json_text`` as JSON escapes (``\\u001b``), leaving JSON's own newlines.
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for c in text:
+        if c.isprintable():
+            out.append(c)
             continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield lineno, None, f"invalid UTF-8 at byte {exc.start + 1} of the line"
-            continue
-        try:
-            value = decode(text.rstrip("\r\n"))
-        except (ValueError, RecursionError) as exc:
-            yield lineno, None, _json_problem(exc)
+        code = ord(c)
+        if json_text:
+            if c == "\n":
+                out.append(c)
+            elif code > 0xFFFF:
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
         else:
-            yield lineno, value, None
+            out.append(_REPR_ESCAPES.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"))
+    return "".join(out)
 
 
-def _array_records(data: bytes) -> Iterator[Record]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        yield data.count(b"\n", 0, exc.start) + 1, None, "invalid UTF-8"
-        return
-    raw_decode = _decoder().raw_decode
-    end = len(text)
-    counted, line = 0, 1
+def width(text: str) -> int:
+    """How many terminal columns ``text`` (already escaped) takes: wide East Asian characters two, marks none."""
+    if text.isascii():
+        return len(text)
+    from unicodedata import category, east_asian_width
 
-    def line_at(pos: int) -> int:
-        nonlocal counted, line
-        line += text.count("\n", counted, pos)
-        counted = pos
-        return line
-
-    i = _skip(text, _skip(text, 0) + 1)  # past the "["
-    if i < end and text[i] == "]":
-        i = _skip(text, i + 1)
-        if i < end:
-            yield line_at(i), None, "invalid JSON: extra data after the array"
-        return
-    while True:
-        try:
-            value, after = raw_decode(text, i)
-        except json.JSONDecodeError as exc:
-            yield exc.lineno, None, _json_problem(exc)
-            return
-        except (ValueError, RecursionError) as exc:
-            yield line_at(i), None, _json_problem(exc)
-            return
-        yield line_at(i), value, None
-        i = _skip(text, after)
-        if i < end and text[i] == ",":
-            i = _skip(text, i + 1)
-            continue
-        if i < end and text[i] == "]":
-            i = _skip(text, i + 1)
-            if i < end:
-                yield line_at(i), None, "invalid JSON: extra data after the array"
-            return
-        problem = "the array is not closed" if i >= end else "expected ',' or ']' after an array element"
-        yield line_at(i), None, f"invalid JSON: {problem}"
-        return
+    return sum(2 if east_asian_width(c) in "WF" else 0 if category(c) in ("Mn", "Me") else 1 for c in text)
 
 
-def _skip(text: str, i: int) -> int:
-    """The index of the first non-whitespace character at or after ``i``."""
-    m = _WS.match(text, i)
-    return i if m is None else m.end()
+def _out(text: str) -> None:
+    sys.stdout.write(escape(text) + "\n")
 
 
-def _progress(lines: Iterable[bytes], name: str, stream: IO[bytes]) -> Iterator[bytes]:
-    """Pass ``lines`` through, drawing a progress line on stderr every half second after the first."""
-    try:
-        size = os.fstat(stream.fileno()).st_size
-    except (OSError, ValueError):
-        size = 0
-    start = shown = time.monotonic()
-    drawn = False
-    for n, raw in enumerate(lines, 1):
-        yield raw
-        if n & 0xFFF == 0:
-            now = time.monotonic()
-            if now - start >= 1.0 and now - shown >= 0.5:
-                shown, drawn = now, True
-                where = f" ({100 * stream.tell() // size}%)" if size else ""
-                sys.stderr.write(f"\r\x1b[K{name}: line {n:,}{where}")
-                sys.stderr.flush()
-    if drawn:
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
+def _out_json(value: Any, **options: Any) -> None:
+    """Print ``value`` as JSON (``json.dumps`` options), written piece by piece as it is encoded."""
+    write = sys.stdout.write
+    for chunk in json.JSONEncoder(ensure_ascii=False, **options).iterencode(value):
+        write(escape(chunk, json_text=True))
+    write("\n")
 
 
-#: What :func:`_items` yields for a value that is JSON but not an item, and for text that is not JSON.
-BAD_ITEM = "bad item"
-BAD_JSON = "bad JSON"
-
-
-def _items(paths: Sequence[str], report: Callable[[str], None], progress: bool) -> Iterator[Item | str]:
-    """Decode every item of ``paths``: an :class:`Item`, or after reporting a problem, ``BAD_ITEM``/``BAD_JSON``."""
-    for path in paths:
-        source = Source(path)
-        try:
-            for line, value, problem in source.records(progress):
-                if problem is None:
-                    try:
-                        yield Item.from_dict(value)
-                        continue
-                    except NormalizeError as exc:
-                        report(f"{source.name}:{line}: {exc}")
-                        yield BAD_ITEM
-                        continue
-                report(f"{source.name}:{line}: {problem}")
-                yield BAD_JSON
-        finally:
-            source.close()
+def _err(text: str) -> None:
+    sys.stderr.write(escape(text) + "\n")
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
+class _Problems:
+    """Reports problems on stderr: 20 a file, then a count of the rest; remembers unreadable files."""
+
+    def __init__(self, progress: bool = False) -> None:
+        self.total = 0
+        self.unreadable = False
+        self.progress = progress
+        self._in_file = 0
+
+    def report(self, line: str) -> None:
+        self.total += 1
+        self._in_file += 1
+        if self._in_file <= _SHOWN:
+            if self.progress:
+                sys.stderr.write("\r\x1b[K")  # clear a progress line first
+            _err(line)
+
+    def end_file(self, name: str) -> None:
+        hidden, self._in_file = self._in_file - _SHOWN, 0
+        if hidden > 0:
+            _err(f"{name}: {_plural(hidden, 'more problem')} not shown")
+
+    def cannot_read(self, name: str, exc: OSError) -> None:
+        self.unreadable = True
+        self.report(f"{name}: cannot read: {exc.strerror or exc}")
+
+    def status(self) -> int:
+        return 2 if self.unreadable else 1 if self.total else 0
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+def _open(path: str, problems: _Problems) -> Reading | None:
+    """Start reading ``path`` (``-``: stdin); ``None`` after reporting a file that cannot be read."""
+    try:
+        if path == "-":
+            stdin: IO[Any] = getattr(sys.stdin, "buffer", sys.stdin)
+            return Reading(stdin, "<stdin>", owned=False)
+        return open_input(path)
+    except OSError as exc:
+        problems.cannot_read(path, exc)
+        return None
+
+
+def _convert_hint(provider: str | None, path: str) -> str:
+    if provider is None:
+        return ""
+    return f"; convert it with python -m {_PROG} convert --from {provider} {shlex.quote(path)}"
+
+
+def _items(paths: Sequence[str], problems: _Problems) -> Iterator[tuple[bool, Item | None]]:
+    """(parsed, item) for every value of ``paths``: the item, or ``None`` once its problem is reported.
+
+    ``parsed`` says the value was JSON (a file that is no transcript yields one ``(False, None)``).
+    """
+    for path in paths:
+        reading = _open(path, problems)
+        if reading is None:
+            continue
+        with reading:
+            try:
+                if reading.shape == EMPTY:
+                    problems.report(f"{reading.name}: not a transcript: the file is empty")
+                    yield False, None
+                    continue
+                looks = reading.looks(looks_like_item)
+                if looks is not None:
+                    problems.report(f"{reading.name}: not a transcript: {looks.what}{_convert_hint(looks.provider, path)}")
+                    yield False, None
+                    continue
+                found: Iterable[Any] = results(reading)
+                if problems.progress and reading.shape == LINES:
+                    found = _progress(found, reading.name, reading.stream)
+                for record, result in found:
+                    if isinstance(result, NormalizeError):
+                        problems.report(str(result))
+                        yield record.problem is None, None
+                    else:
+                        yield True, result
+            except OSError as exc:
+                problems.cannot_read(reading.name, exc)
+            finally:
+                problems.end_file(reading.name)
+
+
+def _progress(found: Iterable[Any], name: str, stream: IO[Any]) -> Iterator[Any]:
+    """Pass ``found`` through, drawing a progress line on stderr every half second after the first."""
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (OSError, ValueError):
+        size = 0
+    start = shown = time.monotonic()
+    drawn = False
+    for n, x in enumerate(found, 1):
+        yield x
+        if n & 0xFFF == 0:
+            now = time.monotonic()
+            if now - start >= 1.0 and now - shown >= 0.5:
+                shown, drawn = now, True
+                where = f" ({100 * stream.tell() // size}%)" if size else ""
+                sys.stderr.write(f"\r\x1b[K{escape(name)}: line {n:,}{where}")
+                sys.stderr.flush()
+    if drawn:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
 # -- commands -----------------------------------------------------------------------
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(text + "\n")
-
-
-def _err(text: str) -> None:
-    sys.stderr.write(text + "\n")
-
-
-def _out_over_progress(text: str) -> None:
-    """Print a line to stdout after clearing a progress line on the terminal, so they do not share a row."""
-    sys.stderr.write("\r\x1b[K")
-    sys.stderr.flush()
-    _out(text)
-    sys.stdout.flush()
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check every item of every file; report each problem."""
-    read = good = problems = 0
-    progress = sys.stderr.isatty()
-    for item in _items(args.files, _out_over_progress if progress else _out, progress):
-        if isinstance(item, Item):
-            read, good = read + 1, good + 1
-        else:
-            read, problems = read + (item is BAD_ITEM), problems + 1
+    problems = _Problems(progress=sys.stderr.isatty())
+    read = good = 0
+    for parsed, item in _items(args.files, problems):
+        read += parsed
+        good += item is not None
     files = _plural(len(args.files), "file")
-    if problems:
-        _out(f"{_plural(problems, 'problem')} in {files} ({_plural(read, 'item')} read, {good:,} good)")
-        return 1
-    _out(f"ok: {_plural(good, 'item')} in {files}")
-    return 0
+    if problems.total:
+        _out(f"{_plural(problems.total, 'problem')} in {files} ({_plural(read, 'item')} read, {good:,} good)")
+    else:
+        _out(f"ok: {_plural(good, 'item')} in {files}")
+    return problems.status()
 
 
 _TOKEN_NAMES = (
@@ -281,17 +258,16 @@ _TOKEN_NAMES = (
 )
 
 
-def collect_stats(items: Iterable[Item | str]) -> dict[str, Any]:
-    """The ``stats --json`` object of ``items`` (a string is a problem already reported)."""
+def collect_stats(items: Iterable[Item | None], problems: int = 0) -> dict[str, Any]:
+    """The ``stats --json`` object of ``items`` (``None`` stands for a problem already reported)."""
     kinds = {k.value: 0 for k in ItemKind}
     parts = {k.value: 0 for k in PartKind}
     tools: dict[str, int] = {}
     tokens = TokenUsage(0, 0, reasoning_tokens=0, cached_input_tokens=0, cache_write_input_tokens=0)
     cost: dict[str, float] = {}
-    good = problems = 0
+    good = 0
     for item in items:
-        if not isinstance(item, Item):
-            problems += 1
+        if item is None:
             continue
         good += 1
         kinds[item.kind.value] += 1
@@ -317,63 +293,82 @@ def collect_stats(items: Iterable[Item | str]) -> dict[str, Any]:
     }
 
 
-def render_stats(stats: dict[str, Any]) -> str:
-    """The ``stats`` table: one aligned row per count, grouped."""
+def render_stats(stats: dict[str, Any]) -> list[str]:
+    """The ``stats`` table: one aligned row per count, grouped; names from data escaped."""
     rows: list[tuple[str, str]] = [("items", f"{stats['items']:,}")]
     rows += [(f"  {k}", f"{n:,}") for k, n in stats["items_by_kind"].items() if n]
     rows.append(("parts", f"{sum(stats['parts_by_type'].values()):,}"))
     rows += [(f"  {k}", f"{n:,}") for k, n in stats["parts_by_type"].items() if n]
     tools = stats["tool_calls_by_name"]
     rows.append(("tool calls", f"{sum(tools.values()):,}"))
-    rows += [(f"  {k}", f"{n:,}") for k, n in sorted(tools.items(), key=lambda kv: (-kv[1], kv[0]))]
+    rows += [(f"  {escape(k)}", f"{n:,}") for k, n in sorted(tools.items(), key=lambda kv: (-kv[1], kv[0]))]
     rows.append(("tokens", ""))
     rows += [(f"  {label}", f"{stats['tokens'][key]:,}") for label, key in _TOKEN_NAMES]
     rows.append(("cost", "" if stats["cost"] else "none"))
-    rows += [(f"  {cur}", f"{amount:.6f}") for cur, amount in stats["cost"].items()]
+    rows += [(f"  {escape(cur)}", f"{amount:.6f}") for cur, amount in stats["cost"].items()]
     if stats["problems"]:
         rows.append(("problems", f"{stats['problems']:,}"))
-    left = max(len(r[0]) for r in rows)
+    left = max(width(r[0]) for r in rows)
     right = max(len(r[1]) for r in rows)
-    return "\n".join(f"{label:<{left}}  {value:>{right}}".rstrip() for label, value in rows)
+    return [f"{label}{' ' * (left - width(label))}  {value:>{right}}".rstrip() for label, value in rows]
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Summarize every item of every file."""
-    stats = collect_stats(_items(args.files, _err, sys.stderr.isatty()))
+    problems = _Problems(progress=sys.stderr.isatty())
+    stats = collect_stats(item for _, item in _items(args.files, problems))
+    stats["problems"] = problems.total
     if args.json:
-        _out(json.dumps(stats, ensure_ascii=False))
+        _out_json(stats)
     else:
-        _out(render_stats(stats))
-    return 1 if stats["problems"] else 0
+        for line in render_stats(stats):
+            _out(line)
+    return problems.status()
+
+
+def _looks_like_delta(value: Any) -> bool:
+    return type(value) is dict and len(value) == 1
 
 
 def cmd_fold(args: argparse.Namespace) -> int:
     """Fold a file of deltas and print the parts."""
-    source = Source(args.file)
+    problems = _Problems()
+    reading = _open(args.file, problems)
+    if reading is None:
+        return problems.status()
     state = FoldState()
-    try:
-        for line, value, problem in source.records():
-            if problem is None:
+    with reading:
+        try:
+            looks = None if reading.shape == EMPTY else reading.looks(_looks_like_delta)
+            if looks is not None:
+                problems.report(f"{reading.name}: not deltas: {looks.what}{_convert_hint(looks.provider, args.file)}")
+                return problems.status()
+            for record in reading.records():
+                if record.problem is not None:
+                    problems.report(str(record.problem))
+                    return problems.status()
                 try:
-                    state = fold(state, Delta.from_dict(value))
-                    continue
-                except (NormalizeError, ProtocolError) as exc:
-                    problem = str(exc)
-            _err(f"{source.name}:{line}: {problem}")
-            return 1
-    finally:
-        source.close()
+                    state = fold(state, Delta.from_dict(record.value))
+                except NormalizeError as exc:
+                    problems.report(str(reading.located(exc, record)))
+                    return problems.status()
+                except ProtocolError as exc:
+                    problems.report(f"{reading.where(record)}: {exc}")
+                    return problems.status()
+        except OSError as exc:
+            problems.cannot_read(reading.name, exc)
+            return problems.status()
     status = 0
     if state.is_open:
         ids = ", ".join(repr(i.value) for i in state.open_ids)
-        _err(f"{source.name}: the deltas end with {_plural(len(state.open_ids), 'part')} still open ({ids}); "
+        _err(f"{reading.name}: the deltas end with {_plural(len(state.open_ids), 'part')} still open ({ids}); "
              "printed as they stand")
         status = 1
     parts = [p.to_dict() for p in state.finalize()]
     if args.compact:
-        _out(json.dumps(parts, ensure_ascii=False, separators=(",", ":")))
+        _out_json(parts, separators=(",", ":"))
     else:
-        _out(json.dumps(parts, ensure_ascii=False, indent=2))
+        _out_json(parts, indent=2)
     return status
 
 
@@ -392,15 +387,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=f"python -m {_PROG}",
         description="Check, summarize and fold agentkit transcripts; `demo` shows the package at work.",
-        epilog="Exit status: 0 ok, 1 bad items or deltas, 2 bad arguments or unreadable files.",
+        epilog="Results go to stdout, problems to stderr.  Exit status: 0 ok, 1 bad items or deltas or a file "
+        "that is not a transcript, 2 bad arguments or a file that cannot be read, 130 interrupted.",
     )
+    parser.add_argument("--version", action="version", version=f"{_PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     demo = commands.add_parser("demo", help="stream a scripted assistant turn through fold, then print the transcript")
     demo.add_argument("--fast", action="store_true", help="no pause between deltas")
     demo.add_argument("-q", "--quiet", action="store_true", help="print only the transcript (JSON Lines)")
     demo.add_argument("--deltas", action="store_true", help="print only the scripted deltas (JSON Lines)")
     demo.set_defaults(run=cmd_demo)
-    files = "JSON array or JSON Lines of items; - reads stdin"
+    files = "JSON Lines, a JSON array or a JSON document of items; - reads stdin"
     validate = commands.add_parser("validate", help="check that files hold valid items")
     validate.add_argument("files", nargs="+", metavar="FILE", help=files)
     validate.set_defaults(run=cmd_validate)
@@ -409,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.set_defaults(run=cmd_stats)
     fold_ = commands.add_parser("fold", help="fold JSON Lines of deltas into parts")
-    fold_.add_argument("file", metavar="FILE", help="JSON Lines (or a JSON array) of deltas; - reads stdin")
+    fold_.add_argument("file", metavar="FILE", help="JSON Lines, a JSON array or a JSON document of deltas; - reads stdin")
     fold_.add_argument("--compact", action="store_true", help="print the parts on one line")
     fold_.set_defaults(run=cmd_fold)
     return parser
@@ -433,11 +430,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
         sys.stdout.flush()
         return status
+    except SystemExit as exc:  # --help and --version print, then exit through argparse
+        return exc.code if isinstance(exc.code, int) else 0
     except CliError as exc:
         _err(f"{_PROG}: error: {exc}")
         return 2
     except KeyboardInterrupt:
-        _err("")
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[K")  # over a progress line
+        _err(f"{_PROG}: interrupted")
         return 130
     except BrokenPipeError:
         try:  # keep the interpreter's final flush quiet too

@@ -22,6 +22,7 @@ from .finish import FinishReason
 from .fold import INPUT_JSON_KEY, MIME_TYPE_KEY, MODALITY_KEY, TOOL_CALL_ID_KEY, TOOL_NAME_KEY, FoldState, fold
 from .ids import MessageId, PartId, Timestamp, ToolCallId
 from .item import Item, ItemKind
+from .jsontext import loads
 from .tool import TextOutput, ToolCallPart, ToolResultPart
 from .usage import CostUsage, TokenUsage, Usage
 
@@ -52,7 +53,7 @@ def script() -> list[Delta]:
     deltas.append(SetMetadata(m, {MODALITY_KEY: Modality.IMAGE.value, MIME_TYPE_KEY: "image/png"}))
     deltas += [AppendBytes(m, PNG[:32]), AppendBytes(m, PNG[32:])]
     deltas.append(CommitPart(TextPart(_TEXT)))
-    deltas.append(CommitPart(ToolCallPart(ToolCallId("call-1"), "get_weather", json.loads(_ARGS))))
+    deltas.append(CommitPart(ToolCallPart(ToolCallId("call-1"), "get_weather", loads(_ARGS))))
     deltas.append(CommitPart(MediaPart(Modality.IMAGE, "image/png", InlineBytes(PNG))))
     return deltas
 
@@ -131,7 +132,7 @@ def run(out: IO[str], *, live: bool, delay: bool, quiet: bool, deltas: bool) -> 
     stream = script()
     if deltas:
         for d in stream:
-            out.write(_compact(d.to_dict()) + "\n")
+            out.write(d.to_json() + "\n")
         return 0
     state = FoldState()
     drawn = 0
@@ -153,5 +154,5 @@ def run(out: IO[str], *, live: bool, delay: bool, quiet: bool, deltas: bool) -> 
     if not quiet:
         out.write("\nThe transcript, as JSON Lines in the reference's wire format:\n")
     for item in transcript(state.parts):
-        out.write(_compact(item.to_dict()) + "\n")
+        out.write(item.to_json() + "\n")
     return 0

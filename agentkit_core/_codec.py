@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
 from .error import NormalizeError
 from .jsontext import MAX_DEPTH as MAX_DEPTH
+from .jsontext import JsonCodec
 
 if TYPE_CHECKING:
     from .jsontext import JsonValue
@@ -89,11 +90,6 @@ def _unicode(v: str, key: str) -> str:
     if not valid_unicode(v):
         fail("invalid Unicode: the string holds a lone surrogate", key)
     return str(v)
-
-
-def reject_constant(name: str) -> Any:
-    """``json.loads(..., parse_constant=reject_constant)`` refuses NaN and infinities, as JSON does."""
-    raise ValueError(f"{name} is not a JSON number")
 
 
 # -- structs -----------------------------------------------------------------------
@@ -430,7 +426,7 @@ def copy_json(v: Any) -> JsonValue:
 # -- enums -------------------------------------------------------------------------
 
 
-class WireEnum(Enum):
+class WireEnum(JsonCodec, Enum):
     """An enum whose ``.value`` is the reference's variant name; ordered as declared."""
 
     def to_dict(self) -> str:

@@ -21,6 +21,8 @@ from operator import attrgetter
 from reprlib import recursive_repr
 from typing import Any, Callable
 
+from .jsontext import JsonCodec
+
 _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
 _FIELDS: dict[type, _Fields | None] = {}
 
@@ -40,7 +42,7 @@ def _fields_of(cls: type) -> _Fields | None:
     return known
 
 
-class Value:
+class Value(JsonCodec):
     """The base of every value class: equality, hashing and repr by fields.
 
     A subclass that is not a dataclass has none, and keeps ``object``'s.

@@ -25,17 +25,24 @@ class NormalizeError(AgentError, ValueError):
     field from the decoded value's root, for instance
     ``parts[2].ToolResult.output.Parts[0].Text.text``; it is ``""`` when the
     root itself is at fault.  ``message`` says what is wrong with it.
+    ``location`` says where in the input the value was read, when it was read
+    from a file (``"turn.jsonl:3"``); it is ``""`` otherwise.  ``str()`` joins
+    the three: ``turn.jsonl:3: parts[0].Text.text: invalid type: ...``.
     """
 
     __module__ = _PUBLIC_MODULE
 
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message, path)
+    def __init__(self, message: str, path: str = "", location: str = "") -> None:
+        if location:
+            super().__init__(message, path, location)
+        else:
+            super().__init__(message, path)
         self.message = message
         self.path = path
+        self.location = location
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
+        return ": ".join([part for part in (self.location, self.path) if part] + [self.message])
 
     def under(self, segment: str) -> NormalizeError:
         """The same error seen from one level up: ``segment`` prefixed to the path.
@@ -51,7 +58,7 @@ class NormalizeError(AgentError, ValueError):
             path = segment + path
         else:
             path = f"{segment}.{path}"
-        return type(self)(self.message, path)
+        return type(self)(self.message, path, self.location)
 
 
 class ProtocolError(AgentError):

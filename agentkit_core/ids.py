@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from . import _codec as C
+from .jsontext import JsonCodec
 
 __all__ = (
     "SessionId",
@@ -31,7 +32,7 @@ I = TypeVar("I", bound="_Id")
 
 
 @dataclass(frozen=True, slots=True, order=True, repr=False)
-class _Id:
+class _Id(JsonCodec):
     """The shared shape of every id: one string, compared only within its own type."""
 
     value: str
@@ -112,7 +113,7 @@ class ApprovalId(_Id):
     __slots__ = ()
 
 
-class Timestamp(int):
+class Timestamp(JsonCodec, int):
     """Milliseconds since the Unix epoch; on the wire, a plain integer.
 
     It is an ``int``, so it compares and subtracts like one.

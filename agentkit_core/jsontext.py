@@ -18,7 +18,7 @@ import json
 import math
 import re
 from itertools import accumulate
-from typing import Any, Dict, List, Union
+from typing import TYPE_CHECKING, Any, Dict, List, TypeVar, Union
 
 from .error import NormalizeError
 
@@ -83,12 +83,19 @@ def _reject_constant(name: str) -> Any:
 
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
+#: One JSON value of already bounded text at a position: ``raw_decode(text, pos) -> (value, end)``.
+#: It does not bound nesting itself: call :func:`check_depth` on ``text`` first, once for all
+#: the values it holds.  Raises ``json.JSONDecodeError``, or ``ValueError`` for NaN and infinities.
+raw_decode = _DECODER.raw_decode
+
 
 def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     """``json.loads`` with nesting bounded first and NaN/Infinity refused; errors are :class:`NormalizeError`.
 
     The values are what ``json.loads`` gives: decoders check them further.
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"JSON text must be str, bytes or bytearray, not {type(text).__name__}")
     check_depth(text, limit)
     try:
         if not isinstance(text, str):
@@ -144,3 +151,41 @@ def _unicode(s: str) -> None:
         s.encode("utf-8")
     except UnicodeEncodeError:
         raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
+
+
+# -- JSON text of the wire types -----------------------------------------------------
+
+J = TypeVar("J", bound="JsonCodec")
+
+#: The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``.
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+class JsonCodec:
+    """``to_json()`` and ``from_json()`` for every wire type, built on its ``to_dict``/``from_dict``.
+
+    A mixin with no state: the value classes, ids, enums and ``MetadataMap`` derive from it.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        def to_dict(self) -> Any: ...
+
+        @classmethod
+        def from_dict(cls, v: object, /) -> Any: ...
+
+    def to_json(self) -> str:
+        """The compact JSON text of the wire form, byte for byte what the Rust reference writes."""
+        return _COMPACT(self.to_dict())
+
+    @classmethod
+    def from_json(cls: type[J], text: str | bytes | bytearray, /) -> J:
+        """Read a value from JSON text (``str``, or UTF-8/16/32 bytes).
+
+        Nesting deeper than 127 levels is refused before parsing.  Invalid
+        JSON and data that is not this type raise :class:`NormalizeError`.
+        """
+        value: J = cls.from_dict(loads(text))
+        return value

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
 
 from . import _codec as C
 from .error import NormalizeError
-from .jsontext import JsonValue
+from .jsontext import JsonCodec, JsonValue
 
 __all__ = ("JsonValue", "MetadataLike", "MetadataMap", "EMPTY_METADATA")
 
@@ -19,7 +19,7 @@ __all__ = ("JsonValue", "MetadataLike", "MetadataMap", "EMPTY_METADATA")
 MetadataLike = Union["MetadataMap", Mapping[str, JsonValue], None]
 
 
-class MetadataMap(Mapping[str, JsonValue]):
+class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
     """A read-only mapping of ``str`` keys to JSON values, its keys kept sorted.
 
     It is what every part, item and usage carries as ``metadata``.  Build one

@@ -21,6 +21,7 @@ and msgspec (``to_builtins`` / ``convert`` over equivalent tagged Structs).
 from __future__ import annotations
 
 import gc
+import json
 import subprocess
 import sys
 import tracemalloc
@@ -292,6 +293,7 @@ def measure(quick: bool) -> list[Row]:
     mem_ours = retained(lambda: [ak.Item.from_dict(w) for w in wire])
     rows.append(Row("codec", "memory: wire dicts (baseline)", f"{mem_base / n:.0f} B/item", "1.00x", ""))
     rows.append(Row("codec", "memory: decoded Items", f"{mem_ours / n:.0f} B/item", f"{mem_ours / mem_base:.2f}x baseline", ""))
+    rows.extend(depth_rows(items, rounds))
 
     peer_times: dict[str, tuple[float, float, int]] = {}
     peer_calls: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {}
@@ -325,6 +327,29 @@ def measure(quick: bool) -> list[Row]:
     else:
         rows.append(Row("codec", "targets vs langchain/pydantic-ai", "-", "-", "skipped: neither installed"))
     return rows
+
+
+def depth_rows(items: list[ak.Item], rounds: int) -> list[Row]:
+    """What bounding nesting before parsing costs: JSON text read with the scan against without it.
+
+    ``from_json`` scans each line (two ``str.count`` calls settle a line with
+    few brackets) before ``json.loads``; a whole document is scanned once.
+    """
+    from agentkit_core.jsontext import check_depth
+
+    n = len(items)
+    lines = [i.to_json() for i in items]
+    document = "[" + ",".join(lines) + "]"
+    bounded = lambda: [ak.Item.from_json(line) for line in lines]  # noqa: E731
+    unbounded = lambda: [ak.Item.from_dict(json.loads(line)) for line in lines]  # noqa: E731
+    t_lines, _, r_lines = paired(bounded, unbounded, rounds)
+    t_scan, t_parse, r_scan = paired(lambda: check_depth(document), lambda: json.loads(document), rounds)
+    return [
+        Row("codec", f"Item.from_json, nesting bounded ({n} JSON Lines)", f"{t_lines / n * 1e6:.2f} us/item",
+            f"{r_lines:.2f}x from_dict(json.loads(line))", ""),
+        Row("codec", f"check_depth of the {n}-item JSON array ({len(document) >> 10} KiB)", f"{t_scan * 1e3:.2f} ms",
+            f"{r_scan:.2f}x json.loads of it", ""),
+    ]
 
 
 def floor_rows(items: list[ak.Item], wire: list[Any], rival_dump: Callable[[], Any], rival_load: Callable[[], Any], rounds: int) -> list[Row]:

@@ -1,0 +1,132 @@
+"""Transcripts in and out of files: :func:`load_items`, :func:`iter_items`, :func:`dump_items`.
+
+They read the shapes people have: JSON Lines (LF or CRLF line ends, blank
+lines skipped, a UTF-8 byte order mark tolerated), a JSON array compact or
+pretty-printed, a single item pretty-printed or not.  JSON Lines stream: one
+line at a time.  They write JSON Lines, one item a line in the reference's
+compact form, UTF-8, LF.
+
+A problem raises :class:`NormalizeError` whose ``location`` names the file and
+the line (``turn.jsonl:3``), whose ``path`` names the field, from the item's
+root or, in an array, from the array's (``[2].parts[0].Text.text``), and whose
+``message`` says what is wrong.  A file that is plainly not a transcript (binary
+data, a provider's request or response, a JSON value that is no item) raises
+one error saying what it looks like.  Files that cannot be opened raise
+``OSError`` as ``open()`` does.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Union
+
+from .error import NormalizeError
+from .item import Item
+
+if TYPE_CHECKING:
+    from ._reader import Reading, Record
+
+__all__ = ("load_items", "iter_items", "dump_items", "PathOrFile")
+
+#: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
+PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+
+_PACKAGE = __name__.rpartition(".")[0] or "agentkit_core"
+
+
+def iter_items(path_or_file: PathOrFile) -> Iterator[Item]:
+    """Read a transcript, one :class:`Item` at a time.
+
+    ``path_or_file`` is a ``str`` or ``os.PathLike`` path, or a file open in
+    binary or text mode (it is left open).  JSON Lines are read as a stream,
+    so memory stays flat however long the file.  Raises
+    :class:`NormalizeError` at the first problem, naming where it is.
+    """
+    from ._reader import open_input  # the reader loads on first use, not with the package
+
+    with open_input(path_or_file) as reading:
+        refusal = not_a_transcript(reading)
+        if refusal is not None:
+            raise refusal
+        for _, result in results(reading):
+            if isinstance(result, NormalizeError):
+                raise result
+            yield result
+
+
+def load_items(path_or_file: PathOrFile) -> list[Item]:
+    """Read a whole transcript into a list; see :func:`iter_items`."""
+    return list(iter_items(path_or_file))
+
+
+def dump_items(items: Iterable[Item], path_or_file: PathOrFile) -> None:
+    """Write ``items`` as JSON Lines: one item a line, in the reference's compact form, UTF-8, LF.
+
+    A path is created or overwritten.  A file open in binary mode gets UTF-8
+    bytes; one open in text mode gets ``str`` lines ending in ``"\\n"`` (open
+    it with ``newline=""`` where the platform would translate that).
+    Raises ``TypeError``, naming its position, for anything that is not an
+    :class:`Item`; the lines before it are written.
+    """
+    if isinstance(path_or_file, (str, os.PathLike)):
+        with open(path_or_file, "wb") as f:
+            _write(items, f, binary=True)
+    elif hasattr(path_or_file, "write"):
+        _write(items, path_or_file, binary=not _is_text(path_or_file))
+    else:
+        raise TypeError(f"dump_items: expected a path or a file open for writing, not {type(path_or_file).__name__}")
+
+
+def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:
+    write = f.write
+    for n, item in enumerate(items):
+        if not isinstance(item, Item):
+            raise TypeError(f"dump_items: element {n} is a {type(item).__name__}, not an Item")
+        line = item.to_json() + "\n"
+        write(line.encode("utf-8") if binary else line)
+
+
+def _is_text(f: object) -> bool:
+    if isinstance(f, io.TextIOBase):
+        return True
+    if isinstance(f, (io.BufferedIOBase, io.RawIOBase)):
+        return False
+    mode = getattr(f, "mode", None)
+    return not (isinstance(mode, str) and "b" in mode)
+
+
+# -- shared with the command line -------------------------------------------------------
+
+
+def looks_like_item(value: Any) -> bool:
+    """Whether a parsed JSON value could be meant as an item (a struct written as an object or a list)."""
+    return type(value) is list or (type(value) is dict and ("kind" in value or "parts" in value))
+
+
+def not_a_transcript(reading: Reading) -> NormalizeError | None:
+    """The error for a file that is plainly not a transcript (an empty one is: it holds no items)."""
+    from ._reader import EMPTY
+
+    if reading.shape == EMPTY:
+        return None
+    looks = reading.looks(looks_like_item)
+    if looks is None:
+        return None
+    hint = "" if looks.provider is None else f"; read it with {_PACKAGE}.providers.{looks.provider}"
+    return NormalizeError(f"not a transcript: {looks.what}{hint}", "", reading.name)
+
+
+def results(reading: Reading) -> Iterator[tuple[Record, Item | NormalizeError]]:
+    """Each record of ``reading`` with its item, or the located error that stopped it being one."""
+    decode = Item.from_dict
+    for record in reading.records():
+        if record.problem is not None:
+            yield record, record.problem
+            continue
+        try:
+            item = decode(record.value)
+        except NormalizeError as exc:
+            yield record, reading.located(exc, record)
+            continue
+        yield record, item
