@@ -483,7 +483,7 @@ def _function_call(native: JsonDict, key: str, marks: _Marks, calls: _Calls) -> 
     if "args" not in call:
         marks.omitted.append("functionCall.args")
     call_id, invented = calls.call(native_id, name)
-    metadata = carry(call, ("id", "name", "args"), NS + "functionCall.")
+    metadata = carry(call, ("name", "args") if native_id is None else ("id", "name", "args"), NS + "functionCall.")
     if invented:
         metadata[INVENTED_ID_KEY] = True
     return ToolCallPart(ToolCallId(call_id), name, copy_json(call.get("args", {})), metadata=metadata)
@@ -506,7 +506,8 @@ def _function_response(native: JsonDict, key: str, marks: _Marks, calls: _Calls)
     if "response" not in result:
         marks.omitted.append("functionResponse.response")
     call_id, invented = calls.answer(native_id, name)
-    metadata = carry(result, ("id", "name", "response", "parts"), NS + "functionResponse.")
+    consumed = ("name", "response", "parts") if native_id is None else ("id", "name", "response", "parts")
+    metadata = carry(result, consumed, NS + "functionResponse.")
     metadata[TOOL_NAME_KEY] = name
     if invented:
         metadata[INVENTED_ID_KEY] = True
@@ -535,31 +536,26 @@ def _part(native: JsonDict, calls: _Calls, table: Mapping[str, _Decoder] = _PART
     """One native ``Part`` (or ``FunctionResponsePart``) as a neutral part."""
     sig_key = _field(native, "thoughtSignature")
     signature = native.get(sig_key) if sig_key else None
-    if not isinstance(signature, str):
-        sig_key = None
-    extra: dict[str, JsonValue] = {}
-    if sig_key is not None:
-        extra = {SIGNATURE: signature, PROVIDER_KEY: "gemini"}
-        if sig_key != "thoughtSignature":
-            extra[SNAKE] = ["thoughtSignature"]
+    signed: dict[str, JsonValue] = {SIGNATURE: signature, PROVIDER_KEY: "gemini"} if isinstance(signature, str) else {}
     found = [(camel, key) for camel in table for key in (_field(native, camel),) if key is not None]
-    part: Part | None = None
-    if len(found) == 1 and not any(_field(native, camel) for camel in _SERVER):
+    if len(found) == 1 and (sig_key is None or signed) and not any(_field(native, camel) for camel in _SERVER):
         camel, key = found[0]
         marks = _Marks()
-        if sig_key is not None:
-            marks.key(native, "thoughtSignature")
         part = table[camel](native, key, marks, calls)
         if part is not None:
             metadata = carry(native, (key, sig_key or key), NS)
             metadata.update(part.metadata)
+            if sig_key not in (None, "thoughtSignature"):
+                marks.snake.append("thoughtSignature")
             metadata.update(marks.metadata())
-            if sig_key is not None:
-                metadata.update({SIGNATURE: signature, PROVIDER_KEY: "gemini"})
+            metadata.update(signed)
             return part.with_metadata(metadata)
+    # Kept whole, but for a string signature, which lives where every signature does.
+    if signed and sig_key != "thoughtSignature":
+        signed[SNAKE] = ["thoughtSignature"]
     kind = next((k for k in native if k not in _QUALIFIERS), "part")
-    value = {k: copy_json(v) for k, v in native.items() if k != sig_key}
-    return CustomPart(NS + _camel(kind), value=value, metadata=extra)
+    value = {k: copy_json(v) for k, v in native.items() if not (signed and k == sig_key)}
+    return CustomPart(NS + _camel(kind), value=value, metadata=signed)
 
 
 def _parts(content: JsonDict, calls: _Calls, path: str) -> list[Part]:
@@ -648,9 +644,10 @@ class _Encoder:
     def _call(self, part: ToolCallPart) -> JsonDict:
         invented = part.metadata.get(INVENTED_ID_KEY) is True
         self.calls[part.id.value] = (part.name, invented)
-        call: JsonDict = {} if invented else {"id": part.id.value}
-        call.update(name=part.name, args=copy_json(part.input))
-        call.update(carried(part.metadata, NS + "functionCall."))
+        call: JsonDict = {"name": part.name, "args": copy_json(part.input)}
+        call.update(carried(part.metadata, NS + "functionCall."))  # an "id": null sent by the client included
+        if not invented:
+            call["id"] = part.id.value
         return call
 
     def _result(self, part: ToolResultPart) -> JsonDict:
@@ -664,14 +661,13 @@ class _Encoder:
                     "set agentkit.tool_name on it, or keep the call earlier in the transcript"
                 )
             name = known[0]
-        result: JsonDict = {}
-        if metadata.get(INVENTED_ID_KEY) is not True and not (known and known[1]):
-            result["id"] = call_id
-        result["name"] = name
+        result: JsonDict = {"name": name}
         result["response"], media = self._response(part)
         if media is not None:
             result["parts"] = media
-        result.update(carried(metadata, NS + "functionResponse."))
+        result.update(carried(metadata, NS + "functionResponse."))  # an "id": null sent by the client included
+        if metadata.get(INVENTED_ID_KEY) is not True and not (known and known[1]):
+            result["id"] = call_id
         return result
 
     def _response(self, part: ToolResultPart) -> tuple[JsonDict, list[JsonDict] | None]:
@@ -757,8 +753,9 @@ def _usage(native: Mapping[str, Any]) -> Usage | None:
     return usage_from_native(usage)
 
 
-def _object(value: object, path: str) -> JsonDict:
-    if value is None:
+def _object(value: object, path: str, *, optional: bool = False) -> JsonDict:
+    """``value`` if it is a JSON object (``None`` as ``{}`` when ``optional``), else :class:`NormalizeError`."""
+    if value is None and optional:
         return {}
     if not isinstance(value, dict):
         raise NormalizeError(f"expected an object, found {type(value).__name__}", path)
@@ -799,7 +796,7 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     items = []
     for n, i in enumerate(order):
         candidate = candidates[i]
-        content = _object(candidate.get("content"), f"candidates[{i}].content")
+        content = _object(candidate.get("content"), f"candidates[{i}].content", optional=True)
         parts = _parts(content, calls, f"candidates[{i}].content")
         items.append(_candidate_item(response, candidate, content, parts, usage if n == 0 else None))
     return items
@@ -850,7 +847,7 @@ class GeminiStreamDecoder:
         candidates = _candidates(chunk)
         indexes = [_index(c, f"candidates[{i}]") for i, c in enumerate(candidates)]
         for i, (index, native) in enumerate(zip(indexes, candidates)):
-            content = _object(native.get("content"), f"candidates[{i}].content")
+            content = _object(native.get("content"), f"candidates[{i}].content", optional=True)
             parts = content.get("parts")
             if parts is not None and (not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts)):
                 raise NormalizeError("expected an array of part objects", f"candidates[{i}].content.parts")
