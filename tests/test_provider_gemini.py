@@ -16,6 +16,7 @@ import base64
 import copy
 import inspect
 import json
+import os
 import random
 import unittest
 from typing import Any, Callable
@@ -922,6 +923,37 @@ class BadInputTests(unittest.TestCase):
                     gemini.request_from_items(items)
 
                 self._only_normalize_error(run, f"stream {s} mutation {n}")
+
+    def test_every_reference_item_and_part_encodes_or_is_refused(self) -> None:
+        """The reference's wire vectors: odd metadata (``gemini.`` keys included), every part and output shape."""
+        from agentkit_core import Part
+
+        seen = 0
+        with open(os.path.join(os.path.dirname(recorded.ROOT), "vectors", "reference-wire.tsv"), encoding="utf-8") as f:
+            for n, line in enumerate(f):
+                kind, _, text = line.rstrip("\n").partition("\t")
+                if kind == "Item":
+                    transcripts = [[Item.from_dict(json.loads(text))]]
+                elif kind == "Part":
+                    transcripts = [[Item(k, [Part.from_dict(json.loads(text))])] for k in ItemKind]
+                else:
+                    continue
+                for items in transcripts:
+                    seen += 1
+                    self._only_normalize_error(lambda: gemini.request_from_items(items), f"vector line {n + 1}")
+        self.assertGreater(seen, 1000)
+
+    def test_refusals_name_the_item_and_part(self) -> None:
+        handle = MediaPart(Modality.IMAGE, "image/png", Handle(ArtifactId("a")))
+        with self.assertRaises(NormalizeError) as caught:
+            gemini.request_from_items([Item.text(ItemKind.USER, "hi"), Item(ItemKind.USER, [TextPart("see"), handle])])
+        self.assertEqual(caught.exception.path, "[1].parts[1]")
+
+    def test_metadata_never_overwrites_what_the_part_says(self) -> None:
+        part = TextPart("real", metadata={"gemini.text": "forged", "gemini.partMetadata": {"k": 1}})
+        call = ToolCallPart(ToolCallId("c"), "f", {"a": 1}, metadata={"gemini.functionCall.name": "g", "gemini.functionCall.args": {}})
+        contents = gemini.request_from_items([Item(ItemKind.ASSISTANT, [part, call], metadata={"gemini.content.role": "model"})])["contents"]
+        self.assertEqual(contents[0]["parts"], [{"text": "real", "partMetadata": {"k": 1}}, {"functionCall": {"id": "c", "name": "f", "args": {"a": 1}}}])
 
     def test_what_is_not_an_object_is_refused(self) -> None:
         for bad in (None, [], "x", 3):

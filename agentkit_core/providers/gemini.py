@@ -575,6 +575,12 @@ def _parts(content: JsonDict, calls: _Calls, path: str) -> list[Part]:
 # -- part -> native part ----------------------------------------------------------------
 
 
+def _extend(native: JsonDict, carried_fields: Mapping[str, Any]) -> None:
+    """Add the carried fields ``native`` does not have: metadata never overwrites what the part says."""
+    for key, value in carried_fields.items():
+        native.setdefault(key, value)
+
+
 def _from_gemini(metadata: Mapping[str, JsonValue]) -> bool:
     return metadata.get(PROVIDER_KEY) == "gemini" or any(k.startswith(NS) for k in metadata)
 
@@ -599,7 +605,7 @@ def _media_native(part: MediaPart | FilePart) -> JsonDict:
         raise NormalizeError(f"cannot send a {type(part).__name__} held as an artifact handle to Gemini: resolve it first")
     if isinstance(part, FilePart) and part.name is not None:
         obj["displayName"] = part.name
-    obj.update(carried(metadata, f"{NS}{field}."))
+    _extend(obj, carried(metadata, f"{NS}{field}."))
     return {field: obj}
 
 
@@ -634,7 +640,7 @@ class _Encoder:
         else:  # pragma: no cover - every Part variant is handled above
             raise NormalizeError(f"cannot send a {type(part).__name__} to Gemini")
         if not isinstance(part, CustomPart):
-            native.update(carried(metadata, NS, _MARKERS))
+            _extend(native, carried(metadata, NS, _MARKERS))
         signature = metadata.get(SIGNATURE)
         if isinstance(signature, str) and metadata.get(PROVIDER_KEY, "gemini") == "gemini":
             native["thoughtSignature"] = signature
@@ -645,7 +651,7 @@ class _Encoder:
         invented = part.metadata.get(INVENTED_ID_KEY) is True
         self.calls[part.id.value] = (part.name, invented)
         call: JsonDict = {"name": part.name, "args": copy_json(part.input)}
-        call.update(carried(part.metadata, NS + "functionCall."))  # an "id": null sent by the client included
+        _extend(call, carried(part.metadata, NS + "functionCall."))  # an "id": null sent by the client included
         if not invented:
             call["id"] = part.id.value
         return call
@@ -665,7 +671,7 @@ class _Encoder:
         result["response"], media = self._response(part)
         if media is not None:
             result["parts"] = media
-        result.update(carried(metadata, NS + "functionResponse."))  # an "id": null sent by the client included
+        _extend(result, carried(metadata, NS + "functionResponse."))  # an "id": null sent by the client included
         if metadata.get(INVENTED_ID_KEY) is not True and not (known and known[1]):
             result["id"] = call_id
         return result
@@ -1017,7 +1023,14 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
 
 
 def _content(item: Item, encoder: _Encoder, role: str | None) -> JsonDict | None:
-    parts = [native for native in (encoder.part(p) for p in item.parts) if native is not None]
+    parts = []
+    for n, part in enumerate(item.parts):
+        try:
+            native = encoder.part(part)
+        except NormalizeError as exc:
+            raise exc.under(f"parts[{n}]") from None
+        if native is not None:
+            parts.append(native)
     if not parts:
         return None
     metadata = item.metadata
@@ -1040,19 +1053,22 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     docstring).
     """
     encoder = _Encoder()
-    system = [item for item in items if item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)]
-    body: JsonDict = {}
-    contents = []
-    for item in items:
-        if item.kind not in (ItemKind.SYSTEM, ItemKind.DEVELOPER):
-            content = _content(item, encoder, "model" if item.kind is ItemKind.ASSISTANT else "user")
-            if content is not None:
-                contents.append(content)
-    body["contents"] = contents
+    contents: list[JsonDict] = []
+    system: list[tuple[Item, JsonDict]] = []
+    for n, item in enumerate(items):
+        instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
+        role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
+        try:
+            content = _content(item, encoder, role)
+        except NormalizeError as exc:
+            raise exc.under(f"[{n}]") from None
+        if content is not None and instruction:
+            system.append((item, content))
+        elif content is not None:
+            contents.append(content)
+    body: JsonDict = {"contents": contents}
     if system:
-        merged = system[0] if len(system) == 1 else Item(ItemKind.SYSTEM, [p for item in system for p in item.parts])
-        instruction = _content(merged, encoder, None)
-        if instruction is not None:
-            snake = any("systemInstruction" in _paths(item.metadata, SNAKE) for item in system)
-            body["system_instruction" if snake else "systemInstruction"] = instruction
+        snake = any("systemInstruction" in _paths(item.metadata, SNAKE) for item, _ in system)
+        merged = system[0][1] if len(system) == 1 else {"parts": [p for _, content in system for p in content["parts"]]}
+        body["system_instruction" if snake else "systemInstruction"] = merged
     return body
