@@ -71,6 +71,75 @@ CODE = "generate_content.code_execution"
 SIG = "thoughtSignature"
 
 
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mN4ESv/HwAF+QJkshCkKQAAAABJRU5ErkJggg=="
+PCM = "AAAAAgAEAAIAAAD+APwA/gAAAAEAAAD/"  # raw L16, as Gemini TTS answers
+
+#: Part shapes of the API reference the recordings do not show.
+DOCUMENTED_RESPONSE: JsonDict = {
+    "candidates": [
+        {
+            "content": {
+                "role": "model",
+                "parts": [
+                    {"inlineData": {"mimeType": "image/png", "data": PNG}, "thought": True},
+                    {"inlineData": {"mimeType": "audio/L16;codec=pcm;rate=24000", "data": PCM}},
+                    {"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0=", "displayName": "q3.pdf"}},
+                    {
+                        "fileData": {"mimeType": "video/mp4", "fileUri": "https://generativelanguage.googleapis.com/v1beta/files/abc"},
+                        "videoMetadata": {"startOffset": "1s", "endOffset": "5s", "fps": 2},
+                    },
+                    {"fileData": {"fileUri": "gs://bucket/notes"}},
+                    {"functionCall": {"id": "fc-9", "name": "lookup", "args": {"q": "x"}}},
+                    {"functionCall": {"name": "ping"}},
+                ],
+            },
+            "finishReason": "STOP",
+        }
+    ]
+}
+
+#: A Gemini 3 function response with a JSON object and media at once, python-genai's snake_case inside.
+MEDIA_RESULT_REQUEST: JsonDict = {
+    "contents": [
+        {"role": "model", "parts": [{"functionCall": {"id": "fc-1", "name": "render", "args": {}}}]},
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "fc-1",
+                        "name": "render",
+                        "response": {"status": "ok"},
+                        "parts": [
+                            {"inline_data": {"mime_type": "image/png", "data": PNG.replace("+", "-").replace("/", "_")}},  # URL-safe, as python-genai sends
+                            {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://b/r.pdf"}},
+                        ],
+                    }
+                }
+            ],
+        },
+    ]
+}
+
+#: Every consumed field spelled in snake_case somewhere, and a content without role.
+SNAKE_CASE_REQUEST: JsonDict = {
+    "system_instruction": {"parts": [{"text": "be brief"}]},
+    "contents": [
+        {
+            "role": "user",
+            "parts": [
+                {"text": "look"},
+                {"inline_data": {"mime_type": "image/png", "data": "iVBORw0KGgo="}},
+                {"file_data": {"file_uri": "https://x/y.mp4", "mimeType": "video/mp4"}, "video_metadata": {"fps": 1}},
+                {"file_data": {"file_uri": "gs://b/notes.txt", "mime_type": "text/plain", "display_name": "notes"}},
+            ],
+        },
+        {"role": "model", "parts": [{"function_call": {"name": "f", "args": {}}, "thought_signature": "c2ln"}]},
+        {"parts": [{"function_response": {"name": "f", "response": {"error": "boom"}}}]},
+    ],
+}
+
+
 def load(name: str) -> Any:
     return recorded.load("gemini", name)
 
@@ -410,18 +479,9 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(gemini.request_from_items([item]), {"contents": [response["candidates"][0]["content"]]})
 
     def test_documented_part_shapes(self) -> None:
-        png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mN4ESv/HwAF+QJkshCkKQAAAABJRU5ErkJggg==")
-        pcm = base64.b64decode("AAAAAgAEAAIAAAD+APwA/gAAAAEAAAD/")
-        parts = [
-            {"inlineData": {"mimeType": "image/png", "data": base64.b64encode(png).decode()}, "thought": True},
-            {"inlineData": {"mimeType": "audio/L16;codec=pcm;rate=24000", "data": base64.b64encode(pcm).decode()}},
-            {"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0=", "displayName": "q3.pdf"}},
-            {"fileData": {"mimeType": "video/mp4", "fileUri": "https://generativelanguage.googleapis.com/v1beta/files/abc"}, "videoMetadata": {"startOffset": "1s", "endOffset": "5s", "fps": 2}},
-            {"fileData": {"fileUri": "gs://bucket/notes"}},
-            {"functionCall": {"id": "fc-9", "name": "lookup", "args": {"q": "x"}}},
-            {"functionCall": {"name": "ping"}},
-        ]
-        response = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]}
+        png, pcm = base64.b64decode(PNG), base64.b64decode(PCM)
+        response = DOCUMENTED_RESPONSE
+        parts = response["candidates"][0]["content"]["parts"]
         item = gemini.items_from_response(copy.deepcopy(response))[0]
         image, audio, pdf, video, notes, call, ping = item.parts
         self.assertEqual(image, MediaPart(Modality.IMAGE, "image/png", InlineBytes(png), metadata={"gemini.thought": True}))
@@ -663,16 +723,8 @@ class RequestTests(unittest.TestCase):
         self.assertEqual(gemini.request_from_items(items), request)
 
     def test_function_response_with_media_parts(self) -> None:
-        png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mN4ESv_HwAF-QJkshCkKQAAAABJRU5ErkJggg=="  # URL-safe, as python-genai sends
-        result = {
-            "functionResponse": {
-                "id": "fc-1",
-                "name": "render",
-                "response": {"status": "ok"},
-                "parts": [{"inline_data": {"mime_type": "image/png", "data": png}}, {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://b/r.pdf"}}],
-            }
-        }
-        request = {"contents": [{"role": "model", "parts": [{"functionCall": {"id": "fc-1", "name": "render", "args": {}}}]}, {"role": "user", "parts": [result]}]}
+        request = MEDIA_RESULT_REQUEST
+        png = request["contents"][1]["parts"][0]["functionResponse"]["parts"][0]["inline_data"]["data"]
         [_, tool] = gemini.items_from_request(copy.deepcopy(request))
         [part] = tool.parts
         self.assertFalse(part.is_error)
@@ -684,21 +736,7 @@ class RequestTests(unittest.TestCase):
         self.assertEqual(gemini.request_from_items([_, tool]), request)
 
     def test_snake_case_spellings_round_trip(self) -> None:
-        request = {
-            "system_instruction": {"parts": [{"text": "be brief"}]},
-            "contents": [
-                {
-                    "role": "user",
-                    "parts": [
-                        {"text": "look"},
-                        {"inline_data": {"mime_type": "image/png", "data": "iVBORw0KGgo="}},
-                        {"file_data": {"file_uri": "https://x/y.mp4", "mimeType": "video/mp4"}, "video_metadata": {"fps": 1}},
-                    ],
-                },
-                {"role": "model", "parts": [{"function_call": {"name": "f", "args": {}}, "thought_signature": "c2ln"}]},
-                {"parts": [{"function_response": {"name": "f", "response": {"error": "boom"}}}]},
-            ],
-        }
+        request = SNAKE_CASE_REQUEST
         items = gemini.items_from_request(copy.deepcopy(request))
         self.assertEqual(items[1].parts[1].mime_type, "image/png")
         self.assertEqual(items[2].parts[0].metadata["gemini.thought_signature"], "c2ln")
@@ -870,8 +908,9 @@ class BadInputTests(unittest.TestCase):
     def test_mutated_responses_and_requests(self) -> None:
         """Also: what decodes goes back as it came (a content without parts is never sent)."""
         rng = random.Random(20250601)
-        for name in files(".json"):
-            original = load(name)
+        seeds = [(name, load(name)) for name in files(".json")]
+        seeds += [("documented.response.json", DOCUMENTED_RESPONSE), ("media.request.json", MEDIA_RESULT_REQUEST), ("snake.request.json", SNAKE_CASE_REQUEST)]
+        for name, original in seeds:
             for n in range(250):
                 body = original
                 for _ in range(rng.randint(1, 3)):
@@ -897,7 +936,8 @@ class BadInputTests(unittest.TestCase):
 
     def test_mutated_streams(self) -> None:
         rng = random.Random(7)
-        streams = [load_events(n) for n in files(".stream.jsonl")] + [chunks_of(load(n), 11) for n in files(".response.json")]
+        responses = [load(n) for n in files(".response.json")] + [DOCUMENTED_RESPONSE]
+        streams = [load_events(n) for n in files(".stream.jsonl")] + [chunks_of(r, 11) for r in responses]
         for s, original in enumerate(streams):
             for n in range(150):
                 events = copy.deepcopy(original)

@@ -459,7 +459,7 @@ def _file_data(native: JsonDict, key: str, marks: _Marks, calls: _Calls) -> Part
     marks.key(native, "fileData")
     marks.key(file, "fileUri", "fileData.")
     consumed = [uri_key]
-    if mime_key is not None:
+    if mime is not None and mime_key is not None:  # a null MIME type is carried as sent
         marks.key(file, "mimeType", "fileData.")
         consumed.append(mime_key)
     return _media("fileData", mime, Uri(uri), file, consumed, marks)
