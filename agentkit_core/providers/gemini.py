@@ -593,14 +593,14 @@ def _media_native(part: MediaPart | FilePart) -> JsonDict:
         if mime is not None:
             obj["mimeType"] = mime
     elif isinstance(data, InlineBytes):
-        field, obj = "inlineData", {"mimeType": mime or "application/octet-stream"}
+        field, obj = "inlineData", {"mimeType": "application/octet-stream" if mime is None else mime}
         obj["data"] = b64encode(data.value, urlsafe=metadata.get(BASE64) == "urlsafe")
     elif isinstance(data, InlineText):
         # Media held as text is base64 already; a file's text is its content (text/* or no MIME type).
         text = data.value
         if isinstance(part, FilePart) and (mime is None or mime.startswith("text/")):
             text = b64encode(text.encode("utf-8"))
-        field, obj = "inlineData", {"mimeType": mime or "text/plain", "data": text}
+        field, obj = "inlineData", {"mimeType": "text/plain" if mime is None else mime, "data": text}
     else:
         raise NormalizeError(f"cannot send a {type(part).__name__} held as an artifact handle to Gemini: resolve it first")
     if isinstance(part, FilePart) and part.name is not None:
@@ -819,8 +819,19 @@ class _Candidate:
         self.fields: JsonDict = {}  # candidate fields but content, latest value each
         self.content: JsonDict = {}  # content fields but parts
         self.count = 0  # parts begun
-        self.open: tuple[PartId, JsonDict, str, Mapping[str, JsonValue]] | None = None  # id, native text part, kind, sent metadata
-        self.call = False
+        self.open: _Open | None = None  # the text or thought part still growing
+        self.call = False  # a functionCall arrived
+
+
+class _Open:
+    """A streaming text part: its id, the native part so far, and that part decoded."""
+
+    def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart) -> None:
+        self.part_id, self.native, self.part = part_id, native, part
+
+
+def _text_of(part: TextPart | ReasoningPart) -> str:
+    return part.text if isinstance(part, TextPart) else part.summary or ""
 
 
 class GeminiStreamDecoder:
@@ -894,49 +905,45 @@ class GeminiStreamDecoder:
         return pid
 
     def _part(self, candidate: _Candidate, native: JsonDict, deltas: list[Delta]) -> None:
-        text_key = _field(native, "text")
-        text = native.get(text_key) if text_key else None
-        is_text = isinstance(text, str) and not any(_field(native, k) for k in (*_PARTS, *_SERVER) if k != "text")
-        if not is_text or text_key is None or not isinstance(text, str):
+        part = _part(native, self._calls)
+        if not isinstance(part, (TextPart, ReasoningPart)):  # arrives whole
             self._close(candidate, deltas)
-            part = _part(native, self._calls)
             candidate.call = candidate.call or isinstance(part, ToolCallPart)
             pid = self._begin(candidate, part.part_kind, deltas)
             if header(part):
                 deltas.append(SetMetadata(pid, header(part)))
             deltas.append(CommitPart(part, part_id=pid))
             return
-        kind = "thought" if native.get("thought") is True else "text"
-        signed = _field(native, "thoughtSignature") is not None
+        text = _text_of(part)
         opened = candidate.open
-        if opened is not None and opened[2] == kind:
-            pid, whole, _, sent = opened
-            old_signed, old_text = _field(whole, "thoughtSignature") is not None, whole.get(_field(whole, "text") or "text")
-            if not signed or (not old_signed and (text == "" or old_text == "")):
-                whole.update((k, copy_json(v)) for k, v in native.items() if k != text_key)
-                whole[text_key] = (old_text if isinstance(old_text, str) else "") + text
-                metadata = _part(whole, self._calls).metadata
-                if metadata != sent:
-                    deltas.append(SetMetadata(pid, metadata))
-                    candidate.open = (pid, whole, kind, metadata)
-                if text:
-                    deltas.append(AppendText(pid, text))
-                return
+        if opened is not None and type(opened.part) is type(part):
+            # A signature with text of its own starts a part; an empty chunk's joins the open one if it has none.
+            signed, open_signed = SIGNATURE in part.metadata, SIGNATURE in opened.part.metadata
+            if not signed or (not open_signed and (text == "" or _text_of(opened.part) == "")):
+                whole = copy_json(opened.native)
+                whole.update((k, copy_json(v)) for k, v in native.items() if k != "text")
+                whole["text"] = _text_of(opened.part) + text
+                grown = _part(whole, self._calls)
+                if type(grown) is type(part):
+                    if grown.metadata != opened.part.metadata:
+                        deltas.append(SetMetadata(opened.part_id, grown.metadata))
+                    if text:
+                        deltas.append(AppendText(opened.part_id, text))
+                    opened.native, opened.part = whole, grown
+                    return
         self._close(candidate, deltas)
-        whole = copy_json(native)
-        pid = self._begin(candidate, PartKind.REASONING if kind == "thought" else PartKind.TEXT, deltas)
-        metadata = _part(whole, self._calls).metadata
-        if metadata:
-            deltas.append(SetMetadata(pid, metadata))
+        pid = self._begin(candidate, part.part_kind, deltas)
+        if part.metadata:
+            deltas.append(SetMetadata(pid, part.metadata))
         if text:
             deltas.append(AppendText(pid, text))
-        candidate.open = (pid, whole, kind, metadata)
+        candidate.open = _Open(pid, copy_json(native), part)
 
     def _close(self, candidate: _Candidate, deltas: list[Delta]) -> None:
-        if candidate.open is not None:
-            pid, whole, _, _ = candidate.open
+        opened = candidate.open
+        if opened is not None:
             candidate.open = None
-            deltas.append(CommitPart(_part(whole, self._calls), part_id=pid))
+            deltas.append(CommitPart(opened.part, part_id=opened.part_id))
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried."""
