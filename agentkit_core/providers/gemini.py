@@ -357,7 +357,11 @@ def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     return Usage(tokens, metadata={NS + "usage": copy_json(dict(usage))})
 
 
-_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))\Z")
+#: RFC 3339 as protobuf writes ``Timestamp``: date, time, 0 to 9 fraction digits, ``Z`` or an offset.
+_TIME = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
+    r"(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))\Z"
+)
 
 
 def _millis(text: object) -> Timestamp | None:
@@ -734,10 +738,8 @@ def _candidate_item(
     elif isinstance(raw, str):
         metadata[FINISH_REASON_KEY] = raw
         reason = finish_reason(raw, tool_call=any(isinstance(p, ToolCallPart) for p in parts))
-    elif raw is None:
-        reason = None
     else:
-        raise NormalizeError(f"expected a string, found {type(raw).__name__}", "finishReason")
+        reason = None
     response_id = response.get("responseId")
     return Item(
         ItemKind.ASSISTANT,
@@ -768,22 +770,30 @@ def _object(value: object, path: str, *, optional: bool = False) -> JsonDict:
     return value
 
 
-def _candidates(native: Mapping[str, Any]) -> list[JsonDict]:
+def _candidates(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDict]]:
+    """``(index, candidate, content)`` of every candidate, in ``index`` order, their shapes checked."""
     found = native.get("candidates")
     if found is None:
         return []
     if not isinstance(found, list):
         raise NormalizeError("expected an array", "candidates")
+    checked = []
     for i, candidate in enumerate(found):
-        _object(candidate, f"candidates[{i}]")
-    return found
-
-
-def _index(candidate: Mapping[str, Any], path: str) -> int:
-    index = candidate.get("index", 0)
-    if type(index) is not int:
-        raise NormalizeError(f"expected an integer, found {type(index).__name__}", f"{path}.index")
-    return index
+        path = f"candidates[{i}]"
+        candidate = _object(candidate, path)
+        index, raw = candidate.get("index", 0), candidate.get("finishReason")
+        if type(index) is not int:
+            raise NormalizeError(f"expected an integer, found {type(index).__name__}", f"{path}.index")
+        if raw is not None and not isinstance(raw, str):
+            raise NormalizeError(f"expected a string, found {type(raw).__name__}", f"{path}.finishReason")
+        content = _object(candidate.get("content"), f"{path}.content", optional=True)
+        parts = content.get("parts")
+        if parts is not None and not isinstance(parts, list):
+            raise NormalizeError("expected an array of parts", f"{path}.content.parts")
+        for j, part in enumerate(parts or ()):
+            _object(part, f"{path}.content.parts[{j}]")
+        checked.append((index, candidate, content))
+    return sorted(checked, key=lambda found: found[0])
 
 
 def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | None = None) -> list[Item]:
@@ -798,12 +808,9 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     if not candidates:
         return [_candidate_item(response, {}, {}, (), usage, prompt_only=True)]
     calls = _Calls(new_call_id)
-    order = sorted(range(len(candidates)), key=lambda i: _index(candidates[i], f"candidates[{i}]"))
     items = []
-    for n, i in enumerate(order):
-        candidate = candidates[i]
-        content = _object(candidate.get("content"), f"candidates[{i}].content", optional=True)
-        parts = _parts(content, calls, f"candidates[{i}].content")
+    for n, (_, candidate, content) in enumerate(candidates):
+        parts = [_part(p, calls) for p in content.get("parts") or ()]
         items.append(_candidate_item(response, candidate, content, parts, usage if n == 0 else None))
     return items
 
@@ -861,24 +868,14 @@ class GeminiStreamDecoder:
                 self._close(opened, deltas)
             return deltas
         usage = _usage(chunk)
-        candidates = _candidates(chunk)
-        indexes = [_index(c, f"candidates[{i}]") for i, c in enumerate(candidates)]
-        for i, (index, native) in enumerate(zip(indexes, candidates)):
-            content = _object(native.get("content"), f"candidates[{i}].content", optional=True)
-            parts = content.get("parts")
-            if parts is not None and (not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts)):
-                raise NormalizeError("expected an array of part objects", f"candidates[{i}].content.parts")
-            raw = native.get("finishReason")
-            if raw is not None and not isinstance(raw, str):
-                raise NormalizeError(f"expected a string, found {type(raw).__name__}", f"candidates[{i}].finishReason")
+        candidates = _candidates(chunk)  # checked before anything changes
         self._response.update((k, copy_json(v)) for k, v in chunk.items() if k not in ("candidates", "usageMetadata"))
         if usage is not None:
             self.usage = usage
-        for index, native in zip(indexes, candidates):
+        for index, native, content in candidates:
             candidate = self._candidates.get(index)
             if candidate is None:
                 candidate = self._candidates[index] = _Candidate(index)
-            content = native.get("content") or {}
             candidate.fields.update((k, copy_json(v)) for k, v in native.items() if k != "content")
             candidate.content.update((k, copy_json(v)) for k, v in content.items() if k != "parts")
             for part in content.get("parts") or ():
@@ -964,9 +961,8 @@ class GeminiStreamDecoder:
             candidates = [self._candidates[i] for i in sorted(self._candidates)]
         items = []
         for n, candidate in enumerate(candidates):
-            item = _candidate_item(
-                self._response, candidate.fields, candidate.content, owned.get(candidate.index, ()), self.usage if n == 0 else None
-            )
+            parts_of = owned.get(candidate.index, ())
+            item = _candidate_item(self._response, candidate.fields, candidate.content, parts_of, self.usage if n == 0 else None)
             items.append(self._with_error(item))
         if not items:
             items.append(self._with_error(_candidate_item(self._response, {}, {}, (), self.usage, prompt_only=True)))
