@@ -586,7 +586,9 @@ def _extend(native: JsonDict, carried_fields: Mapping[str, Any]) -> None:
 
 
 def _from_gemini(metadata: Mapping[str, JsonValue]) -> bool:
-    return metadata.get(PROVIDER_KEY) == "gemini" or any(k.startswith(NS) for k in metadata)
+    """Whether metadata says Gemini made its owner: ``agentkit.provider`` if set, else any ``gemini.*`` key."""
+    provider = metadata.get(PROVIDER_KEY)
+    return provider == "gemini" if provider is not None else any(k.startswith(NS) for k in metadata)
 
 
 def _media_native(part: MediaPart | FilePart) -> JsonDict:
