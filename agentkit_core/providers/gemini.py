@@ -118,9 +118,10 @@ Streams
 
 Chunks have no part boundaries.  A text part opens with its first chunk and
 grows by ``AppendText``; a new part opens when the kind changes (``thought``
-flips) or when a ``thoughtSignature`` comes with text on a part that already
-has text or a signature (an empty text chunk carrying only a signature joins
-the open part).  Any other part (a ``functionCall``, media, code, unknown)
+flips) or when a chunk's ``thoughtSignature`` cannot belong to the open part:
+it joins the open part only when that part has no signature yet and one of
+the two has no text (Gemini 3 may send an answer's signature in a last chunk
+with empty text; the first answer chunk of Gemini 2.5 opens a part).  Any other part (a ``functionCall``, media, code, unknown)
 arrives whole: ``BeginPart``, the fold's header keys, ``CommitPart``, and it
 closes the open text part.  Part ids are ``part-<candidate>-<n>``.  The chunk
 with a ``finishReason`` commits every part of its candidate; the decoder keeps
@@ -143,16 +144,17 @@ takes its ``name`` from ``agentkit.tool_name`` or from the call earlier in the
 transcript (``NormalizeError`` when neither exists), and drops its id when the
 call's id was invented.  ``StructuredOutput`` that is not an object, and
 ``TextOutput``, go as ``{"output": ...}`` (``{"error": ...}`` when
-``is_error``); other ``PartsOutput`` as ``{"output": <their text>}`` plus their
-media as ``parts``.  ``StructuredPart`` goes as JSON text.
+``is_error``); a ``PartsOutput`` that does not start with an object
+``StructuredPart`` as ``{"output": <its text>}`` plus its media as ``parts``,
+``FilesOutput`` as ``{}`` plus its files.  ``StructuredPart`` goes as JSON text.
 
-Foreign state.  A part's ``gemini.thought_signature`` is sent only when its
-``agentkit.provider`` is ``"gemini"`` (or absent).  Reasoning that is not
-Gemini's (no ``gemini.*`` metadata: Anthropic thinking, OpenAI encrypted
-reasoning, neutral summaries) and other providers' custom parts are dropped:
-Gemini cannot verify them.  The first ``functionCall`` of an assistant item
-that did not come from Gemini (no ``gemini.*`` metadata on it or its parts)
-gets the documented placeholder signature ``skip_thought_signature_validator``
+Foreign state.  Whose a part is: its ``agentkit.provider`` when set, else
+Gemini's when it has ``gemini.*`` metadata.  A ``gemini.thought_signature`` is
+sent only on Gemini's parts.  Reasoning that is not Gemini's (Anthropic
+thinking, OpenAI encrypted reasoning, neutral summaries) and other providers'
+custom parts are dropped: Gemini cannot verify them.  The first
+``functionCall`` of an assistant item that did not come from Gemini (no
+``gemini.*`` metadata on it or its parts) gets the documented placeholder signature ``skip_thought_signature_validator``
 (:data:`SKIP_SIGNATURE`), which Gemini 3 requires on every step of the current
 turn and earlier models accept.  Artifact handles cannot be sent
 (``NormalizeError``).
