@@ -421,7 +421,14 @@ class ResponseTests(unittest.TestCase):
         response = {
             "candidates": [
                 {"index": 1, "content": {"role": "model", "parts": [{"text": "B"}]}, "finishReason": "MAX_TOKENS"},
-                {"index": 0, "content": {"role": "model", "parts": [{"text": "A"}]}, "finishReason": "STOP", "avgLogprobs": -0.5},
+                {
+                    "index": 0,
+                    "content": {"role": "model", "parts": [{"text": "A"}]},
+                    "finishReason": "STOP",
+                    "avgLogprobs": -0.5,
+                    "logprobsResult": {"topCandidates": [], "chosenCandidates": [{"token": "A", "logProbability": -0.5}]},
+                    "citationMetadata": {"citationSources": [{"startIndex": 0, "endIndex": 1, "uri": "https://example.com"}]},
+                },
             ],
             "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 2, "totalTokenCount": 7},
             "responseId": "r-2",
@@ -433,6 +440,9 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(first.usage.tokens.total_tokens, 7)
         self.assertIsNone(second.usage)  # the usage covers every candidate: counted once
         self.assertEqual((first.metadata["gemini.index"], first.metadata["gemini.avgLogprobs"]), (0, -0.5))
+        native = response["candidates"][1]
+        for field in ("logprobsResult", "citationMetadata"):
+            self.assertEqual(first.metadata["gemini." + field], native[field])
 
     def test_create_time_in_milliseconds_and_kept_raw(self) -> None:
         cases = {
@@ -578,13 +588,21 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(item.usage.tokens.total_tokens, 1290)
 
     def test_synthetic_streams_of_every_response_agree(self) -> None:
-        for name in files(".response.json"):
+        responses = {name: load(name) for name in files(".response.json")}
+        responses["documented"] = DOCUMENTED_RESPONSE
+        for name, response in responses.items():
             for size in (1, 4, 50):
                 with self.subTest(name, size=size):
-                    response = load(name)
                     events = chunks_of(response, size)
                     self.assertEqual(response_from_chunks(events)["candidates"], response["candidates"])  # the generator is faithful
                     self.assertEqual(gemini.items_from_stream(events, new_call_id=ids()), gemini.items_from_response(response, new_call_id=ids()))
+
+    def test_media_arrives_whole_and_shows_its_header(self) -> None:
+        decoder = gemini.stream_decoder()
+        deltas = [d for e in chunks_of(DOCUMENTED_RESPONSE) for d in decoder.feed(e)]
+        pid = PartId("part-0-0")
+        self.assertEqual(deltas[:2], [BeginPart(pid, PartKind.MEDIA), SetMetadata(pid, {"agentkit.modality": "Image", "agentkit.mime_type": "image/png"})])
+        self.assertEqual(deltas[2].part.data, InlineBytes(base64.b64decode(PNG)))
 
     def test_calls_arrive_whole_and_name_themselves(self) -> None:
         events = chunks_of(load(PARALLEL + ".response.json"))
