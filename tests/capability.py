@@ -90,7 +90,7 @@ def has_module(name: str) -> bool:
 
 
 def subinterpreters() -> Any:
-    """CPython's private subinterpreter module (3.13 ``_interpreters``, 3.12 ``_xxsubinterpreters``), or None."""
+    """CPython's private subinterpreter module (``_interpreters`` from 3.13, ``_xxsubinterpreters`` before), or None."""
     for name in ("_interpreters", "_xxsubinterpreters"):
         try:
             return importlib.import_module(name)
@@ -103,7 +103,7 @@ def create_isolated_interpreter(module: Any) -> Any:
     """A new subinterpreter with its own GIL and its own modules; the caller destroys it."""
     if hasattr(module, "new_config"):  # 3.13: named configs, "isolated" is the default
         return module.create(module.new_config("isolated"))
-    return module.create(isolated=True)  # 3.12
+    return module.create(isolated=True)  # 3.10 to 3.12
 
 
 def run_in_interpreter(module: Any, interpreter: Any, script: str, shared: dict[str, object] | None = None) -> None:
@@ -128,6 +128,22 @@ def can_run_subinterpreter() -> bool:
         return False
     try:
         run_in_interpreter(module, interpreter, "x = 1")
+    except AssertionError:
+        return False
+    finally:
+        module.destroy(interpreter)
+    return True
+
+
+@functools.lru_cache(maxsize=None)
+def can_start_thread_in_subinterpreter() -> bool:
+    """Whether code in an isolated subinterpreter can start a thread (3.10 and 3.11 refuse)."""
+    if not (can_run_subinterpreter() and can_start_thread()):
+        return False
+    module = subinterpreters()
+    interpreter = create_isolated_interpreter(module)
+    try:
+        run_in_interpreter(module, interpreter, "import threading; t = threading.Thread(target=len, args=((),)); t.start(); t.join()")
     except AssertionError:
         return False
     finally:
@@ -191,6 +207,10 @@ needs_allocated_blocks = _skip_unless(counts_allocated_blocks, "needs sys.getall
 #: Skip the test where no isolated subinterpreter can be created.
 needs_subinterpreters = _skip_unless(
     can_run_subinterpreter, "needs subinterpreters: this interpreter has no _interpreters or _xxsubinterpreters"
+)
+#: Skip the test where code in a subinterpreter cannot start a thread.
+needs_threads_in_subinterpreters = _skip_unless(
+    can_start_thread_in_subinterpreter, "needs threads in a subinterpreter: this interpreter refuses to start one there"
 )
 #: Skip the test where asyncio cannot run in a subinterpreter and leave the process alive.
 needs_asyncio_in_subinterpreters = _skip_unless(
