@@ -12,9 +12,8 @@ import ast
 import contextlib
 import importlib
 import inspect
-import json
 import os
-import pkgutil
+import re
 import shutil
 import subprocess
 import sys
@@ -200,6 +199,17 @@ class Hygiene(unittest.TestCase):
                 if sub != "__pycache__":
                     with self.subTest(folder=os.path.relpath(os.path.join(folder, sub), ROOT)):
                         self.assertTrue(os.path.isfile(os.path.join(folder, sub, "__init__.py")))
+
+    def test_the_install_lists_every_subpackage(self) -> None:
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            listed = re.search(r"^packages = (\[.*\])$", f.read(), re.M)
+        assert listed is not None, "pyproject.toml lists no packages"
+        packages = sorted(
+            os.path.relpath(folder, ROOT).replace(os.sep, ".")
+            for folder, _, names in os.walk(PACKAGE)
+            if "__init__.py" in names
+        )
+        self.assertEqual(sorted(ast.literal_eval(listed.group(1))), packages)
 
     def test_version_is_a_literal_and_all_is_explicit(self) -> None:
         with open(os.path.join(PACKAGE, "__init__.py"), encoding="utf-8") as f:

@@ -29,8 +29,9 @@ class _Hold:
     def __init__(self, **options: Any) -> None:
         self.options = options
 
-    def run(self, test: unittest.TestSuite) -> None:
-        _held.append((self.options, test))
+    def run(self, test: unittest.TestSuite | unittest.TestCase) -> unittest.TestResult:
+        _held.append((self.options, test if isinstance(test, unittest.TestSuite) else unittest.TestSuite([test])))
+        return unittest.TestResult()  # nothing ran yet
 
 
 def collect(argv: list[str]) -> int:
