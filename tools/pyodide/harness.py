@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 import unittest
-from typing import Any
+from typing import Any, Callable
 
 _held: list[tuple[dict[str, Any], unittest.TestSuite]] = []
 
@@ -54,10 +54,20 @@ async def await_bodies() -> int:
     return await await_event_loop_tests(_held[-1][1])
 
 
-def run() -> dict[str, int]:
-    """Run the collected suite with unittest's text runner; the counts of the result."""
+def run(note: Callable[[str], object] = print) -> dict[str, int]:
+    """Run the collected suite with unittest's text runner; the counts of the result.
+
+    ``note`` is told each test as it starts, so that a host whose interpreter
+    dies mid-run (a fatal error is not an exception) can say in which test.
+    """
     options, suite = _held[-1]
-    result = unittest.TextTestRunner(**options).run(suite)
+
+    class Result(unittest.TextTestResult):
+        def startTest(self, test: unittest.TestCase) -> None:
+            note(str(test))
+            super().startTest(test)
+
+    result = unittest.TextTestRunner(resultclass=Result, **options).run(suite)
     return {
         "run": result.testsRun,
         "failures": len(result.failures),

@@ -60,6 +60,7 @@ async function main() {
   pyodide.globals.set("ARGV", pyodide.toPy(unittestArgs));
 
   let counts;
+  let current = null;
   try {
     const found = pyodide.runPython(`
 import os, sys
@@ -71,12 +72,13 @@ harness.collect(list(ARGV))
     say(`python -m unittest ${unittestArgs.join(" ")}: ${found} tests`);
     const awaited = await pyodide.runPythonAsync("await harness.await_bodies()");
     if (awaited) say(`awaited the bodies of ${awaited} async tests on Pyodide's event loop`);
-    const result = pyodide.runPython("harness.run()");
+    pyodide.globals.set("note_test", (name) => (current = name));
+    const result = pyodide.runPython("harness.run(note_test)");
     counts = result.toJs({ dict_converter: Object.fromEntries });
     result.destroy();
   } catch (error) {
     if (error?.pyodide_fatal_error) {
-      say("Pyodide died (a fatal error, not a Python exception): the interpreter is gone");
+      say(`Pyodide died (a fatal error, not a Python exception)${current ? ` in ${current}` : ""}: the interpreter is gone`);
       return 1;
     }
     const text = String(error?.message ?? error);
