@@ -82,8 +82,10 @@ harness.collect(list(ARGV))
       return 1;
     }
     const text = String(error?.message ?? error);
+    const exit = text.match(/SystemExit: (\d*)\s*$/);  // unittest's --help, or its usage error
+    if (exit) return Number(exit[1] || 0);
+    process.stderr.write(`${text}\n`);
     say(`the run stopped: ${text.trim().split("\n").slice(-1)[0]}`);
-    if (!text.includes("SystemExit")) process.stderr.write(`${text}\n`);
     return 2;
   }
 
@@ -91,7 +93,7 @@ harness.collect(list(ARGV))
   const loaded = Object.keys(pyodide.loadedPackages);
   const failed = counts.failures + counts.errors + counts.unexpected_successes;
   say(
-    `${counts.run} tests ran: ${counts.run - failed - counts.skipped - counts.expected_failures} passed, ` +
+    `${counts.run} tests ran: ${Math.max(0, counts.run - failed - counts.skipped - counts.expected_failures)} passed, ` +
       `${counts.failures} failed, ${counts.errors} errors, ${counts.skipped} skipped ` +
       `(${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
