@@ -100,7 +100,7 @@ def subinterpreters() -> Any:
 
 
 def create_isolated_interpreter(module: Any) -> Any:
-    """A new subinterpreter with its own GIL and its own modules; the caller destroys it."""
+    """A new isolated subinterpreter (its own modules; from 3.12 its own GIL too); the caller destroys it."""
     if hasattr(module, "new_config"):  # 3.13: named configs, "isolated" is the default
         return module.create(module.new_config("isolated"))
     return module.create(isolated=True)  # 3.10 to 3.12
@@ -110,15 +110,13 @@ def run_in_interpreter(module: Any, interpreter: Any, script: str, shared: dict[
     """Run ``script`` in the subinterpreter; an exception in it becomes an AssertionError here."""
     try:
         failure = module.run_string(interpreter, script, shared)
-    except Exception as exc:  # 3.12 raises RunFailedError
+    except Exception as exc:  # up to 3.12: RunFailedError
         raise AssertionError(f"in the subinterpreter: {exc}") from None
-    if failure is not None:  # 3.13 returns a snapshot of the exception
+    if failure is not None:  # 3.13: a snapshot of the exception
         raise AssertionError(f"in the subinterpreter: {getattr(failure, 'errdisplay', None) or failure}")
 
 
-@functools.lru_cache(maxsize=None)
-def can_run_subinterpreter() -> bool:
-    """Whether an isolated subinterpreter can be created here and run code."""
+def _runs_in_a_subinterpreter(script: str) -> bool:
     module = subinterpreters()
     if module is None:
         return False
@@ -127,7 +125,7 @@ def can_run_subinterpreter() -> bool:
     except Exception:  # noqa: BLE001 - any failure means: not available
         return False
     try:
-        run_in_interpreter(module, interpreter, "x = 1")
+        run_in_interpreter(module, interpreter, script)
     except AssertionError:
         return False
     finally:
@@ -136,19 +134,19 @@ def can_run_subinterpreter() -> bool:
 
 
 @functools.lru_cache(maxsize=None)
+def can_run_subinterpreter() -> bool:
+    """Whether an isolated subinterpreter can be created here and run code."""
+    return _runs_in_a_subinterpreter("x = 1")
+
+
+@functools.lru_cache(maxsize=None)
 def can_start_thread_in_subinterpreter() -> bool:
     """Whether code in an isolated subinterpreter can start a thread (3.10 and 3.11 refuse)."""
-    if not (can_run_subinterpreter() and can_start_thread()):
-        return False
-    module = subinterpreters()
-    interpreter = create_isolated_interpreter(module)
-    try:
-        run_in_interpreter(module, interpreter, "import threading; t = threading.Thread(target=len, args=((),)); t.start(); t.join()")
-    except AssertionError:
-        return False
-    finally:
-        module.destroy(interpreter)
-    return True
+    return (
+        can_run_subinterpreter()
+        and can_start_thread()
+        and _runs_in_a_subinterpreter("import threading; t = threading.Thread(target=len, args=((),)); t.start(); t.join()")
+    )
 
 
 _ASYNCIO_IN_A_SUBINTERPRETER = """
