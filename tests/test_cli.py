@@ -433,6 +433,8 @@ class TestProcess(Files, unittest.TestCase):
         proc = subprocess.Popen(
             [sys.executable, "-m", "agentkit_core", "validate", fifo],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+            # A shell runs background jobs with Ctrl-C ignored, and a child inherits that.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         try:
             writer = _open_when_read(fifo, proc)  # the command is inside main(), reading
