@@ -12,7 +12,8 @@ checkpoint nothing can cancel, for code paths with no controller.
 
 Beyond the reference, a checkpoint can be waited on without polling
 (:meth:`~TurnCancellation.wait`, ``await`` :meth:`~TurnCancellation.cancelled`),
-can run callbacks when cancelled (:meth:`~TurnCancellation.add_callback`), and
+can run callbacks when cancelled (:meth:`~TurnCancellation.add_callback`, or
+for the length of a ``with`` block :meth:`~TurnCancellation.on_cancel`), and
 has a one-call check for tools (:meth:`~TurnCancellation.raise_if_cancelled`).
 
 Design: why not ``threading.Event``
@@ -80,6 +81,7 @@ from .error import TurnCancelledError
 
 if TYPE_CHECKING:
     import asyncio
+    from contextlib import AbstractContextManager
 
 __all__ = ("CancellationController", "CancellationHandle", "TurnCancellation", "TurnCancelledError")
 
@@ -240,8 +242,10 @@ class TurnCancellation:
         Registering the same callable twice on one checkpoint registers it
         once.  Remove it with :meth:`remove_callback` when the work is done,
         or the controller keeps it (and this checkpoint) until the next
-        interrupt.
+        interrupt; :meth:`on_cancel` does both around a ``with`` block.
         """
+        if not callable(fn):
+            raise TypeError(f"a cancellation callback must be callable, not {type(fn).__name__}")
         key = (self, fn)
         callbacks = self._state.callbacks
         callbacks[key] = -self._mark
@@ -251,6 +255,24 @@ class TurnCancellation:
     def remove_callback(self, fn: Callable[[], object]) -> bool:
         """Unregister ``fn``; true if it was registered and had not run."""
         return self._state.callbacks.pop((self, fn), None) is not None
+
+    def on_cancel(self, fn: Callable[[], object]) -> AbstractContextManager[TurnCancellation]:
+        """Call ``fn()`` if this checkpoint is cancelled while a ``with`` block runs.
+
+        ::
+
+            with handle.checkpoint().on_cancel(stream.close) as turn:
+                for event in stream:
+                    ...
+
+        Entering the block registers ``fn`` as :meth:`add_callback` does (so
+        if the checkpoint is already cancelled, ``fn`` runs at once); leaving
+        it, however it is left, removes ``fn`` as :meth:`remove_callback`
+        does.  ``as`` binds this checkpoint.  The block itself is never
+        interrupted: it sees the cancellation through ``fn``'s effect or
+        by checking the checkpoint.
+        """
+        return _OnCancel(self, fn)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until cancelled or ``timeout`` seconds passed; return :meth:`is_cancelled`.
@@ -303,6 +325,23 @@ class TurnCancellation:
 
     def __repr__(self) -> str:
         return f"TurnCancellation(generation={-self._mark}, cancelled={self.is_cancelled()})"
+
+
+class _OnCancel:
+    """The context manager :meth:`TurnCancellation.on_cancel` returns."""
+
+    __slots__ = ("_checkpoint", "_fn")
+
+    def __init__(self, checkpoint: TurnCancellation, fn: _Callback) -> None:
+        self._checkpoint = checkpoint
+        self._fn = fn
+
+    def __enter__(self) -> TurnCancellation:
+        self._checkpoint.add_callback(self._fn)
+        return self._checkpoint
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._checkpoint.remove_callback(self._fn)
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

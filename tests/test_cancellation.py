@@ -1,7 +1,9 @@
 """Cancellation: generation semantics, waking waiters, threads and signal handlers.
 
 No test asserts a duration: waits use generous timeouts (10 s) that only a
-broken implementation would reach.
+broken implementation would reach.  Tests that need threads, processes or
+``asyncio.run()`` say so (tests/capability.py); the ``async def`` tests run on
+the host's own event loop where ``asyncio.run()`` cannot run.
 """
 
 from __future__ import annotations
@@ -23,6 +25,13 @@ from agentkit_core import (
     CancellationHandle,
     TurnCancellation,
     TurnCancelledError,
+)
+from tests.capability import (
+    event_loop_test,
+    needs_allocated_blocks,
+    needs_asyncio_run,
+    needs_processes,
+    needs_threads,
 )
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -241,6 +250,103 @@ class CallbackTests(unittest.TestCase):
         self.assertTrue(checkpoint.is_cancelled())
 
 
+class OnCancelTests(unittest.TestCase):
+    def setUp(self) -> None:
+        self.controller = CancellationController()
+        self.checkpoint = self.controller.handle().checkpoint()
+        self.calls: list[str] = []
+
+    def close(self) -> None:
+        self.calls.append("closed")
+
+    def test_registers_for_the_block_and_binds_the_checkpoint(self) -> None:
+        with self.checkpoint.on_cancel(self.close) as turn:
+            self.assertIs(turn, self.checkpoint)
+            self.assertEqual(registered(self.checkpoint), 1)
+        self.assertEqual(registered(self.checkpoint), 0)
+        self.controller.interrupt()  # after the block: nothing runs
+        self.assertEqual(self.calls, [])
+
+    def test_runs_once_when_cancelled_inside_the_block(self) -> None:
+        with self.checkpoint.on_cancel(self.close):
+            self.assertEqual(self.calls, [])
+            self.controller.interrupt()
+            self.assertEqual(self.calls, ["closed"])
+            self.controller.interrupt()
+        self.assertEqual(self.calls, ["closed"])
+        self.assertEqual(registered(self.checkpoint), 0)
+
+    def test_runs_at_once_when_already_cancelled_and_the_block_still_runs(self) -> None:
+        self.controller.interrupt()
+        ran = False
+        with self.checkpoint.on_cancel(self.close) as turn:
+            self.assertEqual(self.calls, ["closed"])
+            self.assertTrue(turn.is_cancelled())
+            ran = True
+        self.assertTrue(ran)
+        self.assertEqual(registered(self.checkpoint), 0)
+
+    def test_removed_when_the_block_raises_and_the_error_propagates(self) -> None:
+        with self.assertRaises(KeyError):
+            with self.checkpoint.on_cancel(self.close):
+                raise KeyError("stream broke")
+        self.assertEqual(registered(self.checkpoint), 0)
+        self.controller.interrupt()
+        self.assertEqual(self.calls, [])
+
+    def test_nothing_registers_until_the_block_is_entered(self) -> None:
+        scope = self.checkpoint.on_cancel(self.close)
+        self.assertEqual(registered(self.checkpoint), 0)
+        self.controller.interrupt()
+        self.assertEqual(self.calls, [])
+        with scope:  # entered after the interrupt: runs at once, like add_callback
+            pass
+        self.assertEqual(self.calls, ["closed"])
+
+    def test_blocks_nest_and_other_callbacks_stay(self) -> None:
+        other: list[int] = []
+        self.checkpoint.add_callback(lambda: other.append(1))
+        with self.checkpoint.on_cancel(self.close):
+            with self.checkpoint.on_cancel(lambda: self.calls.append("inner")):
+                self.assertEqual(registered(self.checkpoint), 3)
+            self.assertEqual(registered(self.checkpoint), 2)
+        self.controller.interrupt()
+        self.assertEqual((self.calls, other), ([], [1]))
+
+    def test_on_a_checkpoint_nothing_can_cancel(self) -> None:
+        checkpoint = TurnCancellation()
+        with checkpoint.on_cancel(self.close) as turn:
+            self.assertIs(turn, checkpoint)
+            self.controller.interrupt()
+        self.assertEqual((self.calls, registered(checkpoint)), ([], 0))
+
+    def test_a_callback_must_be_callable(self) -> None:
+        with self.assertRaises(TypeError) as caught:
+            with self.checkpoint.on_cancel("close"):  # type: ignore[arg-type]
+                self.fail("the block ran")
+        self.assertIn("callable, not str", str(caught.exception))
+        with self.assertRaises(TypeError):
+            self.checkpoint.add_callback(None)  # type: ignore[arg-type]
+        self.assertEqual(registered(self.checkpoint), 0)
+
+
+@unittest.skipUnless(hasattr(signal, "raise_signal"), "needs signal.raise_signal")
+class SignalHandlerTests(unittest.TestCase):
+    def test_a_signal_handler_interrupts_in_this_interpreter(self) -> None:
+        controller = CancellationController()
+        checkpoint = controller.handle().checkpoint()
+        calls: list[int] = []
+        checkpoint.add_callback(lambda: calls.append(1))
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt())
+        try:
+            signal.raise_signal(signal.SIGINT)  # what pressing Ctrl-C does
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        self.assertTrue(checkpoint.is_cancelled())
+        self.assertTrue(checkpoint.wait())  # already cancelled: returns without blocking
+        self.assertEqual(calls, [1])
+
+
 class WaitTests(unittest.TestCase):
     def test_returns_at_once_when_already_cancelled(self) -> None:
         controller = CancellationController()
@@ -257,12 +363,14 @@ class WaitTests(unittest.TestCase):
         self.assertFalse(checkpoint.wait(0.01))
         self.assertEqual(registered(checkpoint), 0)
 
+    @needs_threads
     def test_a_huge_timeout_is_accepted(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
         threading.Timer(0.01, controller.interrupt).start()
         self.assertTrue(checkpoint.wait(1e300))
 
+    @needs_threads
     def test_a_blocked_waiter_is_woken_from_another_thread(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
@@ -276,6 +384,7 @@ class WaitTests(unittest.TestCase):
         self.assertEqual(results, [True])
         self.assertEqual(registered(checkpoint), 0)
 
+    @needs_threads
     def test_the_main_thread_is_woken_from_another_thread(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
@@ -289,6 +398,7 @@ class WaitTests(unittest.TestCase):
         self.assertTrue(checkpoint.wait())  # no timeout: only the interrupt ends it
         helper.join(PATIENCE)
 
+    @needs_threads
     def test_one_interrupt_wakes_every_waiter(self) -> None:
         controller = CancellationController()
         handle = controller.handle()
@@ -319,53 +429,63 @@ class WaitTests(unittest.TestCase):
 
 
 class AsyncioTests(unittest.TestCase):
-    def test_woken_from_another_thread(self) -> None:
+    @event_loop_test
+    @needs_threads
+    async def test_woken_from_another_thread(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
-
-        async def main() -> None:
-            waiter = asyncio.ensure_future(checkpoint.cancelled())
-            await asyncio.sleep(0)
-            self.assertEqual(registered(checkpoint), 1)
-            thread = threading.Thread(target=controller.interrupt)
-            thread.start()
-            await asyncio.wait_for(waiter, PATIENCE)
-            thread.join(PATIENCE)
-
-        asyncio.run(main())
+        waiter = asyncio.ensure_future(checkpoint.cancelled())
+        await asyncio.sleep(0)
+        self.assertEqual(registered(checkpoint), 1)
+        thread = threading.Thread(target=controller.interrupt)
+        thread.start()
+        await asyncio.wait_for(waiter, PATIENCE)
+        thread.join(PATIENCE)
         self.assertEqual(registered(checkpoint), 0)
 
-    def test_woken_from_the_loop_thread(self) -> None:
+    @event_loop_test
+    async def test_woken_from_the_loop_thread(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
+        waiter = asyncio.ensure_future(checkpoint.cancelled())
+        await asyncio.sleep(0)
+        self.assertEqual(registered(checkpoint), 1)
+        asyncio.get_running_loop().call_later(0.01, controller.interrupt)
+        await asyncio.wait_for(waiter, PATIENCE)
+        self.assertEqual(registered(checkpoint), 0)
 
-        async def main() -> None:
-            asyncio.get_running_loop().call_later(0.01, controller.interrupt)
-            await asyncio.wait_for(checkpoint.cancelled(), PATIENCE)
-
-        asyncio.run(main())
-
-    def test_already_cancelled_resolves_at_once(self) -> None:
+    @event_loop_test
+    async def test_already_cancelled_resolves_at_once(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
         controller.interrupt()
+        await checkpoint.cancelled()  # no loop iteration needed: never registers
+        self.assertEqual(registered(checkpoint), 0)
 
-        async def main() -> None:
-            await checkpoint.cancelled()
-
-        asyncio.run(main())
-
-    def test_never_resolves_otherwise_and_unregisters_when_cancelled(self) -> None:
+    @event_loop_test
+    async def test_never_resolves_otherwise_and_unregisters_when_cancelled(self) -> None:
         for checkpoint in (TurnCancellation(), CancellationController().handle().checkpoint()):
             with self.subTest(checkpoint=checkpoint):
-
-                async def main() -> None:
-                    with self.assertRaises(asyncio.TimeoutError):
-                        await asyncio.wait_for(checkpoint.cancelled(), 0.02)
-
-                asyncio.run(main())
+                with self.assertRaises(asyncio.TimeoutError):
+                    await asyncio.wait_for(checkpoint.cancelled(), 0.02)
                 self.assertEqual(registered(checkpoint), 0)
 
+    @event_loop_test
+    async def test_one_interrupt_wakes_every_awaiting_task(self) -> None:
+        controller = CancellationController()
+        handle = controller.handle()
+        shared = handle.checkpoint()
+        waiters = [asyncio.ensure_future((shared if i % 2 else handle.checkpoint()).cancelled()) for i in range(6)]
+        await asyncio.sleep(0)
+        self.assertEqual(registered(shared), 6)
+        controller.interrupt()
+        later = handle.checkpoint()
+        await asyncio.wait_for(asyncio.gather(*waiters), PATIENCE)
+        with self.assertRaises(asyncio.TimeoutError):  # taken after the interrupt: still waiting
+            await asyncio.wait_for(later.cancelled(), 0.02)
+        self.assertEqual(registered(shared), 0)
+
+    @needs_asyncio_run
     def test_interrupt_after_the_loop_closed_is_harmless(self) -> None:
         controller = CancellationController()
         checkpoint = controller.handle().checkpoint()
@@ -383,6 +503,7 @@ class AsyncioTests(unittest.TestCase):
 
 
 class ImportTests(unittest.TestCase):
+    @needs_processes
     def test_importing_does_not_import_asyncio(self) -> None:
         code = "import sys; import agentkit_core.cancellation; print('asyncio' in sys.modules)"
         out = subprocess.run(
@@ -396,6 +517,7 @@ class ImportTests(unittest.TestCase):
 
 
 class ThreadTests(unittest.TestCase):
+    @needs_threads
     def test_checkpoints_taken_while_another_thread_interrupts(self) -> None:
         controller = CancellationController()
         handle = controller.handle()
@@ -444,6 +566,7 @@ class ThreadTests(unittest.TestCase):
             if checkpoint.is_cancelled() != (checkpoint.generation < final):
                 self.fail(f"{checkpoint!r} after the last interrupt (generation {final})")
 
+    @needs_threads
     def test_concurrent_interrupts_each_get_their_own_generation(self) -> None:
         controller = CancellationController()
         handle = controller.handle()
@@ -537,6 +660,7 @@ print(rounds, waits, fired, controller.generation)
 
 @unittest.skipUnless(hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM"), "needs SIGALRM and setitimer")
 class SignalTests(unittest.TestCase):
+    @needs_processes
     def test_interrupt_from_a_signal_handler_never_deadlocks(self) -> None:
         script = SIGNAL_CHILD.replace("ROOT", repr(ROOT), 1)
         try:
@@ -550,6 +674,7 @@ class SignalTests(unittest.TestCase):
 
 
 class MemoryTests(unittest.TestCase):
+    @needs_allocated_blocks
     def test_memory_is_stable_over_a_million_interrupts(self) -> None:
         controller = CancellationController()
         handle = controller.handle()
@@ -566,6 +691,7 @@ class MemoryTests(unittest.TestCase):
         self.assertLess(after - before, 1000)
         self.assertEqual(controller.generation, 1_001_000)
 
+    @needs_allocated_blocks
     def test_memory_is_stable_over_many_checkpoints_waits_and_callbacks(self) -> None:
         controller = CancellationController()
         handle = controller.handle()

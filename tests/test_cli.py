@@ -1,4 +1,11 @@
-"""``python -m agentkit_core``: every command run in a subprocess, exit codes and exact lines."""
+"""``python -m agentkit_core``: every command, its exit codes and exact lines.
+
+The commands run in this interpreter through the entry point
+(tests/cli_in_process.py), so they are tested wherever the suite runs, Pyodide
+included; :class:`TestProcess` runs the real ``python -m agentkit_core`` for
+what only a process shows: ``-m``, the exit status through ``sys.exit``,
+Ctrl-C, a broken pipe, a fresh interpreter, peak memory.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +13,16 @@ import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import agentkit_core as ak
+from tests.capability import needs_module, needs_processes
+from tests.cli_in_process import run_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,6 +38,11 @@ finally:
 
 
 def cli(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    """Run the command line on ``ARGS`` in this interpreter: (status, stdout, stderr)."""
+    return run_cli(*args, stdin=stdin)
+
+
+def cli_process(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
     """Run ``python -m agentkit_core ARGS`` from the repository root: (status, stdout, stderr)."""
     proc = subprocess.run(
         [sys.executable, "-m", "agentkit_core", *args], input=stdin, capture_output=True, cwd=ROOT, timeout=120
@@ -101,7 +117,6 @@ class TestDemo(unittest.TestCase):
         status, out, _ = cli("fold", "--compact", "-", stdin=deltas.encode())
         self.assertEqual(out, compact(assistant["parts"]) + "\n")
 
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
     def test_live_rendering_on_a_terminal(self) -> None:
         from agentkit_core import _cli_demo
 
@@ -201,7 +216,8 @@ class TestValidate(Files, unittest.TestCase):
         path = self.write("bom.jsonl", b"\xef\xbb\xbf" + demo_items()[0].encode() + b"\n")
         self.assertEqual(cli("validate", path)[0], 0)
 
-    @unittest.skipUnless(sys.platform.startswith("linux") or sys.platform == "darwin", "needs resource")
+    @needs_processes
+    @needs_module("resource")
     def test_huge_json_lines_are_streamed_in_flat_memory(self) -> None:
         lines = demo_items()
         item = json.loads(lines[1])
@@ -350,6 +366,7 @@ class TestErrors(Files, unittest.TestCase):
                     continue
                 self.assertEqual(err, f"agentkit_core: error: {message}\n")
 
+    @needs_processes
     def test_broken_pipe_is_quiet(self) -> None:
         path = self.write("many.jsonl", '{"CommitPart":{"part":{"Text":{"text":"x","metadata":{}}}}}\n' * 20000)
         proc = subprocess.Popen(
@@ -384,10 +401,77 @@ class TestErrors(Files, unittest.TestCase):
         finally:
             _cli.cmd_validate = original
 
+    @needs_processes
     def test_importing_the_package_does_not_import_the_cli(self) -> None:
         code = "import sys, agentkit_core; print(sorted(m for m in sys.modules if m.startswith('agentkit_core._cli')))"
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(proc.stdout, "[]\n")
+
+
+class TestProcess(Files, unittest.TestCase):
+    """The real ``python -m agentkit_core``: what the in-process runs stand for."""
+
+    @needs_processes
+    def test_the_module_runs_and_exits_with_the_status_main_returns(self) -> None:
+        good = "\n".join(demo_items()) + "\n"
+        bad = demo_items()[0] + "\n{}\n"
+        runs = [
+            (("demo", "--quiet"), b""),
+            (("demo", "--deltas"), b""),
+            (("validate", "-"), good.encode()),
+            (("validate", "-"), bad.encode()),
+            (("stats", "--json", "-"), bad.encode()),
+            (("fold", "-"), b'{"BeginPart":{"part_id":"a","kind":"Text"}}\n'),
+            (("validate", os.path.join(self.dir, "missing.jsonl")), b""),
+            (("frobnicate",), b""),
+        ]
+        statuses = set()
+        for args, stdin in runs:
+            with self.subTest(args=args):
+                in_process = cli(*args, stdin=stdin)
+                self.assertEqual(cli_process(*args, stdin=stdin), in_process)
+                statuses.add(in_process[0])
+        self.assertEqual(statuses, {0, 1, 2})  # each exit status went through sys.exit
+
+    @needs_processes
+    @unittest.skipUnless(hasattr(os, "mkfifo") and hasattr(signal, "SIGINT"), "needs named pipes and SIGINT")
+    def test_ctrl_c_prints_no_traceback_and_exits_130(self) -> None:
+        fifo = os.path.join(self.dir, "slow.jsonl")
+        os.mkfifo(fifo)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "agentkit_core", "validate", fifo],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+            # A shell runs background jobs with Ctrl-C ignored, and a child inherits that.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        try:
+            writer = _open_when_read(fifo, proc)  # the command is inside main(), reading
+            try:
+                os.write(writer, (demo_items()[0] + "\n").encode())
+                proc.send_signal(signal.SIGINT)
+                out, err = proc.communicate(timeout=60)
+            finally:
+                os.close(writer)
+        finally:
+            if proc.poll() is None:  # pragma: no cover - only when the test already failed
+                proc.kill()
+                proc.communicate()
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertEqual(out, b"")
+        self.assertNotIn(b"Traceback", err)
+        self.assertLessEqual(err.count(b"\n"), 1, err)
+
+
+def _open_when_read(fifo: str, proc: subprocess.Popen[bytes]) -> int:
+    """Open ``fifo`` for writing once ``proc`` has opened it for reading; fail if it never does."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: no reader yet
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("the command never opened its input") from None
+            time.sleep(0.01)
 
 
 if __name__ == "__main__":

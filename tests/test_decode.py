@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import unittest
 
 import agentkit_core as ak
@@ -170,6 +171,9 @@ class Depth(unittest.TestCase):
 
 class Hostile(unittest.TestCase):
     def test_arbitrary_python_objects_only_ever_raise_normalize_error(self) -> None:
+        # Past the recursion limit, so a decoder that recursed without its depth bound would fail; no
+        # deeper, because merely freeing a list nested ~5,000 deep overflows Pyodide's stack and kills it.
+        deep = nested_list(2 * sys.getrecursionlimit())
         junk: list[object] = [
             None, True, 0, -1, 2**70, 1.5, float("nan"), float("inf"), "", "x", "\ud800", b"x", bytearray(b"x"),
             (), (1,), [], [None], {}, {"x": 1}, {1: 2}, {None: None}, {("t",): 1}, set(), frozenset(), object(),
@@ -177,7 +181,7 @@ class Hostile(unittest.TestCase):
             {"Text": {"text": "x", "metadata": {"k": Weird()}}}, {"Text": {"text": "x", "metadata": {1: 1}}},
             {"Text": {"text": "x", "metadata": {"k": {2: 1}}}}, {"Text": {"text": "x", "metadata": {"k": [float("inf")]}}},
             {"Text": {"text": "x", "metadata": {"\udfff": 1}}}, {"InlineBytes": [256]}, {"InlineBytes": [1.0]}, {"InlineBytes": b"ab"},
-            {"InlineBytes": "AAEC"}, {"Structured": {"value": {1, 2}, "metadata": {}}}, nested_list(5000), ITEM["parts"],
+            {"InlineBytes": "AAEC"}, {"Structured": {"value": {1, 2}, "metadata": {}}}, deep, ITEM["parts"],
             {"kind": "User", "parts": None, "metadata": {}}, {"kind": "User", "parts": [1], "metadata": {}},
             {"input_tokens": True, "output_tokens": 1}, {"input_tokens": 1.0, "output_tokens": 1}, {"amount": "1", "currency": "USD"},
             {"amount": 10**400, "currency": "USD"}, {"amount": float("nan"), "currency": "USD"}, {"tokens": [], "metadata": {}},

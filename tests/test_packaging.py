@@ -1,23 +1,69 @@
-"""The package imports everywhere it promises to: -I -S, -OO, from a zip, and under another name."""
+"""The package imports everywhere it promises to: -I -S, -OO, from a zip, and under another name.
+
+Each place is tried in a fresh interpreter, which alone shows that importing
+had no side effects.  The renamed and zipped copies are also imported into
+this interpreter, so that they are tried wherever the suite runs (Pyodide,
+which cannot start a fresh one, included).
+"""
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import importlib
+import inspect
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 import zipfile
+from typing import Any, Iterator
+
+from tests.capability import needs_processes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join(ROOT, "agentkit_core")
 
-# Imports a package named NAME from the first sys.path entry, round-trips a value and checks
-# that the errors name the package they were imported under and that importing had no side effects.
-PROBE = r"""
-import sys, json, threading
+
+def exercise(mod: Any, name: str) -> str:
+    """Use the package imported as ``name``: every module imports, an item round-trips, errors name it."""
+    import importlib
+    import json
+    import pkgutil
+
+    for info in pkgutil.walk_packages(mod.__path__, name + "."):
+        importlib.import_module(info.name)
+    item = mod.Item(
+        mod.ItemKind.USER, [mod.TextPart("hi"), mod.MediaPart(mod.Modality.IMAGE, "image/png", mod.InlineBytes(b"\x89"))]
+    )
+    wire = json.dumps(item.to_dict())
+    assert mod.Item.from_dict(json.loads(wire)) == item
+    assert mod.NormalizeError.__module__ == name, mod.NormalizeError.__module__
+    try:
+        mod.Item.from_dict({"kind": "Nope", "parts": [], "metadata": {}})
+    except mod.NormalizeError as exc:
+        assert exc.path == "kind", exc.path
+    else:
+        raise AssertionError("a bad item decoded")
+    state = mod.fold_all((), [mod.BeginPart(mod.PartId("p"), mod.PartKind.TEXT), mod.AppendText(mod.PartId("p"), "ok")])
+    assert state.snapshot() == (mod.TextPart("ok"),)
+    controller = mod.CancellationController()
+    checkpoint = controller.handle().checkpoint()
+    controller.interrupt()
+    assert checkpoint.is_cancelled()
+    return str(mod.__version__)
+
+
+# In a fresh interpreter: import NAME from the first sys.path entry, check that importing had no side
+# effects, then exercise() it.
+PROBE = (
+    "from __future__ import annotations\n"
+    + inspect.getsource(exercise)
+    + r"""
+import sys, threading
 sys.path.insert(0, sys.argv[1])
 name = sys.argv[2]
 before_threads = threading.active_count()
@@ -25,22 +71,48 @@ mod = __import__(name)
 assert threading.active_count() == before_threads, "import started a thread"
 for lazy in ("asyncio", "base64", "uuid", name + "._cli"):
     assert lazy not in sys.modules, lazy + " imported at package import"
-item = mod.Item(mod.ItemKind.USER, [mod.TextPart("hi"), mod.MediaPart(mod.Modality.IMAGE, "image/png", mod.InlineBytes(b"\x89"))])
-wire = json.dumps(item.to_dict())
-assert mod.Item.from_dict(json.loads(wire)) == item
-assert mod.NormalizeError.__module__ == name, mod.NormalizeError.__module__
-try:
-    mod.Item.from_dict({"kind": "Nope", "parts": [], "metadata": {}})
-except mod.NormalizeError as exc:
-    assert exc.path == "kind", exc.path
-state = mod.fold_all((), [mod.BeginPart(mod.PartId("p"), mod.PartKind.TEXT), mod.AppendText(mod.PartId("p"), "ok")])
-assert state.snapshot() == (mod.TextPart("ok"),)
-print("ok", mod.__version__)
+print("ok", exercise(mod, name))
 """
+)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120)
+
+
+@contextlib.contextmanager
+def imported(path: str, name: str) -> Iterator[Any]:
+    """The package ``name`` imported in this interpreter from ``path`` (a folder or a zip), forgotten afterwards."""
+    sys.path.insert(0, path)
+    try:
+        yield importlib.import_module(name)
+    finally:
+        sys.path.remove(path)
+        for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[module]
+        sys.path_importer_cache.pop(path, None)
+        importlib.invalidate_caches()
+
+
+def package_files() -> list[str]:
+    """Every module of the package (subpackages included) and py.typed, relative to it."""
+    found = []
+    for folder, subfolders, names in os.walk(PACKAGE):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        for name in names:
+            if name.endswith(".py") or name == "py.typed":
+                found.append(os.path.relpath(os.path.join(folder, name), PACKAGE))
+    return sorted(found)
+
+
+def copy_package(dest: str) -> None:
+    shutil.copytree(PACKAGE, dest, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def zip_package(archive: str, name: str) -> None:
+    with zipfile.ZipFile(archive, "w") as zf:
+        for relative in package_files():
+            zf.write(os.path.join(PACKAGE, relative), f"{name}/{relative.replace(os.sep, '/')}")
 
 
 class Importable(unittest.TestCase):
@@ -49,31 +121,61 @@ class Importable(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertTrue(result.stdout.startswith("ok "), result.stdout)
 
+    @needs_processes
     def test_isolated_without_site(self) -> None:
         self.assert_probe(["-I", "-S"], ROOT, "agentkit_core")
 
+    @needs_processes
     def test_optimised_without_docstrings(self) -> None:
         self.assert_probe(["-I", "-OO"], ROOT, "agentkit_core")
 
+    @needs_processes
     def test_copied_under_another_name(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            shutil.copytree(PACKAGE, os.path.join(tmp, "vendored_core"), ignore=shutil.ignore_patterns("__pycache__"))
+            copy_package(os.path.join(tmp, "vendored_core"))
             self.assert_probe(["-I"], tmp, "vendored_core")
+
+    @needs_processes
+    def test_loaded_from_a_zip_file_under_another_name(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = os.path.join(tmp, "bundle.zip")
+            zip_package(archive, "zipped_core")
+            self.assert_probe(["-I"], archive, "zipped_core")
+
+
+class ImportableHere(unittest.TestCase):
+    """The same copies, imported into the interpreter running the suite."""
+
+    def assert_works(self, mod: Any, name: str, origin: str) -> None:
+        import agentkit_core
+
+        self.assertEqual(mod.__name__, name)
+        self.assertTrue(mod.__file__.startswith(origin), mod.__file__)
+        self.assertIsNot(mod.Item, agentkit_core.Item)  # a copy, not the checkout's package
+        self.assertEqual(exercise(mod, name), agentkit_core.__version__)
+        self.assertIn(name + ".providers", sys.modules)  # its subpackage imported under its name too
+
+    def test_copied_under_another_name(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_package(os.path.join(tmp, "vendored_core_here"))
+            with imported(tmp, "vendored_core_here") as mod:
+                self.assert_works(mod, "vendored_core_here", tmp)
+        self.assertNotIn("vendored_core_here", sys.modules)
 
     def test_loaded_from_a_zip_file_under_another_name(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             archive = os.path.join(tmp, "bundle.zip")
-            with zipfile.ZipFile(archive, "w") as zf:
-                for name in sorted(os.listdir(PACKAGE)):
-                    if name.endswith((".py", ".typed")):
-                        zf.write(os.path.join(PACKAGE, name), f"zipped_core/{name}")
-            self.assert_probe(["-I"], archive, "zipped_core")
+            zip_package(archive, "zipped_core_here")
+            with imported(archive, "zipped_core_here") as mod:
+                self.assertEqual(type(mod.__loader__).__name__, "zipimporter")
+                self.assert_works(mod, "zipped_core_here", archive)
+        self.assertNotIn("zipped_core_here", sys.modules)
 
 
 class Hygiene(unittest.TestCase):
     def test_only_relative_imports_of_the_standard_library(self) -> None:
         stdlib = sys.stdlib_module_names
-        for name in sorted(os.listdir(PACKAGE)):
+        for name in package_files():
             if not name.endswith(".py"):
                 continue
             with open(os.path.join(PACKAGE, name), encoding="utf-8") as f:
@@ -90,6 +192,24 @@ class Hygiene(unittest.TestCase):
                         top = module.split(".")[0]
                         self.assertNotEqual(top, "agentkit_core")
                         self.assertTrue(top in stdlib or top == "__future__", module)
+
+    def test_every_folder_is_a_package(self) -> None:
+        for folder, subfolders, _ in os.walk(PACKAGE):
+            for sub in subfolders:
+                if sub != "__pycache__":
+                    with self.subTest(folder=os.path.relpath(os.path.join(folder, sub), ROOT)):
+                        self.assertTrue(os.path.isfile(os.path.join(folder, sub, "__init__.py")))
+
+    def test_the_install_lists_every_subpackage(self) -> None:
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            listed = re.search(r"^packages = (\[.*\])$", f.read(), re.M)
+        assert listed is not None, "pyproject.toml lists no packages"
+        packages = sorted(
+            os.path.relpath(folder, ROOT).replace(os.sep, ".")
+            for folder, _, names in os.walk(PACKAGE)
+            if "__init__.py" in names
+        )
+        self.assertEqual(sorted(ast.literal_eval(listed.group(1))), packages)
 
     def test_version_is_a_literal_and_all_is_explicit(self) -> None:
         with open(os.path.join(PACKAGE, "__init__.py"), encoding="utf-8") as f:
@@ -110,7 +230,7 @@ class Hygiene(unittest.TestCase):
         self.assertEqual(len(set(agentkit_core.__all__)), len(agentkit_core.__all__))
 
     def test_modules_stay_small(self) -> None:
-        for name in sorted(os.listdir(PACKAGE)):
+        for name in package_files():
             if name.endswith(".py"):
                 with open(os.path.join(PACKAGE, name), encoding="utf-8") as f:
                     lines = sum(1 for _ in f)

@@ -1,12 +1,23 @@
-"""``tools/vendor.py``: the package copied under another name works on its own."""
+"""``tools/vendor.py``: the package copied under another name works on its own.
+
+The tool proves each copy in a fresh interpreter, so copying needs a process;
+its refusals do not, and are also tried in this interpreter.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import io
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from types import ModuleType
+
+from tests.capability import needs_processes
+from tests.test_packaging import package_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENDOR = os.path.join(ROOT, "tools", "vendor.py")
@@ -14,6 +25,23 @@ VENDOR = os.path.join(ROOT, "tools", "vendor.py")
 
 def vendor(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, VENDOR, *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+
+def vendor_tool() -> ModuleType:
+    """``tools/vendor.py`` imported as a module of this interpreter."""
+    spec = importlib.util.spec_from_file_location("agentkit_vendor_tool", VENDOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def vendor_here(*args: str) -> tuple[int, str, str]:
+    """Run the tool's ``main(args)`` in this interpreter: (status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = vendor_tool().main(list(args))
+    return status, out.getvalue(), err.getvalue()
 
 
 class TestVendor(unittest.TestCase):
@@ -24,14 +52,22 @@ class TestVendor(unittest.TestCase):
     def tearDown(self) -> None:
         self._tmp.cleanup()
 
+    def test_copies_every_module_and_subpackage(self) -> None:
+        self.assertEqual(vendor_tool().files(), package_files())
+        self.assertIn(os.path.join("providers", "__init__.py"), package_files())
+
+    @needs_processes
     def test_copy_imports_and_round_trips_under_its_new_name(self) -> None:
         proc = vendor(self.dest, "--name", "akc_copy")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("    from akc_copy import Item, ItemKind, Part, Delta, fold, NormalizeError\n", proc.stdout)
         target = os.path.join(self.dest, "akc_copy")
         package = os.path.join(ROOT, "agentkit_core")
-        expected = sorted(n for n in os.listdir(package) if n.endswith(".py") or n == "py.typed")
-        self.assertEqual(sorted(os.listdir(target)), expected)  # no __pycache__, nothing else
+        expected = package_files()
+        copied = sorted(
+            os.path.relpath(os.path.join(folder, name), target) for folder, _, names in os.walk(target) for name in names
+        )
+        self.assertEqual(copied, expected)  # no __pycache__, nothing else
         for name in expected:  # copied byte for byte: nothing is rewritten
             with open(os.path.join(package, name), "rb") as a, open(os.path.join(target, name), "rb") as b:
                 self.assertEqual(a.read(), b.read(), name)
@@ -42,11 +78,22 @@ class TestVendor(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertTrue(proc.stdout.startswith('{"BeginPart":'))
 
-    def test_refuses_to_overwrite_without_force(self) -> None:
+    def make_occupied(self) -> str:
         target = os.path.join(self.dest, "akc")
         os.makedirs(target)
         with open(os.path.join(target, "mine.py"), "w") as f:
             f.write("x = 1\n")
+        return target
+
+    def test_refuses_to_overwrite_without_force(self) -> None:
+        target = self.make_occupied()
+        message = f"vendor: error: {target} exists and is not empty (use --force to replace it)\n"
+        self.assertEqual(vendor_here(self.dest, "--name", "akc"), (2, "", message))
+        self.assertEqual(os.listdir(target), ["mine.py"])
+
+    @needs_processes
+    def test_replaces_with_force(self) -> None:
+        target = self.make_occupied()
         proc = vendor(self.dest, "--name", "akc")
         self.assertEqual(proc.returncode, 2)
         self.assertEqual(proc.stderr, f"vendor: error: {target} exists and is not empty (use --force to replace it)\n")
@@ -55,8 +102,11 @@ class TestVendor(unittest.TestCase):
         self.assertNotIn("mine.py", os.listdir(target))
 
     def test_refuses_a_bad_name(self) -> None:
-        proc = vendor(self.dest, "--name", "not-a-module")
-        self.assertEqual((proc.returncode, proc.stderr), (2, "vendor: error: 'not-a-module' is not a valid module name\n"))
+        self.assertEqual(
+            vendor_here(self.dest, "--name", "not-a-module"),
+            (2, "", "vendor: error: 'not-a-module' is not a valid module name\n"),
+        )
+        self.assertEqual(os.listdir(self.dest), [])
 
 
 if __name__ == "__main__":

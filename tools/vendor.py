@@ -2,11 +2,12 @@
 
     python tools/vendor.py src/myproject/_vendor --name agentkit_core
 
-copies the package's modules and ``py.typed`` into ``DEST/NAME`` (rewriting
-nothing: the package uses relative imports only), then proves the copy works
-in a fresh, isolated interpreter: it imports under its new name, round-trips
-an item through ``to_dict``/``from_dict``, and its errors report the new name
-as their module.  It prints the import line to use.  An existing non-empty
+copies the package's modules (its subpackages' too) and ``py.typed`` into
+``DEST/NAME`` (rewriting nothing: the package uses relative imports only),
+then proves the copy works in a fresh, isolated interpreter: every module of
+it imports under its new name, it round-trips an item through
+``to_dict``/``from_dict``, and its errors report the new name as their
+module.  It prints the import line to use.  An existing non-empty
 ``DEST/NAME`` is refused unless ``--force`` is given (then it is replaced).
 """
 
@@ -29,6 +30,9 @@ item = pkg.Item.text(pkg.ItemKind.USER, "hello \\u00e9").with_usage(pkg.Usage(pk
 assert pkg.Item.from_dict(item.to_dict()) == item, "round trip"
 assert pkg.NormalizeError.__module__ == sys.argv[2], pkg.NormalizeError.__module__
 assert pkg.__file__.startswith(sys.argv[1]), pkg.__file__
+import pkgutil
+for module in pkgutil.walk_packages(pkg.__path__, sys.argv[2] + "."):
+    importlib.import_module(module.name)  # every module, subpackages too, imports under the new name
 try:
     pkg.Item.from_dict({})
 except pkg.NormalizeError:
@@ -44,8 +48,15 @@ class VendorError(Exception):
 
 
 def files(package: str = PACKAGE) -> list[str]:
-    """The package's files to copy: its modules and ``py.typed``, sorted."""
-    return sorted(n for n in os.listdir(package) if n.endswith(".py") or n == "py.typed")
+    """The package's files to copy, as paths relative to it: its modules, its subpackages' and ``py.typed``, sorted."""
+    found = []
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = sorted(d for d in subfolders if os.path.isfile(os.path.join(folder, d, "__init__.py")))
+        relative = os.path.relpath(folder, package)
+        for name in names:
+            if name.endswith(".py") or name == "py.typed":
+                found.append(os.path.normpath(os.path.join(relative, name)))
+    return sorted(found)
 
 
 def vendor(dest: str, name: str, *, force: bool = False, package: str = PACKAGE) -> str:
@@ -62,6 +73,7 @@ def vendor(dest: str, name: str, *, force: bool = False, package: str = PACKAGE)
             os.remove(target)
     os.makedirs(target, exist_ok=True)
     for filename in files(package):
+        os.makedirs(os.path.dirname(os.path.join(target, filename)), exist_ok=True)
         shutil.copyfile(os.path.join(package, filename), os.path.join(target, filename))
     check = subprocess.run(
         [sys.executable, "-I", "-B", "-c", _CHECK, os.path.abspath(dest), name],
