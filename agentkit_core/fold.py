@@ -1,8 +1,9 @@
 """The fold: a pure reducer from streaming deltas to parts.
 
 ``fold(state, delta)`` returns a new :class:`FoldState`; ``fold_all(state,
-deltas)`` folds a whole stream in one pass with the same result.  The rules,
-each one method of ``_branch.Branch``:
+deltas)`` folds a whole stream in one pass with the same result;
+``fold_iter(state, deltas)`` and ``afold_iter(state, async_deltas)`` yield the
+state after each delta.  The rules, each one method of ``_branch.Branch``:
 
 * ``BeginPart`` opens a part of its kind at the next position.  Opening an id
   that is open is an error.
@@ -70,7 +71,7 @@ being authoritative, is unaffected.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
 
 from ._branch import Branch, Lost
 from ._open import PartLog, View
@@ -94,6 +95,8 @@ __all__ = (
     "FoldState",
     "fold",
     "fold_all",
+    "fold_iter",
+    "afold_iter",
     "INPUT_JSON_KEY",
     "INPUT_ERROR_KEY",
     "HEADER_KEYS",
@@ -284,3 +287,41 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
         if missing:
             log.text_at.extend([version] * missing)
     return _state(branch, version)
+
+
+def fold_iter(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Iterator[FoldState]:
+    """Fold ``deltas`` one at a time, yielding the state after each: a reporter's loop.
+
+    ``for state in fold_iter((), deltas): show(state.snapshot())``.  Raises
+    what :func:`fold` raises, with the delta's index as :func:`fold_all`
+    gives it (``delta #i: ...``); the states yielded before stay valid.
+    """
+    return _fold_iter(_as_state(state), iter(deltas))
+
+
+def _fold_iter(state: FoldState, deltas: Iterator[Delta]) -> Iterator[FoldState]:
+    for i, delta in enumerate(deltas):
+        try:
+            state = fold(state, delta)
+        except ProtocolError as exc:
+            raise ProtocolError(f"delta #{i}: {exc}") from None
+        yield state
+
+
+def afold_iter(state: FoldState | Sequence[Part], deltas: AsyncIterable[Delta]) -> AsyncIterator[FoldState]:
+    """:func:`fold_iter` for an async iterable of deltas: an async generator of states.
+
+    ``async for state in afold_iter((), stream): show(state.snapshot())``.
+    """
+    return _afold_iter(_as_state(state), aiter(deltas))
+
+
+async def _afold_iter(state: FoldState, deltas: AsyncIterator[Delta]) -> AsyncIterator[FoldState]:
+    i = 0
+    async for delta in deltas:
+        try:
+            state = fold(state, delta)
+        except ProtocolError as exc:
+            raise ProtocolError(f"delta #{i}: {exc}") from None
+        yield state
+        i += 1
