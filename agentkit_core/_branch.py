@@ -97,6 +97,11 @@ class Branch:
         self.tip = 0
         self.claims = count(1)  # next() is atomic: each version is handed out once
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickling and deep copies restart the claims after the newest version
+        # (itertools.count itself stops pickling in Python 3.14).
+        return (_restore, (self.base, self.logs, self.open, self.tip))
+
     def claim(self, version: int) -> None:
         """Take the right to write ``version``, or raise :class:`Lost` if another fold took it."""
         if next(self.claims) != version:
@@ -229,6 +234,12 @@ class Branch:
             return
         del self.open[log.key]
         log.replace_head(version, Head(log.head.metadata, log.head.value, part))
+
+
+def _restore(base: tuple[Part, ...], logs: list[PartLog], open_logs: dict[str, PartLog], tip: int) -> Branch:
+    branch = Branch(base)
+    branch.logs, branch.open, branch.tip, branch.claims = logs, open_logs, tip, count(tip + 1)
+    return branch
 
 
 #: Delta type -> the rule that applies it.

@@ -13,9 +13,11 @@ onto it, as a branch would be).
 
 from __future__ import annotations
 
+import copy
+import pickle
 import sys
 import threading
-import tracemalloc
+import warnings
 import unittest
 from typing import Any, Callable, Iterator
 
@@ -43,11 +45,9 @@ P = PartId("p")
 
 
 class HookedId(PartId):
-    """Reads as part id "p", and runs ``hook`` once, the first time a rule reads its value."""
+    """Reads as part id "p", and runs the hook in its ``__dict__`` once, the first time a rule reads it."""
 
-    hook: Callable[[], None] | None
-
-    @property  # type: ignore[misc]  # replaces the dataclass field on purpose
+    @property  # replaces the dataclass field on purpose
     def value(self) -> str:
         hook, self.__dict__["hook"] = self.__dict__.get("hook"), None
         if hook is not None:
@@ -63,10 +63,15 @@ def hooked(delta: Delta, hook: Callable[[], None]) -> Delta:
     return delta
 
 
-def text_of(state: FoldState) -> str:
-    (part,) = state.snapshot()
+def text_of_part(part: object) -> str:
     assert isinstance(part, (TextPart, ReasoningPart))
     return (part.text if isinstance(part, TextPart) else part.summary) or ""
+
+
+def text_of(state: FoldState) -> str:
+    """The text of a state's one part."""
+    (part,) = state.snapshot()
+    return text_of_part(part)
 
 
 class InterleavedFoldTest(unittest.TestCase):
@@ -124,17 +129,32 @@ class InterleavedFoldTest(unittest.TestCase):
         self.assertEqual(text_of(fold(after, AppendText(P, "f"))), "abef")
 
 
+class CopyTest(unittest.TestCase):
+    def test_states_pickle_and_deep_copy_as_what_they_show(self) -> None:
+        states = [FoldState([TextPart("before")])]
+        for delta in [BeginPart(P, PartKind.REASONING), AppendText(P, "th"), AppendBytes(P, b"\x01"), AppendText(P, "ink")]:
+            states.append(fold(states[-1], delta))
+        states.append(fold_all(states[-1], [AppendText(P, "ing"), CommitPart(ReasoningPart("done"))]))
+        self.assertEqual(states[4].snapshot()[1], ReasoningPart("think", data=InlineBytes(b"\x01")))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # nothing deprecated underneath
+            copies = {"pickle": [pickle.loads(pickle.dumps(s)) for s in states], "deepcopy": copy.deepcopy(states)}
+        for how, copied in copies.items():
+            for i, (state, twin) in enumerate(zip(states, copied)):
+                with self.subTest(how=how, state=i):
+                    self.assertEqual(twin, state)
+                    self.assertEqual(twin.parts, state.parts)
+                    if twin.is_open:  # and the copy folds on by itself
+                        (_, part) = fold(twin, AppendText(P, "!")).snapshot()
+                        self.assertEqual(text_of_part(part), text_of_part(state.snapshot()[1]) + "!")
+                        self.assertEqual(twin, state)
+
+
 class ThreadTest(unittest.TestCase):
     """Threads that fold onto the same states, switching as often as the interpreter can."""
 
-    def setUp(self) -> None:
-        self.interval = sys.getswitchinterval()
-        sys.setswitchinterval(1e-6)
-
-    def tearDown(self) -> None:
-        sys.setswitchinterval(self.interval)
-
     def run_threads(self, work: Callable[[int], Any], n: int) -> list[Any]:
+        """``work(i)`` in ``n`` threads at once; their results, in order."""
         results: list[Any] = [None] * n
         errors: list[BaseException] = []
 
@@ -145,10 +165,15 @@ class ThreadTest(unittest.TestCase):
                 errors.append(exc)
 
         threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+        finally:
+            sys.setswitchinterval(interval)
         self.assertFalse(any(t.is_alive() for t in threads), "a folding thread hung")
         self.assertEqual(errors, [])
         return results
@@ -243,6 +268,8 @@ class ThreadTest(unittest.TestCase):
 class CostTest(unittest.TestCase):
     def kept_bytes(self, n: int, refuse_every: int) -> int:
         """Bytes held by every state of an ``n``-chunk stream, with refused deltas every few steps."""
+        import tracemalloc
+
         tracemalloc.start()
         try:
             start = tracemalloc.get_traced_memory()[0]
