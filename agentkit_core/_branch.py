@@ -119,11 +119,13 @@ class Branch:
     def fork(self, version: int) -> Branch:
         """A new branch whose version 0 shows what this one shows at ``version``."""
         view = self.view(version)
-        settled = 0  # committed parts before the first open one go into the base
-        while settled < len(view) and view[settled][1][2].part is not None:
-            settled += 1
-        branch = Branch(self.base + tuple(seen[2].part for _, seen in view[:settled]))  # type: ignore[misc]
-        for log, seen in view[settled:]:
+        settled: list[Part] = []  # committed parts before the first open one go into the base
+        for _, (_, _, head) in view:
+            if head.part is None:
+                break
+            settled.append(head.part)
+        branch = Branch(self.base + tuple(settled))
+        for log, seen in view[len(settled) :]:
             copy = log.copy(seen, 0)
             branch.logs.append(copy)
             if seen[2].part is None:

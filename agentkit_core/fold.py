@@ -216,7 +216,7 @@ def fold(state: FoldState | Sequence[Part], delta: Delta) -> FoldState:
             log = branch.open.get(key) if type(key) is str else None
             chunk = delta.chunk
             if log is not None and log.takes_text and type(chunk) is str and next(branch.claims) == version:
-                branch.tip = version
+                branch.tip = version  # Branch.claim, PartLog.add_text and _state, inlined
                 log.text.append(chunk)
                 log.text_at.append(version)
                 new: FoldState = _new_state(FoldState)
