@@ -221,7 +221,7 @@ def measure_linearity() -> list[Row]:
     small, large = build_stream(25_000), build_stream(250_000)  # ~100k and ~1M deltas
     for label, fn in (("step-wise, all states kept", lambda d: stepwise(d, True)), ("fold_all", lambda d: ak.fold_all((), d))):
         t_small = min(_timed(lambda: fn(small), gc_paused=True) for _ in range(5))
-        t_large = min(_timed(lambda: fn(large), gc_paused=True) for _ in range(2))
+        t_large = min(_timed(lambda: fn(large), gc_paused=True) for _ in range(3))
         ratio = t_large / t_small
         rows.append(Row("fold", f"1M vs 100k deltas, {label} (GC paused)", f"{t_large:.2f} s vs {t_small:.2f} s", f"{ratio:.1f}x", verdict(ratio <= 12, "linear: about 10")))
     t_small, t_large = _timed(lambda: stepwise(small, True)), _timed(lambda: stepwise(large, True))
