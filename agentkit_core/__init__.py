@@ -23,7 +23,7 @@ from .data import DataRef, Handle, InlineBytes, InlineText, Uri
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import AgentError, NormalizeError, ProtocolError
 from .finish import FinishReason
-from .fold import FoldState, fold, fold_all
+from .fold import FoldState, afold_iter, fold, fold_all, fold_iter
 from .ids import (
     ApprovalId,
     ArtifactId,
@@ -105,6 +105,8 @@ __all__ = (
     "FoldState",
     "fold",
     "fold_all",
+    "fold_iter",
+    "afold_iter",
     # usage and finish
     "Usage",
     "TokenUsage",

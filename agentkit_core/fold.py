@@ -1,8 +1,9 @@
 """The fold: a pure reducer from streaming deltas to parts.
 
 ``fold(state, delta)`` returns a new :class:`FoldState`; ``fold_all(state,
-deltas)`` folds a whole stream in one pass with the same result.  The rules,
-all of them in :class:`_Builder` below:
+deltas)`` folds a whole stream in one pass with the same result;
+``fold_iter(state, deltas)`` and ``afold_iter(state, async_deltas)`` yield the
+state after each delta.  The rules, each one method of ``_branch.Branch``:
 
 * ``BeginPart`` opens a part of its kind at the next position.  Opening an id
   that is open is an error.
@@ -29,10 +30,20 @@ unchanged.
 
 Purity and cost.  A state never changes once returned, and folding two deltas
 onto one state gives two independent states.  Yet folding a stream step by
-step costs O(1) per delta however many earlier states are kept alive (times the
-number of parts open at once, which real streams keep small): finished parts
-and text chunks live in shared append-only logs, which a state views up to its
-own length; a fold that is not at a log's tip copies that log first.
+step costs O(1) per delta however many earlier states are kept alive.  A state
+is a version number over a *branch* (``_branch``), an append-only history
+shared by a line of states: each part's chunks and changes in lists, every
+item stamped with the version it arrived at (``_open``), and a state sees the
+items stamped with its version or earlier.  A fold onto the newest state of
+its branch appends and returns the next version.  A fold onto any other state
+(an older one, or one that another fold has already extended) first copies
+what that state shows into a new branch, joining each open part's chunks: it
+costs the size of the state, once.  ``fold_all`` takes one version for the
+whole stream, and its loop appends text chunks with nothing else in the way.
+Two threads may fold onto one state: each fold claims its version from an
+atomic counter before it writes, so exactly one extends the branch and the
+other copies.  A ``fold_all`` that raises leaves the branch to the states
+already made, so the next fold onto one of them copies it.
 :meth:`FoldState.snapshot` renders open parts from what has arrived, joining
 only the chunks that arrived since the last snapshot, and reuses the parts
 that did not change.
@@ -60,9 +71,14 @@ being authoritative, is unaffected.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
 
-from ._open import UNSET, Log, OpenPart
+from ._branch import Branch, Lost
+from ._open import PartLog, View
+from .content import Part
+from .delta import AppendText, Delta
+from .error import ProtocolError
+from .ids import PartId
 from .keys import (
     CUSTOM_KIND_KEY,
     FILE_NAME_KEY,
@@ -74,15 +90,13 @@ from .keys import (
     TOOL_CALL_ID_KEY,
     TOOL_NAME_KEY,
 )
-from .content import Part, PartKind
-from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
-from .error import ProtocolError
-from .ids import PartId
 
 __all__ = (
     "FoldState",
     "fold",
     "fold_all",
+    "fold_iter",
+    "afold_iter",
     "INPUT_JSON_KEY",
     "INPUT_ERROR_KEY",
     "HEADER_KEYS",
@@ -94,48 +108,6 @@ __all__ = (
     "CUSTOM_KIND_KEY",
 )
 
-# What each delta may extend, by the kind of the open part.
-_TEXT_TARGETS = {
-    PartKind.TEXT: "text",
-    PartKind.REASONING: "summary",
-    PartKind.TOOL_CALL: "argument text",
-    PartKind.MEDIA: "inline text data",
-    PartKind.FILE: "inline text data",
-    PartKind.CUSTOM: "inline text data",
-}
-_BYTES_TARGETS = {
-    PartKind.MEDIA: "inline bytes",
-    PartKind.FILE: "inline bytes",
-    PartKind.REASONING: "data",
-    PartKind.CUSTOM: "inline bytes",
-}
-_REPLACE_TARGETS = {
-    PartKind.STRUCTURED: "value",
-    PartKind.TOOL_CALL: "input",
-    PartKind.CUSTOM: "value",
-}
-# Kinds whose text and bytes are the same field (data): they take one or the other.
-_ONE_DATA = frozenset((PartKind.MEDIA, PartKind.FILE, PartKind.CUSTOM))
-
-
-class _Accepts:
-    """The tables above, looked up once per part when it opens (enum hashing is slow)."""
-
-    __slots__ = ("text", "bytes", "value", "one_data", "tool_call")
-
-    def __init__(self, kind: PartKind) -> None:
-        self.text = kind in _TEXT_TARGETS
-        self.bytes = kind in _BYTES_TARGETS
-        self.value = kind in _REPLACE_TARGETS
-        self.one_data = kind in _ONE_DATA
-        self.tool_call = kind is PartKind.TOOL_CALL
-
-
-_ACCEPTS = {kind: _Accepts(kind) for kind in PartKind}
-
-
-_Slot = Union[Part, OpenPart]
-
 
 class FoldState:
     """What a stream of deltas has built so far.  Immutable; ``FoldState()`` is empty.
@@ -144,17 +116,15 @@ class FoldState:
     rendered from what has arrived; ``open_ids`` the ids of the open parts.
     """
 
-    __slots__ = ("_done", "_ndone", "_pending", "_open", "_parts", "_snapshot")
+    __slots__ = ("_branch", "_version", "_parts", "_snapshot")
 
     def __init__(self, parts: Iterable[Part] = ()) -> None:
-        done = list(parts)
+        done = tuple(parts)
         for i, p in enumerate(done):
             if not isinstance(p, Part):
                 raise ProtocolError(f"a fold state holds parts; item {i} is a {type(p).__name__}")
-        self._done = Log(done)
-        self._ndone = len(done)
-        self._pending: tuple[_Slot, ...] = ()
-        self._open: dict[str, int] = {}
+        self._branch = Branch(done)
+        self._version = 0
         self._parts: tuple[Part, ...] | None = None
         self._snapshot: tuple[Part, ...] | None = None
 
@@ -163,17 +133,15 @@ class FoldState:
         """The committed parts, in the order they began."""
         parts = self._parts
         if parts is None:
-            done = tuple(self._done.items[: self._ndone])
-            parts = done + tuple(s for s in self._pending if not isinstance(s, OpenPart))
-            self._parts = parts
+            committed = tuple(head.part for _, (_, _, head) in self._view() if head.part is not None)
+            parts = self._parts = self._branch.base + committed
         return parts
 
     def snapshot(self) -> tuple[Part, ...]:
         """Every part in order, open ones rendered from what has arrived so far (see the module docs)."""
         snap = self._snapshot
         if snap is None:
-            snap = self.parts if not self._open else self._render(lambda o: o.render())
-            self._snapshot = snap
+            snap = self._snapshot = self._branch.base + tuple(log.render(seen) for log, seen in self._view())
         return snap
 
     def finalize(self) -> tuple[Part, ...]:
@@ -186,21 +154,20 @@ class FoldState:
         nesting past the depth limit); empty or absent argument text becomes
         ``{}``, unless ``ReplaceStructured`` set the input.
         """
-        return self._render(lambda o: o.finalize()) if self._open else self.parts
-
-    def _render(self, render: Any) -> tuple[Part, ...]:
-        done = tuple(self._done.items[: self._ndone])
-        return done + tuple(render(s) if isinstance(s, OpenPart) else s for s in self._pending)
+        return self._branch.base + tuple(log.finalize(seen) for log, seen in self._view())
 
     @property
     def open_ids(self) -> tuple[PartId, ...]:
         """The ids of the open parts, in the order they began."""
-        return tuple(s.part_id for s in self._pending if isinstance(s, OpenPart))
+        return tuple(log.part_id for log, (_, _, head) in self._view() if head.part is None)  # type: ignore[misc]  # open parts have ids
 
     @property
     def is_open(self) -> bool:
         """True while some part is open."""
-        return bool(self._open)
+        return any(head.part is None for _, (_, _, head) in self._view())
+
+    def _view(self) -> list[tuple[PartLog, View]]:
+        return self._branch.view(self._version)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FoldState):
@@ -214,204 +181,14 @@ class FoldState:
         return f"<FoldState: {len(self.parts)} committed parts, open: [{opened}]>"
 
 
-class _Builder:
-    """Applies deltas to a private working copy of a state; :meth:`freeze` makes the next state."""
-
-    __slots__ = ("done", "ndone", "pending", "base", "open", "open_shared")
-
-    def __init__(self, state: FoldState) -> None:
-        self.done = state._done
-        self.ndone = state._ndone
-        self.pending: list[_Slot] = list(state._pending)
-        self.base = state._ndone  # absolute position of pending[0]
-        self.open = state._open
-        self.open_shared = True  # copy self.open before changing it
-
-    def freeze(self) -> FoldState:
-        state = FoldState.__new__(FoldState)
-        state._done, state._ndone = self.done, self.ndone
-        pending = tuple(self.pending)
-        for slot in pending:
-            if isinstance(slot, OpenPart) and slot.owner is self:
-                slot.owner = None
-        state._pending = pending
-        state._open = self.open
-        state._parts = state._snapshot = None
-        self.open_shared = True
-        return state
-
-    def _writable_open(self) -> dict[str, int]:
-        if self.open_shared:
-            self.open = dict(self.open)
-            self.open_shared = False
-        return self.open
-
-    def _open_list(self) -> str:
-        return "open parts: " + (", ".join(repr(k) for k in self.open) or "none")
-
-    def _target(self, delta: Any, verb: str) -> OpenPart:
-        """The open part ``delta`` addresses, owned by this builder."""
-        pid = delta.part_id
-        key = pid.value if type(pid) is PartId and type(pid.value) is str else _key(pid, delta)
-        pos = self.open.get(key)
-        if pos is None:
-            raise ProtocolError(f"{verb} to part {key!r}, which is not open ({self._open_list()})")
-        slot: OpenPart = self.pending[pos - self.base]  # type: ignore[assignment]  # open ids map to open slots
-        if slot.owner is not self:
-            slot = slot.clone(self)
-            self.pending[pos - self.base] = slot
-        else:
-            slot._part = None
-        return slot
-
-    # -- the transition rules ---------------------------------------------------------
-
-    def apply(self, delta: Delta) -> None:
-        rule = _RULES.get(type(delta))
-        if rule is None:
-            raise ProtocolError(f"fold takes Delta values, not {type(delta).__name__}")
-        rule(self, delta)
-
-    def begin(self, delta: BeginPart) -> None:
-        key = _key(delta.part_id, delta)
-        if key in self.open:
-            slot = self.pending[self.open[key] - self.base]
-            raise ProtocolError(f"BeginPart for part {key!r}, which is already {slot.describe()}")  # type: ignore[union-attr]
-        kind = delta.kind
-        if not isinstance(kind, PartKind):
-            raise ProtocolError(f"BeginPart for part {key!r} has kind {kind!r}, not a PartKind")
-        pid = delta.part_id if type(delta.part_id) is PartId else PartId(key)
-        self._writable_open()[key] = self.base + len(self.pending)
-        self.pending.append(OpenPart(pid, kind, _ACCEPTS[kind], self))
-
-    def append_text(self, delta: AppendText) -> None:
-        # The hottest rule: _target's common case is inlined (an owned open part, looked up by string id).
-        pid = delta.part_id
-        pos = self.open.get(pid.value) if type(pid) is PartId and type(pid.value) is str else None
-        slot: OpenPart = self.pending[pos - self.base] if pos is not None else None  # type: ignore[assignment]
-        if slot is None or slot.owner is not self:
-            slot = self._target(delta, "AppendText")
-        else:
-            slot._part = None
-        chunk = delta.chunk
-        accepts = slot.accepts
-        if not accepts.text or (accepts.one_data and slot.data is not None):
-            raise ProtocolError(_refusal("AppendText", slot, "inline text"))
-        if type(chunk) is not str:
-            raise ProtocolError(_bad_chunk("AppendText", slot, chunk, "a str"))
-        if accepts.tool_call and slot.value is not UNSET:
-            raise ProtocolError(
-                f"AppendText to part {slot.part_id.value!r} ({slot.describe()}), whose input was already "
-                "replaced by ReplaceStructured"
-            )
-        text, n = slot.text, slot.ntext
-        if text is None:
-            slot.text = Log([chunk])
-        else:  # Log.push, inlined on the hottest path: extend in place when at the log's tip
-            items = text.items
-            if len(items) == n:
-                items.append(chunk)
-                if items[n] is not chunk:  # another branch raced us to the tip
-                    slot.text = Log(items[:n] + [chunk])
-            else:
-                slot.text = Log(items[:n] + [chunk])
-        slot.ntext = n + 1
-
-    def append_bytes(self, delta: AppendBytes) -> None:
-        slot = self._target(delta, "AppendBytes")
-        chunk = delta.chunk
-        accepts = slot.accepts
-        if not accepts.bytes or (accepts.one_data and slot.text is not None):
-            raise ProtocolError(_refusal("AppendBytes", slot, "inline bytes"))
-        if not isinstance(chunk, (bytes, bytearray, memoryview)):
-            raise ProtocolError(_bad_chunk("AppendBytes", slot, chunk, "bytes"))
-        chunk = bytes(chunk)
-        data = slot.data
-        if data is None:
-            slot.data, slot.ndata = Log([chunk]), 1
-        else:
-            slot.data, slot.ndata = data.push(slot.ndata, chunk), slot.ndata + 1
-
-    def replace_structured(self, delta: ReplaceStructured) -> None:
-        slot = self._target(delta, "ReplaceStructured")
-        if not slot.accepts.value:
-            raise ProtocolError(_refusal("ReplaceStructured", slot, "a JSON value"))
-        slot.value = delta.value
-        if slot.accepts.tool_call:
-            slot.text, slot.ntext = None, 0
-
-    def set_metadata(self, delta: SetMetadata) -> None:
-        slot = self._target(delta, "SetMetadata")
-        slot.metadata = slot.metadata.merged(delta.metadata)
-
-    def commit(self, delta: CommitPart) -> None:
-        part = delta.part
-        if not isinstance(part, Part):
-            raise ProtocolError(f"CommitPart carries a {type(part).__name__}, not a Part")
-        kind = part.part_kind
-        if delta.part_id is not None:
-            key = _key(delta.part_id, delta)
-            pos = self.open.get(key)
-            if pos is None:
-                raise ProtocolError(f"CommitPart for part {key!r}, which is not open ({self._open_list()})")
-            slot = self.pending[pos - self.base]
-            assert isinstance(slot, OpenPart)
-            if slot.kind is not kind:
-                raise ProtocolError(f"CommitPart of a {kind.value} part for part {key!r}, which is {slot.describe()}")
-        else:
-            for i, slot in enumerate(self.pending):
-                if isinstance(slot, OpenPart) and slot.kind is kind:
-                    key, pos = slot.part_id.value, self.base + i
-                    break
-            else:
-                self.pending.append(part)
-                self._settle()
-                return
-        del self._writable_open()[key]
-        self.pending[pos - self.base] = part
-        self._settle()
-
-    def _settle(self) -> None:
-        """Move committed parts at the front of ``pending`` into the finished log."""
-        pending = self.pending
-        n = 0
-        while n < len(pending) and not isinstance(pending[n], OpenPart):
-            self.done = self.done.push(self.ndone, pending[n])
-            self.ndone += 1
-            n += 1
-        if n:
-            del pending[:n]
-            self.base += n
+_new_state = object.__new__
 
 
-#: Delta type -> the rule that applies it.
-_RULES: dict[type, Any] = {
-    AppendText: _Builder.append_text,
-    AppendBytes: _Builder.append_bytes,
-    BeginPart: _Builder.begin,
-    CommitPart: _Builder.commit,
-    SetMetadata: _Builder.set_metadata,
-    ReplaceStructured: _Builder.replace_structured,
-}
-
-
-def _key(pid: object, delta: object) -> str:
-    value = pid.value if isinstance(pid, PartId) else pid
-    if isinstance(value, str):
-        return str(value)
-    raise ProtocolError(f"{type(delta).__name__} has part_id {pid!r}, not a PartId of a string")
-
-
-def _bad_chunk(verb: str, slot: OpenPart, chunk: object, expected: str) -> str:
-    return f"{verb} to part {slot.part_id.value!r} ({slot.describe()}) carries a chunk of type {type(chunk).__name__}, not {expected}"
-
-
-def _refusal(verb: str, slot: OpenPart, what: str) -> str:
-    key = slot.part_id.value
-    if slot.kind in _ONE_DATA and (slot.text is not None or slot.data is not None):
-        held = "inline text" if slot.text is not None else "inline bytes"
-        return f"{verb} to part {key!r} ({slot.describe()}), which already holds {held}: it cannot also take {what}"
-    return f"{verb} to part {key!r} ({slot.describe()}): a {slot.kind.value} part takes no {what}"
+def _state(branch: Branch, version: int) -> FoldState:
+    state: FoldState = _new_state(FoldState)
+    state._branch, state._version = branch, version
+    state._parts = state._snapshot = None
+    return state
 
 
 def _as_state(state: FoldState | Sequence[Part]) -> FoldState:
@@ -428,9 +205,42 @@ def fold(state: FoldState | Sequence[Part], delta: Delta) -> FoldState:
     Raises :class:`ProtocolError` when ``delta`` does not fit ``state``;
     ``state`` is never changed.
     """
-    builder = _Builder(_as_state(state))
-    builder.apply(delta)
-    return builder.freeze()
+    if type(state) is not FoldState:
+        state = _as_state(state)
+    branch, start = state._branch, state._version
+    if branch.tip == start:  # the newest state of its branch: try to extend the branch
+        version = start + 1
+        if type(delta) is AppendText:  # the hot path: text for an open part that takes it
+            pid = delta.part_id
+            key = pid.value if type(pid) is PartId else None
+            log = branch.open.get(key) if type(key) is str else None
+            chunk = delta.chunk
+            if log is not None and log.takes_text and type(chunk) is str and next(branch.claims) == version:
+                branch.tip = version  # Branch.claim, PartLog.add_text and _state, inlined
+                log.text.append(chunk)
+                log.text_at.append(version)
+                new: FoldState = _new_state(FoldState)
+                new._branch = branch
+                new._version = version
+                new._parts = None
+                new._snapshot = None
+                return new
+        try:
+            branch.apply(delta, version, True)
+        except Lost:
+            pass  # another fold extended the branch from this state first
+        except ProtocolError:
+            if branch.tip == start:
+                raise  # nobody wrote while the rule looked: the delta does not fit
+        else:
+            return _state(branch, version)
+    branch = branch.fork(start)
+    branch.apply(delta, 1, True)
+    return _state(branch, 1)
+
+
+#: Stands for "no part id yet" in fold_all's loop (``None`` is a part id a bad delta can carry).
+_NOTHING: Any = object()
 
 
 def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> FoldState:
@@ -439,15 +249,79 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
     On a :class:`ProtocolError` the message also gives the delta's index in
     ``deltas``, as ``delta #i``; ``state`` is never changed.
     """
-    builder = _Builder(_as_state(state))
-    rules = _RULES
+    state = _as_state(state)
+    stream = iter(deltas)
+    branch, version = state._branch, state._version + 1
+    try:  # the whole stream is one version of the branch
+        if branch.tip != state._version:
+            raise Lost
+        branch.claim(version)
+    except Lost:
+        branch, version = branch.fork(state._version), 1
+        branch.claim(version)
+    open_logs, append_text = branch.open, Branch.append_text
+    last, append = _NOTHING, None  # the last AppendText's part id, whose part takes more text
     i = -1
     try:
-        for i, delta in enumerate(deltas):
-            rule = rules.get(type(delta))
-            if rule is None:
-                raise ProtocolError(f"fold takes Delta values, not {type(delta).__name__}")
-            rule(builder, delta)
+        for i, delta in enumerate(stream):
+            if type(delta) is AppendText:  # the hot path: chunks go straight onto their part's list
+                chunk = delta.chunk
+                if delta.part_id is last and type(chunk) is str:
+                    append(chunk)  # type: ignore[misc]
+                    continue
+                pid = delta.part_id
+                key = pid.value if type(pid) is PartId else None
+                log = open_logs.get(key) if type(key) is str else None
+                if log is not None and log.takes_text and type(chunk) is str:
+                    log.text.append(chunk)
+                else:
+                    log = append_text(branch, delta, version, False)  # appends, or raises
+                last, append = pid, log.text.append
+                continue
+            last = _NOTHING
+            branch.apply(delta, version, False)
     except ProtocolError as exc:
         raise ProtocolError(f"delta #{i}: {exc}") from None
-    return builder.freeze()
+    for log in open_logs.values():  # stamp the chunks the hot path appended
+        missing = len(log.text) - len(log.text_at)
+        if missing:
+            log.text_at.extend([version] * missing)
+    return _state(branch, version)
+
+
+def fold_iter(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Iterator[FoldState]:
+    """Fold ``deltas`` one at a time, yielding the state after each: a reporter's loop.
+
+    ``for state in fold_iter((), deltas): show(state.snapshot())``.  Raises
+    what :func:`fold` raises, with the delta's index as :func:`fold_all`
+    gives it (``delta #i: ...``); the states yielded before stay valid.
+    """
+    return _fold_iter(_as_state(state), iter(deltas))
+
+
+def _fold_iter(state: FoldState, deltas: Iterator[Delta]) -> Iterator[FoldState]:
+    for i, delta in enumerate(deltas):
+        try:
+            state = fold(state, delta)
+        except ProtocolError as exc:
+            raise ProtocolError(f"delta #{i}: {exc}") from None
+        yield state
+
+
+def afold_iter(state: FoldState | Sequence[Part], deltas: AsyncIterable[Delta]) -> AsyncIterator[FoldState]:
+    """:func:`fold_iter` for an async iterable of deltas: an async generator of states.
+
+    ``async for state in afold_iter((), stream): show(state.snapshot())``.
+    """
+    return _afold_iter(_as_state(state), aiter(deltas))
+
+
+async def _afold_iter(state: FoldState, deltas: AsyncIterator[Delta]) -> AsyncIterator[FoldState]:
+    i = 0
+    async for delta in deltas:
+        try:
+            state = fold(state, delta)
+        except ProtocolError as exc:
+            raise ProtocolError(f"delta #{i}: {exc}") from None
+        yield state
+        i += 1

@@ -1,5 +1,5 @@
 """Edge cases of the kernel that the broader tests do not reach: exact depth limits,
-builtin subclasses, cross-type comparisons, and the fold's race guard."""
+builtin subclasses and cross-type comparisons (the fold's races: tests/test_fold_branches.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,9 @@ from typing import Any
 import agentkit_core as ak
 from agentkit_core import _codec as C
 from agentkit_core import (
-    AppendText,
-    BeginPart,
     CommitPart,
     CostUsage,
     FilePart,
-    fold,
-    fold_all,
     FilesOutput,
     FinishReason,
     Item,
@@ -24,7 +20,6 @@ from agentkit_core import (
     MetadataMap,
     NormalizeError,
     Part,
-    PartId,
     PartKind,
     PartsOutput,
     TextPart,
@@ -208,25 +203,6 @@ class WireEdges(unittest.TestCase):
         self.assertIsNone(delta.part_id)  # type: ignore[attr-defined]
         kept = ak.Delta.from_dict({"CommitPart": {"part": {"Text": {"text": "x", "metadata": {}}}, "part_id": "p"}})
         self.assertEqual(json.dumps(kept.to_dict()), '{"CommitPart": {"part": {"Text": {"text": "x", "metadata": {}}}, "part_id": "p"}}')
-
-
-class FoldRaceGuard(unittest.TestCase):
-    def test_an_append_that_loses_the_tip_copies_the_log(self) -> None:
-        """Two branches appending to one log at once: the loser copies its prefix."""
-        p = PartId("p")
-        base = fold_all((), [BeginPart(p, PartKind.TEXT), AppendText(p, "a")])
-        (slot,) = base._pending
-        log = slot.text  # type: ignore[union-attr]
-
-        class Racing(list):  # type: ignore[type-arg]
-            def append(self, item: object) -> None:
-                super().append("rival")  # another branch wins the race to the tip
-                super().append(item)
-
-        log.items = Racing(log.items)  # type: ignore[union-attr]
-        mine = fold(base, AppendText(p, "b"))
-        self.assertEqual(mine.snapshot()[0].text, "ab")  # type: ignore[attr-defined]
-        self.assertEqual(base.snapshot()[0].text, "a")  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

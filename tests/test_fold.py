@@ -853,6 +853,29 @@ class HeaderKeyTest(unittest.TestCase):
         self.assertEqual((media.modality, media.mime_type), (Modality.BINARY, "application/octet-stream"))
 
 
+class PartIdSubclassTest(unittest.TestCase):
+    def test_a_part_id_subclass_addresses_the_part_of_its_string(self) -> None:
+        class VendorId(PartId):
+            pass
+
+        deltas: list[Delta] = [
+            begin("p", K.TEXT),
+            AppendText(VendorId("p"), "a"),
+            AppendText(VendorId("p"), "b"),
+            text("p", "c"),
+            AppendText(VendorId("p"), "d"),
+        ]
+        whole = fold_all((), deltas)
+        self.assertEqual(whole.snapshot(), (TextPart("abcd"),))
+        self.assertEqual(whole.open_ids, (PartId("p"),))
+        state = FoldState()
+        for delta in deltas:
+            state = fold(state, delta)
+        self.assertEqual(picture(state), picture(whole))
+        closed = fold_all(whole, [CommitPart(TextPart("done"), part_id=VendorId("p"))])
+        self.assertEqual(closed.parts, (TextPart("done"),))
+
+
 class FoldStateTest(unittest.TestCase):
     def test_equality_compares_snapshot_and_open_ids(self) -> None:
         open_empty = fold((), begin("p", K.TEXT))
