@@ -151,7 +151,9 @@ class Reading:
 
     def _start(self) -> str:
         try:
-            chunk = self.stream.read(_HEAD)
+            # read1: what one read gives (a pipe's first line), not a wait for _HEAD bytes or EOF
+            read = getattr(self.stream, "read1", None) or self.stream.read
+            chunk = read(_HEAD)
         except UnicodeDecodeError:  # a text stream over bytes that are not UTF-8
             self._binary_what = "text that is not UTF-8"
             return BINARY

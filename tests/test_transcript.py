@@ -11,6 +11,7 @@ import pickle
 import random
 import tempfile
 import tracemalloc
+from typing import Any
 import unittest
 from unittest import mock
 
@@ -462,6 +463,31 @@ class TestLoadItems(Files):
         self.assertEqual(count, 2000)
         self.assertLess(peak, size // 10, f"peak {peak:,} bytes for a {size:,}-byte file: it was not streamed")
 
+
+    def test_iter_items_yields_each_line_of_a_pipe_as_it_arrives(self) -> None:
+        # A pipe gives what has been written so far, one read at a time; the reader must not
+        # wait for a buffer's worth (or the end) before yielding, nor block where a Ctrl-C
+        # that arrived meanwhile cannot reach it.
+        lines = [ak.Item.text(ak.ItemKind.USER, f"line {n}").to_json().encode() + b"\n" for n in range(6)]
+        reads: list[int] = []
+
+        class Pipe(io.RawIOBase):
+            def readable(self) -> bool:
+                return True
+
+            def readinto(self, buffer: Any) -> int:
+                reads.append(len(reads))
+                if len(reads) > len(lines):
+                    return 0
+                line = lines[len(reads) - 1]
+                buffer[: len(line)] = line
+                return len(line)
+
+        items = ak.iter_items(io.BufferedReader(Pipe()))
+        for n in range(len(lines)):
+            self.assertEqual(next(items).text_content(), f"line {n}")
+            self.assertLessEqual(len(reads), n + 3, "read ahead of the lines it has yielded")
+        self.assertEqual(list(items), [])
 
 class TestDumpItems(Files):
     def test_json_lines_one_compact_item_a_line(self) -> None:
