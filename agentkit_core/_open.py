@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import _codec as C
-from .content import CustomPart, FilePart, MediaPart, Modality, Part, PartKind, ReasoningPart, StructuredPart, TextPart
-from .data import DataRef, InlineBytes, InlineText
+from .content import Modality, Part, PartKind, _make_custom, _make_file, _make_media, _make_reasoning, _make_structured, _make_text
+from .data import DataRef, _make_inline_bytes, _make_inline_text
 from .error import NormalizeError
-from .ids import PartId, ToolCallId
+from .ids import PartId
 from .jsontext import MAX_DEPTH, loads
 from .keys import (
     CUSTOM_KIND_KEY,
@@ -28,7 +28,7 @@ from .keys import (
     TOOL_NAME_KEY,
 )
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
-from .tool import TextOutput, ToolCallPart, ToolResultPart
+from .tool import _make_call, _make_call_id, _make_result, _make_text_output
 
 UNSET: Any = object()
 
@@ -120,11 +120,12 @@ class OpenPart:
     def _data(self) -> DataRef | None:
         text = self._text()
         if text is not None:
-            return InlineText(text)
+            return _make_inline_text(text)
         raw = self._bytes()
-        return None if raw is None else InlineBytes(raw)
+        return None if raw is None else _make_inline_bytes(raw)
 
     def _render(self, final: bool) -> Part:
+        # Built through the decoders' makers: every piece came from a delta its constructor checked.
         kind, md = self.kind, self.metadata
         value = None if self.value is UNSET else self.value
         head: dict[str, str] = {}
@@ -132,30 +133,30 @@ class OpenPart:
             head = {k: v for k, v in md.items() if k in HEADER_KEYS and isinstance(v, str)}
             md = md.without(*HEADER_KEYS)
         if kind is PartKind.TEXT:
-            return TextPart(self._text() or "", metadata=md)
+            return _make_text(self._text() or "", md)
         if kind is PartKind.REASONING:
             raw = self._bytes()
-            return ReasoningPart(self._text(), data=None if raw is None else InlineBytes(raw), metadata=md)
+            return _make_reasoning(self._text(), None if raw is None else _make_inline_bytes(raw), False, md)
         if kind is PartKind.TOOL_CALL:
             text = self._text()
             if final and self.value is UNSET:
                 value, md = _parse_arguments(text or "", md)
             elif text is not None:
                 md = md.merged({INPUT_JSON_KEY: text})
-            call_id = ToolCallId(head.get(TOOL_CALL_ID_KEY, ""))
-            return ToolCallPart(call_id, head.get(TOOL_NAME_KEY, ""), value, metadata=md)
+            call_id = _make_call_id(head.get(TOOL_CALL_ID_KEY, ""))
+            return _make_call(call_id, head.get(TOOL_NAME_KEY, ""), value, md)
         if kind is PartKind.STRUCTURED:
-            return StructuredPart(value, metadata=md)
+            return _make_structured(value, None, md)
         if kind is PartKind.MEDIA:
             modality = _MODALITIES.get(head.get(MODALITY_KEY, ""), Modality.BINARY)
             mime = head.get(MIME_TYPE_KEY, "application/octet-stream")
-            return MediaPart(modality, mime, self._data() or InlineBytes(b""), metadata=md)
+            return _make_media(modality, mime, self._data() or _make_inline_bytes(b""), md)
         if kind is PartKind.FILE:
-            data = self._data() or InlineBytes(b"")
-            return FilePart(data, name=head.get(FILE_NAME_KEY), mime_type=head.get(MIME_TYPE_KEY), metadata=md)
+            data = self._data() or _make_inline_bytes(b"")
+            return _make_file(data, head.get(FILE_NAME_KEY), head.get(MIME_TYPE_KEY), md)
         if kind is PartKind.CUSTOM:
-            return CustomPart(head.get(CUSTOM_KIND_KEY, ""), data=self._data(), value=value, metadata=md)
-        return ToolResultPart(ToolCallId(head.get(TOOL_CALL_ID_KEY, "")), TextOutput(""), metadata=md)
+            return _make_custom(head.get(CUSTOM_KIND_KEY, ""), self._data(), value, md)
+        return _make_result(_make_call_id(head.get(TOOL_CALL_ID_KEY, "")), _make_text_output(""), False, md)
 
 
 _MODALITIES = {m._value_: m for m in Modality}

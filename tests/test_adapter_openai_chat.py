@@ -514,9 +514,9 @@ class AdapterShapeTest(unittest.TestCase):
         self.assertEqual((empty.kind, empty.parts, empty.id.value), (ItemKind.ASSISTANT, (), "x"))  # type: ignore[union-attr]
 
     def test_handle_media_cannot_be_sent(self) -> None:
-        from agentkit_core import NormalizeError
+        from agentkit_core import ArtifactId, NormalizeError
 
-        item = Item(ItemKind.USER, (MediaPart(Modality.IMAGE, "image/png", Handle("art-1")),))
+        item = Item(ItemKind.USER, (MediaPart(Modality.IMAGE, "image/png", Handle(ArtifactId("art-1"))),))
         with self.assertRaises(NormalizeError):
             chat.request_from_items([item])
 
