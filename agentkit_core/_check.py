@@ -226,7 +226,7 @@ def layers(v: object) -> int:
     t = type(v)
     if t is dict or t is list:
         return json_depth(v)
-    return depth(v) if hasattr(t, "_measure") else 0
+    return depth(v) if hasattr(t, "_depth") else 0
 
 
 #: The level of a part's JSON payload (``input``, ``value``, ``schema``) in the part's wire form.

@@ -59,7 +59,7 @@ class DataRef(Value):
     @factory
     def handle(artifact_id: ArtifactId | str) -> Handle:
         """Data stored elsewhere under an artifact id (a plain string is wrapped in an :class:`ArtifactId`)."""
-        return Handle(artifact_id if isinstance(artifact_id, ArtifactId) else ArtifactId(artifact_id))
+        return Handle(ArtifactId(artifact_id) if isinstance(artifact_id, str) else artifact_id)
 
     @classmethod
     def from_dict(cls, v: object, /) -> DataRef:
