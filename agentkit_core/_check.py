@@ -178,8 +178,8 @@ def instance(v: object, kinds: type | tuple[type, ...], owner: str, field: str, 
 # -- sequences of values -----------------------------------------------------------
 
 
-def members(v: object, kinds: tuple[type, ...], owner: str, field: str, noun: str) -> tuple[tuple[Any, ...], int]:
-    """A tuple of ``kinds`` instances from any iterable, and the deepest wire depth among them (0 if none).
+def members(v: object, kinds: frozenset[type], owner: str, field: str, noun: str) -> tuple[tuple[Any, ...], int]:
+    """A tuple of instances of ``kinds`` (or their subclasses) from any iterable, and their deepest wire depth (0 if none).
 
     A string, bytes or a mapping is a wrong type (iterating it gives no
     values); an element of another type is a wrong value naming its index.
@@ -191,19 +191,17 @@ def members(v: object, kinds: tuple[type, ...], owner: str, field: str, noun: st
     else:
         seq = _iterate(v, owner, field, noun)
     deepest = 0
-    fast = _EXACT.get(kinds)
-    if fast is None:
-        fast = _EXACT[kinds] = frozenset(kinds)
-    for i, x in enumerate(seq):
-        if type(x) not in fast and not isinstance(x, kinds):
+    for x in seq:
+        if type(x) not in kinds and not isinstance(x, tuple(kinds)):
+            i = next(i for i, y in enumerate(seq) if y is x)
             raise refused(owner, f"{field}[{i}]", f"expected {_a(noun)}, got {type(x).__name__}")
-        d = depth(x)
+        try:
+            d = x._depth
+        except AttributeError:
+            d = x._measure()
         if d > deepest:
             deepest = d
     return seq, deepest
-
-
-_EXACT: dict[tuple[type, ...], frozenset[type]] = {}
 
 
 def _iterate(v: object, owner: str, field: str, noun: str) -> tuple[Any, ...]:
@@ -239,7 +237,12 @@ def part_depth(owner: str, metadata: Any, *layers: int) -> int:
     ``layers`` are the depths of the fields other than metadata, which their
     own checks kept within bounds already.
     """
-    deepest = fits(2 + depth(metadata), owner, "metadata")
+    try:
+        deepest: int = metadata._depth + 2
+    except AttributeError:
+        deepest = metadata._measure() + 2
+    if deepest > MAX_DEPTH:
+        too_deep(owner, "metadata", deepest)
     for layer in layers:
         if layer + 2 > deepest:
             deepest = layer + 2

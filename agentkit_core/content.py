@@ -151,7 +151,7 @@ class TextPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, text: str, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "TextPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "TextPart")
         _fill_text(self, K.text(text, "TextPart", "text"), md, K.part_depth("TextPart", md))
 
     def to_dict(self) -> dict[str, Any]:
@@ -180,7 +180,7 @@ class MediaPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "MediaPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "MediaPart")
         data = K.instance(data, DATA_REFS, "MediaPart", "data", "a DataRef")
         _fill_media(
             self,
@@ -231,7 +231,7 @@ class FilePart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, data: DataRef, *, name: str | None = None, mime_type: str | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "FilePart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "FilePart")
         data = K.instance(data, DATA_REFS, "FilePart", "data", "a DataRef")
         name, mime_type = K.opt_text(name, "FilePart", "name"), K.opt_text(mime_type, "FilePart", "mime_type")
         _fill_file(self, data, name, mime_type, md, K.part_depth("FilePart", md, data._depth))
@@ -297,7 +297,7 @@ class StructuredPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, value: JsonValue, *, schema: JsonValue | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "StructuredPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "StructuredPart")
         value, value_depth = K.payload(value, "StructuredPart", "value", K.PAYLOAD_LEVEL)
         schema, schema_depth = K.payload(schema, "StructuredPart", "schema", K.PAYLOAD_LEVEL)
         _fill_structured(self, value, schema, md, K.part_depth("StructuredPart", md, value_depth, schema_depth))
@@ -349,7 +349,7 @@ class ReasoningPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, summary: str | None = None, *, data: DataRef | None = None, redacted: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "ReasoningPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ReasoningPart")
         if data is not None:
             data = K.instance(data, DATA_REFS, "ReasoningPart", "data", "a DataRef or None")
         summary, redacted = K.opt_text(summary, "ReasoningPart", "summary"), K.flag(redacted, "ReasoningPart", "redacted")
@@ -417,7 +417,7 @@ class CustomPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, kind: str, *, data: DataRef | None = None, value: JsonValue | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "CustomPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "CustomPart")
         if data is not None:
             data = K.instance(data, DATA_REFS, "CustomPart", "data", "a DataRef or None")
         value, value_depth = K.payload(value, "CustomPart", "value", K.PAYLOAD_LEVEL)

@@ -127,7 +127,7 @@ class SetMetadata(Delta):
     metadata: MetadataMap
 
     def __init__(self, part_id: PartId, metadata: MetadataLike) -> None:
-        md = as_metadata(metadata, "SetMetadata")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "SetMetadata")
         K.fits(2 + K.depth(md), "SetMetadata", "metadata")
         _fill_set_metadata(self, _part_id(part_id, "SetMetadata"), md)
 

@@ -19,7 +19,7 @@ from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
-from .tool import PART_VARIANTS
+from .tool import PART_TYPES
 from .usage import Usage
 
 __all__ = ("ItemKind", "Item")
@@ -78,18 +78,20 @@ class Item(Value):
     ) -> None:
         if type(kind) is not ItemKind:
             kind = K.member(kind, ItemKind, "Item", "kind")
-        checked, deepest = K.members(parts, PART_VARIANTS, "Item", "parts", "Part")
+        checked, deepest = K.members(parts, PART_TYPES, "Item", "parts", "Part")
         if deepest > _DEEPEST_PART:
             for i, part in enumerate(checked):
                 K.fits(K.depth(part) + 2, "Item", f"parts[{i}]")
         if id is not None and type(id) is not MessageId:
             id = K.ident(id, MessageId, "Item", "id")
-        md = as_metadata(metadata, "Item")
-        K.fits(1 + K.depth(md), "Item", "metadata")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Item")
+        if md is not EMPTY_METADATA:
+            K.fits(1 + K.depth(md), "Item", "metadata")
         if usage is not None:
             usage = K.instance(usage, Usage, "Item", "usage", "a Usage or None")
-            K.fits(1 + usage._depth, "Item", "usage")
-        if finish_reason is not None:
+            if usage.metadata is not EMPTY_METADATA:
+                K.fits(1 + usage._depth, "Item", "usage")
+        if finish_reason is not None and type(finish_reason) is not FinishReason:
             finish_reason = K.instance(finish_reason, FinishReason, "Item", "finish_reason", "a FinishReason or None")
         if created_at is not None and type(created_at) is not Timestamp:
             created_at = make_timestamp(K.count(created_at, "Item", "created_at"))

@@ -58,7 +58,7 @@ class ToolCallPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, id: ToolCallId, name: str, input: JsonValue, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "ToolCallPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolCallPart")
         if type(id) is not ToolCallId:
             id = K.ident(id, ToolCallId, "ToolCallPart", "id")
         input, input_depth = K.payload(input, "ToolCallPart", "input", K.PAYLOAD_LEVEL)
@@ -191,7 +191,7 @@ class PartsOutput(ToolOutput):
     parts: tuple[Part, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __init__(self, parts: Iterable[Part]) -> None:
-        checked, deepest = K.members(parts, PART_VARIANTS, "PartsOutput", "parts", "Part")
+        checked, deepest = K.members(parts, PART_TYPES, "PartsOutput", "parts", "Part")
         _fill_parts_output(self, checked, _sequence_depth(checked, deepest, 2, "PartsOutput", "parts"))
 
     def _measure(self) -> int:
@@ -211,7 +211,7 @@ class FilesOutput(ToolOutput):
     files: tuple[FilePart, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __init__(self, files: Iterable[FilePart]) -> None:
-        checked, deepest = K.members(files, (FilePart,), "FilesOutput", "files", "FilePart")
+        checked, deepest = K.members(files, _FILE_TYPES, "FilesOutput", "files", "FilePart")
         # Files are written untagged, one level shallower than a FilePart.
         _fill_files_output(self, checked, _sequence_depth(checked, deepest, 1, "FilesOutput", "files"))
 
@@ -287,7 +287,7 @@ class ToolResultPart(Part):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "ToolResultPart")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolResultPart")
         if type(call_id) is not ToolCallId:
             call_id = K.ident(call_id, ToolCallId, "ToolResultPart", "call_id")
         output = K.instance(output, OUTPUTS, "ToolResultPart", "output", "a ToolOutput")
@@ -337,7 +337,9 @@ _fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata
 
 #: The part variants and the tool output variants, for checking fields that hold them.
 PART_VARIANTS = (TextPart, MediaPart, FilePart, StructuredPart, ReasoningPart, ToolCallPart, ToolResultPart, CustomPart)
+PART_TYPES = frozenset(PART_VARIANTS)
 OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
+_FILE_TYPES = frozenset((FilePart,))
 
 
 PART_DECODERS["ToolCall"] = ToolCallPart._decode

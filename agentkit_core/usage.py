@@ -211,7 +211,7 @@ class Usage(Value):
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
     def __init__(self, tokens: TokenUsage | None = None, *, cost: CostUsage | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = as_metadata(metadata, "Usage")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Usage")
         K.fits(1 + K.depth(md), "Usage", "metadata")
         if tokens is not None:
             tokens = K.instance(tokens, TokenUsage, "Usage", "tokens", "a TokenUsage or None")
