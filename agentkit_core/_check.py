@@ -195,7 +195,7 @@ def members(v: object, kinds: frozenset[type], owner: str, field: str, noun: str
         if type(x) not in kinds and not isinstance(x, tuple(kinds)):
             i = next(i for i, y in enumerate(seq) if y is x)
             raise refused(owner, f"{field}[{i}]", f"expected {_a(noun)}, got {type(x).__name__}")
-        try:
+        try:  # depth(x), inlined: this loop runs for every part of every item made
             d = x._depth
         except AttributeError:
             d = x._measure()
@@ -237,7 +237,7 @@ def part_depth(owner: str, metadata: Any, *layers: int) -> int:
     ``layers`` are the depths of the fields other than metadata, which their
     own checks kept within bounds already.
     """
-    try:
+    try:  # depth(metadata), inlined: every part made runs this
         deepest: int = metadata._depth + 2
     except AttributeError:
         deepest = metadata._measure() + 2

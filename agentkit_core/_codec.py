@@ -132,17 +132,17 @@ def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: i
 def maker(cls: type[T], *names: str) -> Callable[..., T]:
     """A fast constructor for decoders: ``maker(cls, "a", "b")(a, b)`` builds a ``cls``.
 
-    It skips ``__init__`` and ``__post_init__``, whose only extra work is to
-    coerce convenience arguments (a dict for metadata, a list for parts) that a
-    decoder's validated values never are.  Every field of ``cls`` must be named.
+    It skips ``__init__``, whose checks (and payload copies) a decoder's values
+    passed already as they were read.  Every field of ``cls`` must be named; a
+    part's wire depth, which ``__init__`` would record, is measured on first
+    use instead (``_check.depth``).
 
-    A frozen dataclass refuses ``o.x = ...``, so its own ``__init__`` stores each
-    field through ``object.__setattr__``, a slow generic call.  Instead the
-    value starts as an instance of a private mutable subclass that adds no
-    slots, so it has the same memory layout.  Plain attribute stores fill it
-    at full speed, then ``o.__class__ = cls`` (allowed between layout-compatible
-    classes) makes it the frozen value, indistinguishable from one built by
-    ``cls(...)``.  That is about twice as fast again.
+    A frozen value refuses ``o.x = ...``.  Instead the value starts as an
+    instance of a private mutable subclass that adds no slots, so it has the
+    same memory layout.  Plain attribute stores fill it at full speed (the
+    interpreter specialises them), then ``o.__class__ = cls`` (allowed between
+    layout-compatible classes) makes it the frozen value, indistinguishable
+    from one built by ``cls(...)``.
     """
     if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
         raise TypeError(f"maker({cls.__name__}) must set every field")
