@@ -204,6 +204,17 @@ def members(v: object, kinds: frozenset[type], owner: str, field: str, noun: str
     return seq, deepest
 
 
+def sequence_depth(values: tuple[Any, ...], deepest: int, above: int, owner: str, field: str) -> int:
+    """The depth of ``{"Tag": [value, ...]}``, which adds ``above`` levels to its deepest value's; refuses one too deep.
+
+    ``deepest`` is what :func:`members` measured; an error names the first value too deep.
+    """
+    if deepest + above > MAX_DEPTH:
+        for i, v in enumerate(values):
+            fits(depth(v) + above, owner, f"{field}[{i}]")
+    return max(2, deepest + above)
+
+
 def _iterate(v: object, owner: str, field: str, noun: str) -> tuple[Any, ...]:
     if isinstance(v, (str, bytes, bytearray, Mapping)) or not isinstance(v, Iterable):
         raise wrong_type(owner, field, f"an iterable of {noun} values", v)

@@ -79,9 +79,7 @@ class Item(Value):
         if type(kind) is not ItemKind:
             kind = K.member(kind, ItemKind, "Item", "kind")
         checked, deepest = K.members(parts, PART_TYPES, "Item", "parts", "Part")
-        if deepest > _DEEPEST_PART:
-            for i, part in enumerate(checked):
-                K.fits(K.depth(part) + 2, "Item", f"parts[{i}]")
+        K.sequence_depth(checked, deepest, 2, "Item", "parts")  # {"parts": [{"Tag": ...}]}
         if id is not None and type(id) is not MessageId:
             id = K.ident(id, MessageId, "Item", "id")
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Item")
@@ -183,7 +181,5 @@ class Item(Value):
 
 _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
-#: Parts sit at level 3 of an item's wire form (``{"parts": [{"Tag": ...}]}``): how deep one may nest.
-_DEEPEST_PART = C.MAX_DEPTH - 2
 _make_message_id = C.maker(MessageId, "value")
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}

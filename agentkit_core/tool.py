@@ -192,7 +192,7 @@ class PartsOutput(ToolOutput):
 
     def __init__(self, parts: Iterable[Part]) -> None:
         checked, deepest = K.members(parts, PART_TYPES, "PartsOutput", "parts", "Part")
-        _fill_parts_output(self, checked, _sequence_depth(checked, deepest, 2, "PartsOutput", "parts"))
+        _fill_parts_output(self, checked, K.sequence_depth(checked, deepest, 2, "PartsOutput", "parts"))
 
     def _measure(self) -> int:
         depth = 2 + max(map(K.depth, self.parts), default=0)
@@ -213,7 +213,7 @@ class FilesOutput(ToolOutput):
     def __init__(self, files: Iterable[FilePart]) -> None:
         checked, deepest = K.members(files, _FILE_TYPES, "FilesOutput", "files", "FilePart")
         # Files are written untagged, one level shallower than a FilePart.
-        _fill_files_output(self, checked, _sequence_depth(checked, deepest, 1, "FilesOutput", "files"))
+        _fill_files_output(self, checked, K.sequence_depth(checked, deepest, 1, "FilesOutput", "files"))
 
     def _measure(self) -> int:
         depth = max(2, 1 + max(map(K.depth, self.files), default=0))
@@ -222,14 +222,6 @@ class FilesOutput(ToolOutput):
 
     def to_dict(self) -> dict[str, Any]:
         return {"Files": [f.to_bare_dict() for f in self.files]}
-
-
-def _sequence_depth(values: tuple[Any, ...], deepest: int, above: int, owner: str, field: str) -> int:
-    """The depth of ``{"Tag": [value, ...]}`` whose values are ``above`` levels down; refuses one too deep."""
-    if deepest + above > C.MAX_DEPTH:
-        for i, v in enumerate(values):
-            K.fits(K.depth(v) + above, owner, f"{field}[{i}]")
-    return max(2, deepest + above)
 
 
 _fill_text_output = filler(TextOutput, "text", "_depth")
