@@ -270,9 +270,10 @@ def payload(v: Any, owner: str, field: str, level: int) -> tuple[JsonValue, int]
     cannot change (or invalidate) the value that holds the copy.
     """
     try:
-        return C.walk(v, MAX_DEPTH - level + 1)
+        copy = C.json_value(v, level)
     except NormalizeError as exc:
         raise located(exc, owner, field) from None
+    return copy, json_depth(copy)
 
 
 def json_depth(v: object) -> int:

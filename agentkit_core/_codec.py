@@ -333,71 +333,70 @@ def byte_array(v: object, depth: int) -> bytes:
 
 
 def json_value(v: Any, depth: int) -> JsonValue:
-    """Validate any JSON value sitting at nesting level ``depth``; a fresh copy sharing no container with ``v``."""
-    if v is MISSING:
-        fail("missing field")
-    return walk(v, MAX_DEPTH - depth + 1)[0]
+    """Validate any JSON value and return a fresh copy that shares no container with ``v``.
 
-
-def walk(v: Any, room: int) -> tuple[JsonValue, int]:
-    """Validate and copy JSON value ``v``, which may nest ``room`` containers deep; the copy and its depth.
-
-    The depth is ``0`` for a scalar, ``1`` for ``{}`` or ``[1]``, and so on.
-    Floats must be finite, strings and keys valid Unicode, keys strings;
-    subclasses of the JSON types become exact ones.  The one JSON walker:
-    decoders keep the copy, constructors the depth too.
+    ``depth`` is the nesting level ``v`` has if it is a container.  Floats must
+    be finite; strings and keys valid Unicode; keys strings; subclasses of the
+    JSON types become exact ones.  The one JSON walker: decoders keep the
+    copy, constructors measure its depth too (``_check.json_depth``).
     """
     t = type(v)
     if t is dict:
-        if room < 1:
+        if depth > MAX_DEPTH:
             too_deep()
-        out: dict[str, JsonValue] = {}
-        deepest = 0
-        for k, x in v.items():
-            if type(k) is not str or not k.isascii():
-                k = json_key(k)
-            tx = type(x)
-            if (tx is str and x.isascii()) or tx is int or tx is bool or x is None or (tx is float and _isfinite(x)):
-                out[k] = x
-                continue
-            try:
-                out[k], d = walk(x, room - 1)
-            except NormalizeError as exc:
-                raise exc.under(key_segment(k)) from None
-            if d > deepest:
-                deepest = d
-        return out, deepest + 1
+        return json_object(v, depth)
     if t is list:
-        if room < 1:
+        if depth > MAX_DEPTH:
             too_deep()
         items: list[JsonValue] = []
         append = items.append
-        deepest = 0
+        inner = depth + 1
         for x in v:
             tx = type(x)
             if (tx is str and x.isascii()) or tx is int or tx is bool or x is None or (tx is float and _isfinite(x)):
                 append(x)
                 continue
             try:
-                x, d = walk(x, room - 1)
+                append(json_value(x, inner))
             except NormalizeError as exc:
                 raise exc.under(f"[{len(items)}]") from None
-            append(x)
-            if d > deepest:
-                deepest = d
-        return items, deepest + 1
+        return items
     if t is int or t is bool or v is None or (t is float and _isfinite(v)):
-        return v, 0
+        return v  # type: ignore[no-any-return]
+    return _json_slow(v, depth)
+
+
+def json_object(v: dict[Any, Any], depth: int) -> dict[str, JsonValue]:
+    """Copy a JSON object (already depth-checked at ``depth``), validating keys and values."""
+    out: dict[str, JsonValue] = {}
+    inner = depth + 1
+    for k, x in v.items():
+        if type(k) is not str or not k.isascii():
+            k = json_key(k)
+        tx = type(x)
+        if (tx is str and x.isascii()) or tx is int or tx is bool or x is None or (tx is float and _isfinite(x)):
+            out[k] = x  # scalars checked here: a call per value costs more than the check
+            continue
+        try:
+            out[k] = json_value(x, inner)
+        except NormalizeError as exc:
+            raise exc.under(key_segment(k)) from None
+    return out
+
+
+def _json_slow(v: object, depth: int) -> JsonValue:
     if isinstance(v, str):
-        return _unicode(v, ""), 0
+        return _unicode(v, "")
     if isinstance(v, int):  # a subclass (bool cannot be subclassed, and exact bools never get here)
-        return int.__int__(v), 0
+        return int.__int__(v)
     if isinstance(v, float) and _isfinite(v):
-        return float.__float__(v), 0
+        return float.__float__(v)
     if isinstance(v, dict):
-        return walk(dict(v), room)
+        return json_value(dict(v), depth)
     if isinstance(v, list):
-        return walk(list(v), room)
+        return json_value(list(v), depth)
+    if v is MISSING:
+        fail("missing field")
     if isinstance(v, float):
         fail(f"invalid value: {v!r} is not a JSON number (NaN and infinities are refused)")
     fail(f"invalid type: {describe(v)}, expected a JSON value")

@@ -148,27 +148,25 @@ _set_depth(EMPTY_METADATA, 1)
 
 def _checked(data: Mapping[Any, Any]) -> tuple[dict[str, JsonValue], int]:
     """Check and copy a non-empty mapping: its items, keys sorted, and the depth of its wire form."""
-    out, depth = C.walk(data if type(data) is dict else dict(data), C.MAX_DEPTH)
-    assert type(out) is dict
-    return (dict(sorted(out.items())) if len(out) > 1 else out), depth
+    out = C.json_object(data if type(data) is dict else dict(data), 1)  # the map is level 1
+    return (dict(sorted(out.items())) if len(out) > 1 else out), K.json_depth(out)
 
 
 def decode_metadata(v: object, depth: int) -> MetadataMap:
     """Decode a metadata map at nesting level ``depth`` (the map's own level)."""
     if type(v) is dict:
-        if not v and depth <= C.MAX_DEPTH:
+        if depth > C.MAX_DEPTH:
+            C.too_deep()
+        if not v:
             return EMPTY_METADATA
-        data, layers = C.walk(v, C.MAX_DEPTH - depth + 1)
-        assert type(data) is dict
+        data = C.json_object(v, depth)
     elif v is C.MISSING:
         C.fail("missing field")
     elif isinstance(v, dict):
         return decode_metadata(dict(v), depth)
     else:
         C.fail(f"invalid type: {C.describe(v)}, expected a map")
-    decoded = MetadataMap._sorted(dict(sorted(data.items())) if len(data) > 1 else data)
-    _set_depth(decoded, layers)  # the walk measured it: later containers read it for free
-    return decoded
+    return MetadataMap._sorted(dict(sorted(data.items())) if len(data) > 1 else data)
 
 
 def metadata_field(d: dict[str, Any], depth: int) -> MetadataMap:
