@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
-from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
 from .error import NormalizeError
@@ -31,9 +30,9 @@ if TYPE_CHECKING:
 
 _U64_END = 1 << 64
 _JUST_INT = {int}
+_isfinite = math.isfinite
 
 T = TypeVar("T")
-E = TypeVar("E", bound="WireEnum")
 
 
 class _Missing:
@@ -86,10 +85,10 @@ def valid_unicode(s: str) -> bool:
 
 
 def _unicode(v: str, key: str) -> str:
-    """Check a non-ASCII string is valid Unicode; return it as an exact ``str``."""
-    if not valid_unicode(v):
+    """Check a string is valid Unicode; return it as an exact ``str``."""
+    if not (v.isascii() or valid_unicode(v)):
         fail("invalid Unicode: the string holds a lone surrogate", key)
-    return str(v)
+    return str.__str__(v)
 
 
 # -- structs -----------------------------------------------------------------------
@@ -129,17 +128,17 @@ def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: i
 def maker(cls: type[T], *names: str) -> Callable[..., T]:
     """A fast constructor for decoders: ``maker(cls, "a", "b")(a, b)`` builds a ``cls``.
 
-    It skips ``__init__`` and ``__post_init__``, whose only extra work is to
-    coerce convenience arguments (a dict for metadata, a list for parts) that a
-    decoder's validated values never are.  Every field of ``cls`` must be named.
+    It skips ``__init__``, whose checks (and payload copies) a decoder's values
+    passed already as they were read.  Every field of ``cls`` must be named; a
+    part's wire depth, which ``__init__`` would record, is measured on first
+    use instead (``_check.depth``).
 
-    A frozen dataclass refuses ``o.x = ...``, so its own ``__init__`` stores each
-    field through ``object.__setattr__``, a slow generic call.  Instead the
-    value starts as an instance of a private mutable subclass that adds no
-    slots, so it has the same memory layout.  Plain attribute stores fill it
-    at full speed, then ``o.__class__ = cls`` (allowed between layout-compatible
-    classes) makes it the frozen value, indistinguishable from one built by
-    ``cls(...)``.  That is about twice as fast again.
+    A frozen value refuses ``o.x = ...``.  Instead the value starts as an
+    instance of a private mutable subclass that adds no slots, so it has the
+    same memory layout.  Plain attribute stores fill it at full speed (the
+    interpreter specialises them), then ``o.__class__ = cls`` (allowed between
+    layout-compatible classes) makes it the frozen value, indistinguishable
+    from one built by ``cls(...)``.
     """
     if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
         raise TypeError(f"maker({cls.__name__}) must set every field")
@@ -333,13 +332,11 @@ def json_value(v: Any, depth: int) -> JsonValue:
     """Validate any JSON value and return a fresh copy that shares no container with ``v``.
 
     ``depth`` is the nesting level ``v`` has if it is a container.  Floats must
-    be finite; strings and keys valid Unicode; keys strings.
+    be finite; strings and keys valid Unicode; keys strings; subclasses of the
+    JSON types become exact ones.  The one JSON walker: decoders keep the
+    copy, constructors measure its depth too (``_check.json_depth``).
     """
     t = type(v)
-    if t is str:
-        return v if v.isascii() else _unicode(v, "")
-    if t is int or t is bool or v is None:
-        return v  # type: ignore[no-any-return]
     if t is dict:
         if depth > MAX_DEPTH:
             too_deep()
@@ -347,16 +344,20 @@ def json_value(v: Any, depth: int) -> JsonValue:
     if t is list:
         if depth > MAX_DEPTH:
             too_deep()
+        items: list[JsonValue] = []
+        append = items.append
         inner = depth + 1
-        out: list[JsonValue] = []
-        append = out.append
-        try:
-            for x in v:
+        for x in v:
+            tx = type(x)
+            if (tx is str and x.isascii()) or tx is int or tx is bool or x is None or (tx is float and _isfinite(x)):
+                append(x)
+                continue
+            try:
                 append(json_value(x, inner))
-        except NormalizeError as exc:
-            raise exc.under(f"[{len(out)}]") from None
-        return out
-    if t is float and math.isfinite(v):
+            except NormalizeError as exc:
+                raise exc.under(f"[{len(items)}]") from None
+        return items
+    if t is int or t is bool or v is None or (t is float and _isfinite(v)):
         return v  # type: ignore[no-any-return]
     return _json_slow(v, depth)
 
@@ -367,7 +368,11 @@ def json_object(v: dict[Any, Any], depth: int) -> dict[str, JsonValue]:
     inner = depth + 1
     for k, x in v.items():
         if type(k) is not str or not k.isascii():
-            k = _key(k)
+            k = json_key(k)
+        tx = type(x)
+        if (tx is str and x.isascii()) or tx is int or tx is bool or x is None or (tx is float and _isfinite(x)):
+            out[k] = x  # scalars checked here: a call per value costs more than the check
+            continue
         try:
             out[k] = json_value(x, inner)
         except NormalizeError as exc:
@@ -375,35 +380,36 @@ def json_object(v: dict[Any, Any], depth: int) -> dict[str, JsonValue]:
     return out
 
 
-def key_segment(key: str) -> str:
+def _json_slow(v: object, depth: int) -> JsonValue:
+    if isinstance(v, str):
+        return _unicode(v, "")
+    if isinstance(v, int):  # a subclass (bool cannot be subclassed, and exact bools never get here)
+        return int.__int__(v)
+    if isinstance(v, float) and _isfinite(v):
+        return float.__float__(v)
+    if isinstance(v, dict):
+        return json_value(dict(v), depth)
+    if isinstance(v, list):
+        return json_value(list(v), depth)
+    if v is MISSING:
+        fail("missing field")
+    if isinstance(v, float):
+        fail(f"invalid value: {v!r} is not a JSON number (NaN and infinities are refused)")
+    fail(f"invalid type: {describe(v)}, expected a JSON value")
+
+
+def key_segment(key: object) -> str:
     """The path segment naming a map key: ``["key"]``."""
     return f"[{key!r}]"
 
 
-def _key(k: object) -> str:
+def json_key(k: object) -> str:
+    """A JSON object key that is not plain ASCII: valid Unicode, as an exact ``str``."""
     if isinstance(k, str):
-        return _unicode(k, "")
+        if k.isascii() or valid_unicode(k):
+            return str.__str__(k)
+        fail(f"invalid Unicode: a key holds a lone surrogate ({describe(k)})")
     fail(f"invalid key: {describe(k)}, expected a string")
-
-
-def _json_slow(v: object, depth: int) -> JsonValue:
-    if v is MISSING:
-        fail("missing field")
-    if isinstance(v, float):
-        if math.isfinite(v):
-            return float(v)
-        fail(f"invalid value: {v!r} is not a JSON number (NaN and infinities are refused)")
-    if isinstance(v, int):  # an int subclass (bool cannot be subclassed, and exact bools never get here)
-        return int(v)
-    if isinstance(v, str):
-        return _unicode(v, "")
-    if isinstance(v, dict):
-        if depth > MAX_DEPTH:
-            too_deep()
-        return json_object(dict(v), depth)
-    if isinstance(v, list):
-        return json_value(list(v), depth)
-    fail(f"invalid type: {describe(v)}, expected a JSON value")
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -421,65 +427,3 @@ def copy_json(v: Any) -> JsonValue:
             return v.copy()  # type: ignore[no-any-return]
         return [x if type(x) in _SCALARS else copy_json(x) for x in v]
     return v  # type: ignore[no-any-return]
-
-
-# -- enums -------------------------------------------------------------------------
-
-
-class WireEnum(JsonCodec, Enum):
-    """An enum whose ``.value`` is the reference's variant name; ordered as declared."""
-
-    def to_dict(self) -> str:
-        """The wire form: the bare variant name."""
-        name: str = self.value
-        return name
-
-    @classmethod
-    def from_dict(cls: type[E], v: object, /) -> E:
-        """Read a variant name (``"User"``; serde's ``{"User": null}`` too)."""
-        return decode_enum(cls, v, "")
-
-    def _rank(self) -> int:
-        return type(self)._member_names_.index(self.name)
-
-    # Ordered by declaration, and only against members of the same enum.
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() < other._rank()
-
-    def __le__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() <= other._rank()
-
-    def __gt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() > other._rank()
-
-    def __ge__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank() >= other._rank()
-
-
-def decode_enum(cls: type[E], v: object, key: str) -> E:
-    """Decode a unit-only enum; ``key`` names the field in errors."""
-    members: dict[Any, E] = cls._value2member_map_  # type: ignore[assignment]
-    member = members.get(v) if type(v) is str else None
-    if member is not None:
-        return member
-    if v is MISSING:
-        fail("missing field", key)
-    if isinstance(v, dict) and len(v) == 1:
-        ((tag, body),) = dict(v).items()
-        if body is None and isinstance(tag, str) and tag in members:
-            return members[tag]
-        if isinstance(tag, str) and tag in members:
-            fail(f"invalid type: {describe(body)}, expected unit variant {tag}", key)
-        v = tag
-    names = ", ".join(members)
-    if isinstance(v, str):
-        fail(f"unknown variant {v!r} of {cls.__name__}, expected one of {names}", key)
-    fail(f"invalid type: {describe(v)}, expected a {cls.__name__} variant name ({names})", key)

@@ -1,10 +1,12 @@
-"""Equality, hashing and repr by fields, written once for every value class.
+"""What every value class shares: equality, hashing and repr by fields, freezing, factories.
 
-Every value is a ``@dataclass(frozen=True, slots=True, eq=False, repr=False)``
-deriving from :class:`Value`.  The dataclass machinery compiles each method it
-generates from source when the class is created, and those compilations are
-most of the package's import time; taking ``__eq__``, ``__hash__`` and
-``__repr__`` from this base halves them.  They behave as the generated ones do:
+Every value is a ``@dataclass(frozen=True, slots=True, eq=False, repr=False,
+init=False)`` deriving from :class:`Value`, decorated with :func:`sealed`, and
+writes its own ``__init__``, which checks its arguments.  The dataclass
+machinery compiles each method it generates from source when the class is
+created, and those compilations are most of the package's import time; taking
+``__eq__``, ``__hash__`` and ``__repr__`` from this base halves them.  They
+behave as the generated ones do:
 
 * ``a == b`` when both are exactly the same class and their fields compare
   equal as a tuple (so a field holding the very same NaN still matches, on
@@ -12,14 +14,29 @@ most of the package's import time; taking ``__eq__``, ``__hash__`` and
 * ``hash(a)`` hashes that tuple, so a value hashes when all of its fields do;
 * ``repr(a)`` is ``ClassName(field=value, ...)``, guarded against a value
   reached again through its own JSON payload.
+
+Assigning or deleting any attribute of a value, a field or not, raises
+:class:`dataclasses.FrozenInstanceError` naming the class and the attribute.
+(The ``__setattr__`` a frozen slotted dataclass generates raises a confusing
+``TypeError`` for names that are not fields: :func:`sealed` puts this base's
+in its place.)  Code that builds values stores fields through the slots'
+own descriptors (:func:`filler`), which no ``__setattr__`` sees.
+
+A :class:`factory` is a function on a class that makes a value
+(``Part.text("hi")``); instances refuse it with ``AttributeError``, so
+``item.text`` never hands back a function that looks like a field.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from dataclasses import FrozenInstanceError, fields, is_dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
+
+P = ParamSpec("P")
+R = TypeVar("R")
+V = TypeVar("V", bound=type)
 
 from .jsontext import JsonCodec
 
@@ -42,13 +59,36 @@ def _fields_of(cls: type) -> _Fields | None:
     return known
 
 
+def field_values(v: Any) -> tuple[Any, ...]:
+    """The values of a value's fields, in order."""
+    known = _fields_of(type(v))
+    assert known is not None, "a value class is a dataclass"
+    return known[1](v)
+
+
+def refuse_setattr(self: object, name: str, value: object) -> NoReturn:
+    """``__setattr__`` of a frozen value: every assignment raises :class:`FrozenInstanceError`."""
+    cls = type(self).__name__
+    raise FrozenInstanceError(f"cannot assign to {cls}.{name}: {cls} values are frozen (builders return changed copies)")
+
+
+def refuse_delattr(self: object, name: str) -> NoReturn:
+    """``__delattr__`` of a frozen value: every deletion raises :class:`FrozenInstanceError`."""
+    cls = type(self).__name__
+    raise FrozenInstanceError(f"cannot delete {cls}.{name}: {cls} values are frozen")
+
+
 class Value(JsonCodec):
-    """The base of every value class: equality, hashing and repr by fields.
+    """The base of every value class: equality, hashing and repr by fields; frozen.
 
     A subclass that is not a dataclass has none, and keeps ``object``'s.
     """
 
     __slots__ = ()
+
+    if not TYPE_CHECKING:  # mypy reads frozen=True on each dataclass; these enforce it at run time
+        __setattr__ = refuse_setattr
+        __delattr__ = refuse_delattr
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -69,3 +109,73 @@ class Value(JsonCodec):
             return object.__repr__(self)
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in known[0])
         return f"{self.__class__.__qualname__}({shown})"
+
+
+def sealed(cls: V) -> V:
+    """Drop the ``__setattr__``/``__delattr__`` a frozen dataclass generates, so :class:`Value`'s apply."""
+    for name in ("__setattr__", "__delattr__"):
+        if name in cls.__dict__:
+            delattr(cls, name)
+    return cls
+
+
+def filler(cls: type, *names: str) -> Callable[..., None]:
+    """A function storing ``names`` on an instance of ``cls``, in order: ``fill(obj, a, b)``.
+
+    Each store goes through the slot's own descriptor (``cls.a.__set__``),
+    which no ``__setattr__`` sees, and which is faster than
+    ``object.__setattr__(obj, "a", a)``, a generic call that looks the name
+    up every time.  Constructors fill their instance this way once their
+    arguments are checked.
+    """
+    if len(names) == 1:
+        set_one: Callable[..., None] = getattr(cls, names[0]).__set__
+        return set_one
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    sets = "".join(f"    s{i}(o, a{i})\n" for i in range(len(names)))
+    namespace = {f"s{i}": getattr(cls, name).__set__ for i, name in enumerate(names)}
+    exec(f"def fill_{cls.__name__}(o, {args}):\n{sets}", namespace)
+    fill: Callable[..., None] = namespace[f"fill_{cls.__name__}"]
+    return fill
+
+
+class factory(Generic[P, R]):
+    """A factory function reachable from its class only.
+
+    ``Part.text`` is the function; ``part.text`` on an instance raises
+    ``AttributeError`` (unless the variant has a field of that name, which
+    then shadows the factory, as ``TextPart.text`` does).
+    """
+
+    __slots__ = ("func", "name", "home")
+
+    def __init__(self, func: Callable[P, R]) -> None:
+        self.func = func
+        self.name = self.home = func.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.home = name, owner.__name__
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Callable[P, R]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> NoReturn: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Callable[P, R]:
+        if obj is None:
+            return self.func
+        raise AttributeError(
+            f"{type(obj).__name__!r} object has no attribute {self.name!r} ({self.home}.{self.name} is a factory: call it on the class)",
+            name=self.name,
+            obj=obj,
+        )
+
+
+def not_constructible(family: str, examples: str) -> Callable[..., NoReturn]:
+    """An ``__init__`` for a union's base class, which has no values of its own."""
+
+    def __init__(self: object, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(f"{family} is the base of its variants and has no values of its own: make a {examples}")
+
+    return __init__

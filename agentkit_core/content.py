@@ -19,10 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
-from .data import DataRef, decode_data_ref
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
+from ._enum import WireEnum, decode_enum
+from ._value import Value, factory, field_values, filler, not_constructible, sealed
+from .data import DATA_REFS, DataRef, decode_data_ref
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 __all__ = (
     "Modality",
@@ -39,7 +41,7 @@ __all__ = (
 P = TypeVar("P", bound="Part")
 
 
-class Modality(C.WireEnum):
+class Modality(WireEnum):
     """What kind of media a :class:`MediaPart` holds."""
 
     AUDIO = "Audio"
@@ -48,7 +50,7 @@ class Modality(C.WireEnum):
     BINARY = "Binary"
 
 
-class PartKind(C.WireEnum):
+class PartKind(WireEnum):
     """The eight kinds of :class:`Part`, without payload (what ``BeginPart`` opens)."""
 
     TEXT = "Text"
@@ -71,50 +73,59 @@ class Part(Value):
     :class:`StructuredPart`, :class:`ReasoningPart`, :class:`ToolCallPart`,
     :class:`ToolResultPart`, :class:`CustomPart`.  ``part.part_kind`` is the
     variant's :class:`PartKind`.  The factories below mirror the reference's
-    ``Part::text`` and friends.
+    ``Part::text`` and friends; they belong to the class (``Part.text("hi")``),
+    and an instance refuses them with ``AttributeError``.
     """
 
-    __slots__ = ()
+    __slots__ = ("_depth",)
 
     part_kind: ClassVar[PartKind]
+    _depth: int  # how deep to_dict() nests; measured on first use when a decoder built the part
     if TYPE_CHECKING:
         metadata: MetadataMap
 
         def to_dict(self) -> dict[str, Any]: ...
 
-    @staticmethod
+    else:
+        __init__ = not_constructible("Part", "TextPart, MediaPart, ..., or use Part.text(...) and friends")
+
+    @factory
     def text(text: str) -> TextPart:
         """A :class:`TextPart`."""
         return TextPart(text)
 
-    @staticmethod
+    @factory
     def media(modality: Modality, mime_type: str, data: DataRef) -> MediaPart:
         """A :class:`MediaPart`."""
         return MediaPart(modality, mime_type, data)
 
-    @staticmethod
+    @factory
     def file(data: DataRef) -> FilePart:
         """A :class:`FilePart` with neither name nor MIME type."""
         return FilePart(data)
 
-    @staticmethod
+    @factory
     def structured(value: JsonValue) -> StructuredPart:
         """A :class:`StructuredPart` without schema."""
         return StructuredPart(value)
 
-    @staticmethod
+    @factory
     def reasoning(summary: str) -> ReasoningPart:
         """A :class:`ReasoningPart` holding a readable summary."""
         return ReasoningPart(summary)
 
-    def __post_init__(self) -> None:
-        # Every variant's dataclass __init__ calls this: a plain mapping becomes a MetadataMap.
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
-
     def with_metadata(self: P, metadata: Mapping[str, JsonValue]) -> P:
         """A copy whose metadata is ``metadata`` (replaced, as in the reference)."""
-        return replace(self, metadata=as_metadata(metadata))  # type: ignore[type-var]
+        return replace(self, metadata=metadata)  # type: ignore[type-var]
+
+    def _measure(self) -> int:
+        """The depth of :meth:`to_dict`, for a part a decoder built; kept for next time.
+
+        Every variant's wire form is ``{"Tag": {field: ...}}``: two levels above its deepest field.
+        """
+        depth = 2 + max(map(K.layers, field_values(self)))
+        _set_depth(self, depth)
+        return depth
 
     @classmethod
     def from_dict(cls, v: object, /) -> Part:
@@ -125,19 +136,23 @@ class Part(Value):
         return C.variant(decode_part(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+_set_depth = filler(Part, "_depth")
+
+
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TextPart(Part):
     """Plain user-visible text."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, text: str, *, metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.TEXT
 
     # Declared with field() so the inherited factory Part.text is not taken as a default.
     text: str = field()  # type: ignore[assignment]  # the field shadows the factory on purpose
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, text: str, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "TextPart")
+        _fill_text(self, K.text(text, "TextPart", "text"), md, K.part_depth("TextPart", md))
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
@@ -152,13 +167,10 @@ class TextPart(Part):
 _make_text = C.maker(TextPart, "text", "metadata")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class MediaPart(Part):
     """Modality-tagged media: audio, image, video, or other binary media."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.MEDIA
 
@@ -166,6 +178,18 @@ class MediaPart(Part):
     mime_type: str
     data: DataRef
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "MediaPart")
+        data = K.instance(data, DATA_REFS, "MediaPart", "data", "a DataRef")
+        _fill_media(
+            self,
+            modality if type(modality) is Modality else K.member(modality, Modality, "MediaPart", "modality"),
+            K.text(mime_type, "MediaPart", "mime_type"),
+            data,
+            md,
+            K.part_depth("MediaPart", md, data._depth),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -181,7 +205,7 @@ class MediaPart(Part):
     def _decode(cls, v: Any, depth: int) -> MediaPart:
         d = C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
         return _make_media(
-            C.decode_enum(Modality, d.get("modality", C.MISSING), "modality"),
+            decode_enum(Modality, d.get("modality", C.MISSING), "modality"),
             C.string(d.get("mime_type", C.MISSING), "mime_type"),
             C.field(d, "data", decode_data_ref, depth + 1),
             metadata_field(d, depth),
@@ -194,13 +218,10 @@ _make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
 _FILE_FIELDS = ("name", "mime_type", "data", "metadata")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FilePart(Part):
     """A file: an upload, a generated artifact, a local or remote file reference."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, data: DataRef, *, name: str | None = ..., mime_type: str | None = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.FILE
 
@@ -209,10 +230,16 @@ class FilePart(Part):
     mime_type: str | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    @classmethod
-    def named(cls, name: str, data: DataRef) -> FilePart:
+    def __init__(self, data: DataRef, *, name: str | None = None, mime_type: str | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "FilePart")
+        data = K.instance(data, DATA_REFS, "FilePart", "data", "a DataRef")
+        name, mime_type = K.opt_text(name, "FilePart", "name"), K.opt_text(mime_type, "FilePart", "mime_type")
+        _fill_file(self, data, name, mime_type, md, K.part_depth("FilePart", md, data._depth))
+
+    @factory
+    def named(name: str, data: DataRef) -> FilePart:
         """A file with a name."""
-        return cls(data, name=name)
+        return FilePart(data, name=name)
 
     def with_name(self, name: str | None) -> FilePart:
         """A copy with ``name`` set."""
@@ -253,22 +280,27 @@ class FilePart(Part):
 _make_file = C.maker(FilePart, "data", "name", "mime_type", "metadata")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class StructuredPart(Part):
     """A machine-readable JSON payload, optionally with the JSON Schema it follows.
 
-    ``value`` may be any JSON value, ``None`` (JSON null) included.
+    ``value`` may be any JSON value, ``None`` (JSON null) included; ``schema``
+    is ``None`` when there is none.  Both are checked and copied when the part
+    is made (see :class:`ToolCallPart`).
     """
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, value: JsonValue, *, schema: JsonValue | None = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.STRUCTURED
 
     value: JsonValue
     schema: JsonValue | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, value: JsonValue, *, schema: JsonValue | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "StructuredPart")
+        value, value_depth = K.payload(value, "StructuredPart", "value", K.PAYLOAD_LEVEL)
+        schema, schema_depth = K.payload(schema, "StructuredPart", "schema", K.PAYLOAD_LEVEL)
+        _fill_structured(self, value, schema, md, K.part_depth("StructuredPart", md, value_depth, schema_depth))
 
     def with_schema(self, schema: JsonValue | None) -> StructuredPart:
         """A copy with ``schema`` set."""
@@ -299,7 +331,8 @@ class StructuredPart(Part):
 _make_structured = C.maker(StructuredPart, "value", "schema", "metadata")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ReasoningPart(Part):
     """Reasoning the provider supplied: a readable summary, opaque data, or both.
 
@@ -308,10 +341,6 @@ class ReasoningPart(Part):
     factory is :meth:`from_summary` here, since ``summary`` is the field.
     """
 
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, summary: str | None = ..., *, data: DataRef | None = ..., redacted: bool = ..., metadata: MetadataLike = ...) -> None: ...
-
     part_kind: ClassVar[PartKind] = PartKind.REASONING
 
     summary: str | None = None
@@ -319,15 +348,22 @@ class ReasoningPart(Part):
     redacted: bool = field(default=False, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    @classmethod
-    def from_summary(cls, text: str) -> ReasoningPart:
-        """Readable reasoning (the reference's ``ReasoningPart::summary``)."""
-        return cls(text)
+    def __init__(self, summary: str | None = None, *, data: DataRef | None = None, redacted: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ReasoningPart")
+        if data is not None:
+            data = K.instance(data, DATA_REFS, "ReasoningPart", "data", "a DataRef or None")
+        summary, redacted = K.opt_text(summary, "ReasoningPart", "summary"), K.flag(redacted, "ReasoningPart", "redacted")
+        _fill_reasoning(self, summary, data, redacted, md, K.part_depth("ReasoningPart", md, 0 if data is None else data._depth))
 
-    @classmethod
-    def redacted_summary(cls, text: str) -> ReasoningPart:
+    @factory
+    def from_summary(text: str) -> ReasoningPart:
+        """Readable reasoning (the reference's ``ReasoningPart::summary``)."""
+        return ReasoningPart(text)
+
+    @factory
+    def redacted_summary(text: str) -> ReasoningPart:
         """A summary of reasoning whose content is redacted."""
-        return cls(text, redacted=True)
+        return ReasoningPart(text, redacted=True)
 
     def with_data(self, data: DataRef | None) -> ReasoningPart:
         """A copy with ``data`` set."""
@@ -363,7 +399,8 @@ class ReasoningPart(Part):
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CustomPart(Part):
     """The escape hatch for provider content with no first-class part yet.
 
@@ -372,16 +409,20 @@ class CustomPart(Part):
     on the wire ``null`` and absence read the same.
     """
 
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, kind: str, *, data: DataRef | None = ..., value: JsonValue | None = ..., metadata: MetadataLike = ...) -> None: ...
-
     part_kind: ClassVar[PartKind] = PartKind.CUSTOM
 
     kind: str
     data: DataRef | None = field(default=None, kw_only=True)
     value: JsonValue | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, kind: str, *, data: DataRef | None = None, value: JsonValue | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "CustomPart")
+        if data is not None:
+            data = K.instance(data, DATA_REFS, "CustomPart", "data", "a DataRef or None")
+        value, value_depth = K.payload(value, "CustomPart", "value", K.PAYLOAD_LEVEL)
+        depth = K.part_depth("CustomPart", md, 0 if data is None else data._depth, value_depth)
+        _fill_custom(self, K.text(kind, "CustomPart", "kind"), data, value, md, depth)
 
     def with_data(self, data: DataRef | None) -> CustomPart:
         """A copy with ``data`` set."""
@@ -415,6 +456,14 @@ class CustomPart(Part):
 
 
 _make_custom = C.maker(CustomPart, "kind", "data", "value", "metadata")
+
+
+_fill_text = filler(TextPart, "text", "metadata", "_depth")
+_fill_media = filler(MediaPart, "modality", "mime_type", "data", "metadata", "_depth")
+_fill_file = filler(FilePart, "data", "name", "mime_type", "metadata", "_depth")
+_fill_structured = filler(StructuredPart, "value", "schema", "metadata", "_depth")
+_fill_reasoning = filler(ReasoningPart, "summary", "data", "redacted", "metadata", "_depth")
+_fill_custom = filler(CustomPart, "kind", "data", "value", "metadata", "_depth")
 
 
 #: Tag -> decoder of the variant's body.  :mod:`.tool` adds ToolCall and ToolResult.

@@ -8,10 +8,11 @@ their data through one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
+from ._value import Value, factory, filler, not_constructible, sealed
 from .ids import ArtifactId
 
 __all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
@@ -31,29 +32,34 @@ class DataRef(Value):
 
     __slots__ = ()
 
+    #: How deep the wire form nests (fixed per variant).
+    _depth: ClassVar[int] = 1
+
+    __init__ = not_constructible("DataRef", "InlineText, InlineBytes, Uri or Handle, or use DataRef.inline_text(...) and friends")
+
     if TYPE_CHECKING:
 
         def to_dict(self) -> dict[str, Any]: ...
 
-    @staticmethod
+    @factory
     def inline_text(text: str) -> InlineText:
         """Text data held inline (base64 media, a text file's contents...)."""
         return InlineText(text)
 
-    @staticmethod
+    @factory
     def inline_bytes(data: bytes | bytearray | memoryview) -> InlineBytes:
         """Binary data held inline."""
-        return InlineBytes(bytes(data))
+        return InlineBytes(data)
 
-    @staticmethod
+    @factory
     def uri(uri: str) -> Uri:
         """Data found at a URI (``https:``, ``file:``, ``data:``, a provider file id URI)."""
         return Uri(uri)
 
-    @staticmethod
+    @factory
     def handle(artifact_id: ArtifactId | str) -> Handle:
-        """Data stored elsewhere under an artifact id."""
-        return Handle(artifact_id if isinstance(artifact_id, ArtifactId) else ArtifactId(artifact_id))
+        """Data stored elsewhere under an artifact id (a plain string is wrapped in an :class:`ArtifactId`)."""
+        return Handle(ArtifactId(artifact_id) if isinstance(artifact_id, str) else artifact_id)
 
     @classmethod
     def from_dict(cls, v: object, /) -> DataRef:
@@ -61,47 +67,74 @@ class DataRef(Value):
         return C.variant(decode_data_ref(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class InlineText(DataRef):
     """Text held inline."""
 
     value: str
 
+    def __init__(self, value: str) -> None:
+        _set_inline_text(self, K.text(value, "InlineText", "value"))
+
     def to_dict(self) -> dict[str, Any]:
         return {"InlineText": self.value}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class InlineBytes(DataRef):
-    """Bytes held inline; written as an array of integers 0..255."""
+    """Bytes held inline; written as an array of integers 0..255.
+
+    The constructor takes ``bytes``, ``bytearray`` or ``memoryview`` and keeps ``bytes``.
+    """
+
+    _depth: ClassVar[int] = 2  # {"InlineBytes": [...]}
 
     value: bytes
+
+    def __init__(self, value: bytes | bytearray | memoryview) -> None:
+        _set_inline_bytes(self, K.byte_string(value, "InlineBytes", "value"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"InlineBytes": list(self.value)}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Uri(DataRef):
     """Data at a URI."""
 
     value: str
 
+    def __init__(self, value: str) -> None:
+        _set_uri(self, K.text(value, "Uri", "value"))
+
     def to_dict(self) -> dict[str, Any]:
         return {"Uri": self.value}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Handle(DataRef):
     """Data stored elsewhere, named by an :class:`ArtifactId`."""
 
     value: ArtifactId
 
+    def __init__(self, value: ArtifactId) -> None:
+        _set_handle(self, K.ident(value, ArtifactId, "Handle", "value"))
+
     def to_dict(self) -> dict[str, Any]:
         return {"Handle": self.value.value}
 
 
+_set_inline_text = filler(InlineText, "value")
+_set_inline_bytes = filler(InlineBytes, "value")
+_set_uri = filler(Uri, "value")
+_set_handle = filler(Handle, "value")
 
+#: The variants, for checking a field that holds a data reference.
+DATA_REFS = (InlineText, InlineBytes, Uri, Handle)
 
 _make_inline_text = C.maker(InlineText, "value")
 _make_inline_bytes = C.maker(InlineBytes, "value")

@@ -13,11 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
+from ._enum import decode_enum
+from ._value import Value, filler, not_constructible, sealed
 from .content import Part, PartKind, decode_part
 from .ids import PartId
-from .metadata import MetadataLike, JsonValue, MetadataMap, decode_metadata, coerce_metadata
+from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
+from .tool import PART_VARIANTS
 
 __all__ = ("Delta", "BeginPart", "AppendText", "AppendBytes", "ReplaceStructured", "SetMetadata", "CommitPart")
 
@@ -34,76 +37,106 @@ class Delta(Value):
 
         def to_dict(self) -> dict[str, Any]: ...
 
+    else:
+        __init__ = not_constructible("Delta", "BeginPart, AppendText, AppendBytes, ReplaceStructured, SetMetadata or CommitPart")
+
     @classmethod
     def from_dict(cls, v: object, /) -> Delta:
         """Decode a delta; raises :class:`NormalizeError`."""
         return C.variant(decode_delta(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+def _part_id(v: object, owner: str) -> PartId:
+    return v if type(v) is PartId else K.ident(v, PartId, owner, "part_id")
+
+
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class BeginPart(Delta):
     """Open a part of ``kind`` under ``part_id``, after every part opened before it."""
 
     part_id: PartId
     kind: PartKind
 
+    def __init__(self, part_id: PartId, kind: PartKind) -> None:
+        kind = kind if type(kind) is PartKind else K.member(kind, PartKind, "BeginPart", "kind")
+        _fill_begin(self, _part_id(part_id, "BeginPart"), kind)
+
     def to_dict(self) -> dict[str, Any]:
         return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind._value_}}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class AppendText(Delta):
     """Append ``chunk`` to the open part's text."""
 
     part_id: PartId
     chunk: str
 
+    def __init__(self, part_id: PartId, chunk: str) -> None:
+        _fill_append_text(self, _part_id(part_id, "AppendText"), K.text(chunk, "AppendText", "chunk"))
+
     def to_dict(self) -> dict[str, Any]:
         return {"AppendText": {"part_id": self.part_id.value, "chunk": self.chunk}}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class AppendBytes(Delta):
-    """Append ``chunk`` to the open part's inline bytes (audio, a file...)."""
+    """Append ``chunk`` to the open part's inline bytes (audio, a file...).
+
+    The constructor takes ``bytes``, ``bytearray`` or ``memoryview`` and keeps ``bytes``.
+    """
 
     part_id: PartId
     chunk: bytes
+
+    def __init__(self, part_id: PartId, chunk: bytes | bytearray | memoryview) -> None:
+        _fill_append_bytes(self, _part_id(part_id, "AppendBytes"), K.byte_string(chunk, "AppendBytes", "chunk"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"AppendBytes": {"part_id": self.part_id.value, "chunk": list(self.chunk)}}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ReplaceStructured(Delta):
-    """Replace the open part's JSON value (a structured value, tool input, custom value)."""
+    """Replace the open part's JSON value (a structured value, tool input, custom value).
+
+    ``value`` is checked and copied when the delta is made (see :class:`~.tool.ToolCallPart`).
+    """
 
     part_id: PartId
     value: JsonValue
+
+    def __init__(self, part_id: PartId, value: JsonValue) -> None:
+        value, _ = K.payload(value, "ReplaceStructured", "value", K.PAYLOAD_LEVEL)
+        _fill_replace(self, _part_id(part_id, "ReplaceStructured"), value)
 
     def to_dict(self) -> dict[str, Any]:
         return {"ReplaceStructured": {"part_id": self.part_id.value, "value": C.copy_json(self.value)}}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class SetMetadata(Delta):
     """Merge ``metadata`` into the open part's metadata (later keys win)."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, part_id: PartId, metadata: MetadataLike) -> None: ...
 
     part_id: PartId
     metadata: MetadataMap
 
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
+    def __init__(self, part_id: PartId, metadata: MetadataLike) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "SetMetadata")
+        K.fits(2 + K.depth(md), "SetMetadata", "metadata")
+        _fill_set_metadata(self, _part_id(part_id, "SetMetadata"), md)
 
     def to_dict(self) -> dict[str, Any]:
         return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict() if self.metadata._data else {}}}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CommitPart(Delta):
     """Finish a part: ``part`` is authoritative and replaces what was accumulated.
 
@@ -116,6 +149,11 @@ class CommitPart(Delta):
     part: Part
     part_id: PartId | None = field(default=None, kw_only=True)
 
+    def __init__(self, part: Part, *, part_id: PartId | None = None) -> None:
+        part = K.instance(part, PART_VARIANTS, "CommitPart", "part", "a Part")
+        K.fits(2 + K.depth(part), "CommitPart", "part")
+        _fill_commit(self, part, None if part_id is None else _part_id(part_id, "CommitPart"))
+
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"part": self.part.to_dict()}
         if self.part_id is not None:
@@ -123,33 +161,49 @@ class CommitPart(Delta):
         return {"CommitPart": body}
 
 
-def _part_id(d: dict[str, Any]) -> PartId:
-    return PartId(C.string(d.get("part_id", C.MISSING), "part_id"))
+_fill_begin = filler(BeginPart, "part_id", "kind")
+_fill_append_text = filler(AppendText, "part_id", "chunk")
+_fill_append_bytes = filler(AppendBytes, "part_id", "chunk")
+_fill_replace = filler(ReplaceStructured, "part_id", "value")
+_fill_set_metadata = filler(SetMetadata, "part_id", "metadata")
+_fill_commit = filler(CommitPart, "part", "part_id")
+
+_make_begin = C.maker(BeginPart, "part_id", "kind")
+_make_append_text = C.maker(AppendText, "part_id", "chunk")
+_make_append_bytes = C.maker(AppendBytes, "part_id", "chunk")
+_make_replace = C.maker(ReplaceStructured, "part_id", "value")
+_make_set_metadata = C.maker(SetMetadata, "part_id", "metadata")
+_make_commit = C.maker(CommitPart, "part", "part_id")
+_make_part_id = C.maker(PartId, "value")
+
+
+def _decode_part_id(d: dict[str, Any]) -> PartId:
+    return _make_part_id(C.string(d.get("part_id", C.MISSING), "part_id"))
 
 
 def _begin(v: Any, depth: int) -> Delta:
     d = C.struct(v, "BeginPart", ("part_id", "kind"), depth)
-    return BeginPart(_part_id(d), C.decode_enum(PartKind, d.get("kind", C.MISSING), "kind"))
+    return _make_begin(_decode_part_id(d), decode_enum(PartKind, d.get("kind", C.MISSING), "kind"))
 
 
 def _append_text(v: Any, depth: int) -> Delta:
     d = C.struct(v, "AppendText", ("part_id", "chunk"), depth)
-    return AppendText(_part_id(d), C.string(d.get("chunk", C.MISSING), "chunk"))
+    return _make_append_text(_decode_part_id(d), C.string(d.get("chunk", C.MISSING), "chunk"))
 
 
 def _append_bytes(v: Any, depth: int) -> Delta:
     d = C.struct(v, "AppendBytes", ("part_id", "chunk"), depth)
-    return AppendBytes(_part_id(d), C.field(d, "chunk", C.byte_array, depth + 1))
+    return _make_append_bytes(_decode_part_id(d), C.field(d, "chunk", C.byte_array, depth + 1))
 
 
 def _replace_structured(v: Any, depth: int) -> Delta:
     d = C.struct(v, "ReplaceStructured", ("part_id", "value"), depth)
-    return ReplaceStructured(_part_id(d), C.field(d, "value", C.json_value, depth + 1))
+    return _make_replace(_decode_part_id(d), C.field(d, "value", C.json_value, depth + 1))
 
 
 def _set_metadata(v: Any, depth: int) -> Delta:
     d = C.struct(v, "SetMetadata", ("part_id", "metadata"), depth)
-    return SetMetadata(_part_id(d), C.field(d, "metadata", decode_metadata, depth + 1))
+    return _make_set_metadata(_decode_part_id(d), C.field(d, "metadata", decode_metadata, depth + 1))
 
 
 def _commit(v: Any, depth: int) -> Delta:
@@ -157,7 +211,8 @@ def _commit(v: Any, depth: int) -> Delta:
     part_id = d.get("part_id")
     if type(part_id) is not str or not (part_id.isascii() or C.valid_unicode(part_id)):
         part_id = None  # the reference ignores the field; so do we unless it is a string
-    return CommitPart(C.field(d, "part", decode_part, depth + 1), part_id=None if part_id is None else PartId(part_id))
+    part = C.field(d, "part", decode_part, depth + 1)
+    return _make_commit(part, None if part_id is None else _make_part_id(part_id))
 
 
 _DECODERS: dict[str, Callable[[Any, int], Delta]] = {

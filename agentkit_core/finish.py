@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
+from ._value import Value, factory, filler, sealed
 
 __all__ = ("FinishReason",)
 
@@ -25,7 +26,8 @@ _UNITS = ("Completed", "ToolCall", "MaxTokens", "Cancelled", "Blocked", "Error")
 _NAMES = ", ".join(_UNITS + ("Other",))
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FinishReason(Value):
     """A normalised finish reason: ``kind`` is the variant name, ``detail`` the ``Other`` string.
 
@@ -42,19 +44,27 @@ class FinishReason(Value):
     BLOCKED: ClassVar[FinishReason]
     ERROR: ClassVar[FinishReason]
 
-    def __post_init__(self) -> None:
-        if self.kind == "Other":
-            if not isinstance(self.detail, str):
-                raise TypeError("FinishReason('Other') needs its provider string: use FinishReason.other(text)")
-        elif self.kind not in _UNITS:
-            raise ValueError(f"unknown finish reason {self.kind!r}; expected one of {_NAMES}")
-        elif self.detail is not None:
-            raise TypeError(f"FinishReason.{self.kind} takes no detail")
+    def __init__(self, kind: str, detail: str | None = None) -> None:
+        kind = K.text(kind, "FinishReason", "kind")
+        if kind == "Other":
+            if detail is None:
+                raise TypeError("FinishReason.detail: FinishReason('Other') needs its provider string: use FinishReason.other(text)")
+            detail = K.text(detail, "FinishReason", "detail")
+        elif kind not in _UNITS:
+            raise K.refused("FinishReason", "kind", f"unknown finish reason {kind!r}; expected one of {_NAMES}")
+        elif detail is not None:
+            raise TypeError(f"FinishReason.detail: FinishReason.{_CONSTANT_NAMES[kind]} takes no detail")
+        _fill_finish(self, kind, detail)
 
-    @classmethod
-    def other(cls, text: str) -> FinishReason:
+    @factory
+    def other(text: str) -> FinishReason:
         """A reason outside the stable set, keeping the provider's string."""
-        return cls("Other", text)
+        return FinishReason("Other", text)
+
+    @property
+    def _depth(self) -> int:
+        """How deep :meth:`to_dict` nests: ``{"Other": "..."}`` is a level, a bare name none."""
+        return 0 if self.detail is None else 1
 
     @property
     def is_other(self) -> bool:
@@ -77,6 +87,9 @@ class FinishReason(Value):
         """Decode a finish reason; raises :class:`NormalizeError`."""
         return decode_finish_reason(v, 1)
 
+
+_fill_finish = filler(FinishReason, "kind", "detail")
+_make_finish = C.maker(FinishReason, "kind", "detail")
 
 _CONSTANT_NAMES = {
     "Completed": "COMPLETED",
@@ -104,7 +117,7 @@ def decode_finish_reason(v: object, depth: int) -> FinishReason:
             C.too_deep()
         tag, body = C.tagged(v, "FinishReason", _NAMES)
         if isinstance(tag, str) and tag == "Other":
-            return FinishReason("Other", C.string(body, "Other"))
+            return _make_finish("Other", C.string(body, "Other"))
         if tag in _BY_NAME:
             if body is None:
                 return _BY_NAME[tag]

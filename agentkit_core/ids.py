@@ -9,10 +9,12 @@ ids of one type are hashable and ordered by their string.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
+from . import _check as K
 from . import _codec as C
 from .jsontext import JsonCodec
+from ._value import Value, filler, refuse_delattr, refuse_setattr, sealed
 
 __all__ = (
     "SessionId",
@@ -31,11 +33,20 @@ __all__ = (
 I = TypeVar("I", bound="_Id")
 
 
-@dataclass(frozen=True, slots=True, order=True, repr=False)
-class _Id(JsonCodec):
-    """The shared shape of every id: one string, compared only within its own type."""
+@sealed
+@dataclass(frozen=True, slots=True, order=True, repr=False, init=False)
+class _Id(Value):
+    """The shared shape of every id: one string, compared only within its own type.
+
+    The constructor takes a ``str`` (a subclass is stored as a plain ``str``)
+    holding valid Unicode: anything else raises ``TypeError``, a lone
+    surrogate :class:`NormalizeError`.
+    """
 
     value: str
+
+    def __init__(self, value: str) -> None:
+        _set_id(self, value if type(value) is str and value.isascii() else K.text(value, type(self).__name__, "value"))
 
     def __str__(self) -> str:
         return self.value
@@ -51,6 +62,9 @@ class _Id(JsonCodec):
     def from_dict(cls: type[I], v: object, /) -> I:
         """Read an id from its wire form, a string; raises :class:`NormalizeError`."""
         return cls(C.string(v, ""))
+
+
+_set_id = filler(_Id, "value")
 
 
 class SessionId(_Id):
@@ -116,10 +130,19 @@ class ApprovalId(_Id):
 class Timestamp(JsonCodec, int):
     """Milliseconds since the Unix epoch; on the wire, a plain integer.
 
-    It is an ``int``, so it compares and subtracts like one.
+    It is an ``int``, so it compares and subtracts like one.  It is made from
+    an ``int`` with ``0 <= n < 2**64``: a float or a bool, a negative or a
+    too large number raises :class:`NormalizeError`, a non-number ``TypeError``.
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: int) -> Timestamp:
+        return int.__new__(cls, K.count(value, "Timestamp", ""))
+
+    if not TYPE_CHECKING:
+        __setattr__ = refuse_setattr
+        __delattr__ = refuse_delattr
 
     @classmethod
     def now(cls) -> Timestamp:
@@ -138,4 +161,9 @@ class Timestamp(JsonCodec, int):
     @classmethod
     def from_dict(cls, v: object, /) -> Timestamp:
         """Read a ``u64`` millisecond count; raises :class:`NormalizeError`."""
-        return cls(C.u64(v, ""))
+        return make_timestamp(C.u64(v, ""))
+
+
+def make_timestamp(n: int) -> Timestamp:
+    """A :class:`Timestamp` of a count a decoder checked already."""
+    return int.__new__(Timestamp, n)

@@ -10,19 +10,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
+from ._enum import WireEnum, decode_enum
+from ._value import Value, factory, filler, sealed
 from .content import Part, TextPart, decode_part
 from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
-from .ids import MessageId, Timestamp
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
+from .ids import MessageId, Timestamp, make_timestamp
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .tool import PART_TYPES
 from .usage import Usage
 
 __all__ = ("ItemKind", "Item")
 
 
-class ItemKind(C.WireEnum):
+class ItemKind(WireEnum):
     """Who or what an item comes from; ordered as declared.
 
     ``CONTEXT`` is loaded material (project instructions, skills, documents),
@@ -42,19 +45,17 @@ class ItemKind(C.WireEnum):
 _ITEM_FIELDS = ("id", "kind", "parts", "metadata", "usage", "finish_reason", "created_at")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Item(Value):
     """One transcript entry: a kind, its parts, and what the loop records about it.
 
     ``Item(kind, parts)`` mirrors the reference's ``Item::new``; every other
-    field is keyword-only.  ``parts`` is stored as a tuple.  ``usage`` and
-    ``finish_reason`` are set on assistant items; ``created_at`` when the loop
-    appends the item to the transcript.
+    field is keyword-only.  ``parts`` takes any iterable of parts and is
+    stored as a tuple; ``created_at`` takes an ``int`` and is stored as a
+    :class:`Timestamp`.  ``usage`` and ``finish_reason`` are set on assistant
+    items; ``created_at`` when the loop appends the item to the transcript.
     """
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, kind: ItemKind, parts: Iterable[Part] = ..., *, id: MessageId | None = ..., metadata: MetadataLike = ..., usage: Usage | None = ..., finish_reason: FinishReason | None = ..., created_at: Timestamp | None = ...) -> None: ...
 
     kind: ItemKind
     parts: tuple[Part, ...] = ()
@@ -64,21 +65,45 @@ class Item(Value):
     finish_reason: FinishReason | None = field(default=None, kw_only=True)
     created_at: Timestamp | None = field(default=None, kw_only=True)
 
-    def __post_init__(self) -> None:
-        if type(self.parts) is not tuple:
-            object.__setattr__(self, "parts", tuple(self.parts))
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
+    def __init__(
+        self,
+        kind: ItemKind,
+        parts: Iterable[Part] = (),
+        *,
+        id: MessageId | None = None,
+        metadata: MetadataLike = EMPTY_METADATA,
+        usage: Usage | None = None,
+        finish_reason: FinishReason | None = None,
+        created_at: Timestamp | int | None = None,
+    ) -> None:
+        if type(kind) is not ItemKind:
+            kind = K.member(kind, ItemKind, "Item", "kind")
+        checked, deepest = K.members(parts, PART_TYPES, "Item", "parts", "Part")
+        K.sequence_depth(checked, deepest, 2, "Item", "parts")  # {"parts": [{"Tag": ...}]}
+        if id is not None and type(id) is not MessageId:
+            id = K.ident(id, MessageId, "Item", "id")
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Item")
+        if md is not EMPTY_METADATA:
+            K.fits(1 + K.depth(md), "Item", "metadata")
+        if usage is not None:
+            usage = K.instance(usage, Usage, "Item", "usage", "a Usage or None")
+            if usage.metadata is not EMPTY_METADATA:
+                K.fits(1 + usage._depth, "Item", "usage")
+        if finish_reason is not None and type(finish_reason) is not FinishReason:
+            finish_reason = K.instance(finish_reason, FinishReason, "Item", "finish_reason", "a FinishReason or None")
+        if created_at is not None and type(created_at) is not Timestamp:
+            created_at = make_timestamp(K.count(created_at, "Item", "created_at"))
+        _fill_item(self, kind, checked, id, md, usage, finish_reason, created_at)
 
-    @classmethod
-    def text(cls, kind: ItemKind, text: str) -> Item:
+    @factory
+    def text(kind: ItemKind, text: str) -> Item:
         """An item holding one text part."""
-        return cls(kind, (TextPart(text),))
+        return Item(kind, (TextPart(text),))
 
-    @classmethod
-    def notification(cls, text: str) -> Item:
+    @factory
+    def notification(text: str) -> Item:
         """A notification item holding one text part."""
-        return cls(ItemKind.NOTIFICATION, (TextPart(text),))
+        return Item(ItemKind.NOTIFICATION, (TextPart(text),))
 
     def with_id(self, id: MessageId | None) -> Item:
         """A copy with ``id`` set."""
@@ -86,7 +111,7 @@ class Item(Value):
 
     def with_metadata(self, metadata: Mapping[str, JsonValue]) -> Item:
         """A copy whose metadata is ``metadata`` (replaced)."""
-        return replace(self, metadata=as_metadata(metadata))
+        return replace(self, metadata=metadata)  # type: ignore[arg-type]  # __init__ converts
 
     def push_part(self, part: Part) -> Item:
         """A copy with ``part`` appended."""
@@ -94,7 +119,7 @@ class Item(Value):
 
     def with_parts(self, parts: Iterable[Part]) -> Item:
         """A copy with ``parts`` instead."""
-        return replace(self, parts=tuple(parts))
+        return replace(self, parts=parts)  # type: ignore[arg-type]  # __init__ converts
 
     def with_usage(self, usage: Usage | None) -> Item:
         """A copy with ``usage`` set."""
@@ -106,7 +131,7 @@ class Item(Value):
 
     def with_created_at(self, created_at: Timestamp | int | None) -> Item:
         """A copy with ``created_at`` set."""
-        return replace(self, created_at=None if created_at is None else Timestamp(created_at))
+        return replace(self, created_at=created_at)  # type: ignore[arg-type]  # __init__ converts
 
     def text_content(self, separator: str = "") -> str:
         """The text of every :class:`TextPart`, joined by ``separator``."""
@@ -137,7 +162,7 @@ class Item(Value):
         kind = get("kind", C.MISSING)
         kind = _KINDS.get(kind) if type(kind) is str else None
         if kind is None:
-            kind = C.decode_enum(ItemKind, get("kind", C.MISSING), "kind")
+            kind = decode_enum(ItemKind, get("kind", C.MISSING), "kind")
         try:
             parts = C.items(get("parts", C.MISSING), inner, decode_part)
         except NormalizeError as exc:
@@ -150,10 +175,11 @@ class Item(Value):
             metadata_field(d, depth),
             None if usage is None else C.field(d, "usage", Usage._decode, inner),
             None if finish is None else C.field(d, "finish_reason", decode_finish_reason, inner),
-            None if created is None else Timestamp(C.u64(created, "created_at")),
+            None if created is None else make_timestamp(C.u64(created, "created_at")),
         )
 
 
 _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
+_fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = C.maker(MessageId, "value")
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}

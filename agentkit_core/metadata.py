@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
 
+from . import _check as K
 from . import _codec as C
+from ._value import filler, refuse_delattr, refuse_setattr
 from .error import NormalizeError
 from .jsontext import JsonCodec, JsonValue
 
@@ -27,33 +29,45 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
     convert a plain dict for you.  "Changing" it gives a new map:
     :meth:`merged` (later keys win) and :meth:`without`.
 
-    The map itself cannot be changed.  Its values are plain JSON data (dicts,
-    lists, scalars); treat them as read-only too: decoders hand you fresh
-    copies and :meth:`to_dict` returns a deep copy, so the value you hold and
+    Building one checks and copies the data: keys must be strings, values
+    JSON data (no NaN or infinities, no lone surrogates, no tuples or other
+    objects JSON has no form for, nested no deeper than ``from_dict`` reads);
+    a wrong value raises :class:`NormalizeError` naming the key, anything but
+    a mapping ``TypeError``.  The map itself cannot be changed.  Its values
+    are plain JSON data (dicts, lists, scalars) that it owns: treat them as
+    read-only; :meth:`to_dict` returns a deep copy, so the value you hold and
     the data you exchange never share a container.
 
     A ``MetadataMap`` compares equal to any mapping with the same items.  It is
     not hashable (its values need not be), and neither is anything that holds one.
     """
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "_depth")
 
     _data: dict[str, JsonValue]
+    _depth: int  # how deep to_dict() nests; measured on first use when a decoder built the map
+
+    if not TYPE_CHECKING:
+        __setattr__ = refuse_setattr
+        __delattr__ = refuse_delattr
 
     def __init__(self, data: Mapping[str, JsonValue] | None = None, /) -> None:
-        if not data:
-            self._data = {}
-        elif type(data) is MetadataMap:
-            self._data = data._data
-        else:
-            self._data = dict(sorted(data.items()))
+        checked = as_metadata(data, "MetadataMap", "")
+        _set_data(self, checked._data)
+        _set_depth(self, K.depth(checked))
 
     @classmethod
     def _sorted(cls, data: dict[str, JsonValue]) -> MetadataMap:
-        """Wrap a dict that is already sorted and owned by the new map (no copy)."""
+        """Wrap a dict of valid JSON that is already sorted and owned by the new map (no copy)."""
         self = cls.__new__(cls)
-        self._data = data
+        _set_data(self, data)
         return self
+
+    def _measure(self) -> int:
+        """The depth of :meth:`to_dict`, for a map a decoder built; kept for next time."""
+        depth = 1 + max(map(K.json_depth, self._data.values()), default=0)
+        _set_depth(self, depth)
+        return depth
 
     def __getitem__(self, key: str) -> JsonValue:
         return self._data[key]
@@ -84,14 +98,22 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
         return (MetadataMap, (self._data,))
 
     def merged(self, other: Mapping[str, JsonValue], /) -> MetadataMap:
-        """A new map with ``other``'s keys added; on a clash ``other`` wins."""
-        if not other:
+        """A new map with ``other``'s keys added; on a clash ``other`` wins.
+
+        ``other`` is checked as the constructor checks its data.
+        """
+        added = as_metadata(other, "MetadataMap", "merged")
+        if not added._data:
             return self
         if not self._data:
-            return MetadataMap(other)
+            return added
         data = dict(self._data)
-        data.update(other)
-        return MetadataMap._sorted(dict(sorted(data.items())))
+        data.update(added._data)
+        merged = MetadataMap._sorted(dict(sorted(data.items())))
+        mine, theirs = K.depth(self), K.depth(added)
+        if theirs >= mine or self._data.keys().isdisjoint(added._data):
+            _set_depth(merged, max(mine, theirs))  # else a deepest value may be gone: measured when asked
+        return merged
 
     def without(self, *keys: str) -> MetadataMap:
         """A new map without ``keys`` (absent keys are ignored)."""
@@ -117,8 +139,17 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
         return decode_metadata(v, 1)
 
 
+_set_data, _set_depth = filler(MetadataMap, "_data"), filler(MetadataMap, "_depth")
+
 #: The shared empty map, every constructor's default.
-EMPTY_METADATA = MetadataMap()
+EMPTY_METADATA = MetadataMap._sorted({})
+_set_depth(EMPTY_METADATA, 1)
+
+
+def _checked(data: Mapping[Any, Any]) -> tuple[dict[str, JsonValue], int]:
+    """Check and copy a non-empty mapping: its items, keys sorted, and the depth of its wire form."""
+    out = C.json_object(data if type(data) is dict else dict(data), 1)  # the map is level 1
+    return (dict(sorted(out.items())) if len(out) > 1 else out), K.json_depth(out)
 
 
 def decode_metadata(v: object, depth: int) -> MetadataMap:
@@ -149,19 +180,26 @@ def metadata_field(d: dict[str, Any], depth: int) -> MetadataMap:
         raise exc.under("metadata") from None
 
 
-def coerce_metadata(self: Any) -> None:
-    """Store ``self.metadata`` (any mapping or ``None``) as a :class:`MetadataMap`.
+def as_metadata(m: object, owner: str, field: str = "metadata") -> MetadataMap:
+    """A constructor's metadata argument (any mapping or ``None``) as a checked :class:`MetadataMap`.
 
-    Called from ``__post_init__`` of every value with metadata, when it is not one already.
+    Errors name ``owner.field`` (``TextPart.metadata['k']``), or ``owner`` alone when ``field`` is empty.
     """
-    object.__setattr__(self, "metadata", as_metadata(self.metadata))
-
-
-def as_metadata(m: Mapping[str, JsonValue] | None) -> MetadataMap:
-    """Coerce a constructor argument to a :class:`MetadataMap` (no copy if it is one)."""
     if type(m) is MetadataMap:
         return m
-    return MetadataMap(m) if m else EMPTY_METADATA
+    if m is None:
+        return EMPTY_METADATA
+    if not isinstance(m, Mapping):
+        raise K.wrong_type(owner, field, "a mapping of str to JSON values", m)
+    if not m:
+        return EMPTY_METADATA
+    try:
+        data, depth = _checked(m)
+    except NormalizeError as exc:
+        raise K.located(exc, owner, field) from None
+    checked = MetadataMap._sorted(data)
+    _set_depth(checked, depth)
+    return checked
 
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -10,11 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
-from .content import PART_DECODERS, FilePart, Part, PartKind, decode_part
+from ._value import Value, factory, filler, not_constructible, sealed
+from .content import (
+    PART_DECODERS,
+    CustomPart,
+    FilePart,
+    MediaPart,
+    Part,
+    PartKind,
+    ReasoningPart,
+    StructuredPart,
+    TextPart,
+    decode_part,
+)
 from .ids import ToolCallId
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, metadata_field
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 __all__ = (
     "ToolCallPart",
@@ -27,16 +39,16 @@ __all__ = (
 )
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ToolCallPart(Part):
     """A request by the model to run the tool ``name`` with JSON ``input``.
 
     ``input`` is any JSON value (usually an object; ``None`` is JSON null).
+    The constructor checks it and keeps a copy, which nothing else holds: a
+    change to the dict you passed in does not reach the part.  Treat the
+    copy, ``part.input``, as read-only too; ``to_dict()`` hands out copies.
     """
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, id: ToolCallId, name: str, input: JsonValue, *, metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.TOOL_CALL
 
@@ -44,6 +56,13 @@ class ToolCallPart(Part):
     name: str
     input: JsonValue
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, id: ToolCallId, name: str, input: JsonValue, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolCallPart")
+        if type(id) is not ToolCallId:
+            id = K.ident(id, ToolCallId, "ToolCallPart", "id")
+        input, input_depth = K.payload(input, "ToolCallPart", "input", K.PAYLOAD_LEVEL)
+        _fill_call(self, id, K.text(name, "ToolCallPart", "name"), input, md, K.part_depth("ToolCallPart", md, input_depth))
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
@@ -69,6 +88,7 @@ class ToolCallPart(Part):
 
 _make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
 _make_call_id = C.maker(ToolCallId, "value")
+_fill_call = filler(ToolCallPart, "id", "name", "input", "metadata", "_depth")
 
 
 # -- tool output -------------------------------------------------------------------
@@ -80,34 +100,42 @@ class ToolOutput(Value):
     Variants: :class:`TextOutput`, :class:`StructuredOutput`,
     :class:`PartsOutput`, :class:`FilesOutput`.  On the wire:
     ``{"Text": "..."}``, ``{"Structured": <json>}``, ``{"Parts": [<part>...]}``,
-    ``{"Files": [<bare FilePart struct>...]}``.
+    ``{"Files": [<bare FilePart struct>...]}``.  The factories belong to the
+    class (``ToolOutput.text("ok")``); an instance refuses them.
     """
 
-    __slots__ = ()
+    __slots__ = ("_depth",)
+
+    _depth: int  # how deep to_dict() nests; measured on first use when a decoder built the output
 
     if TYPE_CHECKING:
 
         def to_dict(self) -> dict[str, Any]: ...
 
-    @staticmethod
+        def _measure(self) -> int: ...
+
+    else:
+        __init__ = not_constructible("ToolOutput", "TextOutput, StructuredOutput, PartsOutput or FilesOutput, or use ToolOutput.text(...) and friends")
+
+    @factory
     def text(text: str) -> TextOutput:
         """Plain text output (a command's stdout, a file's contents)."""
         return TextOutput(text)
 
-    @staticmethod
+    @factory
     def structured(value: JsonValue) -> StructuredOutput:
         """Machine-readable JSON output."""
         return StructuredOutput(value)
 
-    @staticmethod
+    @factory
     def parts(parts: Iterable[Part]) -> PartsOutput:
         """Mixed content: text, images, files... as parts."""
-        return PartsOutput(tuple(parts))
+        return PartsOutput(parts)
 
-    @staticmethod
+    @factory
     def files(files: Iterable[FilePart]) -> FilesOutput:
         """File references."""
-        return FilesOutput(tuple(files))
+        return FilesOutput(files)
 
     @classmethod
     def from_dict(cls, v: object, /) -> ToolOutput:
@@ -115,61 +143,91 @@ class ToolOutput(Value):
         return C.variant(decode_tool_output(v, 1), cls)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+_set_output_depth = filler(ToolOutput, "_depth")
+
+
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TextOutput(ToolOutput):
     """Text output."""
 
     text: str = field()  # type: ignore[assignment]  # field(): not the inherited ToolOutput.text factory
 
+    def __init__(self, text: str) -> None:
+        _fill_text_output(self, K.text(text, "TextOutput", "text"), 1)
+
+    def _measure(self) -> int:
+        return 1
+
     def to_dict(self) -> dict[str, Any]:
         return {"Text": self.text}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class StructuredOutput(ToolOutput):
-    """JSON output."""
+    """JSON output, checked and copied when made (see :class:`ToolCallPart`)."""
 
     value: JsonValue
+
+    def __init__(self, value: JsonValue) -> None:
+        value, depth = K.payload(value, "StructuredOutput", "value", 2)
+        _fill_structured_output(self, value, 1 + depth)
+
+    def _measure(self) -> int:
+        depth = 1 + K.json_depth(self.value)
+        _set_output_depth(self, depth)
+        return depth
 
     def to_dict(self) -> dict[str, Any]:
         return {"Structured": C.copy_json(self.value)}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class PartsOutput(ToolOutput):
-    """Output made of content parts."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, parts: Iterable[Part]) -> None: ...
+    """Output made of content parts; the constructor takes any iterable of parts and keeps a tuple."""
 
     parts: tuple[Part, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
-    def __post_init__(self) -> None:
-        if type(self.parts) is not tuple:
-            object.__setattr__(self, "parts", tuple(self.parts))
+    def __init__(self, parts: Iterable[Part]) -> None:
+        checked, deepest = K.members(parts, PART_TYPES, "PartsOutput", "parts", "Part")
+        _fill_parts_output(self, checked, K.sequence_depth(checked, deepest, 2, "PartsOutput", "parts"))
+
+    def _measure(self) -> int:
+        depth = 2 + max(map(K.depth, self.parts), default=0)
+        _set_output_depth(self, depth)
+        return depth
 
     def to_dict(self) -> dict[str, Any]:
         return {"Parts": [p.to_dict() for p in self.parts]}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FilesOutput(ToolOutput):
-    """Output made of files."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, files: Iterable[FilePart]) -> None: ...
+    """Output made of files; the constructor takes any iterable of file parts and keeps a tuple."""
 
     files: tuple[FilePart, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
-    def __post_init__(self) -> None:
-        if type(self.files) is not tuple:
-            object.__setattr__(self, "files", tuple(self.files))
+    def __init__(self, files: Iterable[FilePart]) -> None:
+        checked, deepest = K.members(files, _FILE_TYPES, "FilesOutput", "files", "FilePart")
+        # Files are written untagged, one level shallower than a FilePart.
+        _fill_files_output(self, checked, K.sequence_depth(checked, deepest, 1, "FilesOutput", "files"))
+
+    def _measure(self) -> int:
+        depth = max(2, 1 + max(map(K.depth, self.files), default=0))
+        _set_output_depth(self, depth)
+        return depth
 
     def to_dict(self) -> dict[str, Any]:
         return {"Files": [f.to_bare_dict() for f in self.files]}
 
+
+_fill_text_output = filler(TextOutput, "text", "_depth")
+_fill_structured_output = filler(StructuredOutput, "value", "_depth")
+_fill_parts_output = filler(PartsOutput, "parts", "_depth")
+_fill_files_output = filler(FilesOutput, "files", "_depth")
 
 _make_text_output = C.maker(TextOutput, "text")
 
@@ -179,15 +237,20 @@ def _text_output(v: Any, depth: int) -> ToolOutput:
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
-    return StructuredOutput(C.json_value(v, depth))
+    return _make_structured_output(C.json_value(v, depth))
 
 
 def _parts_output(v: Any, depth: int) -> ToolOutput:
-    return PartsOutput(C.items(v, depth, decode_part))
+    return _make_parts_output(C.items(v, depth, decode_part))
 
 
 def _files_output(v: Any, depth: int) -> ToolOutput:
-    return FilesOutput(C.items(v, depth, FilePart._decode))
+    return _make_files_output(C.items(v, depth, FilePart._decode))
+
+
+_make_structured_output = C.maker(StructuredOutput, "value")
+_make_parts_output = C.maker(PartsOutput, "parts")
+_make_files_output = C.maker(FilesOutput, "files")
 
 
 _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
@@ -203,13 +266,10 @@ def decode_tool_output(v: object, depth: int) -> ToolOutput:
     return C.dispatch(v, depth, "ToolOutput", _OUTPUT_DECODERS)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ToolResultPart(Part):
     """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
-
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = ..., metadata: MetadataLike = ...) -> None: ...
 
     part_kind: ClassVar[PartKind] = PartKind.TOOL_RESULT
 
@@ -218,15 +278,25 @@ class ToolResultPart(Part):
     is_error: bool = field(default=False, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    @classmethod
-    def success(cls, call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
-        """A successful result."""
-        return cls(call_id, output)
+    def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolResultPart")
+        if type(call_id) is not ToolCallId:
+            call_id = K.ident(call_id, ToolCallId, "ToolResultPart", "call_id")
+        output = K.instance(output, OUTPUTS, "ToolResultPart", "output", "a ToolOutput")
+        output_depth = K.depth(output)
+        K.fits(2 + output_depth, "ToolResultPart", "output")
+        depth = K.part_depth("ToolResultPart", md, output_depth)
+        _fill_result(self, call_id, output, K.flag(is_error, "ToolResultPart", "is_error"), md, depth)
 
-    @classmethod
-    def error(cls, call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+    @factory
+    def success(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A successful result."""
+        return ToolResultPart(call_id, output)
+
+    @factory
+    def error(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
         """A failed result: ``output`` says what went wrong."""
-        return cls(call_id, output, is_error=True)
+        return ToolResultPart(call_id, output, is_error=True)
 
     def with_is_error(self, is_error: bool) -> ToolResultPart:
         """A copy with ``is_error`` set."""
@@ -255,6 +325,13 @@ class ToolResultPart(Part):
 
 
 _make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
+_fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
+
+#: The part variants and the tool output variants, for checking fields that hold them.
+PART_VARIANTS = (TextPart, MediaPart, FilePart, StructuredPart, ReasoningPart, ToolCallPart, ToolResultPart, CustomPart)
+PART_TYPES = frozenset(PART_VARIANTS)
+OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
+_FILE_TYPES = frozenset((FilePart,))
 
 
 PART_DECODERS["ToolCall"] = ToolCallPart._decode

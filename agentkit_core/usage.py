@@ -21,11 +21,12 @@ sides, and costs add when their currencies match (a mismatch raises
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
+from . import _check as K
 from . import _codec as C
-from ._value import Value
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field, coerce_metadata
+from ._value import Value, filler, sealed
+from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
 
@@ -40,15 +41,40 @@ def _add_optional(a: int | None, b: int | None) -> int | None:
     return a + b
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TokenUsage(Value):
-    """Token counts of one model call (or a sum of them); see the module docstring for conventions."""
+    """Token counts of one model call (or a sum of them); see the module docstring for conventions.
+
+    Each count is an ``int`` with ``0 <= n < 2**64`` (the optional ones may be
+    ``None``): a float, a bool, a negative or a too large number raises
+    :class:`NormalizeError`, a non-number ``TypeError``.  So does a sum that
+    overflows.
+    """
 
     input_tokens: int
     output_tokens: int
     reasoning_tokens: int | None = field(default=None, kw_only=True)
     cached_input_tokens: int | None = field(default=None, kw_only=True)
     cache_write_input_tokens: int | None = field(default=None, kw_only=True)
+
+    def __init__(
+        self,
+        input_tokens: int,
+        output_tokens: int,
+        *,
+        reasoning_tokens: int | None = None,
+        cached_input_tokens: int | None = None,
+        cache_write_input_tokens: int | None = None,
+    ) -> None:
+        _fill_tokens(
+            self,
+            K.count(input_tokens, "TokenUsage", "input_tokens"),
+            K.count(output_tokens, "TokenUsage", "output_tokens"),
+            K.opt_count(reasoning_tokens, "TokenUsage", "reasoning_tokens"),
+            K.opt_count(cached_input_tokens, "TokenUsage", "cached_input_tokens"),
+            K.opt_count(cache_write_input_tokens, "TokenUsage", "cache_write_input_tokens"),
+        )
 
     @property
     def total_tokens(self) -> int:
@@ -110,10 +136,13 @@ class TokenUsage(Value):
         )
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CostUsage(Value):
     """What a call cost: ``amount`` in ``currency`` (an ISO 4217 code such as ``"USD"``).
 
+    ``amount`` is a finite number, kept as a ``float`` (NaN, infinities and
+    bools raise :class:`NormalizeError`, a string ``TypeError``).
     ``provider_amount`` keeps the provider's own exact figure when it sent one
     as a string.
     """
@@ -121,6 +150,14 @@ class CostUsage(Value):
     amount: float
     currency: str
     provider_amount: str | None = field(default=None, kw_only=True)
+
+    def __init__(self, amount: float, currency: str, *, provider_amount: str | None = None) -> None:
+        _fill_cost(
+            self,
+            K.amount(amount, "CostUsage", "amount"),
+            K.text(currency, "CostUsage", "currency"),
+            K.opt_text(provider_amount, "CostUsage", "provider_amount"),
+        )
 
     def with_provider_amount(self, amount: str | None) -> CostUsage:
         """A copy with ``provider_amount`` set."""
@@ -156,9 +193,12 @@ class CostUsage(Value):
 
 _make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
 _make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
+_fill_tokens = filler(TokenUsage, *_TOKEN_FIELDS)
+_fill_cost = filler(CostUsage, "amount", "currency", "provider_amount")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@sealed
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Usage(Value):
     """Token and cost usage of a turn, with metadata for provider extras.
 
@@ -166,17 +206,23 @@ class Usage(Value):
     merges with the right-hand side winning.
     """
 
-    if TYPE_CHECKING:  # the constructor takes any mapping or iterable; fields store MetadataMap and tuples
-
-        def __init__(self, tokens: TokenUsage | None = ..., *, cost: CostUsage | None = ..., metadata: MetadataLike = ...) -> None: ...
-
     tokens: TokenUsage | None = None
     cost: CostUsage | None = field(default=None, kw_only=True)
     metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
 
-    def __post_init__(self) -> None:
-        if type(self.metadata) is not MetadataMap:
-            coerce_metadata(self)
+    def __init__(self, tokens: TokenUsage | None = None, *, cost: CostUsage | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Usage")
+        K.fits(1 + K.depth(md), "Usage", "metadata")
+        if tokens is not None:
+            tokens = K.instance(tokens, TokenUsage, "Usage", "tokens", "a TokenUsage or None")
+        if cost is not None:
+            cost = K.instance(cost, CostUsage, "Usage", "cost", "a CostUsage or None")
+        _fill_usage(self, tokens, cost, md)
+
+    @property
+    def _depth(self) -> int:
+        """How deep :meth:`to_dict` nests: the metadata is the deepest field."""
+        return 1 + K.depth(self.metadata)
 
     def with_cost(self, cost: CostUsage | None) -> Usage:
         """A copy with ``cost`` set."""
@@ -184,7 +230,7 @@ class Usage(Value):
 
     def with_metadata(self, metadata: Mapping[str, JsonValue]) -> Usage:
         """A copy whose metadata is ``metadata`` (replaced)."""
-        return replace(self, metadata=as_metadata(metadata))
+        return replace(self, metadata=metadata)  # type: ignore[arg-type]  # __init__ converts
 
     def __add__(self, other: Usage) -> Usage:
         if not isinstance(other, Usage):
@@ -224,3 +270,4 @@ class Usage(Value):
 
 
 _make_usage = C.maker(Usage, "tokens", "cost", "metadata")
+_fill_usage = filler(Usage, "tokens", "cost", "metadata")

@@ -39,6 +39,7 @@ from agentkit_core import (
     fold,
     fold_all,
 )
+from tests.forge import forged
 
 K = PartKind
 INPUT_JSON = "agentkit.input_json"
@@ -139,7 +140,7 @@ class BeginTest(unittest.TestCase):
 
     def test_a_kind_that_is_not_a_part_kind_is_refused(self) -> None:
         with self.assertRaises(ProtocolError) as cm:
-            fold((), BeginPart(PartId("p"), "Text"))  # type: ignore[arg-type]
+            fold((), forged(BeginPart, part_id=PartId("p"), kind="Text"))
         self.assertIn("'p'", str(cm.exception))
         self.assertIn("BeginPart", str(cm.exception))
 
@@ -306,10 +307,10 @@ class RefusedCombinationTest(unittest.TestCase):
 
     def test_a_chunk_of_the_wrong_type_is_refused(self) -> None:
         cases = [
-            (K.TEXT, AppendText(PartId("p"), b"x"), "AppendText"),  # type: ignore[arg-type]
-            (K.TEXT, AppendText(PartId("p"), 5), "AppendText"),  # type: ignore[arg-type]
-            (K.MEDIA, AppendBytes(PartId("p"), "x"), "AppendBytes"),  # type: ignore[arg-type]
-            (K.REASONING, AppendBytes(PartId("p"), [1, 2]), "AppendBytes"),  # type: ignore[arg-type]
+            (K.TEXT, forged(AppendText, part_id=PartId("p"), chunk=b"x"), "AppendText"),
+            (K.TEXT, forged(AppendText, part_id=PartId("p"), chunk=5), "AppendText"),
+            (K.MEDIA, forged(AppendBytes, part_id=PartId("p"), chunk="x"), "AppendBytes"),
+            (K.REASONING, forged(AppendBytes, part_id=PartId("p"), chunk=[1, 2]), "AppendBytes"),
         ]
         for kind, delta, name in cases:
             with self.subTest(kind=kind, delta=delta):
@@ -318,8 +319,8 @@ class RefusedCombinationTest(unittest.TestCase):
     def test_a_chunk_of_the_wrong_type_error_names_the_part_kind(self) -> None:
         # The issue: "Errors name the delta, the part id and what the part was."
         cases = [
-            (K.TEXT, AppendText(PartId("p"), b"x")),  # type: ignore[arg-type]
-            (K.MEDIA, AppendBytes(PartId("p"), "x")),  # type: ignore[arg-type]
+            (K.TEXT, forged(AppendText, part_id=PartId("p"), chunk=b"x")),
+            (K.MEDIA, forged(AppendBytes, part_id=PartId("p"), chunk="x")),
         ]
         for kind, delta in cases:
             with self.subTest(kind=kind):
@@ -327,7 +328,7 @@ class RefusedCombinationTest(unittest.TestCase):
 
     def test_things_that_are_not_deltas_are_refused(self) -> None:
         state = opened(("p", K.TEXT))
-        for thing in (None, 5, "AppendText", {"AppendText": {"part_id": "p", "chunk": "x"}}, TextPart("x"), Delta()):
+        for thing in (None, 5, "AppendText", {"AppendText": {"part_id": "p", "chunk": "x"}}, TextPart("x"), forged(Delta)):
             with self.subTest(thing=thing):
                 self.assert_refused(state, thing, type(thing).__name__)
 
@@ -335,9 +336,9 @@ class RefusedCombinationTest(unittest.TestCase):
         state = opened(("p", K.TEXT))
         for bad in (None, 5, b"p", ToolCallId("p"), ["p"]):
             for delta in (
-                AppendText(bad, "x"),  # type: ignore[arg-type]
-                BeginPart(bad, K.TEXT),  # type: ignore[arg-type]
-                CommitPart(TextPart("x"), part_id=bad),  # type: ignore[arg-type]
+                forged(AppendText, part_id=bad, chunk="x"),
+                forged(BeginPart, part_id=bad, kind=K.TEXT),
+                forged(CommitPart, part=TextPart("x"), part_id=bad),
             ):
                 if bad is None and isinstance(delta, CommitPart):
                     continue  # a CommitPart without part_id is the reference's own shape
@@ -346,14 +347,15 @@ class RefusedCombinationTest(unittest.TestCase):
 
     def test_a_part_id_holding_an_unhashable_value_is_a_protocol_error(self) -> None:
         # PartId(["p"]) is a PartId wrapping a non-string: misuse, so ProtocolError, not TypeError.
-        for delta in (BeginPart(PartId(["p"]), K.TEXT), AppendText(PartId(["p"]), "x")):  # type: ignore[arg-type]
+        unhashable = forged(PartId, value=["p"])
+        for delta in (forged(BeginPart, part_id=unhashable, kind=K.TEXT), forged(AppendText, part_id=unhashable, chunk="x")):
             with self.subTest(delta=delta):
                 self.assert_refused(opened(("p", K.TEXT)), delta, type(delta).__name__)
 
     def test_commit_carrying_something_that_is_not_a_part_is_refused(self) -> None:
         state = opened(("p", K.TEXT))
-        self.assert_refused(state, CommitPart("hello"), "CommitPart", "str")  # type: ignore[arg-type]
-        self.assert_refused(state, CommitPart({"Text": {"text": "x", "metadata": {}}}, part_id=PartId("p")), "CommitPart")  # type: ignore[arg-type]
+        self.assert_refused(state, forged(CommitPart, part="hello", part_id=None), "CommitPart", "str")
+        self.assert_refused(state, forged(CommitPart, part={"Text": {"text": "x", "metadata": {}}}, part_id=PartId("p")), "CommitPart")
 
 
 class CommitTest(unittest.TestCase):

@@ -27,6 +27,7 @@ from agentkit_core import (
     InlineBytes,
     InlineText,
     MediaPart,
+    MetadataMap,
     Modality,
     Part,
     PartId,
@@ -46,6 +47,7 @@ from agentkit_core import (
     fold,
     fold_all,
 )
+from tests.forge import forged, lenient
 
 K = PartKind
 KINDS = tuple(PartKind)
@@ -287,18 +289,18 @@ def gen_any_delta(rng: random.Random, model: Model) -> object:
     if r < 0.3:
         return gen_valid_delta(rng, model)
     if r < 0.35:
-        return rng.choice([None, 0, "AppendText", b"", {"BeginPart": {"part_id": "p0", "kind": "Text"}}, TextPart("x"), Delta(), object()])
+        return rng.choice([None, 0, "AppendText", b"", {"BeginPart": {"part_id": "p0", "kind": "Text"}}, TextPart("x"), forged(Delta), object()])
     pid: object = PartId(rng.choice(IDS)) if rng.random() < 0.9 else rng.choice(BAD_IDS)
     chunk_text: object = gen_text(rng) if rng.random() < 0.85 else rng.choice([b"x", 3, None, ["a"]])
     chunk_bytes: object = gen_bytes(rng) if rng.random() < 0.85 else rng.choice(["x", 3, None, [1, 2]])
     makers: list[Callable[[], object]] = [
-        lambda: BeginPart(pid, rng.choice(KINDS) if rng.random() < 0.9 else rng.choice(["Text", 0, None])),  # type: ignore[arg-type]
-        lambda: AppendText(pid, chunk_text),  # type: ignore[arg-type]
-        lambda: AppendBytes(pid, chunk_bytes),  # type: ignore[arg-type]
-        lambda: ReplaceStructured(pid, gen_json(rng)),  # type: ignore[arg-type]
-        lambda: SetMetadata(pid, gen_metadata(rng)),  # type: ignore[arg-type]
-        lambda: CommitPart(gen_part(rng, rng.choice(KINDS)), part_id=pid),  # type: ignore[arg-type]
-        lambda: CommitPart(rng.choice(["text", None, {"Text": {"text": "", "metadata": {}}}])),  # type: ignore[arg-type]
+        lambda: lenient(BeginPart, part_id=pid, kind=rng.choice(KINDS) if rng.random() < 0.9 else rng.choice(["Text", 0, None])),
+        lambda: lenient(AppendText, part_id=pid, chunk=chunk_text),
+        lambda: lenient(AppendBytes, part_id=pid, chunk=chunk_bytes),
+        lambda: lenient(ReplaceStructured, part_id=pid, value=gen_json(rng)),
+        lambda: lenient(SetMetadata, part_id=pid, metadata=gen_metadata(rng)),
+        lambda: lenient(CommitPart, part=gen_part(rng, rng.choice(KINDS)), part_id=pid),
+        lambda: forged(CommitPart, part=rng.choice(["text", None, {"Text": {"text": "", "metadata": {}}}]), part_id=None),
     ]
     return rng.choice(makers)()
 
@@ -438,11 +440,11 @@ class MisuseTest(unittest.TestCase):
             state = fold_all((), deltas)
             pid = rng.choice(IDS)
             for delta in (
-                BeginPart(pid, K.TEXT),  # type: ignore[arg-type]
-                AppendText(pid, "x"),  # type: ignore[arg-type]
-                AppendBytes(pid, b"x"),  # type: ignore[arg-type]
-                SetMetadata(pid, {"a": 1}),  # type: ignore[arg-type]
-                CommitPart(TextPart("x"), part_id=pid),  # type: ignore[arg-type]
+                forged(BeginPart, part_id=pid, kind=K.TEXT),
+                forged(AppendText, part_id=pid, chunk="x"),
+                forged(AppendBytes, part_id=pid, chunk=b"x"),
+                forged(SetMetadata, part_id=pid, metadata=MetadataMap({"a": 1})),
+                forged(CommitPart, part=TextPart("x"), part_id=pid),
             ):
                 try:
                     fold(state, delta)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import enum
 import json
 import pickle
 import unittest
@@ -100,7 +101,7 @@ class Ids(unittest.TestCase):
             ToolCallId("a") < MessageId("b")  # type: ignore[operator]
         with self.assertRaises(dataclasses.FrozenInstanceError):
             ToolCallId("a").value = "b"  # type: ignore[misc]
-        with self.assertRaises((AttributeError, TypeError)):
+        with self.assertRaises(dataclasses.FrozenInstanceError):
             ToolCallId("a").extra = 1  # type: ignore[attr-defined]
 
     def test_id_decoder_refuses_non_strings(self) -> None:
@@ -286,6 +287,124 @@ class Construction(unittest.TestCase):
                     self.assertEqual(out, "ok")
                 case _:
                     pass
+
+
+def every_value() -> list[object]:
+    """One value of every public value class (and an enum member, a finish reason constant)."""
+    pid = ak.PartId("p")
+    return every_part() + [
+        Item(ItemKind.ASSISTANT, every_part(), id=MessageId("m"), usage=Usage(TokenUsage(1, 2)), finish_reason=FinishReason.COMPLETED, created_at=Timestamp(3)),
+        Usage(TokenUsage(1, 2), cost=CostUsage(1.0, "USD")),
+        TokenUsage(1, 2),
+        CostUsage(1.0, "USD"),
+        FinishReason.other("x"),
+        FinishReason.COMPLETED,
+        InlineText("x"),
+        InlineBytes(b"x"),
+        Uri("u"),
+        Handle(ArtifactId("a")),
+        TextOutput("t"),
+        StructuredOutput({"a": 1}),
+        PartsOutput([TextPart("x")]),
+        FilesOutput([FilePart(Uri("u"))]),
+        ak.BeginPart(pid, PartKind.TEXT),
+        ak.AppendText(pid, "x"),
+        ak.AppendBytes(pid, b"x"),
+        ak.ReplaceStructured(pid, [1]),
+        ak.SetMetadata(pid, {"a": 1}),
+        ak.CommitPart(TextPart("x"), part_id=pid),
+        MetadataMap({"a": 1}),
+        Timestamp(5),
+        *(cls("x") for cls in ID_TYPES),
+    ]
+
+
+class NamesDoNotTrap(unittest.TestCase):
+    def test_factories_work_on_the_class_and_refuse_instances(self) -> None:
+        factories = {
+            Part: ("text", "media", "file", "structured", "reasoning"),
+            DataRef: ("inline_text", "inline_bytes", "uri", "handle"),
+            ToolOutput: ("text", "structured", "parts", "files"),
+            Item: ("text", "notification"),
+            FinishReason: ("other",),
+            FilePart: ("named",),
+            ReasoningPart: ("from_summary", "redacted_summary"),
+            ToolResultPart: ("success", "error"),
+        }
+        for cls, names in factories.items():
+            for name in names:
+                with self.subTest(factory=f"{cls.__name__}.{name}"):
+                    self.assertTrue(callable(getattr(cls, name)))
+        self.assertEqual(ToolOutput.structured({"a": 1}), StructuredOutput({"a": 1}))
+        self.assertEqual(Item.text(ItemKind.USER, "hi").parts, (TextPart("hi"),))
+        self.assertEqual(FinishReason.other("x").detail, "x")
+        for value in every_value():
+            for cls, names in factories.items():
+                if not isinstance(value, cls):
+                    continue
+                for name in names:
+                    field_names = {f.name for f in dataclasses.fields(value)}  # type: ignore[arg-type]
+                    with self.subTest(value=type(value).__name__, name=name):
+                        if name in field_names:  # TextPart.text, PartsOutput.parts: the field, not the factory
+                            self.assertFalse(callable(getattr(value, name)))
+                            continue
+                        with self.assertRaises(AttributeError) as cm:
+                            getattr(value, name)
+                        self.assertIn(name, str(cm.exception))
+                        self.assertIn(f"{cls.__name__}.{name}", str(cm.exception))
+                        self.assertFalse(hasattr(value, name))
+        self.assertEqual(TextPart("x").text, "x")
+        self.assertEqual(TextOutput("y").text, "y")
+        self.assertEqual(ToolOutput.parts([TextPart("x")]).parts, (TextPart("x"),))
+
+    def test_base_classes_make_no_values(self) -> None:
+        for base in (Part, DataRef, ToolOutput, ak.Delta):
+            with self.subTest(base=base.__name__), self.assertRaisesRegex(TypeError, base.__name__):
+                base()
+
+    def test_str_and_format_of_every_enum_give_the_wire_name(self) -> None:
+        enums = [obj for obj in vars(ak).values() if isinstance(obj, type) and issubclass(obj, enum.Enum)]
+        self.assertEqual({e.__name__ for e in enums}, {"ItemKind", "PartKind", "Modality"})
+        for cls in enums:
+            for member in cls:  # type: ignore[var-annotated]
+                with self.subTest(member=member):
+                    self.assertEqual(str(member), member.value)
+                    self.assertEqual(f"{member}", member.value)
+                    self.assertEqual(f"{member:>12}", member.value.rjust(12))
+                    self.assertEqual("%s" % member, member.value)
+                    self.assertEqual(member.to_dict(), member.value)
+                    self.assertTrue(repr(member).startswith(f"<{cls.__name__}."))
+        self.assertEqual(str(ItemKind.USER), "User")
+
+    def test_assigning_or_deleting_any_attribute_raises_frozen_instance_error(self) -> None:
+        for value in every_value():
+            cls = type(value).__name__
+            names = ["foo", "__dict__", "_depth"]
+            if dataclasses.is_dataclass(value):
+                names += [f.name for f in dataclasses.fields(value)]
+            for name in names:
+                with self.subTest(value=cls, name=name):
+                    with self.assertRaises(dataclasses.FrozenInstanceError) as cm:
+                        setattr(value, name, 1)
+                    self.assertIn(f"{cls}.{name}", str(cm.exception))
+                    with self.assertRaises(dataclasses.FrozenInstanceError) as cm:
+                        delattr(value, name)
+                    self.assertIn(f"{cls}.{name}", str(cm.exception))
+        item = Item(ItemKind.USER)
+        with self.assertRaisesRegex(dataclasses.FrozenInstanceError, r"cannot assign to Item\.foo"):
+            item.foo = 1  # type: ignore[attr-defined]
+
+    def test_decoded_values_are_frozen_the_same(self) -> None:
+        for value in every_value():
+            if isinstance(value, (MetadataMap, Timestamp)) or not hasattr(value, "to_dict"):
+                continue
+            decode = next((c.from_dict for c in (Part, DataRef, ToolOutput, ak.Delta) if isinstance(value, c)), type(value).from_dict)  # type: ignore[attr-defined]
+            with self.subTest(value=type(value).__name__):
+                back = decode(value.to_dict())  # type: ignore[attr-defined]
+                self.assertEqual(back, value)
+                self.assertIs(type(back), type(value))
+                with self.assertRaises(dataclasses.FrozenInstanceError):
+                    back.foo = 1
 
 
 class Accumulation(unittest.TestCase):

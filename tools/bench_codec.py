@@ -288,6 +288,7 @@ def measure(quick: bool) -> list[Row]:
         Row("codec", f"to_dict ({n}-item transcript)", us(enc), f"{r_enc:.2f}x baseline", ""),
         Row("codec", f"from_dict ({n}-item transcript)", us(dec), f"{r_dec:.2f}x baseline", ""),
     ]
+    rows.extend(constructor_rows(items, wire, decode, rounds))
 
     mem_base = retained(lambda: plain_copy(wire))
     mem_ours = retained(lambda: [ak.Item.from_dict(w) for w in wire])
@@ -349,6 +350,25 @@ def depth_rows(items: list[ak.Item], rounds: int) -> list[Row]:
             f"{r_lines:.2f}x from_dict(json.loads(line))", ""),
         Row("codec", f"check_depth of the {n}-item JSON array ({len(document) >> 10} KiB)", f"{t_scan * 1e3:.2f} ms",
             f"{r_scan:.2f}x json.loads of it", ""),
+    ]
+
+
+def constructor_rows(items: list[ak.Item], wire: list[Any], decode: Callable[[], Any], rounds: int) -> list[Row]:
+    """What checking every argument costs: the transcript built through the public constructors.
+
+    ``build_transcript`` makes the same values the decoders make, through the
+    constructors, factories and ids a caller uses (it also formats its few
+    strings, which the decoders read ready-made).  Compared with ``from_dict``
+    on the same transcript, and with the decoders' makers alone (no checks at
+    all: ``bench_floors.value_floor``).
+    """
+    n = len(items)
+    makers = value_floor(items, wire)
+    t_build, _, r_decode = paired(build_transcript, decode, rounds)
+    _, _, r_makers = paired(build_transcript, makers, rounds)
+    return [
+        Row("codec", f"constructors: build the {n}-item transcript", f"{t_build / n * 1e6:.2f} us/item", f"{r_decode:.2f}x from_dict", ""),
+        Row("codec", "constructors vs the makers (no checks)", "", f"{r_makers:.2f}x the makers", ""),
     ]
 
 

@@ -42,6 +42,7 @@ if ROOT not in sys.path:  # pragma: no cover - run as a script
 
 import agentkit_core as ak  # noqa: E402
 from agentkit_core import NormalizeError, ProtocolError  # noqa: E402
+from tests.forge import forged, lenient  # noqa: E402
 
 VECTORS = os.path.join(ROOT, "tests", "vectors")
 CRASHERS = os.path.join(ROOT, "tests", "fuzz_crashers")
@@ -356,13 +357,17 @@ def decode_input(v: Any) -> Any:
         if tag == "$sub":
             return _SUBS[body](decode_input(v["value"]))
         if tag == "$metadata":
-            return ak.MetadataMap(decode_input(body))
+            data = decode_input(body)
+            try:
+                return ak.MetadataMap(data)
+            except (TypeError, ValueError):  # a corrupt map, as a crasher may hold
+                return forged(ak.MetadataMap, _data=data)
         if tag == "$timestamp":
             return ak.Timestamp(body)
         if tag == "$enum":
             return getattr(ak, body)(v["value"])
-        if tag == "$ak":
-            return getattr(ak, body)(**{k: decode_input(x) for k, x in v["fields"].items()})
+        if tag == "$ak":  # corrupt values (a crasher's junk) are built around the constructor's checks
+            return lenient(getattr(ak, body), **{k: decode_input(x) for k, x in v["fields"].items()})
         if tag == "$opaque":
             return Opaque()
     return {k: decode_input(x) for k, x in v.items()}
@@ -621,9 +626,11 @@ def _raw_stream(rng: random.Random, wire: list[Any]) -> list[Any]:
             pass
     junk = rng.choice(_WEIRD)()
     pid = ak.PartId(rng.choice(("p1", "p2")))
-    extra = rng.choice((
-        junk, ak.AppendText(pid, junk), ak.AppendBytes(pid, junk), ak.BeginPart(pid, junk), ak.CommitPart(junk),
-        ak.AppendText(junk, "x"), ak.CommitPart(ak.TextPart("t"), part_id=junk), ak.ReplaceStructured(pid, junk),
+    extra = rng.choice((  # the constructors refuse most of these: built around them, as corrupt data could be
+        junk, lenient(ak.AppendText, part_id=pid, chunk=junk), lenient(ak.AppendBytes, part_id=pid, chunk=junk),
+        lenient(ak.BeginPart, part_id=pid, kind=junk), lenient(ak.CommitPart, part=junk, part_id=None),
+        lenient(ak.AppendText, part_id=junk, chunk="x"), lenient(ak.CommitPart, part=ak.TextPart("t"), part_id=junk),
+        lenient(ak.ReplaceStructured, part_id=pid, value=junk),
     ))
     out.insert(rng.randrange(len(out) + 1), extra)
     return out
