@@ -34,11 +34,11 @@ from operator import attrgetter
 from reprlib import recursive_repr
 from typing import TYPE_CHECKING, Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
+from .jsontext import JsonCodec
+
 P = ParamSpec("P")
 R = TypeVar("R")
 V = TypeVar("V", bound=type)
-
-from .jsontext import JsonCodec
 
 _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
 _FIELDS: dict[type, _Fields | None] = {}
