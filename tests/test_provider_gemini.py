@@ -409,7 +409,10 @@ class ResponseTests(unittest.TestCase):
                 self.assertEqual(gemini.finish_reason(raw), reason)
         calls = gemini.items_from_response(load(PARALLEL + ".response.json"))[0]
         self.assertEqual(calls.finish_reason, FinishReason.TOOL_CALL)
-        self.assertEqual(gemini.finish_reason("MAX_TOKENS", tool_call=True), FinishReason.MAX_TOKENS)
+        self.assertEqual(gemini.finish_reason(calls.metadata[FINISH_REASON_KEY]), FinishReason.COMPLETED)  # STOP alone
+        cut = copy.deepcopy(load(PARALLEL + ".response.json"))
+        cut["candidates"][0]["finishReason"] = "MAX_TOKENS"
+        self.assertEqual(gemini.items_from_response(cut)[0].finish_reason, FinishReason.MAX_TOKENS)  # calls cut short
         self.assertIsNone(gemini.finish_reason(None))
         for reason in enums["promptFeedback.blockReason"]:
             with self.subTest(block=reason):
@@ -1004,7 +1007,7 @@ class BadInputTests(unittest.TestCase):
         handle = MediaPart(Modality.IMAGE, "image/png", Handle(ArtifactId("a")))
         with self.assertRaises(NormalizeError) as caught:
             gemini.request_from_items([Item.text(ItemKind.USER, "hi"), Item(ItemKind.USER, [TextPart("see"), handle])])
-        self.assertEqual(caught.exception.path, "[1].parts[1]")
+        self.assertEqual(caught.exception.path, "items[1].parts[1]")
 
     def test_metadata_never_overwrites_what_the_part_says(self) -> None:
         part = TextPart("real", metadata={"gemini.text": "forged", "gemini.partMetadata": {"k": 1}})

@@ -44,7 +44,6 @@ from agentkit_core import (
     NormalizeError,
     PartKind,
     PartsOutput,
-    ProtocolError,
     ReasoningPart,
     ReplaceStructured,
     StructuredOutput,
@@ -284,7 +283,8 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(item.metadata["openai.error"], error)
         [item] = chat.items_from_response({"error": {"message": "boom", "type": "server_error", "code": None}})
         self.assertEqual(item.finish_reason, FinishReason.ERROR)
-        self.assertNotIn(FINISH_REASON_KEY, item.metadata)
+        self.assertEqual(item.metadata[FINISH_REASON_KEY], "error")  # no code: the raw reason says an error ended it
+        self.assertEqual(chat.finish_reason(item.metadata[FINISH_REASON_KEY]), FinishReason.ERROR)
 
     def test_refusal_is_blocked_with_its_usage(self) -> None:
         [item] = chat.items_from_response(body(choice(content=None, refusal="I can't help with that."), usage=USAGE))
@@ -636,7 +636,7 @@ class StreamTest(unittest.TestCase):
                          {"part-0-content", "part-1-content", "part-2-content"})
         self.assertEqual(decoder.finish(state.parts), items[0])
         self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts(items))
-        with self.assertRaises(ProtocolError):
+        with self.assertRaises(NormalizeError):
             decoder.finish_all(state.parts[:2])  # the parts of every choice are needed to split them
 
     def test_the_live_finish_reason_is_the_first_choices(self) -> None:
@@ -900,7 +900,7 @@ class RequestTest(unittest.TestCase):
         legacy = items[16].parts[0]
         self.assertEqual((legacy.call_id.value, legacy.metadata[TOOL_NAME_KEY]), ("old", "old"))  # type: ignore[attr-defined]
         self.assertIs(legacy.metadata[INVENTED_ID_KEY], True)
-        self.assertNotIn(TOOL_NAME_KEY, items[11].parts[0].metadata)  # a tool message names no tool
+        self.assertEqual(items[11].parts[0].metadata[TOOL_NAME_KEY], "f")  # a tool message names no tool: its call does
         self.assertEqual(items[14].parts[0].metadata[TOOL_NAME_KEY], "g")  # unless a compatible server's does
         self.assertEqual((items[18].kind, items[18].metadata["openai.chat.role"]), (ItemKind.USER, "critic"))
 

@@ -7,17 +7,49 @@ them back.  Like every projection it uses only the public names of the package.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import (
-    FINISH_REASON_KEY, INVENTED_ID_KEY, ArtifactId, CustomPart, DataRef, FilePart, FinishReason, Handle, InlineBytes,
-    InlineText, Item, ItemKind, JsonValue, MediaPart, MessageId, Modality, NormalizeError, Part, ReasoningPart,
-    TextPart, TokenUsage, ToolCallId, ToolCallPart, Uri, Usage,
+    INVENTED_ID_KEY,
+    ArtifactId,
+    CustomPart,
+    DataRef,
+    FilePart,
+    FinishReason,
+    Handle,
+    InlineBytes,
+    InlineText,
+    Item,
+    ItemKind,
+    JsonValue,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    Uri,
+    Usage,
 )
 from ._common import (
-    JsonDict, b64decode, b64encode, carry, check_json, copy_json, count, dumps, get_dict, invent_id,
+    JsonDict,
+    b64decode,
+    b64encode,
+    carry,
+    copy_json,
+    count,
+    dumps,
+    get_dict,
+    invent_id,
+    make_item,
+    make_usage,
+    native_object,
     parse_arguments,
+    parse_data_url,
+    under,
+    wrong,
 )
 
 #: Response- and choice-level fields on an item: informational, never sent back.
@@ -43,8 +75,6 @@ MESSAGE_FIELDS = ("role", "content", "refusal", "audio", "tool_calls", "function
 #: Delta fields that make parts.
 PART_FIELDS = frozenset(("content", "refusal", "audio", "tool_calls", "function_call") + REASONING_FIELDS)
 AUDIO_RESPONSE_ONLY = ("data", "expires_at", "transcript")
-#: How deep native JSON may nest: carried values land up to four levels deeper in an item.
-MAX_NATIVE_DEPTH = 120
 
 _FINISH = {
     "stop": FinishReason.COMPLETED,
@@ -52,6 +82,7 @@ _FINISH = {
     "tool_calls": FinishReason.TOOL_CALL,
     "function_call": FinishReason.TOOL_CALL,
     "content_filter": FinishReason.BLOCKED,
+    "error": FinishReason.ERROR,
 }
 ROLE_KINDS = {
     "system": ItemKind.SYSTEM,
@@ -70,7 +101,6 @@ KIND_ROLES = {
     ItemKind.CONTEXT: "user",
     ItemKind.NOTIFICATION: "user",
 }
-_DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
 _IMAGE_EXT = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
               ".webp": "image/webp"}
 AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
@@ -78,74 +108,44 @@ _AUDIO_MAGIC = ((b"RIFF", "audio/wav"), (b"ID3", "audio/mpeg"), (b"OggS", "audio
 OCTETS = "application/octet-stream"
 
 
-# -- checking native JSON -------------------------------------------------------------------
-
-
-def describe_json(v: object) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    return "an array" if isinstance(v, list) else "an object" if isinstance(v, dict) else type(v).__name__
-
-
-def bad(key: str, expected: str, v: object) -> NormalizeError:
-    return NormalizeError(f"expected {expected}, got {describe_json(v)}", key)
-
-
-def under(exc: NormalizeError, *segments: str) -> NormalizeError:
-    """``exc`` seen from ``len(segments)`` levels up (``under(e, "choices", "[0]")``)."""
-    for segment in reversed(segments):
-        exc = exc.under(segment)
-    return exc
+# -- reading native fields -----------------------------------------------------------------
 
 
 def get_str(d: Mapping[str, Any], key: str) -> str | None:
     v = d.get(key)
     if v is None or type(v) is str:
         return v
-    raise bad(key, "a string", v)
+    raise wrong("a string", v, key)
 
 
 def get_obj(d: Mapping[str, Any], key: str) -> JsonDict | None:
     v = d.get(key)
     if v is None or isinstance(v, dict):
         return v
-    raise bad(key, "an object", v)
+    raise wrong("an object", v, key)
 
 
 def get_arr(d: Mapping[str, Any], key: str) -> list[Any] | None:
     v = d.get(key)
     if v is None or isinstance(v, list):
         return v
-    raise bad(key, "an array", v)
+    raise wrong("an array", v, key)
 
 
 def get_index(d: Mapping[str, Any]) -> int | None:
     v = d.get("index")
     if v is None or (type(v) is int and v >= 0):
         return v
-    raise bad("index", "a non-negative integer", v)
-
-
-def body_of(v: object, what: str) -> JsonDict:
-    if not isinstance(v, dict):
-        raise NormalizeError(f"{what} must be a JSON object, got {describe_json(v)}")
-    check_json(v, MAX_NATIVE_DEPTH)
-    return v
+    raise wrong("a non-negative integer", v, "index")
 
 
 # -- data ------------------------------------------------------------------------------------
 
 
-def data_url(url: str) -> tuple[str, bytes | None] | None:
+def _data_url(url: str) -> tuple[str, bytes | None] | None:
     """A ``data:<mime>;base64,`` URL -> (mime, its bytes if canonical base64); another URL -> None."""
-    m = _DATA_URL.fullmatch(url)
-    return None if m is None else (m.group(1), b64decode(m.group(2)))
+    found = parse_data_url(url)
+    return None if found is None else (found[0], b64decode(found[1]))
 
 
 def _image_mime(url: str) -> str:
@@ -177,32 +177,43 @@ def base64_of(part: MediaPart) -> str:
 # -- usage and finish reasons ------------------------------------------------------------------
 
 
-def usage_from_native(native: JsonDict) -> Usage:
-    prompt, completion = count(native.get("prompt_tokens")), count(native.get("completion_tokens"))
+def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+    """A native ``usage`` object as :class:`Usage` (the convention is in the module docstring of :mod:`.openai_chat`)."""
+    native = native_object(usage, "a usage object")
     pd, cd = get_dict(native, "prompt_tokens_details"), get_dict(native, "completion_tokens_details")
-    tokens = None
-    if prompt is not None and completion is not None:
-        tokens = TokenUsage(
-            prompt,
-            completion,
-            reasoning_tokens=count(cd.get("reasoning_tokens")),
-            cached_input_tokens=count(pd.get("cached_tokens")),
-            cache_write_input_tokens=count(pd.get("cache_write_tokens")),
-        )
-    return Usage(tokens, metadata={NS + "usage": copy_json(native)})
+    return make_usage(
+        native,
+        NS + "usage",
+        count(native.get("prompt_tokens")),
+        count(native.get("completion_tokens")),
+        reasoning=count(cd.get("reasoning_tokens")),
+        cached=count(pd.get("cached_tokens")),
+        cache_write=count(pd.get("cache_write_tokens")),
+    )
 
 
-def finish_of(raw: str, refused: bool) -> FinishReason:
-    if raw == "stop" and refused:
-        return FinishReason.BLOCKED
+def finish_reason(raw: str | None) -> FinishReason | None:
+    """What a raw ``finish_reason`` (or an error's ``code``) says alone; ``None`` stays ``None``.
+
+    A choice whose message is a refusal ends ``BLOCKED`` although its
+    ``finish_reason`` is ``stop``: the item knows, the raw reason does not.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise wrong("a string", raw, "finish_reason")
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def error_finish(error: object) -> tuple[FinishReason, str | None]:
-    """An ``error`` object that ended the turn -> its finish reason and raw code."""
+def turn_finish(raw: object, refused: bool, error: object) -> tuple[FinishReason | None, str | None]:
+    """A choice's finish reason and the raw one: its ``finish_reason``, else the ``error`` that ended the turn."""
+    if isinstance(raw, str):
+        return (FinishReason.BLOCKED if raw == "stop" and refused else finish_reason(raw)), raw
+    if error is None:
+        return None, None
     code = error.get("code") if isinstance(error, dict) else None
-    code = code if type(code) is str else None
-    return (FinishReason.BLOCKED if code == "content_filter" else FinishReason.ERROR), code
+    raw = code if type(code) is str else "error"
+    return finish_reason(raw) if raw == "content_filter" else FinishReason.ERROR, raw
 
 
 def is_refusal(part: Part) -> bool:
@@ -248,7 +259,7 @@ def _nested(p: JsonDict, inner: JsonDict, consumed: Iterable[str]) -> dict[str, 
 def _image(p: JsonDict, inner: JsonDict) -> MediaPart:
     url = inner["url"]
     md = _nested(p, inner, ("url",))
-    found = data_url(url)
+    found = _data_url(url)
     if found is not None and found[1] is not None:
         return MediaPart(Modality.IMAGE, found[0], InlineBytes(found[1]), metadata=md)
     return MediaPart(Modality.IMAGE, _image_mime(url) if found is None else found[0], Uri(url), metadata=md)
@@ -270,7 +281,7 @@ def _file(p: JsonDict, inner: JsonDict) -> FilePart | None:
     bare = False
     data: DataRef | None = None
     if type(text) is str:
-        key, found = "file_data", data_url(text)
+        key, found = "file_data", _data_url(text)
         if found is not None:
             data = Uri(text) if found[1] is None else InlineBytes(found[1])
             mime = found[0]
@@ -296,7 +307,7 @@ def content_parts(content: Any) -> list[Part]:
     if content is None:
         return []
     if not isinstance(content, list):
-        raise bad("content", "a string or an array", content)
+        raise wrong("a string or an array", content, "content")
     return listed([content_part(p) for p in content])
 
 
@@ -318,7 +329,7 @@ def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
         return value, md
     if isinstance(raw, (dict, list)):  # some compatible servers send the object itself
         return copy_json(raw), {ARGUMENTS_KEY: copy_json(raw)}
-    raise bad("arguments", "a string", raw)
+    raise wrong("a string", raw, "arguments")
 
 
 def _call_type(tc: JsonDict) -> str:
@@ -326,7 +337,7 @@ def _call_type(tc: JsonDict) -> str:
     if ttype is None:
         return "custom" if tc.get("custom") is not None and tc.get("function") is None else "function"
     if type(ttype) is not str:
-        raise bad("type", "a string", ttype)
+        raise wrong("a string", ttype, "type")
     return ttype
 
 
@@ -336,7 +347,7 @@ def _name(body: JsonDict) -> str:
 
 def _tool_call_part(tc: Any) -> Part:
     if not isinstance(tc, dict):
-        raise bad("", "an object", tc)
+        raise wrong("an object", tc)
     ttype = _call_type(tc)
     if ttype not in ("function", "custom"):
         return CustomPart(CHAT + "tool_call", value=copy_json(tc))
@@ -425,22 +436,7 @@ def choice_item(
     if "annotations" in msg and not isinstance(msg.get("content"), str):
         md[CHAT + "annotations"] = copy_json(msg["annotations"])
     md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
-    raw = choice.get("finish_reason")
-    reason: FinishReason | None = None
-    if isinstance(raw, str):
-        md[FINISH_REASON_KEY] = raw
-        reason = finish_of(raw, any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts))
-    elif top.get("error") is not None:
-        reason, code = error_finish(top["error"])
-        if code is not None:
-            md[FINISH_REASON_KEY] = code
-    rid = top.get("id")
-    return Item(
-        ItemKind.ASSISTANT,
-        parts,
-        id=MessageId(rid) if type(rid) is str else None,
-        metadata=md,
-        usage=usage,
-        finish_reason=reason,
-    )
+    refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
+    finish = turn_finish(choice.get("finish_reason"), refused, top.get("error"))
+    return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
 

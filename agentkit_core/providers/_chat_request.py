@@ -8,14 +8,48 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from .. import (
-    INPUT_JSON_KEY, PROVIDER_KEY, TOOL_NAME_KEY, CustomPart, FilePart, FilesOutput, Handle, InlineBytes, InlineText,
-    Item, JsonValue, MediaPart, Modality, NormalizeError, Part, PartsOutput, ReasoningPart, StructuredOutput,
-    StructuredPart, TextOutput, TextPart, ToolCallPart, ToolResultPart, Uri,
+    INPUT_JSON_KEY,
+    PROVIDER_KEY,
+    TOOL_NAME_KEY,
+    CustomPart,
+    FilePart,
+    FilesOutput,
+    Handle,
+    InlineBytes,
+    InlineText,
+    Item,
+    JsonValue,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextOutput,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps, parse_arguments
+from ._common import JsonDict, b64encode, carried, copy_json, dumps, parse_arguments, under
 from ._chat_codec import (
-    ARGUMENTS_KEY, AUDIO, AUDIO_RESPONSE_ONLY, BARE_KEY, CHAT, ITEM_MARKERS, LEGACY_KEY, OCTETS, PART_MARKERS,
-    REASONING_FIELDS, REASONING_FIELD_KEY, REFUSAL_KEY, TYPE_KEY, audio_format, base64_of, under,
+    ARGUMENTS_KEY,
+    AUDIO,
+    AUDIO_RESPONSE_ONLY,
+    BARE_KEY,
+    CHAT,
+    ITEM_MARKERS,
+    LEGACY_KEY,
+    OCTETS,
+    PART_MARKERS,
+    REASONING_FIELDS,
+    REASONING_FIELD_KEY,
+    REFUSAL_KEY,
+    TYPE_KEY,
+    audio_format,
+    base64_of,
 )
 
 

@@ -5,14 +5,43 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import (
-    CUSTOM_KIND_KEY, MIME_TYPE_KEY, MODALITY_KEY, TOOL_CALL_ID_KEY, TOOL_NAME_KEY, AppendBytes, AppendText,
-    BeginPart, CommitPart, Delta, FinishReason, FoldState, Item, Modality, NormalizeError, Part, PartId, PartKind,
-    ProtocolError, ReplaceStructured, SetMetadata, Usage,
+    CUSTOM_KIND_KEY,
+    MIME_TYPE_KEY,
+    MODALITY_KEY,
+    TOOL_CALL_ID_KEY,
+    TOOL_NAME_KEY,
+    AppendBytes,
+    AppendText,
+    BeginPart,
+    CommitPart,
+    Delta,
+    FinishReason,
+    Item,
+    Modality,
+    NormalizeError,
+    Part,
+    PartId,
+    PartKind,
+    ReplaceStructured,
+    SetMetadata,
+    Usage,
 )
-from ._common import JsonDict, b64decode, copy_json
+from ._common import JsonDict, b64decode, checked_list, copy_json, native_object, split_parts, under, wrong
 from ._chat_codec import (
-    AUDIO, CHAT, PART_FIELDS, REASONING_FIELDS, REFUSAL_KEY, bad, body_of, choice_item, error_finish, finish_of,
-    get_arr, get_index, get_obj, get_str, message_parts, sniff_audio, under, usage_from_native,
+    AUDIO,
+    CHAT,
+    PART_FIELDS,
+    REASONING_FIELDS,
+    REFUSAL_KEY,
+    choice_item,
+    get_arr,
+    get_index,
+    get_obj,
+    get_str,
+    message_parts,
+    sniff_audio,
+    turn_finish,
+    usage_from_native,
 )
 
 
@@ -110,10 +139,7 @@ class ChatStreamDecoder:
         """The first choice's finish reason once it is known (an ``error`` event ends every choice)."""
         first = self._choices[min(self._choices)] if self._choices else None
         raw = None if first is None else first.fields.get("finish_reason")
-        if isinstance(raw, str):
-            return finish_of(raw, first is not None and first.refused())
-        error = self._top.get("error")
-        return None if error is None else error_finish(error)[0]
+        return turn_finish(raw, first is not None and first.refused(), self._top.get("error"))[0]
 
     # -- events ------------------------------------------------------------------------------
 
@@ -140,7 +166,7 @@ class ChatStreamDecoder:
 
     def _check(self, event: Any) -> None:
         """Everything :meth:`feed` could refuse, refused before anything changes."""
-        body_of(event, "a stream event")
+        native_object(event, "a stream event")
         get_str(event, "id")
         get_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes
@@ -148,7 +174,7 @@ class ChatStreamDecoder:
         for n, ch in enumerate(get_arr(event, "choices") or ()):
             try:
                 if not isinstance(ch, dict):
-                    raise bad("", "an object", ch)
+                    raise wrong("an object", ch)
                 index = get_index(ch) or 0
                 st = self._choices.get(index)
                 closed = index in ending or (st is not None and st.committed)
@@ -176,7 +202,7 @@ class ChatStreamDecoder:
         for m, frag in enumerate(get_arr(delta, "tool_calls") or ()):
             try:
                 if not isinstance(frag, dict):
-                    raise bad("", "an object", frag)
+                    raise wrong("an object", frag)
                 get_str(frag, "id")
                 self._check_kind(index, st, get_index(frag), _fragment_kind(frag), kinds)
             except NormalizeError as exc:
@@ -380,24 +406,14 @@ class ChatStreamDecoder:
         """The folded parts of the whole stream -> one item per choice, in choice order.
 
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
-        short: a part for every part the decoder began, in the order begun.
+        short: a part for every part the decoder began, in the order begun
+        (with one choice, any parts).  Other parts raise :class:`NormalizeError`.
         """
-        if not all(isinstance(p, Part) for p in parts):
-            raise ProtocolError("finish_all takes the folded parts (FoldState.parts or finalize())")
+        parts = checked_list(parts, Part, "parts")
         order = sorted(self._choices)
         if not order:
-            return [choice_item(self._top, {}, {}, list(parts), self.usage, None)]
-        groups: dict[int, list[Part]] = {c: [] for c in order}
-        if len(parts) == len(self._began):
-            for c, part in zip(self._began, parts):
-                groups[c].append(part)
-        elif len(order) == 1:
-            groups[order[0]] = list(parts)
-        else:
-            raise ProtocolError(
-                f"finish_all got {len(parts)} parts, but the decoder began {len(self._began)} across "
-                f"{len(order)} choices; pass every folded part (FoldState.parts or finalize())"
-            )
+            return [choice_item(self._top, {}, {}, parts, self.usage, None)]
+        groups = split_parts(parts, self._began, order)
         return [
             choice_item(self._top, st.fields, st.message, groups[c], self.usage if n == 0 else None, st.reasoning)
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)

@@ -4,16 +4,26 @@ Private to :mod:`agentkit_core.providers`.  Like the projections themselves it
 uses only the public names of :mod:`agentkit_core`: these helpers are what a
 fifth adapter, written outside the package, would write too.
 
+* what a public function is handed: a native body or event checked once
+  (:func:`native_object`, :func:`check_json`), a stream's events
+  (:func:`native_events`), values of the package (:func:`checked_list`);
+  the errors that name the bad field (:func:`describe`, :func:`wrong`,
+  :func:`under`, :func:`json_object`);
 * carrying native fields with no neutral home as namespaced metadata, and
-  writing them back (:func:`carry`, :func:`carried`);
-* canonical base64, standard or URL-safe (:func:`b64encode`, :func:`b64decode`);
+  writing them back (:func:`carry`, :func:`carried`, :func:`copy_json`);
+  whose a part is (:func:`in_namespace`, :func:`owned`);
+* canonical base64, standard or URL-safe (:func:`b64encode`, :func:`b64decode`),
+  and base64 ``data:`` URLs (:func:`data_url`, :func:`parse_data_url`);
 * tool-call argument text, parsed with the fold's convention for text that is
   not JSON (:func:`parse_arguments`, :func:`dumps`);
-* token counts (:func:`count`);
-* the fold's header keys for a part about to stream (:func:`header`);
-* ``text/event-stream`` bodies (:func:`events_from_sse`), folding a whole
-  stream (:func:`fold_stream`), and ids for calls that arrive without one
-  (:func:`invent_id`).
+* a turn's item and its usage (:func:`make_item`, :func:`make_usage`,
+  :func:`count`, :func:`get_dict`); tool results named from their calls
+  (:func:`name_results`);
+* streams: the fold's header keys for a part about to stream (:func:`header`),
+  ``text/event-stream`` bodies (:func:`events_from_sse`), folding a whole
+  stream (:func:`fold_events`, :func:`fold_stream`), the parts of several
+  items folded together (:func:`split_parts`), ids for calls that arrive
+  without one (:func:`invent_id`).
 """
 
 from __future__ import annotations
@@ -25,23 +35,31 @@ from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 from .. import (
     CUSTOM_KIND_KEY,
     FILE_NAME_KEY,
+    FINISH_REASON_KEY,
     INPUT_ERROR_KEY,
     INPUT_JSON_KEY,
     MIME_TYPE_KEY,
     MODALITY_KEY,
+    PROVIDER_KEY,
     TOOL_CALL_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
     Delta,
     FilePart,
+    FinishReason,
     FoldState,
     Item,
+    ItemKind,
     JsonValue,
     MediaPart,
+    MessageId,
     NormalizeError,
     Part,
+    Timestamp,
+    TokenUsage,
     ToolCallPart,
     ToolResultPart,
+    Usage,
     fold_all,
     parse_json,
 )
@@ -49,7 +67,140 @@ from .. import (
 #: A native JSON object, as ``json.loads`` gives it.
 JsonDict = dict[str, Any]
 
+T = TypeVar("T")
+
 _U64_END = 1 << 64
+
+#: How deep a native body may nest (the body is level 1).  What a projection
+#: carries from it lands a few levels deeper in an item's wire form (a block
+#: inside a tool result inside an item), and must stay within the 127 levels
+#: the wire reads.
+NATIVE_MAX_DEPTH = 120
+
+
+# -- what a public function is handed ---------------------------------------------------
+
+
+def describe(value: object) -> str:
+    """What ``value`` is, for an error message: the scalar itself, or the kind of container."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if len(repr(value)) <= 20 else "a number"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a Python {type(value).__name__}"
+
+
+def wrong(expected: str, value: object, path: str = "") -> NormalizeError:
+    """The error for ``value`` at ``path`` where ``expected`` belongs: ``expected a string, found 5``."""
+    return NormalizeError(f"expected {expected}, found {describe(value)}", path)
+
+
+def under(exc: NormalizeError, *segments: str) -> NormalizeError:
+    """``exc`` seen from ``len(segments)`` levels up: ``under(e, "choices", "[0]")``."""
+    for segment in reversed(segments):
+        exc = exc.under(segment)
+    return exc
+
+
+def check_json(value: object, max_depth: int = NATIVE_MAX_DEPTH) -> None:
+    """Raise :class:`NormalizeError` unless ``value`` is JSON data every value can carry.
+
+    A projection takes bodies someone else parsed: this refuses, before any
+    value is made from them, what a constructor would refuse (objects that are
+    not JSON data, keys that are not strings, NaN and infinities, strings
+    holding a lone surrogate) and containers nested deeper than ``max_depth``
+    levels (the root is level 1), so carried values stay within the wire's
+    nesting limit.  Iterative: no input can exhaust the stack.
+    """
+    import math
+
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, str):
+            if not v.isascii():
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
+        elif isinstance(v, (dict, list)):
+            if depth > max_depth:
+                raise NormalizeError(f"containers nest deeper than {max_depth} levels")
+            if isinstance(v, dict):
+                if not all(type(k) is str for k in v):
+                    raise NormalizeError("an object has a key that is not a string")
+                stack.extend((k, depth) for k in v)
+                stack.extend((x, depth + 1) for x in v.values())
+            else:
+                stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise NormalizeError("a number is not finite (NaN or an infinity)")
+        elif v is not None and not isinstance(v, int):
+            raise NormalizeError(f"a Python {type(v).__name__} is not JSON data")
+
+
+def json_object(value: object, path: str = "", what: str = "an object") -> JsonDict:
+    """``value`` if it is a JSON object, else the error naming ``path``."""
+    if not isinstance(value, dict):
+        raise wrong(what, value, path)
+    return value
+
+
+def native_object(value: object, what: str) -> JsonDict:
+    """``value``, a native body or event, checked once: a JSON object holding JSON data only.
+
+    Every public function that takes native data starts here, so nothing
+    past it meets a value the package's constructors would refuse for its
+    type (an object that is not JSON data) or its nesting; the fields are
+    then checked where they are read.  Any other mapping is taken as a
+    ``dict`` of it.  Raises :class:`NormalizeError` naming ``what``.
+    """
+    if isinstance(value, Mapping) and not isinstance(value, dict):
+        value = dict(value)
+    body = json_object(value, "", f"{what} (a JSON object)")
+    check_json(body)
+    return body
+
+
+def native_events(events: object) -> Iterable[Any]:
+    """``events`` if it is an iterable of stream events (a list, a generator), else :class:`NormalizeError`.
+
+    Text, bytes and a single event are refused: :func:`events_from_sse` turns
+    a raw body into events.
+    """
+    if isinstance(events, (str, bytes, bytearray, Mapping)) or not isinstance(events, Iterable):
+        raise wrong("an iterable of parsed stream events (events_from_sse(body) gives them)", events)
+    return events
+
+
+def checked_list(values: object, cls: type[T], name: str) -> list[T]:
+    """``values`` (any iterable but a string or a mapping) as a list of ``cls``, else :class:`NormalizeError`.
+
+    For the public functions that take values of the package
+    (``request_from_items(items)``, a decoder's ``finish(parts)``): the error's
+    path is ``name`` and the index of the first value of another type
+    (``items[2]``).
+    """
+    article = "an" if cls.__name__[:1] in "AEIOU" else "a"
+    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
+        raise NormalizeError(f"expected a sequence of {cls.__name__}s, found {describe(values)}", name)
+    out = list(values)
+    for i, value in enumerate(out):
+        if not isinstance(value, cls):
+            raise NormalizeError(f"expected {article} {cls.__name__}, found {describe(value)}", f"{name}[{i}]")
+    return out
+
+
+# -- carrying native fields -------------------------------------------------------------
 
 
 def copy_json(v: Any) -> Any:
@@ -59,9 +210,6 @@ def copy_json(v: Any) -> Any:
     if isinstance(v, list):
         return [copy_json(x) for x in v]
     return v
-
-
-# -- carrying native fields -------------------------------------------------------------
 
 
 def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
@@ -79,7 +227,8 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
     """The inverse of :func:`carry`: the ``prefix.<field>`` entries of ``metadata`` as native fields.
 
     Only direct fields: a key with another dot after ``prefix`` belongs to a
-    nested object and is left out, as are the field names in ``skip``.
+    nested object (or, for ``openai.``, to Chat's ``openai.chat.``) and is
+    left out, as are the field names in ``skip``.
     """
     n = len(prefix)
     never = set(skip)
@@ -90,6 +239,36 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
             if "." not in name and name not in never:
                 out[name] = copy_json(value)
     return out
+
+
+#: Namespaces nested in another provider's: ``openai.chat.*`` is Chat Completions', not the Responses API's.
+_NESTED_NAMESPACES = ("openai.chat.",)
+
+
+def in_namespace(key: str, namespace: str) -> bool:
+    """Whether the metadata key or custom kind ``key`` is the provider's whose namespace is ``namespace``.
+
+    Every provider owns its prefix (``anthropic.``, ``gemini.``,
+    ``openai.chat.``), and the Responses API ``openai.`` but for Chat's
+    ``openai.chat.``: neither OpenAI projection ever writes the other's fields.
+    """
+    if not key.startswith(namespace):
+        return False
+    return not any(key.startswith(inner) for inner in _NESTED_NAMESPACES if inner != namespace and inner.startswith(namespace))
+
+
+def owned(metadata: Mapping[str, JsonValue], provider: str | None, namespace: str) -> bool:
+    """Whether a part is this provider's to send back as its own state or fields.
+
+    ``agentkit.provider`` decides when it is set (it must be ``provider``;
+    ``None`` for a provider that keeps no opaque state, so no marked part is
+    its own); without it, metadata in the provider's ``namespace`` says the
+    part came from this API.
+    """
+    owner = metadata.get(PROVIDER_KEY)
+    if owner is not None:
+        return owner == provider
+    return any(in_namespace(key, namespace) for key in metadata)
 
 
 # -- base64 -----------------------------------------------------------------------------
@@ -118,6 +297,31 @@ def b64decode(text: object, *, urlsafe: bool = False) -> bytes | None:
     except (binascii.Error, ValueError):
         return None
     return data if b64encode(data, urlsafe=urlsafe) == text else None
+
+
+def data_url(mime: str, base64_text: str) -> str:
+    """The base64 ``data:`` URL of ``base64_text`` with media type ``mime``."""
+    return f"data:{mime};base64,{base64_text}"
+
+
+def parse_data_url(url: str, *, exact: bool = True) -> tuple[str, str] | None:
+    """``(media type, base64 text)`` of a base64 ``data:`` URL; ``None`` for any other URL.
+
+    ``exact`` (for a decoder that must write back what it read): only a URL
+    that :func:`data_url` gives back unchanged, ``data:<type>;base64,<data>``
+    with a media type.
+    Otherwise (for an encoder taking what comes) the scheme and ``;base64``
+    in any case, parameters before it (dropped) and an empty media type too.
+    """
+    if url[:5].lower() != "data:":
+        return None
+    head, comma, data = url[5:].partition(",")
+    if not comma or not head.lower().endswith(";base64"):
+        return None
+    mime = head.split(";")[0]
+    if exact and (not mime or data_url(mime, data) != url):
+        return None
+    return mime, data
 
 
 # -- tool arguments ---------------------------------------------------------------------
@@ -149,7 +353,7 @@ def parse_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
         return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: exc.message}
 
 
-# -- usage ------------------------------------------------------------------------------
+# -- a turn's item and its usage ------------------------------------------------------------
 
 
 def count(v: object) -> int | None:
@@ -161,6 +365,78 @@ def get_dict(native: Mapping[str, Any], key: str) -> JsonDict:
     """``native[key]`` when it is a JSON object, else ``{}``."""
     value = native.get(key)
     return value if isinstance(value, dict) else {}
+
+
+def make_usage(
+    native: Mapping[str, Any],
+    key: str,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    *,
+    reasoning: int | None = None,
+    cached: int | None = None,
+    cache_write: int | None = None,
+) -> Usage:
+    """The :class:`Usage` of a native usage object, kept verbatim in its metadata under ``key``.
+
+    The counts are the caller's, already in the package's convention (input
+    includes cache reads and writes, output includes reasoning); ``None``
+    input or output means the provider reported no token counts.
+    """
+    tokens = None
+    if input_tokens is not None and output_tokens is not None:
+        tokens = TokenUsage(
+            input_tokens,
+            output_tokens,
+            reasoning_tokens=reasoning,
+            cached_input_tokens=cached,
+            cache_write_input_tokens=cache_write,
+        )
+    return Usage(tokens, metadata={key: copy_json(dict(native))})
+
+
+def make_item(
+    parts: Iterable[Part],
+    metadata: dict[str, JsonValue],
+    *,
+    message_id: object = None,
+    usage: Usage | None = None,
+    finish: tuple[FinishReason | None, str | None] = (None, None),
+    created_at: Timestamp | None = None,
+) -> Item:
+    """A turn's ASSISTANT item: ``finish`` is the normalised finish reason and the raw one.
+
+    The raw reason goes in ``agentkit.finish_reason``; ``message_id`` is the
+    item's id when it is a string.
+    """
+    reason, raw = finish
+    if raw is not None:
+        metadata[FINISH_REASON_KEY] = raw
+    return Item(
+        ItemKind.ASSISTANT,
+        list(parts),
+        id=MessageId(message_id) if isinstance(message_id, str) else None,
+        metadata=metadata,
+        usage=usage,
+        finish_reason=reason,
+        created_at=created_at,
+    )
+
+
+def name_results(items: list[Item]) -> list[Item]:
+    """``items`` with ``agentkit.tool_name`` on every tool result that lacks it and answers a call made earlier."""
+    names: dict[str, str] = {}
+    out = []
+    for item in items:
+        parts = []
+        for part in item.parts:
+            if isinstance(part, ToolCallPart):
+                names[part.id.value] = part.name
+            elif isinstance(part, ToolResultPart) and TOOL_NAME_KEY not in part.metadata and part.call_id.value in names:
+                part = part.with_metadata(part.metadata.merged({TOOL_NAME_KEY: names[part.call_id.value]}))
+            parts.append(part)
+        out.append(item if parts == list(item.parts) else item.with_parts(parts))
+    return out
 
 
 # -- streams ----------------------------------------------------------------------------
@@ -180,9 +456,6 @@ def header(part: Part) -> dict[str, JsonValue]:
     if isinstance(part, CustomPart):
         return {CUSTOM_KIND_KEY: part.kind}
     return {}
-
-
-_LINE_END = "\r\n", "\n", "\r"
 
 
 def _lines(body: str | bytes | bytearray | Iterable[str | bytes]) -> Iterator[str]:
@@ -267,104 +540,52 @@ def _event(data: list[str], n: int) -> JsonDict | None:
 
 
 class Decoder(Protocol):
-    """What :func:`fold_stream` needs of a stream decoder."""
+    """What :func:`fold_events` needs of a stream decoder."""
 
     def feed(self, event: Any, /) -> Sequence[Delta]: ...
 
     def finish(self, parts: Sequence[Part], /) -> Item: ...
 
 
-def fold_stream(decoder: Decoder, events: Iterable[Any]) -> list[Item]:
-    """Feed every event to ``decoder``, fold the deltas, and finish: the turn's items.
+def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
+    """Feed every event to ``decoder`` and fold the deltas: the stream's parts.
 
     Parts still open when the events run out (a stream cut short) are closed
-    as they stand, with :meth:`FoldState.finalize`.
+    as they stand, with :meth:`FoldState.finalize`.  ``events`` that are no
+    iterable of events raise :class:`NormalizeError` (:func:`native_events`).
     """
-    state = fold_all(FoldState(), (delta for event in events for delta in decoder.feed(event)))
-    return [decoder.finish(state.finalize())]
+    stream = native_events(events)
+    return fold_all(FoldState(), (delta for event in stream for delta in decoder.feed(event))).finalize()
+
+
+def fold_stream(decoder: Decoder, events: object) -> list[Item]:
+    """Feed, fold and finish a whole stream of one item: ``[decoder.finish(fold_events(decoder, events))]``."""
+    return [decoder.finish(fold_events(decoder, events))]
+
+
+def split_parts(parts: Sequence[Part], owners: Sequence[int], order: Sequence[int]) -> dict[int, list[Part]]:
+    """The folded parts of a stream of several items (choices, candidates), by the item each began in.
+
+    ``owners`` is the item of every part the decoder began, in the order it
+    began them (the order the fold keeps); ``order`` the items.  With a single
+    item any parts are its own.  Parts that cannot be the decoder's (another
+    count) raise :class:`NormalizeError`.
+    """
+    groups: dict[int, list[Part]] = {n: [] for n in order}
+    if len(parts) == len(owners):
+        for owner, part in zip(owners, parts):
+            groups[owner].append(part)
+    elif len(order) == 1:
+        groups[order[0]] = list(parts)
+    else:
+        raise NormalizeError(
+            f"{len(parts)} parts for a stream whose decoder began {len(owners)} across {len(order)} items; "
+            "pass every folded part (FoldState.parts or finalize())",
+            "parts",
+        )
+    return groups
 
 
 def invent_id(prefix: str) -> str:
     """A fresh id for a call the provider sent without one: ``prefix`` and 24 random hex digits."""
     return prefix + os.urandom(12).hex()
-
-
-# -- checking what a public function was given --------------------------------------------
-
-
-def checked_object(value: object, what: str) -> JsonDict:
-    """``value`` as a fresh JSON object holding JSON data only, else :class:`NormalizeError`.
-
-    What the projections' public functions are handed (a body, a stream
-    event) is checked once, here, through the public metadata decoder: keys
-    are strings, values JSON (no tuples, sets, NaN or lone surrogates),
-    nesting bounded.  The error names ``what`` or the path to the bad field.
-    The copy shares no container with ``value``, so the values built from it
-    never share one with the caller's data either.
-    """
-    from .. import MetadataMap
-
-    if isinstance(value, Mapping) and not isinstance(value, dict):
-        value = dict(value)
-    if not isinstance(value, dict):
-        raise NormalizeError(f"{what} must be a JSON object, not a {type(value).__name__}")
-    return dict(MetadataMap.from_dict(value))
-
-
-T = TypeVar("T")
-
-
-def checked_list(values: object, cls: type[T], what: str) -> list[T]:
-    """``values`` (any iterable but a string or a mapping) as a list of ``cls``, else :class:`NormalizeError`.
-
-    For the projections' public functions that take values of the package
-    (``request_from_items(items)``, a decoder's ``finish(parts)``): the error
-    names ``what`` and the index of the first value of another type.
-    """
-    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
-        raise NormalizeError(f"expected {what}, not a {type(values).__name__}")
-    out = list(values)
-    for i, value in enumerate(out):
-        if not isinstance(value, cls):
-            raise NormalizeError(f"expected {cls.__name__}, not a {type(value).__name__}", f"[{i}]")
-    return out
-# -- native input -----------------------------------------------------------------------
-
-
-def check_json(value: object, max_depth: int = 120) -> None:
-    """Raise :class:`NormalizeError` unless ``value`` is JSON data every value can carry.
-
-    A projection takes bodies someone else parsed: this refuses, before any
-    value is made from them, what a constructor would refuse with a
-    ``TypeError`` or a bare ``ValueError`` (objects that are not JSON data,
-    keys that are not strings, NaN and infinities, strings holding a lone
-    surrogate) and containers nested deeper than ``max_depth`` levels (the
-    root is level 1), so carried values stay within the wire's nesting limit.
-    Iterative: no input can exhaust the stack.
-    """
-    import math
-
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, str):
-            if not v.isascii():
-                try:
-                    v.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
-        elif isinstance(v, (dict, list)):
-            if depth > max_depth:
-                raise NormalizeError(f"containers nest deeper than {max_depth} levels")
-            if isinstance(v, dict):
-                if not all(type(k) is str for k in v):
-                    raise NormalizeError("an object has a key that is not a string")
-                stack.extend((k, depth) for k in v)
-                stack.extend((x, depth + 1) for x in v.values())
-            else:
-                stack.extend((x, depth + 1) for x in v)
-        elif isinstance(v, float):
-            if not math.isfinite(v):
-                raise NormalizeError("a number is not finite (NaN or an infinity)")
-        elif v is not None and not isinstance(v, int):
-            raise NormalizeError(f"a Python {type(v).__name__} is not JSON data")

@@ -11,14 +11,48 @@ import re
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .. import (
-    FINISH_REASON_KEY, INVENTED_ID_KEY, PROVIDER_KEY, TOOL_NAME_KEY, CustomPart, FilePart, FinishReason,
-    InlineBytes, Item, ItemKind, JsonValue, MediaPart, MessageId, Modality, NormalizeError, Part, PartsOutput,
-    ReasoningPart, StructuredOutput, StructuredPart, TextPart, Timestamp, TokenUsage, ToolCallId, ToolCallPart,
-    ToolResultPart, Uri, Usage,
+    INVENTED_ID_KEY,
+    PROVIDER_KEY,
+    TOOL_NAME_KEY,
+    CustomPart,
+    FilePart,
+    FinishReason,
+    InlineBytes,
+    Item,
+    JsonValue,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextPart,
+    Timestamp,
+    ToolCallId,
+    ToolCallPart,
+    ToolResultPart,
+    Uri,
+    Usage,
 )
-from ._common import JsonDict, b64decode, carry, copy_json, count, invent_id
+from ._common import (
+    JsonDict,
+    b64decode,
+    carry,
+    copy_json,
+    count,
+    invent_id,
+    json_object,
+    make_item,
+    make_usage,
+    native_object,
+    wrong,
+)
 
-NS = "gemini."
+#: The provider's name, as ``agentkit.provider`` holds it on a part carrying a thought signature.
+PROVIDER = "gemini"
+NS = PROVIDER + "."
 CONTENT = NS + "content."
 SIGNATURE = NS + "thought_signature"
 SNAKE = NS + "snake_case"
@@ -125,31 +159,44 @@ _FINISH: dict[str, FinishReason] = {
         ),
         FinishReason.BLOCKED,
     ),
-    **dict.fromkeys(("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"), FinishReason.ERROR),
+    **dict.fromkeys(("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "error"), FinishReason.ERROR),
 }
 
 
-def finish_reason(raw: str | None, *, tool_call: bool = False) -> FinishReason | None:
-    """A native ``finishReason`` as a :class:`FinishReason`; ``tool_call``: the candidate holds a ``functionCall``."""
+def finish_reason(raw: str | None) -> FinishReason | None:
+    """What a raw ``finishReason`` (or ``"error"``) says alone; ``None`` stays ``None``.
+
+    A candidate holding a ``functionCall`` ends ``TOOL_CALL`` although its
+    ``finishReason`` is ``STOP``, and a prompt blocked before generation
+    ``BLOCKED`` whatever its ``blockReason``: the item knows, the raw reason does not.
+    """
     if raw is None:
         return None
-    reason = _FINISH.get(raw) or FinishReason.other(raw)
+    if not isinstance(raw, str):
+        raise wrong("a string", raw, "finishReason")
+    return _FINISH.get(raw) or FinishReason.other(raw)
+
+
+def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
+    """A candidate's finish reason: ``tool_call`` says it holds a ``functionCall``."""
+    reason = finish_reason(raw)
     return FinishReason.TOOL_CALL if tool_call and reason == FinishReason.COMPLETED else reason
 
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
-    """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring)."""
-    prompt, tool = count(usage.get("promptTokenCount")), count(usage.get("toolUsePromptTokenCount"))
-    candidates, thoughts = count(usage.get("candidatesTokenCount")), count(usage.get("thoughtsTokenCount"))
-    tokens = None
-    if (prompt, tool, candidates, thoughts) != (None, None, None, None):
-        tokens = TokenUsage(
-            (prompt or 0) + (tool or 0),
-            (candidates or 0) + (thoughts or 0),
-            reasoning_tokens=thoughts,
-            cached_input_tokens=count(usage.get("cachedContentTokenCount")),
-        )
-    return Usage(tokens, metadata={NS + "usage": copy_json(dict(usage))})
+    """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
+    native = native_object(usage, "a usage object")
+    prompt, tool = count(native.get("promptTokenCount")), count(native.get("toolUsePromptTokenCount"))
+    candidates, thoughts = count(native.get("candidatesTokenCount")), count(native.get("thoughtsTokenCount"))
+    reported = (prompt, tool, candidates, thoughts) != (None, None, None, None)
+    return make_usage(
+        native,
+        NS + "usage",
+        (prompt or 0) + (tool or 0) if reported else None,
+        (candidates or 0) + (thoughts or 0) if reported else None,
+        reasoning=thoughts,
+        cached=count(native.get("cachedContentTokenCount")),
+    )
 
 
 #: RFC 3339 as protobuf writes ``Timestamp``: date, time, 0 to 9 fraction digits, ``Z`` or an offset.
@@ -335,7 +382,7 @@ def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decode
     """One native ``Part`` (or ``FunctionResponsePart``) as a neutral part."""
     sig_key = key_of(native, "thoughtSignature")
     signature = native.get(sig_key) if sig_key else None
-    signed: dict[str, JsonValue] = {SIGNATURE: signature, PROVIDER_KEY: "gemini"} if isinstance(signature, str) else {}
+    signed: dict[str, JsonValue] = {SIGNATURE: signature, PROVIDER_KEY: PROVIDER} if isinstance(signature, str) else {}
     found = [(camel, key) for camel in table for key in (key_of(native, camel),) if key is not None]
     if len(found) == 1 and (sig_key is None or signed) and not any(key_of(native, camel) for camel in _SERVER):
         camel, key = found[0]
@@ -383,33 +430,34 @@ def candidate_item(
     usage: Usage | None,
     *,
     prompt_only: bool = False,
+    error: JsonDict | None = None,
 ) -> Item:
-    """One candidate's ASSISTANT item (``parts`` already decoded); ``prompt_only``: there is no candidate."""
+    """One candidate's ASSISTANT item (``parts`` already decoded); ``prompt_only``: there is no candidate.
+
+    ``error`` is the error a stream ended with, if it did.
+    """
     metadata = carry(response, ("candidates", "usageMetadata", "responseId"), NS)
     metadata.update(carry(candidate, ("content", "finishReason"), NS))
     metadata.update(carry(content, ("parts",), CONTENT))
     raw = candidate.get("finishReason")
+    finish: tuple[FinishReason | None, str | None] = (None, None)
     if prompt_only:
         feedback = response.get("promptFeedback")
         raw = feedback.get("blockReason") if isinstance(feedback, dict) else None
         if isinstance(raw, str):
-            metadata[FINISH_REASON_KEY] = raw
-            reason: FinishReason | None = FinishReason.BLOCKED
-        else:
-            reason = None
+            finish = FinishReason.BLOCKED, raw
     elif isinstance(raw, str):
-        metadata[FINISH_REASON_KEY] = raw
-        reason = finish_reason(raw, tool_call=any(isinstance(p, ToolCallPart) for p in parts))
-    else:
-        reason = None
-    response_id = response.get("responseId")
-    return Item(
-        ItemKind.ASSISTANT,
+        finish = candidate_finish(raw, any(isinstance(p, ToolCallPart) for p in parts)), raw
+    if error is not None:
+        metadata[NS + "error"] = copy_json(error)
+        if finish[0] is None:
+            finish = FinishReason.ERROR, "error"
+    return make_item(
         parts,
-        id=MessageId(response_id) if isinstance(response_id, str) else None,
-        metadata=metadata,
+        metadata,
+        message_id=response.get("responseId"),
         usage=usage,
-        finish_reason=reason,
+        finish=finish,
         created_at=_millis(response.get("createTime")),
     )
 
@@ -419,17 +467,13 @@ def usage_of(native: Mapping[str, Any]) -> Usage | None:
     if usage is None:
         return None
     if not isinstance(usage, dict):
-        raise NormalizeError("expected an object", "usageMetadata")
+        raise wrong("an object", usage, "usageMetadata")
     return usage_from_native(usage)
 
 
 def object_at(value: object, path: str, *, optional: bool = False) -> JsonDict:
     """``value`` if it is a JSON object (``None`` as ``{}`` when ``optional``), else :class:`NormalizeError`."""
-    if value is None and optional:
-        return {}
-    if not isinstance(value, dict):
-        raise NormalizeError(f"expected an object, found {type(value).__name__}", path)
-    return value
+    return {} if value is None and optional else json_object(value, path)
 
 
 def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDict]]:
@@ -445,9 +489,9 @@ def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDi
         candidate = object_at(candidate, path)
         index, raw = candidate.get("index", 0), candidate.get("finishReason")
         if type(index) is not int:
-            raise NormalizeError(f"expected an integer, found {type(index).__name__}", f"{path}.index")
+            raise wrong("an integer", index, f"{path}.index")
         if raw is not None and not isinstance(raw, str):
-            raise NormalizeError(f"expected a string, found {type(raw).__name__}", f"{path}.finishReason")
+            raise wrong("a string", raw, f"{path}.finishReason")
         content = object_at(candidate.get("content"), f"{path}.content", optional=True)
         parts = content.get("parts")
         if parts is not None and not isinstance(parts, list):

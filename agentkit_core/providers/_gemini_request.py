@@ -8,12 +8,29 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import (
-    INVENTED_ID_KEY, PROVIDER_KEY, TOOL_NAME_KEY, CustomPart, FilePart, FilesOutput, InlineBytes, InlineText,
-    JsonValue, MediaPart, NormalizeError, Part, PartsOutput, ReasoningPart, StructuredOutput, StructuredPart,
-    TextOutput, TextPart, ToolCallPart, ToolResultPart, Uri,
+    INVENTED_ID_KEY,
+    TOOL_NAME_KEY,
+    CustomPart,
+    FilePart,
+    FilesOutput,
+    InlineBytes,
+    InlineText,
+    JsonValue,
+    MediaPart,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextOutput,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps
-from ._gemini_codec import BASE64, MARKERS, NS, OMITTED, SIGNATURE, SNAKE, marked_paths, omit, respell
+from ._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
+from ._gemini_codec import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"
@@ -29,8 +46,7 @@ def _extend(native: JsonDict, carried_fields: Mapping[str, Any]) -> None:
 
 def from_gemini(metadata: Mapping[str, JsonValue]) -> bool:
     """Whether metadata says Gemini made its owner: ``agentkit.provider`` if set, else any ``gemini.*`` key."""
-    provider = metadata.get(PROVIDER_KEY)
-    return provider == "gemini" if provider is not None else any(k.startswith(NS) for k in metadata)
+    return owned(metadata, PROVIDER, NS)
 
 
 def _media_native(part: MediaPart | FilePart) -> JsonDict:
@@ -82,7 +98,7 @@ class Encoder:
         elif isinstance(part, StructuredPart):
             native = {"text": dumps(part.value)}
         elif isinstance(part, CustomPart):
-            if not part.kind.startswith(NS) or not isinstance(part.value, dict):
+            if not in_namespace(part.kind, NS) or not isinstance(part.value, dict):
                 return None
             native = copy_json(part.value)
         else:  # pragma: no cover - every Part variant is handled above
@@ -90,7 +106,7 @@ class Encoder:
         if not isinstance(part, CustomPart):
             _extend(native, carried(metadata, NS, MARKERS))
         signature = metadata.get(SIGNATURE)
-        if isinstance(signature, str) and metadata.get(PROVIDER_KEY, "gemini") == "gemini":
+        if isinstance(signature, str) and from_gemini(metadata):
             native["thoughtSignature"] = signature
         omit(native, marked_paths(metadata, OMITTED))
         return respell(native, marked_paths(metadata, SNAKE))

@@ -5,12 +5,30 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import (
-    AppendText, BeginPart, CommitPart, Delta, FinishReason, Item, Part, PartId, PartKind, ReasoningPart,
-    SetMetadata, TextPart, ToolCallPart, Usage,
+    AppendText,
+    BeginPart,
+    CommitPart,
+    Delta,
+    FinishReason,
+    Item,
+    Part,
+    PartId,
+    PartKind,
+    ReasoningPart,
+    SetMetadata,
+    TextPart,
+    ToolCallPart,
+    Usage,
 )
-from ._common import JsonDict, copy_json, header
+from ._common import JsonDict, checked_list, copy_json, header, json_object, native_object, split_parts
 from ._gemini_codec import (
-    Calls, NS, NewCallId, SIGNATURE, candidate_item, candidates_of, finish_reason, object_at, part_from_native,
+    SIGNATURE,
+    Calls,
+    NewCallId,
+    candidate_finish,
+    candidate_item,
+    candidates_of,
+    part_from_native,
     usage_of,
 )
 
@@ -60,12 +78,14 @@ class GeminiStreamDecoder:
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
         """The deltas one chunk (a parsed ``data:`` payload) stands for."""
-        chunk = object_at(event, "")
+        chunk = native_object(event, "a stream chunk")
         deltas: list[Delta] = []
         if "error" in chunk and "candidates" not in chunk:
-            self._error = object_at(copy_json(chunk["error"]), "error")
+            self._error = copy_json(json_object(chunk["error"], "error"))
             for opened in self._candidates.values():
                 self._close(opened, deltas)
+            if self.finish_reason is None:
+                self.finish_reason = FinishReason.ERROR
             return deltas
         usage = usage_of(chunk)
         candidates = candidates_of(chunk)  # checked before anything changes
@@ -84,7 +104,7 @@ class GeminiStreamDecoder:
                 self._close(candidate, deltas)
         first = self._first()
         if first is not None and isinstance(first.fields.get("finishReason"), str):
-            self.finish_reason = finish_reason(first.fields["finishReason"], tool_call=first.call)
+            self.finish_reason = candidate_finish(first.fields["finishReason"], first.call)
         elif first is None and not candidates:
             feedback = self._response.get("promptFeedback")
             if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
@@ -147,31 +167,21 @@ class GeminiStreamDecoder:
         return self.finish_all(parts)[0]
 
     def finish_all(self, parts: Sequence[Part]) -> list[Item]:
-        """One ASSISTANT item per candidate, in ``index`` order, from the folded ``parts`` of the whole stream."""
-        if len(self._candidates) > 1 and len(parts) == len(self._owners):
-            owned: dict[int, list[Part]] = {}
-            for owner, part in zip(self._owners, parts):
-                owned.setdefault(owner, []).append(part)
-        else:
-            first = self._first()
-            owned = {first.index if first else 0: list(parts)}
-        if not self._candidates:
-            candidates = [_Candidate(0)] if parts else []
-        else:
-            candidates = [self._candidates[i] for i in sorted(self._candidates)]
-        items = []
-        for n, candidate in enumerate(candidates):
-            parts_of = owned.get(candidate.index, ())
-            item = candidate_item(self._response, candidate.fields, candidate.content, parts_of, self.usage if n == 0 else None)
-            items.append(self._with_error(item))
-        if not items:
-            items.append(self._with_error(candidate_item(self._response, {}, {}, (), self.usage, prompt_only=True)))
-        return items
+        """One ASSISTANT item per candidate, in ``index`` order, from the folded ``parts`` of the whole stream.
 
-    def _with_error(self, item: Item) -> Item:
-        if self._error is None:
-            return item
-        item = item.with_metadata(item.metadata.merged({NS + "error": copy_json(self._error)}))
-        return item if item.finish_reason is not None else item.with_finish_reason(FinishReason.ERROR)
+        ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
+        short: a part for every part the decoder began, in the order begun
+        (with one candidate, any parts).  Other parts raise :class:`NormalizeError`.
+        """
+        parts = checked_list(parts, Part, "parts")
+        if not self._candidates and not parts:
+            return [candidate_item(self._response, {}, {}, (), self.usage, prompt_only=True, error=self._error)]
+        candidates = self._candidates or {0: _Candidate(0)}  # parts without a candidate: folded from elsewhere
+        order = sorted(candidates)
+        owned = split_parts(parts, self._owners, order)
+        return [
+            candidate_item(self._response, c.fields, c.content, owned[c.index], self.usage if n == 0 else None, error=self._error)
+            for n, c in enumerate(candidates[i] for i in order)
+        ]
 
 

@@ -10,7 +10,6 @@ from typing import Iterable, Iterator
 
 from .. import (
     INPUT_JSON_KEY,
-    PROVIDER_KEY,
     CustomPart,
     FilePart,
     FilesOutput,
@@ -33,15 +32,13 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps
+from ._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
 from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
 
+
 def _ours(part: Part) -> bool:
-    """Whether OpenAI can take ``part`` back: its reasoning state, not another provider's."""
-    owner = part.metadata.get(PROVIDER_KEY)
-    if owner is not None:
-        return owner == PROVIDER
-    return any(key.startswith(NS) for key in part.metadata)
+    """Whether the Responses API can take ``part`` back: its own state or fields, not another provider's."""
+    return owned(part.metadata, PROVIDER, NS)
 
 
 def _base64(part: MediaPart | FilePart) -> str | None:
@@ -51,7 +48,7 @@ def _base64(part: MediaPart | FilePart) -> str | None:
         return b64encode(data.value)
     if not isinstance(data, InlineText):
         return None
-    foreign_text = isinstance(part, FilePart) and (part.mime_type or "").startswith("text/") and not any(k.startswith(NS) for k in part.metadata)
+    foreign_text = isinstance(part, FilePart) and (part.mime_type or "").startswith("text/") and not _ours(part)
     return b64encode(data.value.encode("utf-8")) if foreign_text else data.value
 
 
@@ -180,7 +177,7 @@ def native_items(item: Item) -> Iterator[JsonValue]:
             kind = fields.pop("type", "function_call_output")
             yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
         elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
-            if first.kind.startswith(NS) and first.value is not None:
+            if in_namespace(first.kind, NS) and first.value is not None:
                 yield copy_json(first.value)
         elif isinstance(first, ReasoningPart):
             if from_response:

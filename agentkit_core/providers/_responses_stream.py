@@ -29,7 +29,7 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._common import JsonDict, checked_list, checked_object, copy_json, count, header, parse_arguments
+from ._common import JsonDict, checked_list, copy_json, count, header, native_object, parse_arguments
 from ._responses_items import (
     NS,
     PART_NS,
@@ -149,7 +149,7 @@ class ResponsesStreamDecoder:
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
-        checked = checked_object(event, "a stream event")
+        checked = copy_json(native_object(event, "a stream event"))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
         if self._ended or not isinstance(etype, str):
             return []
@@ -392,7 +392,7 @@ class ResponsesStreamDecoder:
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason."""
-        checked = checked_list(parts, Part, "a sequence of parts")
+        checked = checked_list(parts, Part, "parts")
         extra: dict[str, JsonValue] = {} if self._error is None else {NS + "error": self._error}
         return response_item(self._response, checked, self.usage, (self.finish_reason, self._raw), extra)
 

@@ -160,7 +160,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .. import TOOL_NAME_KEY, Item, ItemKind, JsonValue, NormalizeError, TextPart, ToolCallPart, ToolResultPart
+from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
 from ._anthropic_codec import (
     NS,
     STRING_CONTENT,
@@ -168,18 +168,23 @@ from ._anthropic_codec import (
     block_from_part,
     check_message,
     content_blocks,
-    describe,
-    fail,
     finish_reason,
-    iterable,
-    json_object,
     part_from_block,
-    refusing,
     usage_from_native,
     write_extras,
 )
 from ._anthropic_stream import AnthropicStreamDecoder
-from ._common import JsonDict, carry, events_from_sse, fold_stream
+from ._common import (
+    JsonDict,
+    carry,
+    checked_list,
+    events_from_sse,
+    fold_stream,
+    json_object,
+    name_results,
+    native_object,
+    wrong,
+)
 
 __all__ = (
     "AnthropicStreamDecoder",
@@ -206,7 +211,6 @@ _ROLES = {
 # -- responses and streams --------------------------------------------------------------
 
 
-@refusing
 def items_from_response(body: JsonDict) -> list[Item]:
     """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
 
@@ -214,7 +218,7 @@ def items_from_response(body: JsonDict) -> list[Item]:
     parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
     for a body that is not a ``Message``.
     """
-    json_object(body, "", "a response body (a JSON object)")
+    body = native_object(body, "a response body")
     if body.get("type") == "error" and "error" in body:
         rest = {k: v for k, v in body.items() if k != "error"}
         check_message(rest, "")
@@ -233,7 +237,7 @@ def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
 
     A stream cut short still gives its item, open parts closed as they stand.
     """
-    return fold_stream(AnthropicStreamDecoder(), iterable(events, "an iterable of stream events"))
+    return fold_stream(AnthropicStreamDecoder(), events)
 
 
 # -- requests ---------------------------------------------------------------------------
@@ -251,24 +255,12 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     if role == "assistant":
         return ItemKind.ASSISTANT
     if role != "user":
-        raise fail(f"expected role 'user' or 'assistant', found {describe(role)}", path + ".role")
+        raise wrong("role 'user' or 'assistant'", role, path + ".role")
     if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
         return ItemKind.TOOL
     return ItemKind.USER
 
 
-def _with_tool_names(item: Item, names: dict[str, str]) -> Item:
-    """``item`` with ``agentkit.tool_name`` on each tool result whose call the request made earlier."""
-    parts = [
-        p.with_metadata(p.metadata.merged({TOOL_NAME_KEY: names[p.call_id.value]}))
-        if isinstance(p, ToolResultPart) and p.call_id.value in names
-        else p
-        for p in item.parts
-    ]
-    return item.with_parts(parts)
-
-
-@refusing
 def items_from_request(body: JsonDict) -> list[Item]:
     """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
@@ -276,25 +268,20 @@ def items_from_request(body: JsonDict) -> list[Item]:
     the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
     naming the bad field.
     """
-    json_object(body, "", "a request body (a JSON object)")
+    body = native_object(body, "a request body")
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
     messages = body.get("messages", [])
     if not isinstance(messages, list):
-        raise fail(f"expected a list of messages, found {describe(messages)}", "messages")
-    names: dict[str, str] = {}
+        raise wrong("a list of messages", messages, "messages")
     for i, message in enumerate(messages):
         path = f"messages[{i}]"
         json_object(message, path, "a message (a JSON object)")
         kind = _message_kind(message, path)
         item = _content_item(kind, message.get("content"), carry(message, ("role", "content"), NS), path + ".content")
-        if kind is ItemKind.ASSISTANT:
-            names.update((p.id.value, p.name) for p in item.parts if isinstance(p, ToolCallPart))
-        elif kind is ItemKind.TOOL and names:
-            item = _with_tool_names(item, names)
         items.append(item)
-    return items
+    return name_results(items)
 
 
 def _native_content(item: Item, path: str) -> str | list[JsonDict]:
@@ -307,7 +294,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
         try:
             block = block_from_part(part)
         except NormalizeError as exc:
-            raise fail(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
+            raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
         if block is not None:
             blocks.append(block)
     return blocks
@@ -322,7 +309,6 @@ def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
-@refusing
 def request_from_items(items: Sequence[Item]) -> JsonDict:
     """The transcript fields of a request body, ``{"system": ..., "messages": [...]}``, and nothing else.
 
@@ -332,10 +318,8 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     """
     system: list[str | list[JsonDict]] = []
     messages: list[JsonDict] = []
-    for i, item in enumerate(iterable(items, "a sequence of items")):
+    for i, item in enumerate(checked_list(items, Item, "items")):
         path = f"items[{i}]"
-        if not isinstance(item, Item):
-            raise fail(f"expected an Item, found {describe(item)}", path)
         content = _native_content(item, path)
         if item.kind in _SYSTEM_KINDS:
             if content != [] or not item.parts:  # kept unless every part was dropped

@@ -164,13 +164,37 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import FoldState, Item, ItemKind, JsonValue, NormalizeError, ToolResultPart, fold_all
-from ._common import JsonDict, carried, carry, events_from_sse
-from ._gemini_codec import (
-    CONTENT, Calls, NewCallId, OMITTED, SNAKE, candidate_item, candidates_of, finish_reason, key_of, marked_paths,
-    object_at, part_from_native, parts_from_content, usage_from_native, usage_of,
+from .. import Item, ItemKind, JsonValue, NormalizeError, ToolResultPart
+from ._common import (
+    JsonDict,
+    carried,
+    carry,
+    checked_list,
+    events_from_sse,
+    fold_events,
+    name_results,
+    native_object,
+    under,
+    wrong,
 )
-from ._gemini_request import Encoder, SKIP_SIGNATURE, from_gemini
+from ._gemini_codec import (
+    CONTENT,
+    OMITTED,
+    SNAKE,
+    Calls,
+    NewCallId,
+    candidate_item,
+    candidates_of,
+    finish_reason,
+    key_of,
+    marked_paths,
+    object_at,
+    part_from_native,
+    parts_from_content,
+    usage_from_native,
+    usage_of,
+)
+from ._gemini_request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._gemini_stream import GeminiStreamDecoder
 
 __all__ = (
@@ -196,7 +220,7 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     ``new_call_id`` names function calls that arrive without an id (see the
     module docstring); without it the adapter invents ids.
     """
-    response = object_at(body, "")
+    response = native_object(body, "a response body")
     usage = usage_of(response)
     candidates = candidates_of(response)
     if not candidates:
@@ -217,8 +241,7 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
 def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
     """Decode and fold a whole stream: one item per candidate (parts still open are closed as they stand)."""
     decoder = GeminiStreamDecoder(new_call_id)
-    state = fold_all(FoldState(), (delta for event in events for delta in decoder.feed(event)))
-    return decoder.finish_all(state.finalize())
+    return decoder.finish_all(fold_events(decoder, events))
 
 
 # -- requests -----------------------------------------------------------------------------
@@ -242,7 +265,7 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
 
 def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
-    request = object_at(body, "")
+    request = native_object(body, "a request body")
     calls = Calls()
     items = []
     system_key = key_of(request, "systemInstruction")
@@ -253,10 +276,10 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
         items.append(item)
     contents = request.get("contents")
     if contents is not None and not isinstance(contents, list):
-        raise NormalizeError("expected an array", "contents")
+        raise wrong("an array", contents, "contents")
     for i, content in enumerate(contents or ()):
         items.append(_content_item(object_at(content, f"contents[{i}]"), calls, f"contents[{i}]"))
-    return items
+    return name_results(items)
 
 
 def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
@@ -292,13 +315,13 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     encoder = Encoder()
     contents: list[JsonDict] = []
     system: list[tuple[Item, JsonDict]] = []
-    for n, item in enumerate(items):
+    for n, item in enumerate(checked_list(items, Item, "items")):
         instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
         role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
         try:
             content = _content(item, encoder, role)
         except NormalizeError as exc:
-            raise exc.under(f"[{n}]") from None
+            raise under(exc, "items", f"[{n}]") from None
         if content is not None and instruction:
             system.append((item, content))
         elif content is not None:

@@ -170,16 +170,51 @@ artifact handle, a file given by a non-``data:`` URL.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from .. import (
-    INVENTED_ID_KEY, TOOL_NAME_KEY, FoldState, Item, ItemKind, JsonValue, NormalizeError, PartsOutput, TextOutput,
-    ToolCallId, ToolCallPart, ToolOutput, ToolResultPart, fold_all,
+    INVENTED_ID_KEY,
+    TOOL_NAME_KEY,
+    Item,
+    ItemKind,
+    JsonValue,
+    NormalizeError,
+    PartsOutput,
+    TextOutput,
+    ToolCallId,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
 )
-from ._common import JsonDict, carry, copy_json, events_from_sse
+from ._common import (
+    JsonDict,
+    carry,
+    checked_list,
+    copy_json,
+    events_from_sse,
+    fold_events,
+    name_results,
+    native_object,
+    under,
+    wrong,
+)
 from ._chat_codec import (
-    CHAT, KIND_ROLES, LEGACY_KEY, MESSAGE_FIELDS, ROLE_KINDS, bad, body_of, choice_item, content_part,
-    content_parts, get_arr, get_obj, get_str, listed, message_parts, reasoning_field, under, usage_from_native,
+    CHAT,
+    KIND_ROLES,
+    LEGACY_KEY,
+    MESSAGE_FIELDS,
+    ROLE_KINDS,
+    choice_item,
+    content_part,
+    content_parts,
+    finish_reason,
+    get_arr,
+    get_obj,
+    get_str,
+    listed,
+    message_parts,
+    reasoning_field,
+    usage_from_native,
     verbatim,
 )
 from ._chat_request import assistant_message, plain_message, tool_message
@@ -193,6 +228,8 @@ __all__ = (
     "items_from_stream",
     "events_from_sse",
     "ChatStreamDecoder",
+    "finish_reason",
+    "usage_from_native",
 )
 
 
@@ -206,7 +243,7 @@ def items_from_response(body: Any) -> list[Item]:
     gives one item, with its finish reason, usage and metadata.  Raises
     :class:`NormalizeError` naming the field for what it cannot take.
     """
-    body = body_of(body, "a response body")
+    body = native_object(body, "a response body")
     get_str(body, "id")
     native_usage = get_obj(body, "usage")
     usage = None if native_usage is None else usage_from_native(native_usage)
@@ -217,7 +254,7 @@ def items_from_response(body: Any) -> list[Item]:
     for n, choice in enumerate(choices):
         try:
             if not isinstance(choice, dict):
-                raise bad("", "an object", choice)
+                raise wrong("an object", choice)
             get_str(choice, "finish_reason")
             msg = get_obj(choice, "message") or {}
             field = reasoning_field(msg)
@@ -242,11 +279,8 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
     Parts still open when the events run out (a stream cut short) are closed
     as they stand, with :meth:`FoldState.finalize`.
     """
-    if isinstance(events, (str, bytes, bytearray, Mapping)) or not isinstance(events, Iterable):
-        raise NormalizeError("items_from_stream takes the parsed events; events_from_sse(body) gives them")
     decoder = ChatStreamDecoder()
-    state = fold_all(FoldState(), (delta for event in events for delta in decoder.feed(event)))
-    return decoder.finish_all(state.finalize())
+    return decoder.finish_all(fold_events(decoder, events))
 
 
 # -- request -> items ---------------------------------------------------------------------------
@@ -257,22 +291,22 @@ def items_from_request(body: Any) -> list[Item]:
 
     Raises :class:`NormalizeError` naming the field for what it cannot take.
     """
-    messages = get_arr(body_of(body, "a request body"), "messages") or []
+    messages = get_arr(native_object(body, "a request body"), "messages") or []
     items = []
     for n, msg in enumerate(messages):
         try:
             items.append(_request_item(msg))
         except NormalizeError as exc:
             raise under(exc, "messages", f"[{n}]") from None
-    return items
+    return name_results(items)
 
 
 def _request_item(msg: Any) -> Item:
     if not isinstance(msg, dict):
-        raise bad("", "an object", msg)
+        raise wrong("an object", msg)
     role = msg.get("role")
     if type(role) is not str:
-        raise bad("role", "a string", role)
+        raise wrong("a string", role, "role")
     md: dict[str, JsonValue] = {}
     kind = ROLE_KINDS.get(role)
     if kind is None:
@@ -300,7 +334,7 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
     key = "name" if legacy else "tool_call_id"
     call_id = msg.get(key)
     if type(call_id) is not str:
-        raise bad(key, "a string", call_id)
+        raise wrong("a string", call_id, key)
     part_md: dict[str, JsonValue] = {LEGACY_KEY: True, INVENTED_ID_KEY: True} if legacy else {}
     name = get_str(msg, "name")
     if name is not None:
@@ -319,7 +353,7 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
         if "content" in msg:
             md[CHAT + "content"] = None
     else:
-        raise bad("content", "a string or an array", content)
+        raise wrong("a string or an array", content, "content")
     md.update(carry(msg, ("role", "content", key), CHAT))
     return Item(ItemKind.TOOL, (ToolResultPart(ToolCallId(call_id), output, metadata=part_md),), metadata=md)
 
@@ -344,12 +378,8 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
                 media.clear()
             messages.append(msg)
 
-    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
-        raise NormalizeError(f"request_from_items takes a sequence of items, got {type(items).__name__}")
-    for n, item in enumerate(items):
+    for n, item in enumerate(checked_list(items, Item, "items")):
         try:
-            if not isinstance(item, Item):
-                raise NormalizeError(f"expected an Item, got {type(item).__name__}")
             parts = list(enumerate(item.parts))
             rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
             calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))

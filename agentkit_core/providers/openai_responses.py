@@ -164,8 +164,18 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from ._common import checked_list, checked_object, events_from_sse, fold_stream
-from ._responses_items import REQUEST_FIELD, finish_of, input_kind, output_of, parts_of, response_item, usage_of
+from ._common import checked_list, events_from_sse, fold_stream, name_results, native_object
+from ._responses_items import (
+    REQUEST_FIELD,
+    finish_of,
+    finish_reason,
+    input_kind,
+    output_of,
+    parts_of,
+    response_item,
+    usage_from_native,
+    usage_of,
+)
 from ._responses_request import native_items
 from ._responses_stream import ResponsesStreamDecoder
 
@@ -177,6 +187,8 @@ __all__ = (
     "items_from_stream",
     "events_from_sse",
     "ResponsesStreamDecoder",
+    "finish_reason",
+    "usage_from_native",
 )
 
 
@@ -189,7 +201,7 @@ def items_from_response(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = checked_object(body, "a Responses response")
+    response = native_object(body, "a response body")
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
@@ -207,8 +219,6 @@ def stream_decoder() -> ResponsesStreamDecoder:
 
 def items_from_stream(events: Iterable[Mapping[str, Any]]) -> list[Item]:
     """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
-    if isinstance(events, (str, bytes, bytearray, Mapping)) or not isinstance(events, Iterable):
-        raise NormalizeError(f"expected an iterable of stream events, not a {type(events).__name__}")
     return fold_stream(ResponsesStreamDecoder(), events)
 
 
@@ -221,7 +231,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
     ``instructions`` is not a string or ``input`` neither a string nor a list.
     """
-    request = checked_object(body, "a Responses request")
+    request = native_object(body, "a request body")
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
     if isinstance(instructions, str):
@@ -236,7 +246,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
             items.append(Item(kind, parts_of(native, kind)))
     elif inp is not None:
         raise NormalizeError("expected a string or a list of input items", "input")
-    return items
+    return name_results(items)
 
 
 def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
@@ -247,7 +257,7 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
     body: dict[str, Any] = {}
     native: list[JsonValue] = []
     bare: str | None = None
-    for item in checked_list(items, Item, "a sequence of items"):
+    for item in checked_list(items, Item, "items"):
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
             body["instructions"] = item.text_content()
