@@ -103,6 +103,10 @@ class AnthropicStreamDecoder:
         """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried."""
         return assistant_item(self._message, checked_list(parts, Part, "parts"), self._error)
 
+    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+        """``[finish(parts)]``: a Messages stream holds one item (the same method as the decoders of several)."""
+        return [self.finish(parts)]
+
     # -- event handlers: each checks everything before it changes anything
 
     def _message_start(self, event: JsonDict) -> list[Delta]:

@@ -540,11 +540,11 @@ def _event(data: list[str], n: int) -> JsonDict | None:
 
 
 class Decoder(Protocol):
-    """What :func:`fold_events` needs of a stream decoder."""
+    """What :func:`fold_events` and :func:`fold_stream` need of a stream decoder."""
 
     def feed(self, event: Any, /) -> Sequence[Delta]: ...
 
-    def finish(self, parts: Sequence[Part], /) -> Item: ...
+    def finish_all(self, parts: Sequence[Part], /) -> list[Item]: ...
 
 
 def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
@@ -559,8 +559,8 @@ def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
 
 
 def fold_stream(decoder: Decoder, events: object) -> list[Item]:
-    """Feed, fold and finish a whole stream of one item: ``[decoder.finish(fold_events(decoder, events))]``."""
-    return [decoder.finish(fold_events(decoder, events))]
+    """Feed, fold and finish a whole stream: ``decoder.finish_all(fold_events(decoder, events))``."""
+    return decoder.finish_all(fold_events(decoder, events))
 
 
 def split_parts(parts: Sequence[Part], owners: Sequence[int], order: Sequence[int]) -> dict[int, list[Part]]:

@@ -396,6 +396,10 @@ class ResponsesStreamDecoder:
         extra: dict[str, JsonValue] = {} if self._error is None else {NS + "error": self._error}
         return response_item(self._response, checked, self.usage, (self.finish_reason, self._raw), extra)
 
+    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+        """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
+        return [self.finish(parts)]
+
 
 def _default_entry(itype: object, key: str, etype: str) -> JsonDict:
     """The entry a text event implies when no ``*.part.added`` announced it."""

@@ -287,8 +287,10 @@ def items_from_request(body: JsonDict) -> list[Item]:
 def _native_content(item: Item, path: str) -> str | list[JsonDict]:
     """The message content of ``item``: a string, or the blocks of the parts the encoder keeps."""
     parts = item.parts
-    if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart and not parts[0].metadata:
-        return parts[0].text
+    if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart:
+        text = parts[0].text
+        if block_from_part(parts[0]) == {"type": "text", "text": text}:  # nothing the string would lose
+            return text
     blocks = []
     for j, part in enumerate(parts):
         try:

@@ -171,7 +171,7 @@ from ._common import (
     carry,
     checked_list,
     events_from_sse,
-    fold_events,
+    fold_stream,
     name_results,
     native_object,
     under,
@@ -240,8 +240,7 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
 
 def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
     """Decode and fold a whole stream: one item per candidate (parts still open are closed as they stand)."""
-    decoder = GeminiStreamDecoder(new_call_id)
-    return decoder.finish_all(fold_events(decoder, events))
+    return fold_stream(GeminiStreamDecoder(new_call_id), events)
 
 
 # -- requests -----------------------------------------------------------------------------

@@ -192,7 +192,7 @@ from ._common import (
     checked_list,
     copy_json,
     events_from_sse,
-    fold_events,
+    fold_stream,
     name_results,
     native_object,
     under,
@@ -279,8 +279,7 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
     Parts still open when the events run out (a stream cut short) are closed
     as they stand, with :meth:`FoldState.finalize`.
     """
-    decoder = ChatStreamDecoder()
-    return decoder.finish_all(fold_events(decoder, events))
+    return fold_stream(ChatStreamDecoder(), events)
 
 
 # -- request -> items ---------------------------------------------------------------------------
