@@ -86,6 +86,55 @@ class ImportTest(unittest.TestCase):
 
 
 
+# -- the same rules, said the same way ---------------------------------------------------------
+
+#: Sentences every provider module's docstring holds word for word (white space aside).
+SHARED_RULES = (
+    "``agentkit.provider`` marks every part holding a provider's opaque reasoning state with that provider's name;",
+    "The encoder sends its own provider's state and drops every other provider's, which this API would refuse.",
+    "Reasoning without ``agentkit.provider`` holds no opaque state: it is sent only when it came from this API,"
+    " and dropped otherwise.",
+    "``anthropic.*`` is Anthropic's, ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other"
+    " ``openai.*`` key the Responses API's.",
+    "``agentkit.finish_reason`` holds the raw finish reason on every assistant item that has one",
+    ":func:`finish_reason` says what a raw reason alone means.",
+    "``agentkit.tool_name`` is on every tool result of a request that names its tool or answers a call made"
+    " earlier in the same request.",
+    "An encoder whose API needs an id on every call sends invented ids as it sends any other, so a call and its"
+    " result stay linked; one whose API accepts calls without ids withholds them.",
+    "Public functions raise only :class:`~agentkit_core.NormalizeError` for input they cannot take,",
+    "``request_from_items`` names the part it refuses (``items[i].parts[j]``).",
+    "Besides the six functions of every projection: :func:`finish_reason`",
+)
+
+
+class DocstringTest(unittest.TestCase):
+    def test_every_module_states_the_shared_rules(self) -> None:
+        for name in MODULES:
+            module = importlib.import_module(f"agentkit_core.providers.{name}")
+            source = ast.get_docstring(ast.parse(inspect.getsource(module))) or ""  # present under -OO too
+            text = " ".join(source.split())
+            for rule in SHARED_RULES:
+                with self.subTest(name, rule=rule[:40]):
+                    self.assertIn(rule, text)
+
+    def test_every_module_has_the_documented_extras(self) -> None:
+        for name in MODULES:
+            module = importlib.import_module(f"agentkit_core.providers.{name}")
+            with self.subTest(name):
+                for extra in ("finish_reason", "usage_from_native", "items_from_response", "items_from_request",
+                              "request_from_items", "stream_decoder", "items_from_stream", "events_from_sse"):
+                    self.assertIn(extra, module.__all__)
+                    self.assertTrue(callable(getattr(module, extra)))
+                decoder = module.stream_decoder()
+                self.assertIn(type(decoder).__name__, module.__all__)
+                self.assertEqual(decoder.finish_all(()), [decoder.finish(())])
+                self.assertEqual(inspect.signature(type(decoder).finish_all).parameters.keys(), {"self", "parts"})
+                self.assertIsNone(module.finish_reason(None))
+                with self.assertRaises(NormalizeError):
+                    module.usage_from_native([])
+
+
 # -- every recording to every provider -------------------------------------------------------------
 
 PROVIDERS: dict[str, ModuleType] = {

@@ -154,6 +154,51 @@ its block closes, with the fold's convention for text that is not JSON
 thinking block closed before its ``signature_delta`` (a stream cut short)
 holds no state the API accepts: it commits without ``agentkit.provider``, so
 it is not sent back.
+
+The rules every projection keeps
+--------------------------------
+
+* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
+  opaque reasoning state with that provider's name; this module marks its own
+  ``"anthropic"`` (thinking and its signature, redacted thinking).  The
+  encoder sends its own provider's state and drops every other provider's,
+  which this API would refuse.  Reasoning without ``agentkit.provider`` holds
+  no opaque state: it is sent only when it came from this API, and dropped
+  otherwise.  Anthropic verifies a signature on every thinking block, so only
+  its own marked reasoning is ever sent (a thinking block cut before its
+  signature is unmarked, and dropped).
+
+* Namespaces.  The encoder writes back only ``anthropic.*`` metadata and
+  custom parts, and reads no other provider's: ``anthropic.*`` is Anthropic's,
+  ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other
+  ``openai.*`` key the Responses API's.
+
+* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
+  every assistant item that has one (when an error the provider reported ended
+  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
+  what a raw reason alone means.  Here the two agree but for an error
+  (``"error"`` is ``ERROR``).
+
+* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
+  that names its tool or answers a call made earlier in the same request.  The
+  encoder does not need it: ``tool_result`` answers its call by id.
+
+* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
+  encoder whose API needs an id on every call sends invented ids as it sends
+  any other, so a call and its result stay linked; one whose API accepts calls
+  without ids withholds them.  The Messages API needs ids: invented ones are
+  sent.  This module never invents one (a block without its id stays a custom
+  part).
+
+* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
+  for input they cannot take, naming the bad field; ``request_from_items``
+  names the part it refuses (``items[i].parts[j]``).
+
+* Extras.  Besides the six functions of every projection:
+  :func:`finish_reason` (a ``stop_reason``), :func:`usage_from_native` (a
+  ``usage`` object), and :class:`AnthropicStreamDecoder`, what
+  :func:`stream_decoder` makes; its ``finish_all(parts)`` is
+  ``[finish(parts)]``, a stream holding one message.
 """
 
 from __future__ import annotations
