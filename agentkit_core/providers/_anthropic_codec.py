@@ -52,6 +52,7 @@ from ._common import (
     make_item,
     make_usage,
     native_object,
+    parse_data_url,
     wrong,
 )
 
@@ -241,7 +242,7 @@ def _source(block: JsonDict, kind: str, fields: tuple[str, ...]) -> JsonDict | N
         return None
     if not all(isinstance(source[f], str) for f in fields):
         return None
-    return None if kind == "url" and _data_url(source["url"]) is not None else source
+    return None if kind == "url" and parse_data_url(source["url"], exact=False) is not None else source
 
 
 def _image(block: JsonDict) -> Part:
@@ -308,21 +309,13 @@ def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDic
     return native
 
 
-def _data_url(uri: str) -> tuple[str, str] | None:
-    """``(media type, base64 data)`` of a base64 ``data:`` URL, else ``None``."""
-    head, comma, data = uri[5:].partition(",") if uri[:5].lower() == "data:" else ("", "", "")
-    if not comma or not head.lower().endswith(";base64"):
-        return None
-    return head.split(";")[0], data
-
-
 def _image_source(data: DataRef, mime: str) -> JsonDict:
     if isinstance(data, InlineBytes):
         return {"type": "base64", "media_type": mime, "data": b64encode(data.value)}
     if isinstance(data, InlineText):  # media held as its base64 text
         return {"type": "base64", "media_type": mime, "data": data.value}
     if isinstance(data, Uri):
-        inline = _data_url(data.value)
+        inline = parse_data_url(data.value, exact=False)
         if inline is not None:
             return {"type": "base64", "media_type": inline[0] or mime, "data": inline[1]}
         return {"type": "url", "url": data.value}

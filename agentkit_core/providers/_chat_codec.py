@@ -36,16 +36,13 @@ from .. import (
 from ._common import (
     JsonDict,
     b64decode,
-    b64encode,
     carry,
     copy_json,
-    count,
     dumps,
-    get_dict,
+    inline_base64,
     invent_id,
     make_item,
-    make_usage,
-    native_object,
+    openai_usage,
     parse_arguments,
     parse_data_url,
     under,
@@ -166,30 +163,18 @@ def audio_format(mime: str) -> str | None:
 
 
 def base64_of(part: MediaPart) -> str:
-    data = part.data
-    if isinstance(data, InlineBytes):
-        return b64encode(data.value)
-    if isinstance(data, InlineText):  # media held as text is base64 text
-        return data.value
-    raise NormalizeError(f"Chat Completions needs {part.modality.value.lower()} inline, not as a {type(data).__name__}")
+    text = inline_base64(part)
+    if text is None:
+        raise NormalizeError(f"Chat Completions needs {part.modality.value.lower()} inline, not as a {type(part.data).__name__}")
+    return text
 
 
 # -- usage and finish reasons ------------------------------------------------------------------
 
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
-    """A native ``usage`` object as :class:`Usage` (the convention is in the module docstring of :mod:`.openai_chat`)."""
-    native = native_object(usage, "a usage object")
-    pd, cd = get_dict(native, "prompt_tokens_details"), get_dict(native, "completion_tokens_details")
-    return make_usage(
-        native,
-        NS + "usage",
-        count(native.get("prompt_tokens")),
-        count(native.get("completion_tokens")),
-        reasoning=count(cd.get("reasoning_tokens")),
-        cached=count(pd.get("cached_tokens")),
-        cache_write=count(pd.get("cache_write_tokens")),
-    )
+    """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
+    return openai_usage(usage, NS + "usage", "prompt_tokens", "completion_tokens")
 
 
 def finish_reason(raw: str | None) -> FinishReason | None:

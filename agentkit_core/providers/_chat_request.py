@@ -15,8 +15,6 @@ from .. import (
     FilePart,
     FilesOutput,
     Handle,
-    InlineBytes,
-    InlineText,
     Item,
     JsonValue,
     MediaPart,
@@ -33,7 +31,7 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps, parse_arguments, under
+from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, inline_base64, parse_arguments, under
 from ._chat_codec import (
     ARGUMENTS_KEY,
     AUDIO,
@@ -104,7 +102,7 @@ def _media_entry(part: MediaPart) -> JsonDict:
         elif isinstance(data, Handle):
             raise NormalizeError("Chat Completions cannot send an image held as an artifact handle; resolve it first")
         else:
-            url = f"data:{part.mime_type};base64,{base64_of(part)}"
+            url = data_url(part.mime_type, base64_of(part))
         return {**native_fields(md), "type": "image_url", "image_url": {**carried(md, CHAT + "image_url."), "url": url}}
     if part.modality is Modality.AUDIO:
         audio = carried(md, CHAT + "input_audio.")  # a format the MIME type does not say is among them
@@ -127,10 +125,11 @@ def _file_entry(part: FilePart) -> JsonDict:
         if not data.value.startswith("data:"):
             raise NormalizeError("Chat Completions cannot send a file by URL; send its bytes")
         file["file_data"] = data.value
-    elif isinstance(data, (InlineBytes, InlineText)):  # inline text is the file's contents
-        raw, mime = (data.value, OCTETS) if isinstance(data, InlineBytes) else (data.value.encode("utf-8"), "text/plain")
-        text = b64encode(raw)
-        file["file_data"] = text if md.get(BARE_KEY) is True else f"data:{part.mime_type or mime};base64,{text}"
+    else:  # inline: a text file's content, or base64 (inline_base64)
+        text = inline_base64(part)
+        assert text is not None
+        mime = part.mime_type or ("text/plain" if holds_text(part) else OCTETS)
+        file["file_data"] = text if md.get(BARE_KEY) is True else data_url(mime, text)
     return {**native_fields(md), "type": "file", "file": file}
 
 

@@ -13,10 +13,11 @@ fifth adapter, written outside the package, would write too.
   writing them back (:func:`carry`, :func:`carried`, :func:`copy_json`);
   whose a part is (:func:`in_namespace`, :func:`owned`);
 * canonical base64, standard or URL-safe (:func:`b64encode`, :func:`b64decode`),
-  and base64 ``data:`` URLs (:func:`data_url`, :func:`parse_data_url`);
+  base64 ``data:`` URLs (:func:`data_url`, :func:`parse_data_url`), and what
+  inline data holds (:func:`inline_base64`, :func:`holds_text`);
 * tool-call argument text, parsed with the fold's convention for text that is
   not JSON (:func:`parse_arguments`, :func:`dumps`);
-* a turn's item and its usage (:func:`make_item`, :func:`make_usage`,
+* a turn's item and its usage (:func:`make_item`, :func:`make_usage`, :func:`openai_usage`,
   :func:`count`, :func:`get_dict`); tool results named from their calls
   (:func:`name_results`);
 * streams: the fold's header keys for a part about to stream (:func:`header`),
@@ -48,6 +49,8 @@ from .. import (
     FilePart,
     FinishReason,
     FoldState,
+    InlineBytes,
+    InlineText,
     Item,
     ItemKind,
     JsonValue,
@@ -324,6 +327,27 @@ def parse_data_url(url: str, *, exact: bool = True) -> tuple[str, str] | None:
     return mime, data
 
 
+def holds_text(part: MediaPart | FilePart) -> bool:
+    """Whether ``part``'s ``InlineText`` is its content rather than base64: a file of a ``text/*`` or no MIME type."""
+    return isinstance(part, FilePart) and isinstance(part.data, InlineText) and (part.mime_type or "text/").startswith("text/")
+
+
+def inline_base64(part: MediaPart | FilePart) -> str | None:
+    """A media or file part's inline data as base64 text; ``None`` for a URI or an artifact handle.
+
+    The one rule every encoder follows for ``InlineText``: media hold base64
+    text (what a decoder keeps when the base64 is not canonical), and so does
+    a file of a MIME type other than ``text/*``; a file of a ``text/*`` or no
+    MIME type holds its content (:func:`holds_text`), sent as UTF-8.
+    """
+    data = part.data
+    if isinstance(data, InlineBytes):
+        return b64encode(data.value)
+    if not isinstance(data, InlineText):
+        return None
+    return b64encode(data.value.encode("utf-8")) if holds_text(part) else data.value
+
+
 # -- tool arguments ---------------------------------------------------------------------
 
 
@@ -393,6 +417,28 @@ def make_usage(
             cache_write_input_tokens=cache_write,
         )
     return Usage(tokens, metadata={key: copy_json(dict(native))})
+
+
+def openai_usage(usage: Mapping[str, Any], key: str, input_field: str, output_field: str) -> Usage:
+    """The usage object of both OpenAI APIs, whose fields differ only in name, as :class:`Usage`.
+
+    ``input_field`` (``prompt_tokens``, ``input_tokens``) includes cache reads
+    and writes, broken out as ``cached_tokens`` and ``cache_write_tokens`` in
+    ``<input_field>_details``; ``output_field`` includes the reasoning
+    tokens, ``reasoning_tokens`` of ``<output_field>_details``.  The object is
+    kept verbatim under ``key``.
+    """
+    native = native_object(usage, "a usage object")
+    details_in, details_out = get_dict(native, input_field + "_details"), get_dict(native, output_field + "_details")
+    return make_usage(
+        native,
+        key,
+        count(native.get(input_field)),
+        count(native.get(output_field)),
+        reasoning=count(details_out.get("reasoning_tokens")),
+        cached=count(details_in.get("cached_tokens")),
+        cache_write=count(details_in.get("cache_write_tokens")),
+    )
 
 
 def make_item(

@@ -39,14 +39,12 @@ from .. import (
 )
 from ._common import (
     JsonDict,
+    b64decode,
     carry,
     copy_json,
-    count,
     dumps,
-    get_dict,
     make_item,
-    make_usage,
-    native_object,
+    openai_usage,
     parse_arguments,
     parse_data_url,
     wrong,
@@ -140,6 +138,11 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
     if isinstance(file_data, str):
         found = parse_data_url(file_data)
         mime, data = (None, InlineText(file_data)) if found is None else (found[0], InlineText(found[1]))
+        if found is not None and found[0].startswith("text/"):  # a text file's InlineText is its content
+            content = _utf8(b64decode(found[1]))
+            if content is None:
+                return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
+            data = InlineText(content)
         used.append("file_data")
     elif isinstance(url, str):
         data = Uri(url)
@@ -150,6 +153,14 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
     else:
         return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
     return FilePart(data, name=name, mime_type=mime, metadata=merged(md, carry(entry, used, PART_NS)))
+
+
+def _utf8(raw: bytes | None) -> str | None:
+    """``raw`` as text if it is UTF-8."""
+    try:
+        return None if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
@@ -261,18 +272,8 @@ def parts_of(item: object, kind: ItemKind) -> list[Part]:
 
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
-    """A native ``usage`` object as :class:`Usage` (the convention is in the module docstring of :mod:`.openai_responses`)."""
-    native = native_object(usage, "a usage object")
-    ind, outd = get_dict(native, "input_tokens_details"), get_dict(native, "output_tokens_details")
-    return make_usage(
-        native,
-        NS + "usage",
-        count(native.get("input_tokens")),
-        count(native.get("output_tokens")),
-        reasoning=count(outd.get("reasoning_tokens")),
-        cached=count(ind.get("cached_tokens")),
-        cache_write=count(ind.get("cache_write_tokens")),
-    )
+    """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
+    return openai_usage(usage, NS + "usage", "input_tokens", "output_tokens")
 
 
 def usage_of(native: object) -> Usage | None:

@@ -14,7 +14,6 @@ from .. import (
     FilePart,
     FilesOutput,
     Handle,
-    InlineBytes,
     InlineText,
     Item,
     JsonValue,
@@ -32,24 +31,13 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
+from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
 from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
 
 
 def _ours(part: Part) -> bool:
     """Whether the Responses API can take ``part`` back: its own state or fields, not another provider's."""
     return owned(part.metadata, PROVIDER, NS)
-
-
-def _base64(part: MediaPart | FilePart) -> str | None:
-    """Inline data as base64: ``InlineText`` already is, except a foreign ``text/*`` file's text."""
-    data = part.data
-    if isinstance(data, InlineBytes):
-        return b64encode(data.value)
-    if not isinstance(data, InlineText):
-        return None
-    foreign_text = isinstance(part, FilePart) and (part.mime_type or "").startswith("text/") and not _ours(part)
-    return b64encode(data.value.encode("utf-8")) if foreign_text else data.value
 
 
 def _text_type(role: str) -> str:
@@ -72,7 +60,7 @@ def _entry(part: Part, role: str) -> JsonValue:
             return {"type": "input_image", "image_url": data.value, **fields}
         if isinstance(data, Handle):
             return {"type": "input_image", "file_id": data.value.value, **fields}
-        return {"type": "input_image", "image_url": f"data:{part.mime_type};base64,{_base64(part)}", **fields}
+        return {"type": "input_image", "image_url": data_url(part.mime_type, str(inline_base64(part))), **fields}
     if isinstance(part, (MediaPart, FilePart)):
         entry: JsonDict = {"type": "input_file"}
         if isinstance(part, FilePart) and part.name is not None:
@@ -82,10 +70,11 @@ def _entry(part: Part, role: str) -> JsonValue:
             entry["file_url"] = data.value
         elif isinstance(data, Handle):
             entry["file_id"] = data.value.value
-        elif mime is None and isinstance(data, InlineText):
-            entry["file_data"] = data.value
+        elif mime is None and isinstance(data, InlineText) and _ours(part):
+            entry["file_data"] = data.value  # a file_data that was no data: URL, as it came
         else:
-            entry["file_data"] = f"data:{mime or 'application/octet-stream'};base64,{_base64(part)}"
+            default = "text/plain" if holds_text(part) else "application/octet-stream"
+            entry["file_data"] = data_url(mime or default, str(inline_base64(part)))
         return {**entry, **fields}
     if isinstance(part, (StructuredPart, CustomPart)):
         return {"type": _text_type(role), "text": dumps(part.value)}

@@ -232,15 +232,15 @@ from ._common import (
 )
 
 __all__ = (
-    "AnthropicStreamDecoder",
-    "events_from_sse",
-    "finish_reason",
-    "items_from_request",
     "items_from_response",
-    "items_from_stream",
+    "items_from_request",
     "request_from_items",
     "stream_decoder",
+    "items_from_stream",
+    "events_from_sse",
+    "finish_reason",
     "usage_from_native",
+    "AnthropicStreamDecoder",
 )
 
 _SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER)

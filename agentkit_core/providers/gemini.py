@@ -248,16 +248,16 @@ from ._gemini_request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._gemini_stream import GeminiStreamDecoder
 
 __all__ = (
-    "GeminiStreamDecoder",
-    "SKIP_SIGNATURE",
-    "events_from_sse",
-    "finish_reason",
-    "items_from_request",
     "items_from_response",
-    "items_from_stream",
+    "items_from_request",
     "request_from_items",
     "stream_decoder",
+    "items_from_stream",
+    "events_from_sse",
+    "finish_reason",
     "usage_from_native",
+    "GeminiStreamDecoder",
+    "SKIP_SIGNATURE",
 )
 
 

@@ -276,9 +276,9 @@ __all__ = (
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
-    "ChatStreamDecoder",
     "finish_reason",
     "usage_from_native",
+    "ChatStreamDecoder",
 )
 
 

@@ -24,9 +24,11 @@ native                              neutral
                                     and its MIME type; other ``image_url`` -> ``Uri``
                                     (MIME ``image/*``); ``file_id`` -> ``Handle``
  ``input_file``                     ``FilePart(name=filename)``: ``file_data`` data URL
-                                    -> ``InlineText(base64)`` and MIME type, other
-                                    ``file_data`` -> ``InlineText``; ``file_url`` ->
-                                    ``Uri``; ``file_id`` -> ``Handle``
+                                    -> ``InlineText(base64)`` and MIME type (a
+                                    ``text/*`` file's UTF-8 content instead:
+                                    ``InlineText`` of a text file is its content),
+                                    other ``file_data`` -> ``InlineText``;
+                                    ``file_url`` -> ``Uri``; ``file_id`` -> ``Handle``
  any other entry                    ``CustomPart("openai.<type>", value=<entry>)``
 ``reasoning``                       one ``ReasoningPart`` per ``content[]``
                                     (``reasoning_text``) entry, then one per
@@ -232,9 +234,9 @@ __all__ = (
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
-    "ResponsesStreamDecoder",
     "finish_reason",
     "usage_from_native",
+    "ResponsesStreamDecoder",
 )
 
 
