@@ -777,7 +777,7 @@ class StreamTest(unittest.TestCase):
         with self.assertRaises(NormalizeError) as caught:
             decoder.feed(chunk({"content": " and more"}))
         self.assertEqual(caught.exception.path, "choices[0].delta.content")
-        self.assertIn("event 3", caught.exception.message)
+        self.assertEqual(caught.exception.message, "content for a choice after its finish_reason")
         self.assertEqual(decoder.response(), before)
         self.assertEqual(decoder.feed(chunk({"content": ""})), [])  # empty: nothing to refuse
         self.assertEqual(decoder.feed(chunk(usage=USAGE)), [])  # and the stream goes on

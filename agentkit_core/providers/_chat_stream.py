@@ -132,7 +132,6 @@ class ChatStreamDecoder:
         self._usage: JsonDict | None = None
         self._choices: dict[int, _Choice] = {}
         self._began: list[int] = []  # the choice of every part begun, in order
-        self._events = 0
 
     @property
     def finish_reason(self) -> FinishReason | None:
@@ -145,11 +144,7 @@ class ChatStreamDecoder:
 
     def feed(self, event: Any, /) -> list[Delta]:
         """One parsed chunk -> the deltas it implies."""
-        self._events += 1
-        try:
-            self._check(event)
-        except NormalizeError as exc:
-            raise NormalizeError(f"event {self._events}: {exc.message}", exc.path) from None
+        self._check(event)
         out: list[Delta] = []
         for k, v in event.items():
             if k == "usage" and v is not None:
