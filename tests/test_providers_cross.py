@@ -43,6 +43,7 @@ from agentkit_core import (
     Part,
     PartsOutput,
     ReasoningPart,
+    TextPart,
     ToolCallPart,
     ToolResultPart,
 )
@@ -137,6 +138,43 @@ class DocstringTest(unittest.TestCase):
                 self.assertIsNone(module.finish_reason(None))
                 with self.assertRaises(NormalizeError):
                     module.usage_from_native([])
+
+
+# -- what no public function takes -----------------------------------------------------------------
+
+ODD: list[Any] = [None, 5, 2.5, True, "text", "\udc80", b"\xff\xfe", b"data: {}\n\n", [1], [None], {"a": float("nan")},
+                  {1: 2}, {"a": (1,)}, object(), {"type": "message"}, [TextPart("x")], {"a": {"b": [[[[]]]]}}]
+
+
+class OddInputTest(unittest.TestCase):
+    def test_public_functions_raise_only_normalize_error(self) -> None:
+        for name, module in PROVIDERS.items():
+            calls: dict[str, Callable[[Any], Any]] = {
+                "items_from_response": module.items_from_response,
+                "items_from_request": module.items_from_request,
+                "request_from_items": module.request_from_items,
+                "items_from_stream": module.items_from_stream,
+                "events_from_sse": lambda x, m=module: list(m.events_from_sse(x)),
+                "feed": lambda x, m=module: m.stream_decoder().feed(x),
+                "finish": lambda x, m=module: m.stream_decoder().finish(x),
+                "finish_all": lambda x, m=module: m.stream_decoder().finish_all(x),
+                "finish_reason": module.finish_reason,
+                "usage_from_native": module.usage_from_native,
+            }
+            for function, call in calls.items():
+                for value in ODD + [[Item.text(ItemKind.USER, "x"), 3], iter([{"type": 1}])]:
+                    with self.subTest(f"{name}.{function}", value=repr(value)[:40]):
+                        try:
+                            call(value)
+                        except NormalizeError as exc:
+                            self.assertIsInstance(exc.path, str)
+
+    def test_an_event_stream_may_be_cut_anywhere(self) -> None:
+        body = 'data: {"a": "\u00e9\U0001F600"}\r\n\r\n: comment\ndata: {"b": 1}\n\n'.encode()
+        for size in range(1, len(body) + 1):
+            chunks = [body[i : i + size] for i in range(0, len(body), size)]
+            with self.subTest(size=size):
+                self.assertEqual(list(openai_chat.events_from_sse(chunks)), [{"a": "\u00e9\U0001F600"}, {"b": 1}])
 
 
 # -- every recording to every provider -------------------------------------------------------------

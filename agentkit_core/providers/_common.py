@@ -504,34 +504,43 @@ def header(part: Part) -> dict[str, JsonValue]:
     return {}
 
 
-def _lines(body: str | bytes | bytearray | Iterable[str | bytes]) -> Iterator[str]:
+def _lines(body: object) -> Iterator[str]:
     """The lines of an event-stream body, without their ends.
 
     Only CRLF, LF and CR end lines (``str.splitlines`` would also split on
-    U+2028 and friends, which JSON strings may hold raw).
+    U+2028 and friends, which JSON strings may hold raw).  Bytes are UTF-8,
+    decoded incrementally, so a chunk may end inside a character.
     """
+    import codecs
     import re
 
     split = re.compile(r"\r\n|\r|\n").split
-    if isinstance(body, (bytes, bytearray)):
-        body = bytes(body).decode("utf-8")
-    if isinstance(body, str):
-        lines = split(body.removeprefix("\ufeff"))
-        if lines and not lines[-1]:
-            lines.pop()
-        yield from lines
-        return
+    whole = isinstance(body, (str, bytes, bytearray))
+    if whole:
+        body = [body]
+    elif isinstance(body, Mapping) or not isinstance(body, Iterable):
+        raise wrong("a text/event-stream body (text, bytes, or an iterable of their pieces)", body)
+    decoder = codecs.getincrementaldecoder("utf-8")()
     pending = ""
     first = True
-    for chunk in body:
-        text = chunk.decode("utf-8") if isinstance(chunk, (bytes, bytearray)) else chunk
-        if first:
+    for n, chunk in enumerate(body):
+        try:
+            text = decoder.decode(bytes(chunk)) if isinstance(chunk, (bytes, bytearray)) else chunk
+        except UnicodeDecodeError as exc:
+            raise NormalizeError(f"the body is not UTF-8: {exc.reason}", "" if whole else f"[{n}]") from None
+        if not isinstance(text, str):
+            raise wrong("text or bytes", chunk, f"[{n}]")
+        if first and text:
             text, first = text.removeprefix("\ufeff"), False
         lines = split(pending + text)
         pending = lines.pop()  # not ended yet (or "" after a line end)
         if lines and pending == "" and (pending + text).endswith("\r"):
             pending = lines.pop() + "\r"  # a CR at the very end may be the first half of CRLF
         yield from lines
+    try:
+        pending += decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise NormalizeError(f"the body is not UTF-8: {exc.reason}") from None
     if pending:
         yield from split(pending.removesuffix("\r"))
 
@@ -540,14 +549,14 @@ def events_from_sse(body: str | bytes | bytearray | Iterable[str | bytes]) -> It
     """A ``text/event-stream`` body -> the JSON object of each event's data, in order.
 
     ``body`` is the whole body (text or bytes) or any iterable of its pieces,
-    an HTTP response read line by line included, so events come out as they
-    arrive.  Follows the event-stream rules: ``event:``, ``id:`` and
+    an HTTP response read line by line or in chunks of any size included, so
+    events come out as they arrive.  Follows the event-stream rules: ``event:``, ``id:`` and
     ``retry:`` lines and ``:`` comments are skipped; one space after ``data:``
     is dropped; several ``data:`` lines of one event are joined with newlines;
     a blank line ends an event; CRLF, LF and CR all end lines.  Padding around
     the JSON is ignored, and ``data: [DONE]`` (OpenAI's end marker) ends the
-    stream.  Data that is not a JSON object raises :class:`NormalizeError`
-    naming the event.
+    stream.  Data that is not a JSON object, and a body that is not UTF-8 text,
+    raise :class:`NormalizeError` naming the event or the piece.
     """
     data: list[str] = []
     n = 0
