@@ -1,14 +1,15 @@
-"""Private to :mod:`.gemini`: native parts -> parts, spellings, and a candidate's item.
+"""Private to :mod:`.gemini`: native parts -> parts, finish reasons, usage, and a candidate's item.
 
 Responses, streams and requests all decode through these rules (the mapping
 table is the docstring of :mod:`.gemini`); :mod:`._gemini_request` writes
-parts back.  Like every projection it uses only the public names of the package.
+parts back; :mod:`._gemini_spelling` holds the ``gemini.*`` keys and the
+field spellings.  Like every projection it uses only the public names of the package.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .. import (
     INVENTED_ID_KEY,
@@ -49,95 +50,19 @@ from ._common import (
     native_object,
     wrong,
 )
-
-#: The provider's name, as ``agentkit.provider`` holds it on a part carrying a thought signature.
-PROVIDER = "gemini"
-NS = PROVIDER + "."
-CONTENT = NS + "content."
-SIGNATURE = NS + "thought_signature"
-SNAKE = NS + "snake_case"
-OMITTED = NS + "omitted"
-BASE64 = NS + "base64"
-#: ``gemini.*`` part keys that are markers or the signature, never native fields of the part.
-MARKERS = ("thought_signature", "snake_case", "omitted", "base64")
-
-NewCallId = Callable[[], str]
-
-# -- spelling ---------------------------------------------------------------------------
-
-
-def to_snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name)
-
-
-def to_camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(word[:1].upper() + word[1:] for word in rest)
-
-
-def key_of(native: Mapping[str, Any], camel: str) -> str | None:
-    """The key ``native`` spells the field ``camel`` with (camelCase first, then snake_case), or ``None``."""
-    if camel in native:
-        return camel
-    snake = to_snake(camel)
-    return snake if snake in native else None
-
-
-def marked_paths(metadata: Mapping[str, JsonValue], key: str) -> list[str]:
-    value = metadata.get(key)
-    return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
-
-
-def _split(paths: Iterable[str]) -> tuple[set[str], dict[str, list[str]]]:
-    top: set[str] = set()
-    nested: dict[str, list[str]] = {}
-    for path in paths:
-        head, _, rest = path.partition(".")
-        if rest:
-            nested.setdefault(head, []).append(rest)
-        else:
-            top.add(head)
-    return top, nested
-
-
-def respell(native: JsonDict, paths: Iterable[str]) -> JsonDict:
-    """``native`` with the fields at ``paths`` (camelCase) renamed to snake_case, order kept."""
-    top, nested = _split(paths)
-    for head, rest in nested.items():
-        if isinstance(native.get(head), dict):
-            native[head] = respell(native[head], rest)
-    return {(to_snake(k) if k in top else k): v for k, v in native.items()} if top else native
-
-
-def omit(native: JsonDict, paths: Iterable[str]) -> None:
-    top, nested = _split(paths)
-    for head, rest in nested.items():
-        if isinstance(native.get(head), dict):
-            omit(native[head], rest)
-    for name in top:
-        native.pop(name, None)
-
-
-class _Marks:
-    """What decoding one native object noted for its rebuild: snake_case spellings, omitted fields."""
-
-    def __init__(self) -> None:
-        self.snake: list[str] = []
-        self.omitted: list[str] = []
-
-    def key(self, native: Mapping[str, Any], camel: str, path: str = "") -> str | None:
-        key = key_of(native, camel)
-        if key is not None and key != camel:
-            self.snake.append(path + camel)
-        return key
-
-    def metadata(self) -> dict[str, JsonValue]:
-        found: dict[str, JsonValue] = {}
-        if self.snake:
-            found[SNAKE] = list(self.snake)
-        if self.omitted:
-            found[OMITTED] = list(self.omitted)
-        return found
+from ._gemini_spelling import (
+    BASE64,
+    CONTENT,
+    NS,
+    PROVIDER,
+    SIGNATURE,
+    SNAKE,
+    Marks,
+    NewCallId,
+    key_of,
+    to_camel,
+    to_snake,
+)
 
 
 # -- finish reasons, usage, time --------------------------------------------------------
@@ -261,7 +186,7 @@ class Calls:
 _MODALITIES = {"image": Modality.IMAGE, "audio": Modality.AUDIO, "video": Modality.VIDEO}
 
 
-def _media(field: str, mime: str | None, data: InlineBytes | Uri, obj: JsonDict, consumed: list[str], marks: _Marks) -> Part:
+def _media(field: str, mime: str | None, data: InlineBytes | Uri, obj: JsonDict, consumed: list[str], marks: Marks) -> Part:
     modality = _MODALITIES.get(mime.partition("/")[0].lower()) if mime is not None else None
     if modality is not None and mime is not None:
         return MediaPart(modality, mime, data, metadata=carry(obj, consumed, f"{NS}{field}."))
@@ -275,7 +200,7 @@ def _media(field: str, mime: str | None, data: InlineBytes | Uri, obj: JsonDict,
     return FilePart(data, name=name, mime_type=mime, metadata=carry(obj, consumed, f"{NS}{field}."))
 
 
-def _inline_data(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Part | None:
+def _inline_data(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
     blob = native[key]
     if not isinstance(blob, dict):
         return None
@@ -294,7 +219,7 @@ def _inline_data(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Par
     return part.with_metadata(part.metadata.merged({BASE64: "urlsafe"})) if urlsafe else part
 
 
-def _file_data(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Part | None:
+def _file_data(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
     file = native[key]
     if not isinstance(file, dict):
         return None
@@ -311,14 +236,14 @@ def _file_data(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Part 
     return _media("fileData", mime, Uri(uri), file, consumed, marks)
 
 
-def _text(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Part | None:
+def _text(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
     text = native[key]
     if not isinstance(text, str):
         return None
     return ReasoningPart(text) if native.get("thought") is True else TextPart(text)
 
 
-def _function_call(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Part | None:
+def _function_call(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
     call = native[key]
     if not isinstance(call, dict):
         return None
@@ -335,7 +260,7 @@ def _function_call(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> P
     return ToolCallPart(ToolCallId(call_id), name, copy_json(call.get("args", {})), metadata=metadata)
 
 
-def _function_response(native: JsonDict, key: str, marks: _Marks, calls: Calls) -> Part | None:
+def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
     result = native[key]
     if not isinstance(result, dict):
         return None
@@ -360,7 +285,7 @@ def _function_response(native: JsonDict, key: str, marks: _Marks, calls: Calls) 
     return ToolResultPart(ToolCallId(call_id), output, is_error=set(response) == {"error"}, metadata=metadata)
 
 
-_Decoder = Callable[[JsonDict, str, _Marks, Calls], "Part | None"]
+_Decoder = Callable[[JsonDict, str, Marks, Calls], "Part | None"]
 _PARTS: dict[str, _Decoder] = {
     "text": _text,
     "inlineData": _inline_data,
@@ -386,7 +311,7 @@ def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decode
     found = [(camel, key) for camel in table for key in (key_of(native, camel),) if key is not None]
     if len(found) == 1 and (sig_key is None or signed) and not any(key_of(native, camel) for camel in _SERVER):
         camel, key = found[0]
-        marks = _Marks()
+        marks = Marks()
         part = table[camel](native, key, marks, calls)
         if part is not None:
             metadata = carry(native, (key, sig_key or key), NS)

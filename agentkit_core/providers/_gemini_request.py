@@ -30,7 +30,7 @@ from .. import (
     Uri,
 )
 from ._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
-from ._gemini_codec import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
+from ._gemini_spelling import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"

@@ -21,16 +21,8 @@ from .. import (
     Usage,
 )
 from ._common import JsonDict, checked_list, copy_json, header, json_object, native_object, split_parts
-from ._gemini_codec import (
-    SIGNATURE,
-    Calls,
-    NewCallId,
-    candidate_finish,
-    candidate_item,
-    candidates_of,
-    part_from_native,
-    usage_of,
-)
+from ._gemini_codec import Calls, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._gemini_spelling import SIGNATURE, NewCallId
 
 
 # -- the decoder ------------------------------------------------------------------------------

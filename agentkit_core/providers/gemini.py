@@ -228,22 +228,17 @@ from ._common import (
     wrong,
 )
 from ._gemini_codec import (
-    CONTENT,
-    OMITTED,
-    SNAKE,
     Calls,
-    NewCallId,
     candidate_item,
     candidates_of,
     finish_reason,
-    key_of,
-    marked_paths,
     object_at,
     part_from_native,
     parts_from_content,
     usage_from_native,
     usage_of,
 )
+from ._gemini_spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
 from ._gemini_request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._gemini_stream import GeminiStreamDecoder
 
