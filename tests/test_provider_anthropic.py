@@ -68,7 +68,7 @@ from agentkit_core import (
     fold,
     fold_all,
 )
-from agentkit_core.providers import _common
+from agentkit_core.providers import _streams
 from agentkit_core.providers import anthropic as adapter
 from tests import recorded
 
@@ -519,7 +519,7 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(list(adapter.events_from_sse(raw)), events)
                 self.assertEqual(list(adapter.events_from_sse(raw.decode("utf-8").splitlines(keepends=True))), events)
                 self.assertEqual(adapter.items_from_stream(adapter.events_from_sse(raw)), adapter.items_from_stream(events))
-        self.assertIs(adapter.events_from_sse, _common.events_from_sse)
+        self.assertIs(adapter.events_from_sse, _streams.events_from_sse)
 
     def test_recorded_streams_and_responses_of_one_message_agree(self) -> None:
         pairs = {

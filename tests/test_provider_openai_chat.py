@@ -56,7 +56,7 @@ from agentkit_core import (
     fold,
     fold_all,
 )
-from agentkit_core.providers import _common
+from agentkit_core.providers import _common, _streams
 from agentkit_core.providers import openai_chat as chat
 from tests import recorded
 
@@ -476,7 +476,7 @@ class StreamTest(unittest.TestCase):
     def test_raw_sse_bodies(self) -> None:
         names = files(".sse.txt")
         self.assertEqual(len(names), 6)
-        self.assertIs(chat.events_from_sse, _common.events_from_sse)
+        self.assertIs(chat.events_from_sse, _streams.events_from_sse)
         for name in names:
             with self.subTest(name):
                 with open(recorded.path(PROVIDER, name), "rb") as f:

@@ -50,6 +50,8 @@ from agentkit_core import (
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 
+#: The modules every provider shares: its helpers, written once.
+SHARED = {"_common", "_streams"}
 #: Each public provider module, and the prefix of its private modules.
 MODULES = {"anthropic": "_anthropic_", "openai_chat": "_chat_", "openai_responses": "_responses_", "gemini": "_gemini_"}
 
@@ -64,13 +66,13 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                owners = [public for public, prefix in MODULES.items() if name in (public, "_common") or name.startswith(prefix)]
-                self.assertTrue(owners or name == "_common", f"{name} belongs to no provider")
+                owners = [public for public, prefix in MODULES.items() if name == public or name.startswith(prefix)]
+                self.assertTrue(owners or name in SHARED, f"{name} belongs to no provider")
         for public in MODULES:
             self.assertIn(public, names)
 
     def test_only_public_names_common_and_own_private_modules(self) -> None:
-        """``from .. import <public names>``, ``from ._common``, the provider's own ``_x_*`` modules, the standard library."""
+        """``from .. import <public names>``, the shared helpers, the provider's own ``_x_*`` modules, the standard library."""
         for name in provider_modules():
             own = {n for public, prefix in MODULES.items() if name == public or name.startswith(prefix) for n in provider_modules() if n.startswith(prefix)}
             module = importlib.import_module(f"agentkit_core.providers.{name}")
@@ -81,7 +83,7 @@ class ImportTest(unittest.TestCase):
                         names = [a.name for a in node.names]
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
-                        self.assertIn(node.module, {"_common"} | own)
+                        self.assertIn(node.module, SHARED | own)
                     elif isinstance(node, ast.ImportFrom):
                         self.assertEqual(node.level, 0)
                         assert node.module is not None

@@ -37,7 +37,8 @@ from ._anthropic_codec import (
     part_from_block,
     usage_from_native,
 )
-from ._common import JsonDict, checked_list, copy_json, header, json_object, native_object, parse_arguments, wrong
+from ._common import JsonDict, checked_list, copy_json, json_object, native_object, parse_arguments, wrong
+from ._streams import header
 
 #: Block types whose input streams as ``input_json_delta``.
 _TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")

@@ -26,7 +26,8 @@ from .. import (
     SetMetadata,
     Usage,
 )
-from ._common import JsonDict, b64decode, checked_list, copy_json, native_object, split_parts, under, wrong
+from ._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
+from ._streams import split_parts
 from ._chat_codec import (
     AUDIO,
     CHAT,

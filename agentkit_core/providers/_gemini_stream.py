@@ -20,7 +20,8 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._common import JsonDict, checked_list, copy_json, header, json_object, native_object, split_parts
+from ._common import JsonDict, checked_list, copy_json, json_object, native_object
+from ._streams import header, split_parts
 from ._gemini_codec import Calls, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
 from ._gemini_spelling import SIGNATURE, NewCallId
 

@@ -29,7 +29,8 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._common import JsonDict, checked_list, copy_json, count, header, native_object, parse_arguments
+from ._common import JsonDict, checked_list, copy_json, count, native_object, parse_arguments
+from ._streams import header
 from ._responses_items import (
     NS,
     PART_NS,

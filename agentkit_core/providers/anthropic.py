@@ -219,17 +219,8 @@ from ._anthropic_codec import (
     write_extras,
 )
 from ._anthropic_stream import AnthropicStreamDecoder
-from ._common import (
-    JsonDict,
-    carry,
-    checked_list,
-    events_from_sse,
-    fold_stream,
-    json_object,
-    name_results,
-    native_object,
-    wrong,
-)
+from ._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
+from ._streams import events_from_sse, fold_stream
 
 __all__ = (
     "items_from_response",

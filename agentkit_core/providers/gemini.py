@@ -215,18 +215,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import Item, ItemKind, JsonValue, NormalizeError, ToolResultPart
-from ._common import (
-    JsonDict,
-    carried,
-    carry,
-    checked_list,
-    events_from_sse,
-    fold_stream,
-    name_results,
-    native_object,
-    under,
-    wrong,
-)
+from ._common import JsonDict, carried, carry, checked_list, name_results, native_object, under, wrong
+from ._streams import events_from_sse, fold_stream
 from ._gemini_codec import (
     Calls,
     candidate_item,

@@ -235,18 +235,8 @@ from .. import (
     ToolOutput,
     ToolResultPart,
 )
-from ._common import (
-    JsonDict,
-    carry,
-    checked_list,
-    copy_json,
-    events_from_sse,
-    fold_stream,
-    name_results,
-    native_object,
-    under,
-    wrong,
-)
+from ._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
+from ._streams import events_from_sse, fold_stream
 from ._chat_codec import (
     CHAT,
     KIND_ROLES,

@@ -212,7 +212,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from ._common import checked_list, events_from_sse, fold_stream, name_results, native_object
+from ._common import checked_list, name_results, native_object
+from ._streams import events_from_sse, fold_stream
 from ._responses_items import (
     REQUEST_FIELD,
     finish_of,
