@@ -22,6 +22,7 @@ import agentkit_core as ak
 from agentkit_core import _cli
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
+from tests.test_cli_reading import run
 from tests.test_transcript import Files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,19 +35,6 @@ PROVIDERS: dict[str, Any] = {
     "gemini": gemini,
 }
 FLAG = {"anthropic": "anthropic", "openai_chat": "openai-chat", "openai_responses": "openai-responses", "gemini": "gemini"}
-
-
-def run(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
-    """``python -m agentkit_core ARGS`` in this process: (status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    sys.stdout, sys.stderr = out, err
-    try:
-        status = _cli.main(list(args))
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-    return status, out.getvalue(), err.getvalue()
 
 
 def recorded_files() -> list[tuple[str, str]]:
