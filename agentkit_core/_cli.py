@@ -1,4 +1,4 @@
-"""The command line: ``python -m agentkit_core demo|validate|stats|fold``.
+"""The command line: ``python -m agentkit_core demo|validate|stats|fold|convert``.
 
 Only ``__main__`` imports this module; importing the package never does.
 
@@ -7,7 +7,8 @@ Files are read by :mod:`.transcript`'s reader, so the command line reads what
 flat however long the file), a JSON array, or one JSON document, pretty-printed
 or not.  ``-`` reads standard input.  A file that is plainly not what the
 command reads (empty, binary, a provider's body, JSON that is no item or delta)
-gets one line saying what it looks like.
+gets one line saying what it looks like; a provider's body gets the
+``convert`` command that reads it (:mod:`._cli_convert`).
 
 Results go to standard output; problems go to standard error, one line each,
 as ``file:line: path: message`` (``file:line: message`` when the fault is the
@@ -171,7 +172,9 @@ def _open(path: str, problems: _Problems) -> Reading | None:
 def _convert_hint(provider: str | None, path: str) -> str:
     if provider is None:
         return ""
-    return f"; convert it with python -m {_PROG} convert --from {provider} {shlex.quote(path)}"
+    from ._cli_convert import flag
+
+    return f"; convert it with python -m {_PROG} convert --from {flag(provider)} {shlex.quote(path)}"
 
 
 def _items(paths: Sequence[str], problems: _Problems) -> Iterator[tuple[bool, Item | None]]:
@@ -372,6 +375,24 @@ def cmd_fold(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Write the items of provider requests, responses and streams as JSON Lines."""
+    from . import _cli_convert
+
+    problems = _Problems()
+
+    def open_path(path: str) -> IO[bytes]:
+        return _cli_convert.stdin_bytes() if path == "-" else open(path, "rb")  # noqa: SIM115 - closed by run
+
+    terminal = sys.stdout.isatty()
+
+    def write(line: str) -> None:  # the reference's compact form, escaped only for a terminal
+        sys.stdout.write((escape(line, json_text=True) if terminal else line) + "\n")
+
+    _cli_convert.run(args, open_path, problems.report, problems.cannot_read, write)
+    return problems.status()
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play the scripted assistant turn (see :mod:`._cli_demo`)."""
     from . import _cli_demo
@@ -386,7 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``python -m agentkit_core`` argument parser."""
     parser = _Parser(
         prog=f"python -m {_PROG}",
-        description="Check, summarize and fold agentkit transcripts; `demo` shows the package at work.",
+        description="Check, summarize and fold agentkit transcripts, convert provider traffic to them; "
+        "`demo` shows the package at work.",
         epilog="Results go to stdout, problems to stderr.  Exit status: 0 ok, 1 bad items or deltas or a file "
         "that is not a transcript, 2 bad arguments or a file that cannot be read, 130 interrupted.",
     )
@@ -409,6 +431,21 @@ def build_parser() -> argparse.ArgumentParser:
     fold_.add_argument("file", metavar="FILE", help="JSON Lines, a JSON array or a JSON document of deltas; - reads stdin")
     fold_.add_argument("--compact", action="store_true", help="print the parts on one line")
     fold_.set_defaults(run=cmd_fold)
+    from ._cli_convert import FLAGS
+
+    convert = commands.add_parser("convert", help="turn provider requests, responses and streams into items (JSON Lines)")
+    convert.add_argument(
+        "--from",
+        dest="provider",
+        required=True,
+        metavar="PROVIDER",
+        type=lambda s: s.replace("_", "-"),
+        choices=list(FLAGS.values()),
+        help=f"the API the files come from: {', '.join(FLAGS.values())} (openai_chat... too)",
+    )
+    convert.add_argument("files", nargs="+", metavar="FILE", help="a request or response body, JSON Lines of stream events, "
+                         "or a raw text/event-stream body, told apart by content; - reads stdin")
+    convert.set_defaults(run=cmd_convert)
     return parser
 
 

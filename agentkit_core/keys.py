@@ -35,13 +35,19 @@ Keys adapters record
     ``Item.finish_reason``.
 
 ``TOOL_NAME_KEY`` (``"agentkit.tool_name"``)
-    On a ``ToolResultPart``: the name of the tool whose call it answers, for
-    providers that match results by name (Gemini's ``functionResponse``).
+    On a ``ToolResultPart``: the name of the tool whose call it answers.
+    Decoders set it when the native result names the tool or answers a call
+    made earlier in the same request; encoders of providers that match
+    results by name (Gemini's ``functionResponse``) read it, or find the call
+    earlier in the transcript.
 
 ``INVENTED_ID_KEY`` (``"agentkit.invented_id"``)
     ``True`` on a part whose id the adapter made up because the provider sent
-    none (a Gemini ``functionCall`` without ``id``, and the results that
-    answer it).  Encoders do not send an invented id back.
+    none (a Gemini ``functionCall`` without ``id``, a legacy OpenAI
+    ``function_call``, and the results that answer them).  An encoder whose
+    API needs an id on every call (Anthropic, both OpenAI APIs) sends an
+    invented id as it sends any other, so the call and its result stay
+    linked; one whose API accepts calls without ids (Gemini) withholds it.
 """
 
 from __future__ import annotations
@@ -85,5 +91,5 @@ HEADER_KEYS = (TOOL_CALL_ID_KEY, TOOL_NAME_KEY, MODALITY_KEY, MIME_TYPE_KEY, FIL
 PROVIDER_KEY = "agentkit.provider"
 #: An assistant item's raw provider finish reason, verbatim.
 FINISH_REASON_KEY = "agentkit.finish_reason"
-#: ``True`` on a part whose id the adapter invented (the provider sent none); never sent back.
+#: ``True`` on a part whose id the adapter invented (the provider sent none); sent only to APIs that need ids.
 INVENTED_ID_KEY = "agentkit.invented_id"

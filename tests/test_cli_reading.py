@@ -111,7 +111,7 @@ class TestNotATranscript(Files):
         ]
         for provider, name, what in cases:
             path = payload(provider, name)
-            hint = f"; convert it with python -m {PROG} convert --from {provider} {path}"
+            hint = f"; convert it with python -m {PROG} convert --from {provider.replace('_', '-')} {path}"
             for command in ("validate", "stats"):
                 with self.subTest(name, command=command):
                     self.assert_one_line((command, path), f"{path}: not a transcript: {what}{hint}")

@@ -3,12 +3,12 @@
 1. a fake stateless provider and a fake stateful provider map into the types cleanly;
 2. a voice-only provider maps audio in and out, streamed as bytes;
 3. shell and filesystem tool results fit without awkward escaping;
-4. one reporter renders every stream -- the three reference adapters' recorded
+4. one reporter renders every stream -- the four shipped projections' recorded
    streams and the fakes' -- with no provider-specific branching;
 5. compaction summarises a long transcript from nothing but what the items hold.
 
 Plus the projection protocols: ``Item`` is an ``ItemView`` and every adapter
-module (reference and fake) has the ``ProviderAdapter`` callables.
+module (shipped and fake) has the ``ProviderAdapter`` callables.
 """
 
 from __future__ import annotations
@@ -56,13 +56,11 @@ from agentkit_core import (
     FinishReason,
     fold,
 )
-from agentkit_core.providers import anthropic
-from agentkit_core.providers import openai_chat
-from agentkit_core.providers import openai_responses
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from tests.fakes import compaction, reporter, stateful, stateless, tools, voice
 
 PAYLOADS = Path(__file__).resolve().parent / "payloads"
-REFERENCE = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses}
+REFERENCE = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
 FAKES = {"stateless": stateless, "stateful": stateful, "voice": voice}
 
 
@@ -420,7 +418,7 @@ class ReporterTest(unittest.TestCase):
 
     def test_every_recorded_stream(self) -> None:
         streams = recorded_streams()
-        self.assertGreaterEqual(len(streams), 19)
+        self.assertGreaterEqual(len(streams), 20)
         rep = reporter.Reporter()  # one reporter, every provider
         for name, adapter, events in streams:
             with self.subTest(name):
@@ -477,7 +475,7 @@ class ReporterTest(unittest.TestCase):
 
     def test_the_reporter_knows_no_provider(self) -> None:
         source = inspect.getsource(reporter).lower()
-        for word in ("openai", "anthropic", "fakestate", "faketext", "fakevoice", "namespace("):
+        for word in ("openai", "anthropic", "gemini", "fakestate", "faketext", "fakevoice", "namespace("):
             self.assertNotIn(word, source)
 
 

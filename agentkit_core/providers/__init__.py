@@ -10,8 +10,16 @@ providers by switching the module:
 
 Every module has ``items_from_response(body)``, ``items_from_request(body)``,
 ``request_from_items(items)``, ``stream_decoder()``, ``items_from_stream(events)``
-and ``events_from_sse(text)``; each opens with its mapping table as its
-docstring.  None does I/O, and none is imported until you import it:
-``import agentkit_core`` loads no provider, and this package loads none either.
-They use only the public names of :mod:`agentkit_core`.
+and ``events_from_sse(text)``, and, besides them, ``finish_reason(raw)`` (what
+a raw finish reason alone means) and ``usage_from_native(usage)`` (a native
+usage object as :class:`~agentkit_core.Usage`).  Every stream decoder has
+``feed(event)``, ``finish(parts)``, ``finish_all(parts)`` (every item of the
+stream: one per choice or candidate where there can be several) and the live
+``usage`` and ``finish_reason``.  Each module opens with its mapping table as
+its docstring and ends with the rules every projection keeps, said the same
+way in all four (whose opaque state is sent, which metadata is written back,
+raw finish reasons, tool names, invented ids, errors).  None does I/O, and none
+is imported until you import it: ``import agentkit_core`` loads no provider,
+and this package loads none either.  They use only the public names of
+:mod:`agentkit_core`.
 """

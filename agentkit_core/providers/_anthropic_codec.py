@@ -8,11 +8,9 @@ names of the package and :mod:`._common`.
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Callable, Iterable, Mapping, ParamSpec, Sequence, TypeVar
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .. import (
-    FINISH_REASON_KEY,
     INPUT_ERROR_KEY,
     PROVIDER_KEY,
     CustomPart,
@@ -23,10 +21,8 @@ from .. import (
     InlineBytes,
     InlineText,
     Item,
-    ItemKind,
     JsonValue,
     MediaPart,
-    MessageId,
     Modality,
     NormalizeError,
     Part,
@@ -36,7 +32,6 @@ from .. import (
     StructuredPart,
     TextOutput,
     TextPart,
-    TokenUsage,
     ToolCallId,
     ToolCallPart,
     ToolOutput,
@@ -44,7 +39,22 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import JsonDict, b64decode, b64encode, carried, carry, copy_json, count, dumps
+from ._common import (
+    JsonDict,
+    b64decode,
+    b64encode,
+    carried,
+    carry,
+    copy_json,
+    count,
+    dumps,
+    json_object,
+    make_item,
+    make_usage,
+    native_object,
+    parse_data_url,
+    wrong,
+)
 
 #: The provider's name, as ``agentkit.provider`` holds it on reasoning state.
 PROVIDER = "anthropic"
@@ -66,70 +76,23 @@ _FINISH: dict[str, FinishReason] = {
     "max_tokens": FinishReason.MAX_TOKENS,
     "model_context_window_exceeded": FinishReason.MAX_TOKENS,
     "refusal": FinishReason.BLOCKED,
+    "error": FinishReason.ERROR,  # not a stop reason: what an error that ended the turn records
 }
 
 
 # -- checks -----------------------------------------------------------------------------
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def refusing(fn: Callable[P, R]) -> Callable[P, R]:
-    """``fn``, with a value a constructor refused (a plain ``ValueError``) raised as :class:`NormalizeError`."""
-
-    @functools.wraps(fn)
-    def call(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except NormalizeError:
-            raise
-        except ValueError as exc:
-            raise NormalizeError(str(exc)) from None
-
-    return call
-
-
-def fail(message: str, path: str = "") -> NormalizeError:
-    """The error for bad input at ``path``."""
-    return NormalizeError(message, path)
-
-
-def describe(value: object) -> str:
-    """A short description of a value found where it does not belong."""
-    if isinstance(value, str):
-        return repr(value[:40] + "..." if len(value) > 40 else value)
-    if isinstance(value, (bool, int, float)) or value is None:
-        return repr(value)
-    return f"a {type(value).__name__}"
-
-
-def json_object(value: object, path: str, what: str = "a JSON object") -> JsonDict:
-    """``value`` if it is a JSON object, else the error naming ``path``."""
-    if not isinstance(value, dict):
-        raise fail(f"expected {what}, found {describe(value)}", path)
-    return value
-
 
 def optional(value: object, kind: type, path: str) -> None:
     """Refuse ``value`` unless it is ``None`` or a ``kind``."""
     if value is not None and not isinstance(value, kind):
-        raise fail(f"expected {kind.__name__} or null, found {describe(value)}", path)
-
-
-def iterable(value: Any, what: str) -> Iterable[Any]:
-    """``value`` if it can be iterated, else the error saying it should be ``what``."""
-    try:
-        iter(value)
-    except TypeError:
-        raise fail(f"expected {what}, found {describe(value)}") from None
-    return value  # type: ignore[no-any-return]
+        raise wrong(f"{kind.__name__} or null", value, path)
 
 
 def content_blocks(value: object, path: str) -> list[JsonDict]:
     """A list of content blocks (JSON objects)."""
     if not isinstance(value, list):
-        raise fail(f"expected a list of content blocks, found {describe(value)}", path)
+        raise wrong("a list of content blocks", value, path)
     for i, block in enumerate(value):
         json_object(block, f"{path}[{i}]", "a content block (a JSON object)")
     return value
@@ -156,18 +119,19 @@ def finish_reason(stop_reason: str | None) -> FinishReason | None:
     return _FINISH.get(stop_reason) or FinishReason.other(stop_reason)
 
 
-def usage_from_native(usage: JsonDict) -> Usage:
-    """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown."""
-    json_object(usage, "usage")
-    read = count(usage.get("cache_read_input_tokens"))
-    write = count(usage.get("cache_creation_input_tokens"))
-    tokens = TokenUsage(
-        (count(usage.get("input_tokens")) or 0) + (read or 0) + (write or 0),
-        count(usage.get("output_tokens")) or 0,
-        cached_input_tokens=read,
-        cache_write_input_tokens=write,
+def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
+    """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
+    native = native_object(usage, "a usage object")
+    read = count(native.get("cache_read_input_tokens"))
+    write = count(native.get("cache_creation_input_tokens"))
+    return make_usage(
+        native,
+        NS + "usage",
+        (count(native.get("input_tokens")) or 0) + (read or 0) + (write or 0),
+        count(native.get("output_tokens")) or 0,
+        cached=read,
+        cache_write=write,
     )
-    return Usage(tokens, metadata={NS + "usage": copy_json(usage)})
 
 
 def assistant_item(message: JsonDict, parts: Iterable[Part], error: JsonValue = None) -> Item:
@@ -178,23 +142,19 @@ def assistant_item(message: JsonDict, parts: Iterable[Part], error: JsonValue = 
     """
     metadata = carry(message, ("id", "role", "content", "usage", "stop_reason"), NS)
     stop = message.get("stop_reason")
-    reason = finish_reason(stop)
-    if stop is not None:
-        metadata[FINISH_REASON_KEY] = stop
+    finish = finish_reason(stop), stop
     if error is not None:
         if stop is not None:
             metadata[NS + "stop_reason"] = stop
         metadata[NS + "error"] = copy_json(error)
-        metadata[FINISH_REASON_KEY] = "error"
-        reason = FinishReason.ERROR
-    message_id, usage = message.get("id"), message.get("usage")
-    return Item(
-        ItemKind.ASSISTANT,
+        finish = FinishReason.ERROR, "error"
+    usage = message.get("usage")
+    return make_item(
         [p for p in parts if not (type(p) is TextPart and not p.text and not p.metadata)],
-        id=None if message_id is None else MessageId(message_id),
-        metadata=metadata,
+        metadata,
+        message_id=message.get("id"),
         usage=None if usage is None else usage_from_native(usage),
-        finish_reason=reason,
+        finish=finish,
     )
 
 
@@ -282,7 +242,7 @@ def _source(block: JsonDict, kind: str, fields: tuple[str, ...]) -> JsonDict | N
         return None
     if not all(isinstance(source[f], str) for f in fields):
         return None
-    return None if kind == "url" and _data_url(source["url"]) is not None else source
+    return None if kind == "url" and parse_data_url(source["url"], exact=False) is not None else source
 
 
 def _image(block: JsonDict) -> Part:
@@ -349,25 +309,17 @@ def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDic
     return native
 
 
-def _data_url(uri: str) -> tuple[str, str] | None:
-    """``(media type, base64 data)`` of a base64 ``data:`` URL, else ``None``."""
-    head, comma, data = uri[5:].partition(",") if uri[:5].lower() == "data:" else ("", "", "")
-    if not comma or not head.lower().endswith(";base64"):
-        return None
-    return head.split(";")[0], data
-
-
 def _image_source(data: DataRef, mime: str) -> JsonDict:
     if isinstance(data, InlineBytes):
         return {"type": "base64", "media_type": mime, "data": b64encode(data.value)}
     if isinstance(data, InlineText):  # media held as its base64 text
         return {"type": "base64", "media_type": mime, "data": data.value}
     if isinstance(data, Uri):
-        inline = _data_url(data.value)
+        inline = parse_data_url(data.value, exact=False)
         if inline is not None:
             return {"type": "base64", "media_type": inline[0] or mime, "data": inline[1]}
         return {"type": "url", "url": data.value}
-    raise fail("artifact handles must be resolved to data or a URL before sending")
+    raise NormalizeError("artifact handles must be resolved to data or a URL before sending")
 
 
 def _document_source(data: DataRef, mime: str | None) -> JsonDict:
@@ -396,10 +348,10 @@ def _reasoning_block(part: ReasoningPart) -> JsonDict | None:
         return None  # another provider's reasoning, or none's: not Anthropic's to verify
     data = part.data
     if data is not None and not isinstance(data, InlineText):
-        raise fail("Anthropic reasoning keeps its signature or redacted data as InlineText")
+        raise NormalizeError("Anthropic reasoning keeps its signature or redacted data as InlineText")
     if part.redacted:
         if data is None:
-            raise fail("redacted reasoning without its data cannot be sent back")
+            raise NormalizeError("redacted reasoning without its data cannot be sent back")
         return {"type": "redacted_thinking", "data": data.value}
     block: JsonDict = {"type": "thinking"}
     if part.summary is not None:
@@ -418,7 +370,7 @@ def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
     blocks = []
     for part in parts:
         if isinstance(part, _NOT_IN_RESULTS):
-            raise fail(f"a tool_result cannot hold a {type(part).__name__}")
+            raise NormalizeError(f"a tool_result cannot hold a {type(part).__name__}")
         block = block_from_part(part)
         if block is not None:
             blocks.append(block)
@@ -444,7 +396,7 @@ def block_from_part(part: Part) -> JsonDict | None:
         elif part.modality is Modality.BINARY:
             block = _file_block(part, None)
         else:
-            raise fail(f"the API takes no {part.modality.value.lower()} input")
+            raise NormalizeError(f"the API takes no {part.modality.value.lower()} input")
     elif isinstance(part, FilePart):
         block = _file_block(part, part.name)
     elif isinstance(part, StructuredPart):
@@ -453,8 +405,8 @@ def block_from_part(part: Part) -> JsonDict | None:
         if part.kind.startswith(_FOREIGN):
             return None  # another provider's block (its server tools): it cannot be replayed here
         if not part.kind.startswith(NS) or not isinstance(part.value, dict):
-            raise fail(f"custom part {part.kind!r} is not an Anthropic block")
+            raise NormalizeError(f"custom part {part.kind!r} is not an Anthropic block")
         return {k: copy_json(v) for k, v in part.value.items()}
     else:
-        raise fail(f"{type(part).__name__} is not a part")
+        raise NormalizeError(f"{type(part).__name__} is not a part")
     return None if block is None else write_extras(block, part.metadata)

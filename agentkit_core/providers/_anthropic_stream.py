@@ -15,6 +15,7 @@ from .. import (
     InlineText,
     Item,
     JsonValue,
+    NormalizeError,
     Part,
     PartId,
     PartKind,
@@ -31,16 +32,13 @@ from ._anthropic_codec import (
     block_type,
     check_message,
     custom,
-    describe,
-    fail,
     finish_reason,
-    json_object,
     optional,
     part_from_block,
-    refusing,
     usage_from_native,
 )
-from ._common import JsonDict, copy_json, header, parse_arguments
+from ._common import JsonDict, checked_list, copy_json, json_object, native_object, parse_arguments, wrong
+from ._streams import header
 
 #: Block types whose input streams as ``input_json_delta``.
 _TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
@@ -95,18 +93,20 @@ class AnthropicStreamDecoder:
         self.usage = None
         self.finish_reason = None
 
-    @refusing
     def feed(self, event: JsonDict) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
-        json_object(event, "", "a stream event (a JSON object)")
+        event = native_object(event, "a stream event")
         kind = event.get("type")
         handler = _EVENT_HANDLERS.get(kind) if isinstance(kind, str) else None
         return [] if handler is None else handler(self, event)  # ping and future events: nothing
 
-    @refusing
     def finish(self, parts: Sequence[Part]) -> Item:
         """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried."""
-        return assistant_item(self._message, parts, self._error)
+        return assistant_item(self._message, checked_list(parts, Part, "parts"), self._error)
+
+    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+        """``[finish(parts)]``: a Messages stream holds one item (the same method as the decoders of several)."""
+        return [self.finish(parts)]
 
     # -- event handlers: each checks everything before it changes anything
 
@@ -125,7 +125,7 @@ class AnthropicStreamDecoder:
     def _block_start(self, event: JsonDict) -> list[Delta]:
         index = _index(event)
         if index in self._open:
-            raise fail(f"content block {index} is already open", "index")
+            raise NormalizeError(f"content block {index} is already open", "index")
         block = copy_json(json_object(event.get("content_block"), "content_block"))
         part = part_from_block(block)
         pid = PartId(f"part-{index}")
@@ -157,12 +157,12 @@ class AnthropicStreamDecoder:
             return deltas
         blocks, field, apply = rule
         if btype not in blocks:
-            raise fail(f"a {kind} for content block {index}, a {btype} block", "delta.type")
+            raise NormalizeError(f"a {kind} for content block {index}, a {btype} block", "delta.type")
         value = delta.get(field)
         if field == "citation":
             value = json_object(value, "delta.citation", "a citation (a JSON object)")
         elif not isinstance(value, str):
-            raise fail(f"expected a string, found {describe(value)}", f"delta.{field}")
+            raise wrong("a string", value, f"delta.{field}")
         return apply(opened, pid, value)
 
     def _block_stop(self, event: JsonDict) -> list[Delta]:
@@ -211,7 +211,7 @@ class AnthropicStreamDecoder:
     def _opened(self, index: int, event: JsonDict) -> _Open:
         opened = self._open.get(index)
         if opened is None:
-            raise fail(f"{event['type']} for content block {index}, which is not open", "index")
+            raise NormalizeError(f"{event['type']} for content block {index}, which is not open", "index")
         return opened
 
     def _commit(self, *indexes: int) -> list[Delta]:
@@ -240,7 +240,7 @@ class AnthropicStreamDecoder:
 def _index(event: JsonDict) -> int:
     index = event.get("index")
     if type(index) is not int or index < 0:
-        raise fail(f"expected a content block index (an integer >= 0), found {describe(index)}", "index")
+        raise wrong("a content block index (an integer >= 0)", index, "index")
     return index
 
 
@@ -250,7 +250,7 @@ def _append(field: str) -> Callable[[_Open, PartId, Any], list[Delta]]:
     def apply(opened: _Open, pid: PartId, chunk: str) -> list[Delta]:
         so_far = opened.block.get(field)
         if not isinstance(so_far, (str, type(None))):
-            raise fail(f"the block's {field} is not a string", f"delta.{field}")
+            raise NormalizeError(f"the block's {field} is not a string", f"delta.{field}")
         deltas: list[Delta] = [AppendText(pid, chunk)] if chunk else []
         opened.block[field] = (so_far or "") + chunk
         return deltas
@@ -272,7 +272,7 @@ def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
 def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
     so_far = opened.block.get("citations")
     if not isinstance(so_far, (list, type(None))):
-        raise fail("the block's citations are not a list", "delta.citation")
+        raise NormalizeError("the block's citations are not a list", "delta.citation")
     citations = [*(so_far or ()), copy_json(citation)]
     deltas: list[Delta] = [SetMetadata(pid, {NS + "citations": copy_json(citations)})]
     opened.block["citations"] = citations

@@ -4,52 +4,196 @@ Private to :mod:`agentkit_core.providers`.  Like the projections themselves it
 uses only the public names of :mod:`agentkit_core`: these helpers are what a
 fifth adapter, written outside the package, would write too.
 
+* what a public function is handed: a native body or event checked once
+  (:func:`native_object`, :func:`check_json`), a stream's events
+  (:func:`native_events`), values of the package (:func:`checked_list`);
+  the errors that name the bad field (:func:`describe`, :func:`wrong`,
+  :func:`under`, :func:`json_object`);
 * carrying native fields with no neutral home as namespaced metadata, and
-  writing them back (:func:`carry`, :func:`carried`);
-* canonical base64, standard or URL-safe (:func:`b64encode`, :func:`b64decode`);
+  writing them back (:func:`carry`, :func:`carried`, :func:`copy_json`);
+  whose a part is (:func:`in_namespace`, :func:`owned`);
+* canonical base64, standard or URL-safe (:func:`b64encode`, :func:`b64decode`),
+  base64 ``data:`` URLs (:func:`data_url`, :func:`parse_data_url`), and what
+  inline data holds (:func:`inline_base64`, :func:`holds_text`);
 * tool-call argument text, parsed with the fold's convention for text that is
   not JSON (:func:`parse_arguments`, :func:`dumps`);
-* token counts (:func:`count`);
-* the fold's header keys for a part about to stream (:func:`header`);
-* ``text/event-stream`` bodies (:func:`events_from_sse`), folding a whole
-  stream (:func:`fold_stream`), and ids for calls that arrive without one
-  (:func:`invent_id`).
+* a turn's item and its usage (:func:`make_item`, :func:`make_usage`, :func:`openai_usage`,
+  :func:`count`, :func:`get_dict`); tool results named from their calls
+  (:func:`name_results`);
+* ids for calls that arrive without one (:func:`invent_id`).
+
+Streams (the fold's header keys, ``text/event-stream`` bodies, folding a
+whole stream) have their own module, :mod:`._streams`.
 """
 
 from __future__ import annotations
 
 import binascii
 import os
-from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Iterable, Mapping, TypeVar
 
 from .. import (
-    CUSTOM_KIND_KEY,
-    FILE_NAME_KEY,
+    FINISH_REASON_KEY,
     INPUT_ERROR_KEY,
     INPUT_JSON_KEY,
-    MIME_TYPE_KEY,
-    MODALITY_KEY,
-    TOOL_CALL_ID_KEY,
+    PROVIDER_KEY,
     TOOL_NAME_KEY,
-    CustomPart,
-    Delta,
     FilePart,
-    FoldState,
+    FinishReason,
+    InlineBytes,
+    InlineText,
     Item,
+    ItemKind,
     JsonValue,
     MediaPart,
+    MessageId,
     NormalizeError,
     Part,
+    Timestamp,
+    TokenUsage,
     ToolCallPart,
     ToolResultPart,
-    fold_all,
+    Usage,
     parse_json,
 )
 
 #: A native JSON object, as ``json.loads`` gives it.
 JsonDict = dict[str, Any]
 
+T = TypeVar("T")
+
 _U64_END = 1 << 64
+
+#: How deep a native body may nest (the body is level 1).  What a projection
+#: carries from it lands a few levels deeper in an item's wire form (a block
+#: inside a tool result inside an item), and must stay within the 127 levels
+#: the wire reads.
+NATIVE_MAX_DEPTH = 120
+
+
+# -- what a public function is handed ---------------------------------------------------
+
+
+def describe(value: object) -> str:
+    """What ``value`` is, for an error message: the scalar itself, or the kind of container."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if len(repr(value)) <= 20 else "a number"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a Python {type(value).__name__}"
+
+
+def wrong(expected: str, value: object, path: str = "") -> NormalizeError:
+    """The error for ``value`` at ``path`` where ``expected`` belongs: ``expected a string, found 5``."""
+    return NormalizeError(f"expected {expected}, found {describe(value)}", path)
+
+
+def under(exc: NormalizeError, *segments: str) -> NormalizeError:
+    """``exc`` seen from ``len(segments)`` levels up: ``under(e, "choices", "[0]")``."""
+    for segment in reversed(segments):
+        exc = exc.under(segment)
+    return exc
+
+
+def check_json(value: object, max_depth: int = NATIVE_MAX_DEPTH) -> None:
+    """Raise :class:`NormalizeError` unless ``value`` is JSON data every value can carry.
+
+    A projection takes bodies someone else parsed: this refuses, before any
+    value is made from them, what a constructor would refuse (objects that are
+    not JSON data, keys that are not strings, NaN and infinities, strings
+    holding a lone surrogate) and containers nested deeper than ``max_depth``
+    levels (the root is level 1), so carried values stay within the wire's
+    nesting limit.  Iterative: no input can exhaust the stack.
+    """
+    import math
+
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, str):
+            if not v.isascii():
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
+        elif isinstance(v, (dict, list)):
+            if depth > max_depth:
+                raise NormalizeError(f"containers nest deeper than {max_depth} levels")
+            if isinstance(v, dict):
+                if not all(type(k) is str for k in v):
+                    raise NormalizeError("an object has a key that is not a string")
+                stack.extend((k, depth) for k in v)
+                stack.extend((x, depth + 1) for x in v.values())
+            else:
+                stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise NormalizeError("a number is not finite (NaN or an infinity)")
+        elif v is not None and not isinstance(v, int):
+            raise NormalizeError(f"a Python {type(v).__name__} is not JSON data")
+
+
+def json_object(value: object, path: str = "", what: str = "an object") -> JsonDict:
+    """``value`` if it is a JSON object, else the error naming ``path``."""
+    if not isinstance(value, dict):
+        raise wrong(what, value, path)
+    return value
+
+
+def native_object(value: object, what: str) -> JsonDict:
+    """``value``, a native body or event, checked once: a JSON object holding JSON data only.
+
+    Every public function that takes native data starts here, so nothing
+    past it meets a value the package's constructors would refuse for its
+    type (an object that is not JSON data) or its nesting; the fields are
+    then checked where they are read.  Any other mapping is taken as a
+    ``dict`` of it.  Raises :class:`NormalizeError` naming ``what``.
+    """
+    if isinstance(value, Mapping) and not isinstance(value, dict):
+        value = dict(value)
+    body = json_object(value, "", f"{what} (a JSON object)")
+    check_json(body)
+    return body
+
+
+def native_events(events: object) -> Iterable[Any]:
+    """``events`` if it is an iterable of stream events (a list, a generator), else :class:`NormalizeError`.
+
+    Text, bytes and a single event are refused: :func:`events_from_sse` turns
+    a raw body into events.
+    """
+    if isinstance(events, (str, bytes, bytearray, Mapping)) or not isinstance(events, Iterable):
+        raise wrong("an iterable of parsed stream events (events_from_sse(body) gives them)", events)
+    return events
+
+
+def checked_list(values: object, cls: type[T], name: str) -> list[T]:
+    """``values`` (any iterable but a string or a mapping) as a list of ``cls``, else :class:`NormalizeError`.
+
+    For the public functions that take values of the package
+    (``request_from_items(items)``, a decoder's ``finish(parts)``): the error's
+    path is ``name`` and the index of the first value of another type
+    (``items[2]``).
+    """
+    article = "an" if cls.__name__[:1] in "AEIOU" else "a"
+    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
+        raise NormalizeError(f"expected a sequence of {cls.__name__}s, found {describe(values)}", name)
+    out = list(values)
+    for i, value in enumerate(out):
+        if not isinstance(value, cls):
+            raise NormalizeError(f"expected {article} {cls.__name__}, found {describe(value)}", f"{name}[{i}]")
+    return out
+
+
+# -- carrying native fields -------------------------------------------------------------
 
 
 def copy_json(v: Any) -> Any:
@@ -59,9 +203,6 @@ def copy_json(v: Any) -> Any:
     if isinstance(v, list):
         return [copy_json(x) for x in v]
     return v
-
-
-# -- carrying native fields -------------------------------------------------------------
 
 
 def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
@@ -79,7 +220,8 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
     """The inverse of :func:`carry`: the ``prefix.<field>`` entries of ``metadata`` as native fields.
 
     Only direct fields: a key with another dot after ``prefix`` belongs to a
-    nested object and is left out, as are the field names in ``skip``.
+    nested object (or, for ``openai.``, to Chat's ``openai.chat.``) and is
+    left out, as are the field names in ``skip``.
     """
     n = len(prefix)
     never = set(skip)
@@ -90,6 +232,36 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
             if "." not in name and name not in never:
                 out[name] = copy_json(value)
     return out
+
+
+#: Namespaces nested in another provider's: ``openai.chat.*`` is Chat Completions', not the Responses API's.
+_NESTED_NAMESPACES = ("openai.chat.",)
+
+
+def in_namespace(key: str, namespace: str) -> bool:
+    """Whether the metadata key or custom kind ``key`` is the provider's whose namespace is ``namespace``.
+
+    Every provider owns its prefix (``anthropic.``, ``gemini.``,
+    ``openai.chat.``), and the Responses API ``openai.`` but for Chat's
+    ``openai.chat.``: neither OpenAI projection ever writes the other's fields.
+    """
+    if not key.startswith(namespace):
+        return False
+    return not any(key.startswith(inner) for inner in _NESTED_NAMESPACES if inner != namespace and inner.startswith(namespace))
+
+
+def owned(metadata: Mapping[str, JsonValue], provider: str | None, namespace: str) -> bool:
+    """Whether a part is this provider's to send back as its own state or fields.
+
+    ``agentkit.provider`` decides when it is set (it must be ``provider``;
+    ``None`` for a provider that keeps no opaque state, so no marked part is
+    its own); without it, metadata in the provider's ``namespace`` says the
+    part came from this API.
+    """
+    owner = metadata.get(PROVIDER_KEY)
+    if owner is not None:
+        return owner == provider
+    return any(in_namespace(key, namespace) for key in metadata)
 
 
 # -- base64 -----------------------------------------------------------------------------
@@ -118,6 +290,52 @@ def b64decode(text: object, *, urlsafe: bool = False) -> bytes | None:
     except (binascii.Error, ValueError):
         return None
     return data if b64encode(data, urlsafe=urlsafe) == text else None
+
+
+def data_url(mime: str, base64_text: str) -> str:
+    """The base64 ``data:`` URL of ``base64_text`` with media type ``mime``."""
+    return f"data:{mime};base64,{base64_text}"
+
+
+def parse_data_url(url: str, *, exact: bool = True) -> tuple[str, str] | None:
+    """``(media type, base64 text)`` of a base64 ``data:`` URL; ``None`` for any other URL.
+
+    ``exact`` (for a decoder that must write back what it read): only a URL
+    that :func:`data_url` gives back unchanged, ``data:<type>;base64,<data>``
+    with a media type.
+    Otherwise (for an encoder taking what comes) the scheme and ``;base64``
+    in any case, parameters before it (dropped) and an empty media type too.
+    """
+    if url[:5].lower() != "data:":
+        return None
+    head, comma, data = url[5:].partition(",")
+    if not comma or not head.lower().endswith(";base64"):
+        return None
+    mime = head.split(";")[0]
+    if exact and (not mime or data_url(mime, data) != url):
+        return None
+    return mime, data
+
+
+def holds_text(part: MediaPart | FilePart) -> bool:
+    """Whether ``part``'s ``InlineText`` is its content rather than base64: a file of a ``text/*`` or no MIME type."""
+    return isinstance(part, FilePart) and isinstance(part.data, InlineText) and (part.mime_type or "text/").startswith("text/")
+
+
+def inline_base64(part: MediaPart | FilePart) -> str | None:
+    """A media or file part's inline data as base64 text; ``None`` for a URI or an artifact handle.
+
+    The one rule every encoder follows for ``InlineText``: media hold base64
+    text (what a decoder keeps when the base64 is not canonical), and so does
+    a file of a MIME type other than ``text/*``; a file of a ``text/*`` or no
+    MIME type holds its content (:func:`holds_text`), sent as UTF-8.
+    """
+    data = part.data
+    if isinstance(data, InlineBytes):
+        return b64encode(data.value)
+    if not isinstance(data, InlineText):
+        return None
+    return b64encode(data.value.encode("utf-8")) if holds_text(part) else data.value
 
 
 # -- tool arguments ---------------------------------------------------------------------
@@ -149,7 +367,7 @@ def parse_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
         return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: exc.message}
 
 
-# -- usage ------------------------------------------------------------------------------
+# -- a turn's item and its usage ------------------------------------------------------------
 
 
 def count(v: object) -> int | None:
@@ -163,208 +381,103 @@ def get_dict(native: Mapping[str, Any], key: str) -> JsonDict:
     return value if isinstance(value, dict) else {}
 
 
-# -- streams ----------------------------------------------------------------------------
+def make_usage(
+    native: Mapping[str, Any],
+    key: str,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    *,
+    reasoning: int | None = None,
+    cached: int | None = None,
+    cache_write: int | None = None,
+) -> Usage:
+    """The :class:`Usage` of a native usage object, kept verbatim in its metadata under ``key``.
 
-
-def header(part: Part) -> dict[str, JsonValue]:
-    """The fold's header keys for ``part``: what ``snapshot()`` shows of it while it streams."""
-    if isinstance(part, ToolCallPart):
-        return {TOOL_CALL_ID_KEY: part.id.value, TOOL_NAME_KEY: part.name}
-    if isinstance(part, ToolResultPart):
-        return {TOOL_CALL_ID_KEY: part.call_id.value}
-    if isinstance(part, MediaPart):
-        return {MODALITY_KEY: part.modality.value, MIME_TYPE_KEY: part.mime_type}
-    if isinstance(part, FilePart):
-        found = {FILE_NAME_KEY: part.name, MIME_TYPE_KEY: part.mime_type}
-        return {k: v for k, v in found.items() if v is not None}
-    if isinstance(part, CustomPart):
-        return {CUSTOM_KIND_KEY: part.kind}
-    return {}
-
-
-_LINE_END = "\r\n", "\n", "\r"
-
-
-def _lines(body: str | bytes | bytearray | Iterable[str | bytes]) -> Iterator[str]:
-    """The lines of an event-stream body, without their ends.
-
-    Only CRLF, LF and CR end lines (``str.splitlines`` would also split on
-    U+2028 and friends, which JSON strings may hold raw).
+    The counts are the caller's, already in the package's convention (input
+    includes cache reads and writes, output includes reasoning); ``None``
+    input or output means the provider reported no token counts.
     """
-    import re
-
-    split = re.compile(r"\r\n|\r|\n").split
-    if isinstance(body, (bytes, bytearray)):
-        body = bytes(body).decode("utf-8")
-    if isinstance(body, str):
-        lines = split(body.removeprefix("\ufeff"))
-        if lines and not lines[-1]:
-            lines.pop()
-        yield from lines
-        return
-    pending = ""
-    first = True
-    for chunk in body:
-        text = chunk.decode("utf-8") if isinstance(chunk, (bytes, bytearray)) else chunk
-        if first:
-            text, first = text.removeprefix("\ufeff"), False
-        lines = split(pending + text)
-        pending = lines.pop()  # not ended yet (or "" after a line end)
-        if lines and pending == "" and (pending + text).endswith("\r"):
-            pending = lines.pop() + "\r"  # a CR at the very end may be the first half of CRLF
-        yield from lines
-    if pending:
-        yield from split(pending.removesuffix("\r"))
+    tokens = None
+    if input_tokens is not None and output_tokens is not None:
+        tokens = TokenUsage(
+            input_tokens,
+            output_tokens,
+            reasoning_tokens=reasoning,
+            cached_input_tokens=cached,
+            cache_write_input_tokens=cache_write,
+        )
+    return Usage(tokens, metadata={key: copy_json(dict(native))})
 
 
-def events_from_sse(body: str | bytes | bytearray | Iterable[str | bytes]) -> Iterator[JsonDict]:
-    """A ``text/event-stream`` body -> the JSON object of each event's data, in order.
+def openai_usage(usage: Mapping[str, Any], key: str, input_field: str, output_field: str) -> Usage:
+    """The usage object of both OpenAI APIs, whose fields differ only in name, as :class:`Usage`.
 
-    ``body`` is the whole body (text or bytes) or any iterable of its pieces,
-    an HTTP response read line by line included, so events come out as they
-    arrive.  Follows the event-stream rules: ``event:``, ``id:`` and
-    ``retry:`` lines and ``:`` comments are skipped; one space after ``data:``
-    is dropped; several ``data:`` lines of one event are joined with newlines;
-    a blank line ends an event; CRLF, LF and CR all end lines.  Padding around
-    the JSON is ignored, and ``data: [DONE]`` (OpenAI's end marker) ends the
-    stream.  Data that is not a JSON object raises :class:`NormalizeError`
-    naming the event.
+    ``input_field`` (``prompt_tokens``, ``input_tokens``) includes cache reads
+    and writes, broken out as ``cached_tokens`` and ``cache_write_tokens`` in
+    ``<input_field>_details``; ``output_field`` includes the reasoning
+    tokens, ``reasoning_tokens`` of ``<output_field>_details``.  The object is
+    kept verbatim under ``key``.
     """
-    data: list[str] = []
-    n = 0
-    for line in _lines(body):
-        if not line:
-            if data:
-                n += 1
-                event = _event(data, n)
-                data = []
-                if event is None:
-                    return
-                yield event
-            continue
-        if line.startswith(":"):
-            continue
-        name, _, value = line.partition(":")
-        if name == "data":
-            data.append(value[1:] if value.startswith(" ") else value)
-    if data:
-        event = _event(data, n + 1)
-        if event is not None:
-            yield event
+    native = native_object(usage, "a usage object")
+    details_in, details_out = get_dict(native, input_field + "_details"), get_dict(native, output_field + "_details")
+    return make_usage(
+        native,
+        key,
+        count(native.get(input_field)),
+        count(native.get(output_field)),
+        reasoning=count(details_out.get("reasoning_tokens")),
+        cached=count(details_in.get("cached_tokens")),
+        cache_write=count(details_in.get("cache_write_tokens")),
+    )
 
 
-def _event(data: list[str], n: int) -> JsonDict | None:
-    text = "\n".join(data).strip()
-    if text == "[DONE]":
-        return None
-    try:
-        value = parse_json(text)
-    except NormalizeError as exc:
-        raise NormalizeError(f"event {n}: {exc.message}") from None
-    if not isinstance(value, dict):
-        raise NormalizeError(f"event {n}: the data is not a JSON object")
-    return value
+def make_item(
+    parts: Iterable[Part],
+    metadata: dict[str, JsonValue],
+    *,
+    message_id: object = None,
+    usage: Usage | None = None,
+    finish: tuple[FinishReason | None, str | None] = (None, None),
+    created_at: Timestamp | None = None,
+) -> Item:
+    """A turn's ASSISTANT item: ``finish`` is the normalised finish reason and the raw one.
 
-
-class Decoder(Protocol):
-    """What :func:`fold_stream` needs of a stream decoder."""
-
-    def feed(self, event: Any, /) -> Sequence[Delta]: ...
-
-    def finish(self, parts: Sequence[Part], /) -> Item: ...
-
-
-def fold_stream(decoder: Decoder, events: Iterable[Any]) -> list[Item]:
-    """Feed every event to ``decoder``, fold the deltas, and finish: the turn's items.
-
-    Parts still open when the events run out (a stream cut short) are closed
-    as they stand, with :meth:`FoldState.finalize`.
+    The raw reason goes in ``agentkit.finish_reason``; ``message_id`` is the
+    item's id when it is a string.
     """
-    state = fold_all(FoldState(), (delta for event in events for delta in decoder.feed(event)))
-    return [decoder.finish(state.finalize())]
+    reason, raw = finish
+    if raw is not None:
+        metadata[FINISH_REASON_KEY] = raw
+    return Item(
+        ItemKind.ASSISTANT,
+        list(parts),
+        id=MessageId(message_id) if isinstance(message_id, str) else None,
+        metadata=metadata,
+        usage=usage,
+        finish_reason=reason,
+        created_at=created_at,
+    )
+
+
+def name_results(items: list[Item]) -> list[Item]:
+    """``items`` with ``agentkit.tool_name`` on every tool result that lacks it and answers a call made earlier."""
+    names: dict[str, str] = {}
+    out = []
+    for item in items:
+        parts = []
+        for part in item.parts:
+            if isinstance(part, ToolCallPart):
+                names[part.id.value] = part.name
+            elif isinstance(part, ToolResultPart) and TOOL_NAME_KEY not in part.metadata and part.call_id.value in names:
+                part = part.with_metadata(part.metadata.merged({TOOL_NAME_KEY: names[part.call_id.value]}))
+            parts.append(part)
+        out.append(item if parts == list(item.parts) else item.with_parts(parts))
+    return out
+
+
+# -- ids -------------------------------------------------------------------------------
 
 
 def invent_id(prefix: str) -> str:
     """A fresh id for a call the provider sent without one: ``prefix`` and 24 random hex digits."""
     return prefix + os.urandom(12).hex()
-
-
-# -- checking what a public function was given --------------------------------------------
-
-
-def checked_object(value: object, what: str) -> JsonDict:
-    """``value`` as a fresh JSON object holding JSON data only, else :class:`NormalizeError`.
-
-    What the projections' public functions are handed (a body, a stream
-    event) is checked once, here, through the public metadata decoder: keys
-    are strings, values JSON (no tuples, sets, NaN or lone surrogates),
-    nesting bounded.  The error names ``what`` or the path to the bad field.
-    The copy shares no container with ``value``, so the values built from it
-    never share one with the caller's data either.
-    """
-    from .. import MetadataMap
-
-    if isinstance(value, Mapping) and not isinstance(value, dict):
-        value = dict(value)
-    if not isinstance(value, dict):
-        raise NormalizeError(f"{what} must be a JSON object, not a {type(value).__name__}")
-    return dict(MetadataMap.from_dict(value))
-
-
-T = TypeVar("T")
-
-
-def checked_list(values: object, cls: type[T], what: str) -> list[T]:
-    """``values`` (any iterable but a string or a mapping) as a list of ``cls``, else :class:`NormalizeError`.
-
-    For the projections' public functions that take values of the package
-    (``request_from_items(items)``, a decoder's ``finish(parts)``): the error
-    names ``what`` and the index of the first value of another type.
-    """
-    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
-        raise NormalizeError(f"expected {what}, not a {type(values).__name__}")
-    out = list(values)
-    for i, value in enumerate(out):
-        if not isinstance(value, cls):
-            raise NormalizeError(f"expected {cls.__name__}, not a {type(value).__name__}", f"[{i}]")
-    return out
-# -- native input -----------------------------------------------------------------------
-
-
-def check_json(value: object, max_depth: int = 120) -> None:
-    """Raise :class:`NormalizeError` unless ``value`` is JSON data every value can carry.
-
-    A projection takes bodies someone else parsed: this refuses, before any
-    value is made from them, what a constructor would refuse with a
-    ``TypeError`` or a bare ``ValueError`` (objects that are not JSON data,
-    keys that are not strings, NaN and infinities, strings holding a lone
-    surrogate) and containers nested deeper than ``max_depth`` levels (the
-    root is level 1), so carried values stay within the wire's nesting limit.
-    Iterative: no input can exhaust the stack.
-    """
-    import math
-
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, str):
-            if not v.isascii():
-                try:
-                    v.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
-        elif isinstance(v, (dict, list)):
-            if depth > max_depth:
-                raise NormalizeError(f"containers nest deeper than {max_depth} levels")
-            if isinstance(v, dict):
-                if not all(type(k) is str for k in v):
-                    raise NormalizeError("an object has a key that is not a string")
-                stack.extend((k, depth) for k in v)
-                stack.extend((x, depth + 1) for x in v.values())
-            else:
-                stack.extend((x, depth + 1) for x in v)
-        elif isinstance(v, float):
-            if not math.isfinite(v):
-                raise NormalizeError("a number is not finite (NaN or an infinity)")
-        elif v is not None and not isinstance(v, int):
-            raise NormalizeError(f"a Python {type(v).__name__} is not JSON data")

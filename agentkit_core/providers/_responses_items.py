@@ -8,11 +8,9 @@ Like every projection it uses only the public names of :mod:`agentkit_core`.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
 from .. import (
-    FINISH_REASON_KEY,
     PROVIDER_KEY,
     ArtifactId,
     CustomPart,
@@ -25,7 +23,6 @@ from .. import (
     ItemKind,
     JsonValue,
     MediaPart,
-    MessageId,
     Modality,
     NormalizeError,
     Part,
@@ -33,7 +30,6 @@ from .. import (
     ReasoningPart,
     TextOutput,
     TextPart,
-    TokenUsage,
     ToolCallId,
     ToolCallPart,
     ToolOutput,
@@ -41,7 +37,18 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import JsonDict, carry, copy_json, count, dumps, get_dict, parse_arguments
+from ._common import (
+    JsonDict,
+    b64decode,
+    carry,
+    copy_json,
+    dumps,
+    make_item,
+    openai_usage,
+    parse_arguments,
+    parse_data_url,
+    wrong,
+)
 
 NS = "openai."
 PART_NS = "openai.part."
@@ -68,9 +75,15 @@ _CLIENT_CALLS = frozenset(
 )
 #: Content entry type -> the field holding its text.
 TEXT_FIELDS = {"output_text": "text", "input_text": "text", "refusal": "refusal"}
-_INCOMPLETE = {"max_output_tokens": FinishReason.MAX_TOKENS, "content_filter": FinishReason.BLOCKED}
-_STATUS = {"failed": FinishReason.ERROR, "cancelled": FinishReason.CANCELLED}
-_DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.DOTALL)
+#: Raw reason (a status, an incomplete reason, ``"error"``) -> finish reason; others are ``other(raw)``.
+_FINISH = {
+    "completed": FinishReason.COMPLETED,
+    "max_output_tokens": FinishReason.MAX_TOKENS,
+    "content_filter": FinishReason.BLOCKED,
+    "failed": FinishReason.ERROR,
+    "error": FinishReason.ERROR,
+    "cancelled": FinishReason.CANCELLED,
+}
 
 
 def string(v: object) -> str | None:
@@ -86,12 +99,7 @@ def merged(*maps: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
 
 def call_id_of(v: object) -> ToolCallId | None:
     """``v`` as a call id, ``None`` if it cannot be one (the native block then stays a custom part)."""
-    if not isinstance(v, str):
-        return None
-    try:
-        return ToolCallId(v)
-    except (NormalizeError, TypeError):
-        return None
+    return ToolCallId(v) if isinstance(v, str) else None
 
 
 # -- native -> parts -----------------------------------------------------------------------
@@ -109,9 +117,9 @@ def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
     if etype == "input_image":
         url, file_id = entry.get("image_url"), entry.get("file_id")
         if isinstance(url, str):
-            found = _DATA_URL.fullmatch(url)
-            image: DataRef = Uri(url) if found is None else InlineText(found.group(2))
-            mime = "image/*" if found is None else found.group(1)
+            found = parse_data_url(url)
+            image: DataRef = Uri(url) if found is None else InlineText(found[1])
+            mime = "image/*" if found is None else found[0]
             return MediaPart(Modality.IMAGE, mime, image, metadata=merged(md, carry(entry, ("image_url",), PART_NS)))
         if isinstance(file_id, str):
             handle = Handle(ArtifactId(file_id))
@@ -128,8 +136,13 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
     data: DataRef
     file_data, url, file_id = entry.get("file_data"), entry.get("file_url"), entry.get("file_id")
     if isinstance(file_data, str):
-        found = _DATA_URL.fullmatch(file_data)
-        mime, data = (None, InlineText(file_data)) if found is None else (found.group(1), InlineText(found.group(2)))
+        found = parse_data_url(file_data)
+        mime, data = (None, InlineText(file_data)) if found is None else (found[0], InlineText(found[1]))
+        if found is not None and found[0].startswith("text/"):  # a text file's InlineText is its content
+            content = _utf8(b64decode(found[1]))
+            if content is None:
+                return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
+            data = InlineText(content)
         used.append("file_data")
     elif isinstance(url, str):
         data = Uri(url)
@@ -140,6 +153,14 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
     else:
         return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
     return FilePart(data, name=name, mime_type=mime, metadata=merged(md, carry(entry, used, PART_NS)))
+
+
+def _utf8(raw: bytes | None) -> str | None:
+    """``raw`` as text if it is UTF-8."""
+    try:
+        return None if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
@@ -250,23 +271,14 @@ def parts_of(item: object, kind: ItemKind) -> list[Part]:
 # -- response -> item ----------------------------------------------------------------------
 
 
+def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+    """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
+    return openai_usage(usage, NS + "usage", "input_tokens", "output_tokens")
+
+
 def usage_of(native: object) -> Usage | None:
-    """The neutral usage of a ``usage`` object; ``None`` when there is none."""
-    if not isinstance(native, dict):
-        return None
-    md: dict[str, JsonValue] = {NS + "usage": copy_json(native)}
-    inp, out = count(native.get("input_tokens")), count(native.get("output_tokens"))
-    if inp is None or out is None:
-        return Usage(None, metadata=md)
-    ind, outd = get_dict(native, "input_tokens_details"), get_dict(native, "output_tokens_details")
-    tokens = TokenUsage(
-        inp,
-        out,
-        reasoning_tokens=count(outd.get("reasoning_tokens")),
-        cached_input_tokens=count(ind.get("cached_tokens")),
-        cache_write_input_tokens=count(ind.get("cache_write_tokens")),
-    )
-    return Usage(tokens, metadata=md)
+    """The neutral usage of a ``usage`` field; ``None`` when it holds no object."""
+    return usage_from_native(native) if isinstance(native, dict) else None
 
 
 def _awaits_client(output: Sequence[JsonDict]) -> bool:
@@ -292,18 +304,32 @@ def _refused(output: Sequence[JsonDict]) -> bool:
     return refusal
 
 
+def finish_reason(raw: str | None) -> FinishReason | None:
+    """What a raw reason alone says: a ``status``, an ``incomplete_details.reason``, or ``"error"``.
+
+    ``None`` stays ``None``.  A ``completed`` turn ends ``TOOL_CALL`` or
+    ``BLOCKED`` when its output says so: the item knows, the raw reason does not.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise wrong("a string", raw, "status")
+    return _FINISH.get(raw) or FinishReason.other(raw)
+
+
 def finish_of(status: object, details: object, output: Sequence[JsonDict]) -> tuple[FinishReason | None, str | None]:
     """The neutral finish reason and the raw one (see the module table)."""
     if not isinstance(status, str):
         return None, None
-    if status == "completed":
-        if _awaits_client(output):
-            return FinishReason.TOOL_CALL, status
-        return (FinishReason.BLOCKED if _refused(output) else FinishReason.COMPLETED), status
+    raw = status
     if status == "incomplete":
-        reason = (string(details.get("reason")) if isinstance(details, dict) else None) or status
-        return _INCOMPLETE.get(reason) or FinishReason.other(reason), reason
-    return _STATUS.get(status) or FinishReason.other(status), status
+        raw = (string(details.get("reason")) if isinstance(details, dict) else None) or status
+    reason = finish_reason(raw)
+    if status == "completed" and _awaits_client(output):
+        reason = FinishReason.TOOL_CALL
+    elif status == "completed" and _refused(output):
+        reason = FinishReason.BLOCKED
+    return reason, raw
 
 
 def response_item(
@@ -314,15 +340,9 @@ def response_item(
     extra: Mapping[str, JsonValue] = {},
 ) -> Item:
     rid = response.get("id")
-    try:
-        message_id = MessageId(rid) if isinstance(rid, str) else None
-    except (NormalizeError, TypeError):
-        message_id = None
-    md = carry(response, ("output", "usage") if message_id is None else ("id", "output", "usage"), NS)
+    md = carry(response, ("id", "output", "usage") if isinstance(rid, str) else ("output", "usage"), NS)
     md.update(extra)
-    if finish[1] is not None:
-        md[FINISH_REASON_KEY] = finish[1]
-    return Item(ItemKind.ASSISTANT, parts, id=message_id, metadata=md, usage=usage, finish_reason=finish[0])
+    return make_item(parts, md, message_id=rid, usage=usage, finish=finish)
 
 
 def output_of(response: JsonDict) -> list[Any]:

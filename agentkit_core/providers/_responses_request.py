@@ -10,12 +10,10 @@ from typing import Iterable, Iterator
 
 from .. import (
     INPUT_JSON_KEY,
-    PROVIDER_KEY,
     CustomPart,
     FilePart,
     FilesOutput,
     Handle,
-    InlineBytes,
     InlineText,
     Item,
     JsonValue,
@@ -33,26 +31,13 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps
+from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
 from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
 
+
 def _ours(part: Part) -> bool:
-    """Whether OpenAI can take ``part`` back: its reasoning state, not another provider's."""
-    owner = part.metadata.get(PROVIDER_KEY)
-    if owner is not None:
-        return owner == PROVIDER
-    return any(key.startswith(NS) for key in part.metadata)
-
-
-def _base64(part: MediaPart | FilePart) -> str | None:
-    """Inline data as base64: ``InlineText`` already is, except a foreign ``text/*`` file's text."""
-    data = part.data
-    if isinstance(data, InlineBytes):
-        return b64encode(data.value)
-    if not isinstance(data, InlineText):
-        return None
-    foreign_text = isinstance(part, FilePart) and (part.mime_type or "").startswith("text/") and not any(k.startswith(NS) for k in part.metadata)
-    return b64encode(data.value.encode("utf-8")) if foreign_text else data.value
+    """Whether the Responses API can take ``part`` back: its own state or fields, not another provider's."""
+    return owned(part.metadata, PROVIDER, NS)
 
 
 def _text_type(role: str) -> str:
@@ -75,7 +60,7 @@ def _entry(part: Part, role: str) -> JsonValue:
             return {"type": "input_image", "image_url": data.value, **fields}
         if isinstance(data, Handle):
             return {"type": "input_image", "file_id": data.value.value, **fields}
-        return {"type": "input_image", "image_url": f"data:{part.mime_type};base64,{_base64(part)}", **fields}
+        return {"type": "input_image", "image_url": data_url(part.mime_type, str(inline_base64(part))), **fields}
     if isinstance(part, (MediaPart, FilePart)):
         entry: JsonDict = {"type": "input_file"}
         if isinstance(part, FilePart) and part.name is not None:
@@ -85,10 +70,11 @@ def _entry(part: Part, role: str) -> JsonValue:
             entry["file_url"] = data.value
         elif isinstance(data, Handle):
             entry["file_id"] = data.value.value
-        elif mime is None and isinstance(data, InlineText):
-            entry["file_data"] = data.value
+        elif mime is None and isinstance(data, InlineText) and _ours(part):
+            entry["file_data"] = data.value  # a file_data that was no data: URL, as it came
         else:
-            entry["file_data"] = f"data:{mime or 'application/octet-stream'};base64,{_base64(part)}"
+            default = "text/plain" if holds_text(part) else "application/octet-stream"
+            entry["file_data"] = data_url(mime or default, str(inline_base64(part)))
         return {**entry, **fields}
     if isinstance(part, (StructuredPart, CustomPart)):
         return {"type": _text_type(role), "text": dumps(part.value)}
@@ -180,7 +166,7 @@ def native_items(item: Item) -> Iterator[JsonValue]:
             kind = fields.pop("type", "function_call_output")
             yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
         elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
-            if first.kind.startswith(NS) and first.value is not None:
+            if in_namespace(first.kind, NS) and first.value is not None:
                 yield copy_json(first.value)
         elif isinstance(first, ReasoningPart):
             if from_response:

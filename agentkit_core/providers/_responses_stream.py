@@ -29,7 +29,8 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._common import JsonDict, checked_list, checked_object, copy_json, count, header, parse_arguments
+from ._common import JsonDict, checked_list, copy_json, count, native_object, parse_arguments
+from ._streams import header
 from ._responses_items import (
     NS,
     PART_NS,
@@ -149,7 +150,7 @@ class ResponsesStreamDecoder:
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
-        checked = checked_object(event, "a stream event")
+        checked = copy_json(native_object(event, "a stream event"))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
         if self._ended or not isinstance(etype, str):
             return []
@@ -392,9 +393,13 @@ class ResponsesStreamDecoder:
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason."""
-        checked = checked_list(parts, Part, "a sequence of parts")
+        checked = checked_list(parts, Part, "parts")
         extra: dict[str, JsonValue] = {} if self._error is None else {NS + "error": self._error}
         return response_item(self._response, checked, self.usage, (self.finish_reason, self._raw), extra)
+
+    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+        """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
+        return [self.finish(parts)]
 
 
 def _default_entry(itype: object, key: str, etype: str) -> JsonDict:

@@ -154,13 +154,58 @@ its block closes, with the fold's convention for text that is not JSON
 thinking block closed before its ``signature_delta`` (a stream cut short)
 holds no state the API accepts: it commits without ``agentkit.provider``, so
 it is not sent back.
+
+The rules every projection keeps
+--------------------------------
+
+* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
+  opaque reasoning state with that provider's name; this module marks its own
+  ``"anthropic"`` (thinking and its signature, redacted thinking).  The
+  encoder sends its own provider's state and drops every other provider's,
+  which this API would refuse.  Reasoning without ``agentkit.provider`` holds
+  no opaque state: it is sent only when it came from this API, and dropped
+  otherwise.  Anthropic verifies a signature on every thinking block, so only
+  its own marked reasoning is ever sent (a thinking block cut before its
+  signature is unmarked, and dropped).
+
+* Namespaces.  The encoder writes back only ``anthropic.*`` metadata and
+  custom parts, and reads no other provider's: ``anthropic.*`` is Anthropic's,
+  ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other
+  ``openai.*`` key the Responses API's.
+
+* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
+  every assistant item that has one (when an error the provider reported ended
+  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
+  what a raw reason alone means.  Here the two agree but for an error
+  (``"error"`` is ``ERROR``).
+
+* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
+  that names its tool or answers a call made earlier in the same request.  The
+  encoder does not need it: ``tool_result`` answers its call by id.
+
+* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
+  encoder whose API needs an id on every call sends invented ids as it sends
+  any other, so a call and its result stay linked; one whose API accepts calls
+  without ids withholds them.  The Messages API needs ids: invented ones are
+  sent.  This module never invents one (a block without its id stays a custom
+  part).
+
+* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
+  for input they cannot take, naming the bad field; ``request_from_items``
+  names the part it refuses (``items[i].parts[j]``).
+
+* Extras.  Besides the six functions of every projection:
+  :func:`finish_reason` (a ``stop_reason``), :func:`usage_from_native` (a
+  ``usage`` object), and :class:`AnthropicStreamDecoder`, what
+  :func:`stream_decoder` makes; its ``finish_all(parts)`` is
+  ``[finish(parts)]``, a stream holding one message.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .. import TOOL_NAME_KEY, Item, ItemKind, JsonValue, NormalizeError, TextPart, ToolCallPart, ToolResultPart
+from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
 from ._anthropic_codec import (
     NS,
     STRING_CONTENT,
@@ -168,29 +213,25 @@ from ._anthropic_codec import (
     block_from_part,
     check_message,
     content_blocks,
-    describe,
-    fail,
     finish_reason,
-    iterable,
-    json_object,
     part_from_block,
-    refusing,
     usage_from_native,
     write_extras,
 )
 from ._anthropic_stream import AnthropicStreamDecoder
-from ._common import JsonDict, carry, events_from_sse, fold_stream
+from ._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
+from ._streams import events_from_sse, fold_stream
 
 __all__ = (
-    "AnthropicStreamDecoder",
-    "events_from_sse",
-    "finish_reason",
-    "items_from_request",
     "items_from_response",
-    "items_from_stream",
+    "items_from_request",
     "request_from_items",
     "stream_decoder",
+    "items_from_stream",
+    "events_from_sse",
+    "finish_reason",
     "usage_from_native",
+    "AnthropicStreamDecoder",
 )
 
 _SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER)
@@ -206,7 +247,6 @@ _ROLES = {
 # -- responses and streams --------------------------------------------------------------
 
 
-@refusing
 def items_from_response(body: JsonDict) -> list[Item]:
     """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
 
@@ -214,7 +254,7 @@ def items_from_response(body: JsonDict) -> list[Item]:
     parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
     for a body that is not a ``Message``.
     """
-    json_object(body, "", "a response body (a JSON object)")
+    body = native_object(body, "a response body")
     if body.get("type") == "error" and "error" in body:
         rest = {k: v for k, v in body.items() if k != "error"}
         check_message(rest, "")
@@ -233,7 +273,7 @@ def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
 
     A stream cut short still gives its item, open parts closed as they stand.
     """
-    return fold_stream(AnthropicStreamDecoder(), iterable(events, "an iterable of stream events"))
+    return fold_stream(AnthropicStreamDecoder(), events)
 
 
 # -- requests ---------------------------------------------------------------------------
@@ -251,24 +291,12 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     if role == "assistant":
         return ItemKind.ASSISTANT
     if role != "user":
-        raise fail(f"expected role 'user' or 'assistant', found {describe(role)}", path + ".role")
+        raise wrong("role 'user' or 'assistant'", role, path + ".role")
     if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
         return ItemKind.TOOL
     return ItemKind.USER
 
 
-def _with_tool_names(item: Item, names: dict[str, str]) -> Item:
-    """``item`` with ``agentkit.tool_name`` on each tool result whose call the request made earlier."""
-    parts = [
-        p.with_metadata(p.metadata.merged({TOOL_NAME_KEY: names[p.call_id.value]}))
-        if isinstance(p, ToolResultPart) and p.call_id.value in names
-        else p
-        for p in item.parts
-    ]
-    return item.with_parts(parts)
-
-
-@refusing
 def items_from_request(body: JsonDict) -> list[Item]:
     """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
@@ -276,38 +304,35 @@ def items_from_request(body: JsonDict) -> list[Item]:
     the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
     naming the bad field.
     """
-    json_object(body, "", "a request body (a JSON object)")
+    body = native_object(body, "a request body")
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
     messages = body.get("messages", [])
     if not isinstance(messages, list):
-        raise fail(f"expected a list of messages, found {describe(messages)}", "messages")
-    names: dict[str, str] = {}
+        raise wrong("a list of messages", messages, "messages")
     for i, message in enumerate(messages):
         path = f"messages[{i}]"
         json_object(message, path, "a message (a JSON object)")
         kind = _message_kind(message, path)
         item = _content_item(kind, message.get("content"), carry(message, ("role", "content"), NS), path + ".content")
-        if kind is ItemKind.ASSISTANT:
-            names.update((p.id.value, p.name) for p in item.parts if isinstance(p, ToolCallPart))
-        elif kind is ItemKind.TOOL and names:
-            item = _with_tool_names(item, names)
         items.append(item)
-    return items
+    return name_results(items)
 
 
 def _native_content(item: Item, path: str) -> str | list[JsonDict]:
     """The message content of ``item``: a string, or the blocks of the parts the encoder keeps."""
     parts = item.parts
-    if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart and not parts[0].metadata:
-        return parts[0].text
+    if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart:
+        text = parts[0].text
+        if block_from_part(parts[0]) == {"type": "text", "text": text}:  # nothing the string would lose
+            return text
     blocks = []
     for j, part in enumerate(parts):
         try:
             block = block_from_part(part)
         except NormalizeError as exc:
-            raise fail(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
+            raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
         if block is not None:
             blocks.append(block)
     return blocks
@@ -322,7 +347,6 @@ def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
-@refusing
 def request_from_items(items: Sequence[Item]) -> JsonDict:
     """The transcript fields of a request body, ``{"system": ..., "messages": [...]}``, and nothing else.
 
@@ -332,10 +356,8 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     """
     system: list[str | list[JsonDict]] = []
     messages: list[JsonDict] = []
-    for i, item in enumerate(iterable(items, "a sequence of items")):
+    for i, item in enumerate(checked_list(items, Item, "items")):
         path = f"items[{i}]"
-        if not isinstance(item, Item):
-            raise fail(f"expected an Item, found {describe(item)}", path)
         content = _native_content(item, path)
         if item.kind in _SYSTEM_KINDS:
             if content != [] or not item.parts:  # kept unless every part was dropped

@@ -24,9 +24,11 @@ native                              neutral
                                     and its MIME type; other ``image_url`` -> ``Uri``
                                     (MIME ``image/*``); ``file_id`` -> ``Handle``
  ``input_file``                     ``FilePart(name=filename)``: ``file_data`` data URL
-                                    -> ``InlineText(base64)`` and MIME type, other
-                                    ``file_data`` -> ``InlineText``; ``file_url`` ->
-                                    ``Uri``; ``file_id`` -> ``Handle``
+                                    -> ``InlineText(base64)`` and MIME type (a
+                                    ``text/*`` file's UTF-8 content instead:
+                                    ``InlineText`` of a text file is its content),
+                                    other ``file_data`` -> ``InlineText``;
+                                    ``file_url`` -> ``Uri``; ``file_id`` -> ``Handle``
  any other entry                    ``CustomPart("openai.<type>", value=<entry>)``
 ``reasoning``                       one ``ReasoningPart`` per ``content[]``
                                     (``reasoning_text``) entry, then one per
@@ -143,20 +145,66 @@ role -> ``USER`` with ``openai.role``), ``*_output`` items -> ``TOOL``,
 
 :func:`request_from_items` writes the parts back grouped as above.  An
 unmarked ``SYSTEM`` item is a ``system`` message; ``CONTEXT``, ``NOTIFICATION``
-and ``TOOL`` text go as ``user`` messages.  It only writes ``openai.*``
-metadata, never another provider's.  It keeps OpenAI's reasoning (parts marked
-``agentkit.provider="openai"``, or unmarked ones carrying ``openai.*``
-metadata) and drops every other reasoning part: OpenAI takes back only its
-own reasoning items, so another provider's signatures and thoughts are not
-sent.  Custom parts outside the ``openai.`` namespace are dropped too.  A tool
-result's ``is_error`` has no native field.  Responses never needs
-``agentkit.tool_name`` (results match calls by ``call_id`` alone, and name no
-tool) and never invents an id (every call has its ``call_id``); a call whose id
-another adapter invented (``agentkit.invented_id``) is sent with it all the
-same, as OpenAI requires a ``call_id`` and matches the result by it.
+and ``TOOL`` text go as ``user`` messages.  It only writes the Responses API's
+``openai.*`` metadata, never Chat's ``openai.chat.*`` nor another provider's.
+It keeps OpenAI's reasoning (parts marked ``agentkit.provider="openai"``, or
+unmarked ones carrying Responses metadata) and drops every other reasoning
+part: OpenAI takes back only its own reasoning items, so another provider's
+signatures and thoughts are not sent.  Custom parts outside the Responses
+namespace (Chat's ``openai.chat.*`` among them) are dropped too.  A tool
+result's ``is_error`` has no native field.  A call whose id another adapter
+invented (``agentkit.invented_id``) is sent with it all the same, as OpenAI
+requires a ``call_id`` and matches the result by it.
 ``status`` of reasoning, function and custom tool calls is response-side
 state: on items from a response (they have a ``finish_reason``) it is not sent
 back, as clients replay them; on items decoded from a request it is echoed.
+
+The rules every projection keeps
+--------------------------------
+
+* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
+  opaque reasoning state with that provider's name; this module marks its own
+  ``"openai"`` (reasoning items with an ``id`` or ``encrypted_content``, other
+  items holding ``encrypted_content``).  The encoder sends its own provider's
+  state and drops every other provider's, which this API would refuse.
+  Reasoning without ``agentkit.provider`` holds no opaque state: it is sent
+  only when it came from this API, and dropped otherwise.  Reasoning came from
+  this API when it holds Responses metadata (an ``openai.*`` key that is not
+  Chat's ``openai.chat.*``).
+
+* Namespaces.  The encoder writes back only ``openai.*`` (not
+  ``openai.chat.*``) metadata and custom parts, and reads no other provider's:
+  ``anthropic.*`` is Anthropic's, ``gemini.*`` Gemini's, ``openai.chat.*``
+  Chat Completions', and every other ``openai.*`` key the Responses API's.
+
+* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
+  every assistant item that has one (when an error the provider reported ended
+  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
+  what a raw reason alone means.  A ``completed`` turn ends ``TOOL_CALL`` when
+  its output holds a call the client must answer, and ``BLOCKED`` when it is
+  refusals only.
+
+* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
+  that names its tool or answers a call made earlier in the same request.  The
+  encoder does not need it: results name no tool and match their call by
+  ``call_id``.
+
+* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
+  encoder whose API needs an id on every call sends invented ids as it sends
+  any other, so a call and its result stay linked; one whose API accepts calls
+  without ids withholds them.  The Responses API needs ids: invented ones are
+  sent as the ``call_id``.  This module never invents one (every call has its
+  ``call_id``).
+
+* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
+  for input they cannot take, naming the bad field; ``request_from_items``
+  names the part it refuses (``items[i].parts[j]``).
+
+* Extras.  Besides the six functions of every projection:
+  :func:`finish_reason` (a ``status``, an ``incomplete_details.reason`` or
+  ``"error"``), :func:`usage_from_native` (a ``usage`` object), and
+  :class:`ResponsesStreamDecoder`, what :func:`stream_decoder` makes; its
+  ``finish_all(parts)`` is ``[finish(parts)]``, a stream holding one response.
 """
 
 from __future__ import annotations
@@ -164,8 +212,19 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from ._common import checked_list, checked_object, events_from_sse, fold_stream
-from ._responses_items import REQUEST_FIELD, finish_of, input_kind, output_of, parts_of, response_item, usage_of
+from ._common import checked_list, name_results, native_object
+from ._streams import events_from_sse, fold_stream
+from ._responses_items import (
+    REQUEST_FIELD,
+    finish_of,
+    finish_reason,
+    input_kind,
+    output_of,
+    parts_of,
+    response_item,
+    usage_from_native,
+    usage_of,
+)
 from ._responses_request import native_items
 from ._responses_stream import ResponsesStreamDecoder
 
@@ -176,6 +235,8 @@ __all__ = (
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
+    "finish_reason",
+    "usage_from_native",
     "ResponsesStreamDecoder",
 )
 
@@ -189,7 +250,7 @@ def items_from_response(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = checked_object(body, "a Responses response")
+    response = native_object(body, "a response body")
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
@@ -207,8 +268,6 @@ def stream_decoder() -> ResponsesStreamDecoder:
 
 def items_from_stream(events: Iterable[Mapping[str, Any]]) -> list[Item]:
     """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
-    if isinstance(events, (str, bytes, bytearray, Mapping)) or not isinstance(events, Iterable):
-        raise NormalizeError(f"expected an iterable of stream events, not a {type(events).__name__}")
     return fold_stream(ResponsesStreamDecoder(), events)
 
 
@@ -221,7 +280,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
     ``instructions`` is not a string or ``input`` neither a string nor a list.
     """
-    request = checked_object(body, "a Responses request")
+    request = native_object(body, "a request body")
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
     if isinstance(instructions, str):
@@ -236,7 +295,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
             items.append(Item(kind, parts_of(native, kind)))
     elif inp is not None:
         raise NormalizeError("expected a string or a list of input items", "input")
-    return items
+    return name_results(items)
 
 
 def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
@@ -247,7 +306,7 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
     body: dict[str, Any] = {}
     native: list[JsonValue] = []
     bare: str | None = None
-    for item in checked_list(items, Item, "a sequence of items"):
+    for item in checked_list(items, Item, "items"):
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
             body["instructions"] = item.text_content()

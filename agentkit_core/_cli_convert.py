@@ -1,0 +1,186 @@
+"""``python -m agentkit_core convert --from PROVIDER FILE...``: provider traffic to items.
+
+Each file is a request body, a response body or a stream, told apart by its
+content, never by its name:
+
+* server-sent events (a raw ``text/event-stream`` body, as an ``*.sse.txt``
+  recording holds) are a stream, read with the provider's ``events_from_sse``;
+* one JSON value is a body: a request gives the items of its transcript, a
+  response the turn's items; a value that is one stream event (or chunk) is a
+  stream of one;
+* several JSON values (JSON Lines, or a JSON array) are a stream's events, one
+  a value; several requests or responses are converted one after another.
+
+The items are written to standard output as JSON Lines, one item a line in
+the reference's compact form, escaped for a terminal as the rest of the
+command line is.  A file of another provider's traffic, or one the projection
+refuses, gets one line on standard error (``file:line: path: message``) and
+the other files are still converted.  The provider modules are imported only
+here, when a file is converted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import sys
+from typing import IO, Any, Callable, Iterable
+
+from ._reader import BINARY, EMPTY, EVENTS, Reading
+from ._sniff import Provider, sniff_provider
+from .delta import Delta
+from .error import NormalizeError, ProtocolError
+from .fold import FoldState, fold_all
+from .item import Item
+
+__all__ = ("FLAGS", "flag", "module_of", "run")
+
+#: The ``--from`` spelling of each provider module.
+FLAGS = {"anthropic": "anthropic", "openai_chat": "openai-chat", "openai_responses": "openai-responses", "gemini": "gemini"}
+#: Fields only a request of the provider holds (its transcript).
+_REQUEST_FIELDS = {
+    "anthropic": ("messages", "system"),
+    "openai_chat": ("messages",),
+    "openai_responses": ("input", "instructions"),
+    "gemini": ("contents", "systemInstruction", "system_instruction"),
+}
+#: Request bodies the sniffer cannot tell apart: both APIs send ``messages``.
+_AMBIGUOUS = frozenset(("anthropic", "openai_chat"))
+
+
+def flag(module: str) -> str:
+    """The ``--from`` spelling of a provider module: ``openai_chat`` -> ``openai-chat``."""
+    return module.replace("_", "-")
+
+
+def module_of(spelling: str) -> str:
+    """The provider module a ``--from`` value names, in either spelling (``openai-chat``, ``openai_chat``)."""
+    return spelling.replace("-", "_")
+
+
+class _Refused(Exception):
+    """A file the command cannot convert: its one line of report."""
+
+
+def run(
+    args: argparse.Namespace,
+    open_path: Callable[[str], IO[bytes]],
+    report: Callable[[str], None],
+    cannot_read: Callable[[str, OSError], None],
+    write: Callable[[str], None],
+) -> None:
+    """Convert every file of ``args``: items to ``write`` (one JSON line each), problems to ``report``."""
+    module = module_of(args.provider)
+    projection = importlib.import_module(f"{__name__.rpartition('.')[0]}.providers.{module}")
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            with open_path(path) as stream:
+                data = stream.read()
+        except OSError as exc:
+            cannot_read(name, exc)
+            continue
+        try:
+            items = _convert(projection, module, name, data)
+        except _Refused as refused:
+            report(str(refused))
+            continue
+        except NormalizeError as exc:
+            report(f"{name}: {exc}" if not exc.location else str(exc))
+            continue
+        for item in items:
+            write(item.to_json())
+
+
+#: How to say where an event or a body was read: ``exc`` located in the file.
+_Locate = Callable[[NormalizeError], NormalizeError]
+
+
+def _convert(projection: Any, module: str, name: str, data: bytes) -> list[Item]:
+    reading = Reading(io.BytesIO(data), name, owned=False)
+    if reading.shape == EMPTY:
+        raise _Refused(f"{name}: not {_traffic(module)}: the file is empty")
+    looks = reading.looks(lambda _: False)  # what validate would say the file is
+    if looks is not None and looks.provider is not None and looks.provider != module:
+        if not (looks.what.endswith(" request") and {looks.provider, module} <= _AMBIGUOUS):  # "messages": both APIs'
+            raise _Refused(f"{name}: {looks.what}, not {_traffic(module)}; convert it with --from {flag(looks.provider)}")
+    if reading.shape == BINARY:
+        assert looks is not None  # binary data always says what it looks like
+        raise _Refused(f"{name}: not {_traffic(module)}: {looks.what}")
+    if reading.shape == EVENTS:
+        events = projection.events_from_sse(data)
+        return _stream(projection, ((_at(f"{name}: event {n}"), event) for n, event in enumerate(events, 1)))
+    records = []
+    for record in reading.records():
+        if record.problem is not None:
+            raise record.problem
+        records.append(record)
+    located = [(_in(reading, r), r.value) for r in records]
+    found = sniff_provider(records[0].value) if records else None
+    kind = "" if found is None else found.what.rpartition(" ")[2]
+    if kind in ("event", "chunk") or (len(records) > 1 and (kind not in ("request", "response", "object") or module == "gemini")):
+        return _stream(projection, located)  # a stream's events (Gemini's chunks look like responses)
+    items: list[Item] = []
+    for locate, value in located:  # one body, or several requests or responses
+        try:
+            items += _body(projection, module, found, value)
+        except NormalizeError as exc:
+            raise locate(exc) from None
+    return items
+
+
+def _in(reading: Reading, record: Any) -> _Locate:
+    return lambda exc: reading.located(exc, record)
+
+
+def _at(location: str) -> _Locate:
+    return lambda exc: NormalizeError(exc.message, exc.path, location)
+
+
+def _body(projection: Any, module: str, found: Provider | None, value: Any) -> list[Item]:
+    """The items of one request or response body."""
+    if found is not None and found.what.endswith(" content object"):  # one Gemini message
+        value = {"contents": [value]}
+    if found is not None:
+        is_request = found.what.endswith((" request", " content object"))
+    else:
+        is_request = isinstance(value, dict) and any(field in value for field in _REQUEST_FIELDS[module])
+    items: list[Item] = projection.items_from_request(value) if is_request else projection.items_from_response(value)
+    return items
+
+
+def _stream(projection: Any, events: Iterable[tuple[_Locate, Any]]) -> list[Item]:
+    """Feed and fold a whole stream; a refused event is reported where it was read."""
+    decoder = projection.stream_decoder()
+    deltas: list[Delta] = []
+    for locate, event in events:
+        try:
+            deltas += decoder.feed(event)
+        except NormalizeError as exc:
+            raise locate(exc) from None
+    try:
+        state = fold_all(FoldState(), deltas)
+    except ProtocolError as exc:  # pragma: no cover - a decoder's deltas always fold
+        raise _Refused(f"the decoder's deltas do not fold: {exc}") from None
+    items: list[Item] = decoder.finish_all(state.finalize())
+    return items
+
+
+def _traffic(module: str) -> str:
+    return f"{_NAMES[module]} traffic"
+
+
+_NAMES = {
+    "anthropic": "Anthropic Messages",
+    "openai_chat": "OpenAI Chat Completions",
+    "openai_responses": "OpenAI Responses",
+    "gemini": "Gemini",
+}
+
+
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as a binary stream that closing leaves open."""
+    stream: Any = getattr(sys.stdin, "buffer", sys.stdin)
+    data = stream.read()
+    return io.BytesIO(data if isinstance(data, bytes) else data.encode("utf-8"))

@@ -1,0 +1,427 @@
+"""Private to :mod:`.openai_chat`: native messages, content entries and tool calls -> parts, and a choice's item.
+
+Responses, streams and requests all decode through these rules (the mapping
+table is the docstring of :mod:`.openai_chat`); :mod:`._chat_request` writes
+them back.  Like every projection it uses only the public names of the package.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from .. import (
+    INVENTED_ID_KEY,
+    ArtifactId,
+    CustomPart,
+    DataRef,
+    FilePart,
+    FinishReason,
+    Handle,
+    InlineBytes,
+    InlineText,
+    Item,
+    ItemKind,
+    JsonValue,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    Uri,
+    Usage,
+)
+from ._common import (
+    JsonDict,
+    b64decode,
+    carry,
+    copy_json,
+    dumps,
+    inline_base64,
+    invent_id,
+    make_item,
+    openai_usage,
+    parse_arguments,
+    parse_data_url,
+    under,
+    wrong,
+)
+
+#: Response- and choice-level fields on an item: informational, never sent back.
+NS = "openai."
+#: Fields of the native message, part, call or audio object a value came from: sent back.
+CHAT = "openai.chat."
+#: Adapter markers under :data:`CHAT` (not native fields).
+REFUSAL_KEY = CHAT + "refusal"
+LEGACY_KEY = CHAT + "legacy_function_call"
+ARGUMENTS_KEY = CHAT + "arguments"
+TYPE_KEY = CHAT + "type"
+REASONING_FIELD_KEY = CHAT + "reasoning_field"
+BARE_KEY = CHAT + "bare_base64"
+AUDIO = CHAT + "audio."
+#: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
+PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
+                 "annotations")
+ITEM_MARKERS = ("role", "content", "annotations")
+
+#: The fields compatible servers stream readable reasoning in, preferred first.
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+MESSAGE_FIELDS = ("role", "content", "refusal", "audio", "tool_calls", "function_call", "annotations")
+#: Delta fields that make parts.
+PART_FIELDS = frozenset(("content", "refusal", "audio", "tool_calls", "function_call") + REASONING_FIELDS)
+AUDIO_RESPONSE_ONLY = ("data", "expires_at", "transcript")
+
+_FINISH = {
+    "stop": FinishReason.COMPLETED,
+    "length": FinishReason.MAX_TOKENS,
+    "tool_calls": FinishReason.TOOL_CALL,
+    "function_call": FinishReason.TOOL_CALL,
+    "content_filter": FinishReason.BLOCKED,
+    "error": FinishReason.ERROR,
+}
+ROLE_KINDS = {
+    "system": ItemKind.SYSTEM,
+    "developer": ItemKind.DEVELOPER,
+    "user": ItemKind.USER,
+    "assistant": ItemKind.ASSISTANT,
+    "tool": ItemKind.TOOL,
+    "function": ItemKind.TOOL,
+}
+KIND_ROLES = {
+    ItemKind.SYSTEM: "system",
+    ItemKind.DEVELOPER: "developer",
+    ItemKind.USER: "user",
+    ItemKind.ASSISTANT: "assistant",
+    ItemKind.TOOL: "user",  # a TOOL item's parts other than results
+    ItemKind.CONTEXT: "user",
+    ItemKind.NOTIFICATION: "user",
+}
+_IMAGE_EXT = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+              ".webp": "image/webp"}
+AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_AUDIO_MAGIC = ((b"RIFF", "audio/wav"), (b"ID3", "audio/mpeg"), (b"OggS", "audio/ogg"), (b"fLaC", "audio/flac"))
+OCTETS = "application/octet-stream"
+
+
+# -- reading native fields -----------------------------------------------------------------
+
+
+def get_str(d: Mapping[str, Any], key: str) -> str | None:
+    v = d.get(key)
+    if v is None or type(v) is str:
+        return v
+    raise wrong("a string", v, key)
+
+
+def get_obj(d: Mapping[str, Any], key: str) -> JsonDict | None:
+    v = d.get(key)
+    if v is None or isinstance(v, dict):
+        return v
+    raise wrong("an object", v, key)
+
+
+def get_arr(d: Mapping[str, Any], key: str) -> list[Any] | None:
+    v = d.get(key)
+    if v is None or isinstance(v, list):
+        return v
+    raise wrong("an array", v, key)
+
+
+def get_index(d: Mapping[str, Any]) -> int | None:
+    v = d.get("index")
+    if v is None or (type(v) is int and v >= 0):
+        return v
+    raise wrong("a non-negative integer", v, "index")
+
+
+# -- data ------------------------------------------------------------------------------------
+
+
+def _data_url(url: str) -> tuple[str, bytes | None] | None:
+    """A ``data:<mime>;base64,`` URL -> (mime, its bytes if canonical base64); another URL -> None."""
+    found = parse_data_url(url)
+    return None if found is None else (found[0], b64decode(found[1]))
+
+
+def _image_mime(url: str) -> str:
+    path = url.split("?", 1)[0].lower()
+    return next((mime for ext, mime in _IMAGE_EXT.items() if path.endswith(ext)), "image/*")
+
+
+def sniff_audio(raw: bytes) -> str | None:
+    for magic, mime in _AUDIO_MAGIC:
+        if raw.startswith(magic):
+            return mime
+    return "audio/mpeg" if len(raw) > 1 and raw[0] == 0xFF and raw[1] & 0xE0 == 0xE0 else None
+
+
+def audio_format(mime: str) -> str | None:
+    found = next((fmt for fmt, m in AUDIO_MIME.items() if m == mime), None)
+    return found or (mime[6:] if mime.startswith("audio/") and len(mime) > 6 else None)
+
+
+def base64_of(part: MediaPart) -> str:
+    text = inline_base64(part)
+    if text is None:
+        raise NormalizeError(f"Chat Completions needs {part.modality.value.lower()} inline, not as a {type(part.data).__name__}")
+    return text
+
+
+# -- usage and finish reasons ------------------------------------------------------------------
+
+
+def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+    """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
+    return openai_usage(usage, NS + "usage", "prompt_tokens", "completion_tokens")
+
+
+def finish_reason(raw: str | None) -> FinishReason | None:
+    """What a raw ``finish_reason`` (or an error's ``code``) says alone; ``None`` stays ``None``.
+
+    A choice whose message is a refusal ends ``BLOCKED`` although its
+    ``finish_reason`` is ``stop``: the item knows, the raw reason does not.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise wrong("a string", raw, "finish_reason")
+    return _FINISH.get(raw) or FinishReason.other(raw)
+
+
+def turn_finish(raw: object, refused: bool, error: object) -> tuple[FinishReason | None, str | None]:
+    """A choice's finish reason and the raw one: its ``finish_reason``, else the ``error`` that ended the turn."""
+    if isinstance(raw, str):
+        return (FinishReason.BLOCKED if raw == "stop" and refused else finish_reason(raw)), raw
+    if error is None:
+        return None, None
+    code = error.get("code") if isinstance(error, dict) else None
+    raw = code if type(code) is str else "error"
+    return finish_reason(raw) if raw == "content_filter" else FinishReason.ERROR, raw
+
+
+def is_refusal(part: Part) -> bool:
+    md = part.metadata
+    return isinstance(part, TextPart) and (md.get(REFUSAL_KEY) is True or md.get(TYPE_KEY) == "refusal")
+
+
+# -- native -> parts ---------------------------------------------------------------------------
+
+
+def verbatim(p: Any) -> CustomPart:
+    """A content entry kept as it came: ``CustomPart("openai.chat.<type>")``."""
+    ptype = p.get("type") if isinstance(p, dict) else None
+    return CustomPart(CHAT + (ptype if isinstance(ptype, str) else "content"), value=copy_json(p))
+
+
+def content_part(p: Any) -> Part:
+    """One entry of a content list -> a part; what does not fit is kept verbatim (:func:`verbatim`)."""
+    ptype = p.get("type") if isinstance(p, dict) else None
+    if not isinstance(ptype, str):
+        return verbatim(p)
+    inner = p.get(ptype)
+    part: Part | None = None
+    if ptype == "text" and type(p.get("text")) is str:
+        part = TextPart(p["text"], metadata=carry(p, ("type", "text"), CHAT))
+    elif ptype == "refusal" and type(p.get("refusal")) is str:
+        part = TextPart(p["refusal"], metadata=carry(p, ("refusal",), CHAT))
+    elif ptype == "image_url" and isinstance(inner, dict) and type(inner.get("url")) is str:
+        part = _image(p, inner)
+    elif ptype == "input_audio" and isinstance(inner, dict) and type(inner.get("data")) is str:
+        part = _input_audio(p, inner)
+    elif ptype == "file" and isinstance(inner, dict):
+        part = _file(p, inner)
+    return part if part is not None else verbatim(p)
+
+
+def _nested(p: JsonDict, inner: JsonDict, consumed: Iterable[str]) -> dict[str, JsonValue]:
+    """Metadata for an entry ``{"type": T, T: inner, ...}``: its own fields and ``inner``'s."""
+    ptype = p["type"]
+    return {**carry(p, ("type", ptype), CHAT), **carry(inner, consumed, f"{CHAT}{ptype}.")}
+
+
+def _image(p: JsonDict, inner: JsonDict) -> MediaPart:
+    url = inner["url"]
+    md = _nested(p, inner, ("url",))
+    found = _data_url(url)
+    if found is not None and found[1] is not None:
+        return MediaPart(Modality.IMAGE, found[0], InlineBytes(found[1]), metadata=md)
+    return MediaPart(Modality.IMAGE, _image_mime(url) if found is None else found[0], Uri(url), metadata=md)
+
+
+def _input_audio(p: JsonDict, inner: JsonDict) -> MediaPart:
+    fmt = inner.get("format")
+    mime = (AUDIO_MIME.get(fmt) or "audio/" + fmt) if type(fmt) is str and fmt else OCTETS
+    # A format the MIME type does not say again (``mpeg``, ``null``) rides along as it came.
+    consumed = ("data", "format") if type(fmt) is str and audio_format(mime) == fmt else ("data",)
+    raw = b64decode(inner["data"])
+    data = InlineBytes(raw) if raw is not None else InlineText(inner["data"])
+    return MediaPart(Modality.AUDIO, mime, data, metadata=_nested(p, inner, consumed))
+
+
+def _file(p: JsonDict, inner: JsonDict) -> FilePart | None:
+    name, text, file_id = inner.get("filename"), inner.get("file_data"), inner.get("file_id")
+    mime: str | None = None
+    bare = False
+    data: DataRef | None = None
+    if type(text) is str:
+        key, found = "file_data", _data_url(text)
+        if found is not None:
+            data = Uri(text) if found[1] is None else InlineBytes(found[1])
+            mime = found[0]
+        else:
+            raw = b64decode(text)
+            if raw is None:
+                return None
+            data, bare = InlineBytes(raw), True
+    elif type(file_id) is str:
+        key, data = "file_id", Handle(ArtifactId(file_id))
+    if data is None:
+        return None
+    md = _nested(p, inner, (key, "filename") if type(name) is str else (key,))
+    if bare:
+        md[BARE_KEY] = True
+    return FilePart(data, name=name if type(name) is str else None, mime_type=mime, metadata=md)
+
+
+def content_parts(content: Any) -> list[Part]:
+    """A message's ``content`` -> parts; ``None`` gives none."""
+    if isinstance(content, str):
+        return [TextPart(content)]
+    if content is None:
+        return []
+    if not isinstance(content, list):
+        raise wrong("a string or an array", content, "content")
+    return listed([content_part(p) for p in content])
+
+
+def listed(parts: list[Part]) -> list[Part]:
+    """Parts of a content list: a lone plain text entry is marked, so it goes back as a list."""
+    if len(parts) == 1 and type(parts[0]) is TextPart and not parts[0].metadata:
+        parts[0] = TextPart(parts[0].text, metadata={TYPE_KEY: "text"})
+    return parts
+
+
+def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
+    """A call's ``arguments`` -> (input, metadata), keeping text the compact dump would not reproduce."""
+    if raw is None:
+        return {}, {}
+    if isinstance(raw, str):
+        value, md = parse_arguments(raw)
+        if not md and dumps(value) != raw:
+            md = {ARGUMENTS_KEY: raw}
+        return value, md
+    if isinstance(raw, (dict, list)):  # some compatible servers send the object itself
+        return copy_json(raw), {ARGUMENTS_KEY: copy_json(raw)}
+    raise wrong("a string", raw, "arguments")
+
+
+def _call_type(tc: JsonDict) -> str:
+    ttype = tc.get("type")
+    if ttype is None:
+        return "custom" if tc.get("custom") is not None and tc.get("function") is None else "function"
+    if type(ttype) is not str:
+        raise wrong("a string", ttype, "type")
+    return ttype
+
+
+def _name(body: JsonDict) -> str:
+    return get_str(body, "name") or ""
+
+
+def _tool_call_part(tc: Any) -> Part:
+    if not isinstance(tc, dict):
+        raise wrong("an object", tc)
+    ttype = _call_type(tc)
+    if ttype not in ("function", "custom"):
+        return CustomPart(CHAT + "tool_call", value=copy_json(tc))
+    try:
+        body = get_obj(tc, ttype) or {}
+        name = _name(body)
+        md = carry(tc, ("id", "type", "index", ttype), CHAT)
+        if ttype == "custom":
+            md[TYPE_KEY] = "custom"
+            value: JsonValue = get_str(body, "input") or ""
+            md.update(carry(body, ("name", "input"), CHAT + "custom."))
+        else:
+            value, extra = _arguments(body.get("arguments"))
+            md.update(extra)
+            md.update(carry(body, ("name", "arguments"), CHAT + "function."))
+    except NormalizeError as exc:
+        raise exc.under(ttype) from None
+    call_id = get_str(tc, "id")
+    if call_id is None:
+        call_id, md[INVENTED_ID_KEY] = invent_id("call_"), True
+    return ToolCallPart(ToolCallId(call_id), name, value, metadata=md)
+
+
+def _legacy_call_part(fc: JsonDict) -> ToolCallPart:
+    name = _name(fc)
+    value, md = _arguments(fc.get("arguments"))
+    md.update(carry(fc, ("name", "arguments"), CHAT + "function_call."))
+    md[LEGACY_KEY] = md[INVENTED_ID_KEY] = True  # the legacy shape has no id: the name stands in
+    return ToolCallPart(ToolCallId(name), name, value, metadata=md)
+
+
+def _audio_part(audio: JsonDict) -> MediaPart:
+    """A message's ``audio``: the answer's data, or (in a request) a reference to it by id."""
+    md = carry(audio, ("data",), AUDIO)
+    text, audio_id = audio.get("data"), audio.get("id")
+    if type(text) is str:
+        raw = b64decode(text)
+        data: Any = InlineText(text) if raw is None else InlineBytes(raw)
+        return MediaPart(Modality.AUDIO, (raw is not None and sniff_audio(raw)) or OCTETS, data, metadata=md)
+    if type(audio_id) is str:
+        return MediaPart(Modality.AUDIO, OCTETS, Handle(ArtifactId(audio_id)), metadata=md)
+    return MediaPart(Modality.AUDIO, OCTETS, InlineBytes(b""), metadata=md)
+
+
+def reasoning_field(msg: JsonDict) -> str | None:
+    return next((f for f in REASONING_FIELDS if type(msg.get(f)) is str), None)
+
+
+def message_parts(msg: JsonDict, field: str | None) -> list[tuple[str, Part]]:
+    """An assistant message's parts in order, each with its stream slot; ``field`` holds the reasoning."""
+    out: list[tuple[str, Part]] = []
+    if field is not None and type(msg.get(field)) is str:
+        out.append(("reasoning", ReasoningPart(msg[field], metadata={REASONING_FIELD_KEY: field})))
+    content = msg.get("content")
+    if isinstance(content, str):
+        notes = {CHAT + "annotations": copy_json(msg["annotations"])} if "annotations" in msg else {}
+        out.append(("content", TextPart(content, metadata=notes)))
+    else:
+        out.extend((f"content-{j}", p) for j, p in enumerate(content_parts(content)))
+    refusal = get_str(msg, "refusal")
+    if refusal is not None:
+        out.append(("refusal", TextPart(refusal, metadata={REFUSAL_KEY: True})))
+    audio = get_obj(msg, "audio")
+    if audio is not None:
+        out.append(("audio", _audio_part(audio)))
+    for j, tc in enumerate(get_arr(msg, "tool_calls") or ()):
+        try:
+            out.append((f"tool-{j}", _tool_call_part(tc)))
+        except NormalizeError as exc:
+            raise under(exc, "tool_calls", f"[{j}]") from None
+    fc = get_obj(msg, "function_call")
+    if fc is not None:
+        try:
+            out.append(("function-call", _legacy_call_part(fc)))
+        except NormalizeError as exc:
+            raise exc.under("function_call") from None
+    return out
+
+
+def choice_item(
+    top: JsonDict, choice: JsonDict, msg: JsonDict, parts: Sequence[Part], usage: Usage | None, field: str | None
+) -> Item:
+    """One choice's item: ``top`` is the response (or the stream's merged chunk fields)."""
+    md = carry(top, ("id", "object", "choices", "usage"), NS)
+    md.update(carry(choice, ("message", "delta", "finish_reason"), NS))
+    if "annotations" in msg and not isinstance(msg.get("content"), str):
+        md[CHAT + "annotations"] = copy_json(msg["annotations"])
+    md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
+    refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
+    finish = turn_finish(choice.get("finish_reason"), refused, top.get("error"))
+    return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
+

@@ -1,0 +1,259 @@
+"""Private to :mod:`.openai_chat`: items -> messages, the inverse of :mod:`._chat_codec`.
+
+What is sent and what is dropped is said in the docstring of :mod:`.openai_chat`.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .. import (
+    INPUT_JSON_KEY,
+    PROVIDER_KEY,
+    TOOL_NAME_KEY,
+    CustomPart,
+    FilePart,
+    FilesOutput,
+    Handle,
+    Item,
+    JsonValue,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextOutput,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    Uri,
+)
+from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, inline_base64, parse_arguments, under
+from ._chat_codec import (
+    ARGUMENTS_KEY,
+    AUDIO,
+    AUDIO_RESPONSE_ONLY,
+    BARE_KEY,
+    CHAT,
+    ITEM_MARKERS,
+    LEGACY_KEY,
+    OCTETS,
+    PART_MARKERS,
+    REASONING_FIELDS,
+    REASONING_FIELD_KEY,
+    REFUSAL_KEY,
+    TYPE_KEY,
+    audio_format,
+    base64_of,
+)
+
+
+# -- items -> request ---------------------------------------------------------------------------
+
+
+def native_fields(md: Mapping[str, JsonValue], skip: tuple[str, ...] = PART_MARKERS) -> JsonDict:
+    """The native fields a part (or, with ``ITEM_MARKERS``, an item) carries, markers left out."""
+    return carried(md, CHAT, skip)
+
+
+def _plain(part: Part) -> bool:
+    """A text part that a message may send as its bare string ``content``."""
+    return type(part) is TextPart and TYPE_KEY not in part.metadata and not native_fields(part.metadata)
+
+
+def _content_value(entries: list[tuple[Part, JsonValue]]) -> JsonValue:
+    first = entries[0][0] if len(entries) == 1 else None
+    if isinstance(first, TextPart) and _plain(first):
+        return first.text
+    return [native for _, native in entries]
+
+
+def own_custom(part: Part) -> bool:
+    return isinstance(part, CustomPart) and part.kind.startswith(CHAT) and part.value is not None
+
+
+def content_entry(part: Part) -> JsonValue:
+    """The content entry for ``part``; ``None`` for what Chat has no entry for (dropped)."""
+    md = part.metadata
+    if isinstance(part, TextPart):
+        if md.get(TYPE_KEY) == "refusal":
+            return {**native_fields(md), "type": "refusal", "refusal": part.text}
+        return {**native_fields(md), "type": "text", "text": part.text}
+    if isinstance(part, StructuredPart):
+        return {"type": "text", "text": dumps(part.value)}
+    if isinstance(part, MediaPart):
+        return _media_entry(part)
+    if isinstance(part, FilePart):
+        return _file_entry(part)
+    if isinstance(part, CustomPart) and own_custom(part) and part.kind != CHAT + "tool_call":
+        return copy_json(part.value)  # type: ignore[no-any-return]
+    return None
+
+
+def _media_entry(part: MediaPart) -> JsonDict:
+    md = part.metadata
+    if part.modality is Modality.IMAGE:
+        data = part.data
+        if isinstance(data, Uri):
+            url = data.value
+        elif isinstance(data, Handle):
+            raise NormalizeError("Chat Completions cannot send an image held as an artifact handle; resolve it first")
+        else:
+            url = data_url(part.mime_type, base64_of(part))
+        return {**native_fields(md), "type": "image_url", "image_url": {**carried(md, CHAT + "image_url."), "url": url}}
+    if part.modality is Modality.AUDIO:
+        audio = carried(md, CHAT + "input_audio.")  # a format the MIME type does not say is among them
+        audio["data"] = base64_of(part)
+        fmt = audio_format(part.mime_type)
+        if fmt is not None and "format" not in audio:
+            audio["format"] = fmt
+        return {**native_fields(md), "type": "input_audio", "input_audio": audio}
+    raise NormalizeError(f"Chat Completions takes no {part.modality.value.lower()} input")
+
+
+def _file_entry(part: FilePart) -> JsonDict:
+    md, data = part.metadata, part.data
+    file = carried(md, CHAT + "file.")
+    if part.name is not None:
+        file["filename"] = part.name
+    if isinstance(data, Handle):
+        file["file_id"] = data.value.value
+    elif isinstance(data, Uri):
+        if not data.value.startswith("data:"):
+            raise NormalizeError("Chat Completions cannot send a file by URL; send its bytes")
+        file["file_data"] = data.value
+    else:  # inline: a text file's content, or base64 (inline_base64)
+        text = inline_base64(part)
+        assert text is not None
+        mime = part.mime_type or ("text/plain" if holds_text(part) else OCTETS)
+        file["file_data"] = text if md.get(BARE_KEY) is True else data_url(mime, text)
+    return {**native_fields(md), "type": "file", "file": file}
+
+
+def _arguments_text(part: ToolCallPart) -> JsonValue:
+    """The ``arguments`` a call is sent with: the text it came with while that still says its input."""
+    md = part.metadata
+    raw = md.get(ARGUMENTS_KEY)
+    if isinstance(raw, str) and dumps(parse_arguments(raw)[0]) == dumps(part.input):
+        return raw
+    if isinstance(raw, (dict, list)) and raw == part.input:
+        return part.input
+    if part.input is None and isinstance(md.get(INPUT_JSON_KEY), str):
+        return md[INPUT_JSON_KEY]
+    return dumps(part.input)
+
+
+def _tool_call(part: ToolCallPart) -> JsonDict:
+    md = part.metadata
+    if md.get(TYPE_KEY) == "custom":
+        text = part.input if isinstance(part.input, str) else dumps(part.input)
+        body: JsonDict = {**carried(md, CHAT + "custom."), "name": part.name, "input": text}
+        return {**native_fields(md), "id": part.id.value, "type": "custom", "custom": body}
+    body = {**carried(md, CHAT + "function."), "name": part.name, "arguments": _arguments_text(part)}
+    return {**native_fields(md), "id": part.id.value, "type": "function", "function": body}
+
+
+def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:
+    msg: JsonDict = {"role": "assistant"}
+    entries: list[tuple[Part, JsonValue]] = []
+    refusals: list[str] = []
+    calls: list[JsonDict] = []
+    reasoning: dict[str, str] = {}
+    for j, part in parts:
+        md = part.metadata
+        try:
+            if isinstance(part, ReasoningPart):
+                field = md.get(REASONING_FIELD_KEY)
+                if PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS and part.summary:
+                    reasoning[field] = reasoning.get(field, "") + part.summary
+            elif isinstance(part, TextPart) and md.get(REFUSAL_KEY) is True and TYPE_KEY not in md:
+                refusals.append(part.text)
+            elif isinstance(part, MediaPart) and part.modality is Modality.AUDIO and AUDIO + "id" in md:
+                msg["audio"] = carried(md, AUDIO, AUDIO_RESPONSE_ONLY)  # the server keeps the audio: its id
+            elif isinstance(part, ToolCallPart) and md.get(LEGACY_KEY) is True:
+                fc = carried(md, CHAT + "function_call.")
+                msg["function_call"] = {**fc, "name": part.name, "arguments": _arguments_text(part)}
+            elif isinstance(part, ToolCallPart):
+                calls.append(_tool_call(part))
+            elif isinstance(part, CustomPart) and part.kind == CHAT + "tool_call" and isinstance(part.value, dict):
+                calls.append(copy_json(part.value))
+            elif isinstance(part, (TextPart, StructuredPart)) or own_custom(part):
+                entry = content_entry(part)
+                if entry is not None:
+                    entries.append((part, entry))
+        except NormalizeError as exc:
+            raise under(exc, "parts", f"[{j}]") from None
+    msg.update(reasoning)
+    if entries:
+        msg["content"] = _content_value(entries)
+    elif CHAT + "content" in item.metadata:
+        msg["content"] = copy_json(item.metadata[CHAT + "content"])
+    elif calls or "function_call" in msg:
+        msg["content"] = None
+    if refusals:
+        msg["refusal"] = "".join(refusals)
+    if calls:
+        msg["tool_calls"] = calls
+    msg.update((k, v) for k, v in native_fields(item.metadata, ITEM_MARKERS).items() if k not in msg)
+    return msg if len(msg) > 1 else None
+
+
+def plain_message(role: str, parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:
+    entries: list[tuple[Part, JsonValue]] = []
+    for j, part in parts:
+        try:
+            entry = content_entry(part)
+        except NormalizeError as exc:
+            raise under(exc, "parts", f"[{j}]") from None
+        if entry is not None:
+            entries.append((part, entry))
+    if entries:
+        content = _content_value(entries)
+    elif CHAT + "content" in item.metadata:
+        content = copy_json(item.metadata[CHAT + "content"])
+    else:
+        return None
+    return {**native_fields(item.metadata, ITEM_MARKERS), "role": role, "content": content}
+
+
+def tool_message(
+    j: int, part: ToolResultPart, item: Item, calls: Mapping[str, ToolCallPart], media: list[JsonValue]
+) -> JsonDict:
+    output = part.output
+    content: JsonValue
+    if isinstance(output, TextOutput):
+        content = output.text
+    elif isinstance(output, StructuredOutput):
+        content = dumps(output.value)
+    else:
+        inner: Sequence[Part] = output.parts if isinstance(output, PartsOutput) else ()
+        inner = output.files if isinstance(output, FilesOutput) else inner
+        texts: list[tuple[Part, JsonValue]] = []
+        for part_in in inner:
+            try:
+                entry = content_entry(part_in)
+            except NormalizeError as exc:
+                raise under(exc, "parts", f"[{j}]") from None
+            if entry is None:
+                continue
+            if isinstance(part_in, (TextPart, StructuredPart)) or own_custom(part_in):
+                texts.append((part_in, entry))
+            else:
+                media.append(entry)
+        content = _content_value(texts) if texts else ""
+    md, call = part.metadata, calls.get(part.call_id.value)
+    if content == "" and CHAT + "content" in item.metadata:
+        content = copy_json(item.metadata[CHAT + "content"])
+    if md.get(LEGACY_KEY) is True or (call is not None and call.metadata.get(LEGACY_KEY) is True):
+        name = md.get(TOOL_NAME_KEY)
+        if not isinstance(name, str):
+            name = part.call_id.value if call is None else call.name
+        msg: JsonDict = {"role": "function", "name": name, "content": content}
+    else:
+        msg = {"role": "tool", "tool_call_id": part.call_id.value, "content": content}
+    return {**native_fields(item.metadata, ITEM_MARKERS), **msg}
+
+

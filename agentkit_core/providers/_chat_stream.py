@@ -1,0 +1,422 @@
+"""Private to :mod:`.openai_chat`: the stream decoder (its events are mapped in that module's docstring)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .. import (
+    CUSTOM_KIND_KEY,
+    MIME_TYPE_KEY,
+    MODALITY_KEY,
+    TOOL_CALL_ID_KEY,
+    TOOL_NAME_KEY,
+    AppendBytes,
+    AppendText,
+    BeginPart,
+    CommitPart,
+    Delta,
+    FinishReason,
+    Item,
+    Modality,
+    NormalizeError,
+    Part,
+    PartId,
+    PartKind,
+    ReplaceStructured,
+    SetMetadata,
+    Usage,
+)
+from ._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
+from ._streams import split_parts
+from ._chat_codec import (
+    AUDIO,
+    CHAT,
+    PART_FIELDS,
+    REASONING_FIELDS,
+    REFUSAL_KEY,
+    choice_item,
+    get_arr,
+    get_index,
+    get_obj,
+    get_str,
+    message_parts,
+    sniff_audio,
+    turn_finish,
+    usage_from_native,
+)
+
+
+# -- fragments -----------------------------------------------------------------------------------
+
+
+def _merge_fragment(acc: JsonDict, key: str, value: Any) -> None:
+    """A delta field: strings concatenate, lists extend, anything else replaces (``null`` never does)."""
+    old = acc.get(key)
+    if value is None:
+        acc.setdefault(key, None)
+    elif isinstance(value, str) and isinstance(old, str):
+        acc[key] = old + value
+    elif isinstance(value, list) and isinstance(old, list):
+        old.extend(copy_json(value))
+    else:
+        acc[key] = copy_json(value)
+
+
+def _merge_snapshot(acc: JsonDict, key: str, value: Any) -> None:
+    """A chunk or choice field, repeated by every chunk: the last non-null value wins."""
+    if value is None:
+        acc.setdefault(key, None)
+    else:
+        acc[key] = copy_json(value)
+
+
+def _fragment_kind(frag: JsonDict) -> str | None:
+    """What a tool-call fragment says its call is: its ``type``, or the body it carries."""
+    ttype = get_str(frag, "type")
+    bodies = [k for k in ("function", "custom") if frag.get(k) is not None]
+    for key in bodies:
+        body = get_obj(frag, key) or {}
+        try:
+            get_str(body, "name")
+            get_str(body, "arguments" if key == "function" else "input")
+        except NormalizeError as exc:
+            raise exc.under(key) from None
+    if len(bodies) > 1 or (ttype is not None and bodies and bodies[0] != ttype):
+        raise NormalizeError(f"a {ttype or bodies[0]} call fragment holds a {bodies[-1]} body")
+    return ttype if ttype is not None else bodies[0] if bodies else None
+
+
+#: (choice index, call index) -> the call's type once known.
+_Kinds = dict[tuple[int, int], "str | None"]
+
+
+class _Choice:
+    """What one choice of a stream has sent so far."""
+
+    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "headers", "committed",
+                 "reasoning", "pending", "sound", "ok")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.fields: JsonDict = {}  # choice-level fields, merged
+        self.message: JsonDict = {}  # the message the deltas add up to
+        self.slots: dict[str, PartId] = {}
+        self.calls: dict[int, tuple[str, JsonDict]] = {}  # index (< 0: none sent) -> (slot, call so far)
+        self.kinds: dict[int, str | None] = {}  # native index -> the call's type once known
+        self.headers: dict[str, dict[str, str]] = {}  # part id -> header keys sent
+        self.committed = False
+        self.reasoning: str | None = None  # the field the reasoning part reads
+        self.pending = ""  # audio base64 not decoded yet (under four characters)
+        self.sound = b""  # the audio's first bytes, to tell its MIME type
+        self.ok = True  # the audio base64 decoded so far
+
+    def refused(self) -> bool:
+        refusal = self.message.get("refusal")
+        return isinstance(refusal, str) and refusal != ""
+
+
+class ChatStreamDecoder:
+    """One Chat Completions stream (every choice of it) -> deltas, then items.
+
+    Feed each parsed ``chat.completion.chunk`` to :meth:`feed` and fold what
+    it returns; then :meth:`finish` (the first choice) or :meth:`finish_all`
+    (every choice) with the folded parts.  ``usage`` is the latest usage the
+    stream reported and ``finish_reason`` the first choice's finish reason,
+    ``None`` until known.  :meth:`response` is the equivalent ``chat.completion``.
+    A chunk the decoder cannot take raises :class:`NormalizeError` and leaves
+    the decoder as it was.
+    """
+
+    def __init__(self) -> None:
+        self.usage: Usage | None = None
+        self._top: JsonDict = {}
+        self._usage: JsonDict | None = None
+        self._choices: dict[int, _Choice] = {}
+        self._began: list[int] = []  # the choice of every part begun, in order
+
+    @property
+    def finish_reason(self) -> FinishReason | None:
+        """The first choice's finish reason once it is known (an ``error`` event ends every choice)."""
+        first = self._choices[min(self._choices)] if self._choices else None
+        raw = None if first is None else first.fields.get("finish_reason")
+        return turn_finish(raw, first is not None and first.refused(), self._top.get("error"))[0]
+
+    # -- events ------------------------------------------------------------------------------
+
+    def feed(self, event: Any, /) -> list[Delta]:
+        """One parsed chunk -> the deltas it implies."""
+        self._check(event)
+        out: list[Delta] = []
+        for k, v in event.items():
+            if k == "usage" and v is not None:
+                self._usage, self.usage = copy_json(v), usage_from_native(v)
+            elif k not in ("choices", "object", "obfuscation", "usage"):
+                _merge_snapshot(self._top, k, v)
+        for ch in event.get("choices") or ():
+            self._feed_choice(ch, out)
+        if event.get("error") is not None:  # the turn ends here
+            for index in sorted(self._choices):
+                if not self._choices[index].committed:
+                    self._commit(self._choices[index], out)
+        return out
+
+    def _check(self, event: Any) -> None:
+        """Everything :meth:`feed` could refuse, refused before anything changes."""
+        native_object(event, "a stream event")
+        get_str(event, "id")
+        get_obj(event, "usage")
+        ending: set[int] = set()  # choices this event finishes
+        kinds: _Kinds = {}  # (choice, call) -> type, as this event leaves it
+        for n, ch in enumerate(get_arr(event, "choices") or ()):
+            try:
+                if not isinstance(ch, dict):
+                    raise wrong("an object", ch)
+                index = get_index(ch) or 0
+                st = self._choices.get(index)
+                closed = index in ending or (st is not None and st.committed)
+                delta = get_obj(ch, "delta")
+                if delta is not None:
+                    try:
+                        self._check_delta(index, st, delta, closed, kinds)
+                    except NormalizeError as exc:
+                        raise exc.under("delta") from None
+                if get_str(ch, "finish_reason") is not None:
+                    ending.add(index)
+            except NormalizeError as exc:
+                raise under(exc, "choices", f"[{n}]") from None
+
+    def _check_delta(self, index: int, st: _Choice | None, delta: JsonDict, closed: bool, kinds: _Kinds) -> None:
+        get_str(delta, "content")
+        get_str(delta, "refusal")
+        for key in ("audio", "function_call"):
+            obj = get_obj(delta, key)
+            for field in ("data", "transcript", "id") if key == "audio" else ("name", "arguments"):
+                try:
+                    get_str(obj or {}, field)
+                except NormalizeError as exc:
+                    raise exc.under(key) from None
+        for m, frag in enumerate(get_arr(delta, "tool_calls") or ()):
+            try:
+                if not isinstance(frag, dict):
+                    raise wrong("an object", frag)
+                get_str(frag, "id")
+                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), kinds)
+            except NormalizeError as exc:
+                raise under(exc, "tool_calls", f"[{m}]") from None
+        if closed:
+            for key in PART_FIELDS:
+                v = delta.get(key)
+                if v not in (None, "", [], {}) and (key not in REASONING_FIELDS or isinstance(v, str)):
+                    raise NormalizeError("content for a choice after its finish_reason", key)
+
+    @staticmethod
+    def _check_kind(index: int, st: _Choice | None, call: int | None, kind: str | None, kinds: _Kinds) -> None:
+        """A call keeps its type: a fragment may not turn a function call into a custom one."""
+        if call is None:
+            return  # a call without an index is a new call
+        key = (index, call)
+        began = key in kinds or (st is not None and call in st.calls)
+        known = kinds[key] if key in kinds else None if st is None else st.kinds.get(call)
+        if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):
+            raise NormalizeError(f"a fragment of a {known or 'function'} call says it is {kind}", "type")
+        kinds[key] = known if kind is None else kind
+
+    def _feed_choice(self, ch: JsonDict, out: list[Delta]) -> None:
+        index = ch.get("index") or 0
+        st = self._choices.get(index)
+        if st is None:
+            st = self._choices[index] = _Choice(index)
+        for k, v in ch.items():
+            if k == "logprobs" and isinstance(v, dict) and isinstance(st.fields.get(k), dict):
+                for lk, lv in v.items():  # token lists grow; anything else is a snapshot
+                    (_merge_fragment if isinstance(lv, list) else _merge_snapshot)(st.fields[k], lk, lv)
+            elif k != "delta":
+                _merge_snapshot(st.fields, k, v)
+        delta = ch.get("delta")
+        if isinstance(delta, dict):
+            self._apply(st, delta, out)
+        if ch.get("finish_reason") is not None and not st.committed:
+            self._commit(st, out)
+
+    def _open(self, st: _Choice, slot: str, kind: PartKind, out: list[Delta]) -> PartId:
+        pid = st.slots.get(slot)
+        if pid is None:
+            pid = st.slots[slot] = PartId(f"part-{st.index}-{slot}")
+            out.append(BeginPart(pid, kind))
+            self._began.append(st.index)
+            if slot == "refusal":
+                out.append(SetMetadata(pid, {REFUSAL_KEY: True}))
+        return pid
+
+    @staticmethod
+    def _header(st: _Choice, pid: PartId, found: Mapping[str, object], out: list[Delta]) -> None:
+        """Send the fold's header keys of an open part as soon as they are known (or change)."""
+        sent = st.headers.setdefault(pid.value, {})
+        new = {k: v for k, v in found.items() if isinstance(v, str) and v and sent.get(k) != v}
+        if new:
+            sent.update(new)
+            out.append(SetMetadata(pid, new))
+
+    def _apply(self, st: _Choice, delta: JsonDict, out: list[Delta]) -> None:
+        msg = st.message
+        for k, v in delta.items():
+            if k in PART_FIELDS and (v is None or st.committed):
+                msg.setdefault(k, None)  # checked: nothing but empty values after the commit
+            elif k in ("content", "refusal"):
+                self._text(st, k, k, v, PartKind.TEXT, out)
+            elif k in REASONING_FIELDS and isinstance(v, str) and st.reasoning in (None, k):
+                st.reasoning = k
+                self._text(st, k, "reasoning", v, PartKind.REASONING, out)
+            elif k == "audio":
+                self._audio(st, v, out)
+            elif k == "tool_calls":
+                for frag in v:
+                    self._tool_call(st, frag, out)
+            elif k == "function_call":
+                self._function_call(st, v, out)
+            elif k == "role":
+                _merge_snapshot(msg, k, v)
+            else:
+                _merge_fragment(msg, k, v)
+
+    def _text(self, st: _Choice, key: str, slot: str, text: str, kind: PartKind, out: list[Delta]) -> None:
+        pid = self._open(st, slot, kind, out)
+        _merge_fragment(st.message, key, text)
+        if text:
+            out.append(AppendText(pid, text))
+
+    def _audio(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
+        pid = self._open(st, "audio", PartKind.MEDIA, out)
+        acc = st.message.get("audio")
+        if not isinstance(acc, dict):
+            acc = st.message["audio"] = {}
+        chunk = b""
+        for k, v in frag.items():
+            if k in ("data", "transcript") and isinstance(v, str):
+                _merge_fragment(acc, k, v)
+                if k == "data":
+                    chunk = self._audio_bytes(st, v)
+            else:
+                _merge_snapshot(acc, k, v)
+        found: dict[str, object] = {MODALITY_KEY: Modality.AUDIO.value, MIME_TYPE_KEY: sniff_audio(st.sound)}
+        found.update({AUDIO + k: acc.get(k) for k in ("id", "transcript")})
+        self._header(st, pid, found, out)
+        if chunk:
+            out.append(AppendBytes(pid, chunk))
+
+    @staticmethod
+    def _audio_bytes(st: _Choice, text: str) -> bytes:
+        """Decode what whole base64 quads have arrived; after bad base64, nothing more (the commit has it)."""
+        if not st.ok:
+            return b""
+        text = st.pending + text
+        cut = len(text) - len(text) % 4
+        st.pending = text[cut:]
+        raw = b64decode(text[:cut]) if cut else b""
+        if raw is None:
+            st.ok = False
+            return b""
+        if len(st.sound) < 16:
+            st.sound += raw[: 16 - len(st.sound)]
+        return raw
+
+    def _tool_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
+        call = frag.get("index")
+        if call is None:  # a whole call without an index: a new call, under a key no index can take
+            call = -1 - sum(1 for k in st.calls if k < 0)
+        kind = _fragment_kind(frag)
+        if call not in st.calls:
+            slot = f"tool-{len(st.calls)}"
+            calls = st.message.get("tool_calls")
+            if not isinstance(calls, list):
+                calls = st.message["tool_calls"] = []
+            calls.append({})
+            st.calls[call] = (slot, calls[-1])
+            st.kinds[call] = kind
+            opaque = kind not in (None, "function", "custom")
+            pid = self._open(st, slot, PartKind.CUSTOM if opaque else PartKind.TOOL_CALL, out)
+            if opaque:
+                self._header(st, pid, {CUSTOM_KIND_KEY: CHAT + "tool_call"}, out)
+        slot, acc = st.calls[call]
+        st.kinds[call] = st.kinds[call] or kind
+        pid = st.slots[slot]
+        for k, v in frag.items():
+            if k in ("function", "custom") and isinstance(v, dict):
+                body = acc.get(k)
+                if not isinstance(body, dict):
+                    body = acc[k] = {}
+                for bk, bv in v.items():
+                    if bk in ("arguments", "input") and isinstance(bv, str):
+                        _merge_fragment(body, bk, bv)
+                        if k == "custom":
+                            out.append(ReplaceStructured(pid, body[bk]))
+                        elif bv:
+                            out.append(AppendText(pid, bv))
+                    elif bv is not None and bv != "" or bk not in body:
+                        _merge_snapshot(body, bk, bv)
+            elif v is not None or k not in acc:
+                acc[k] = copy_json(v)
+        if st.kinds[call] in (None, "function", "custom"):
+            body = acc.get(st.kinds[call] or "function")
+            name = body.get("name") if isinstance(body, dict) else None
+            self._header(st, pid, {TOOL_CALL_ID_KEY: acc.get("id"), TOOL_NAME_KEY: name}, out)
+
+    def _function_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
+        pid = self._open(st, "function-call", PartKind.TOOL_CALL, out)
+        acc = st.message.get("function_call")
+        if not isinstance(acc, dict):
+            acc = st.message["function_call"] = {}
+        for k, v in frag.items():
+            if k == "arguments" and isinstance(v, str):
+                _merge_fragment(acc, k, v)
+                if v:
+                    out.append(AppendText(pid, v))
+            elif v is not None and v != "" or k not in acc:
+                _merge_snapshot(acc, k, v)
+        name = acc.get("name")
+        self._header(st, pid, {TOOL_CALL_ID_KEY: name, TOOL_NAME_KEY: name}, out)  # the name stands in for the id
+
+    def _commit(self, st: _Choice, out: list[Delta]) -> None:
+        """Close every part of the choice with the part decoded from what accumulated."""
+        st.committed = True
+        for slot, part in message_parts(st.message, st.reasoning):
+            pid = st.slots.get(slot)
+            if pid is None:
+                pid = self._open(st, slot, part.part_kind, out)
+            out.append(CommitPart(part, part_id=pid))
+
+    # -- results -----------------------------------------------------------------------------
+
+    def response(self) -> JsonDict:
+        """The ``chat.completion`` body equivalent to what was fed so far."""
+        body: JsonDict = copy_json(self._top)
+        body["object"] = "chat.completion"
+        body["choices"] = [
+            {**copy_json(st.fields), "message": copy_json(st.message)} for _, st in sorted(self._choices.items())
+        ]
+        if self._usage is not None:
+            body["usage"] = copy_json(self._usage)
+        return body
+
+    def finish_all(self, parts: Sequence[Part], /) -> list[Item]:
+        """The folded parts of the whole stream -> one item per choice, in choice order.
+
+        ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
+        short: a part for every part the decoder began, in the order begun
+        (with one choice, any parts).  Other parts raise :class:`NormalizeError`.
+        """
+        parts = checked_list(parts, Part, "parts")
+        order = sorted(self._choices)
+        if not order:
+            return [choice_item(self._top, {}, {}, parts, self.usage, None)]
+        groups = split_parts(parts, self._began, order)
+        return [
+            choice_item(self._top, st.fields, st.message, groups[c], self.usage if n == 0 else None, st.reasoning)
+            for n, (c, st) in enumerate((c, self._choices[c]) for c in order)
+        ]
+
+    def finish(self, parts: Sequence[Part], /) -> Item:
+        """The folded parts -> the first choice's item (:meth:`finish_all` gives every choice's)."""
+        return self.finish_all(parts)[0]
+
+

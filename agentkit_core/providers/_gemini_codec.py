@@ -1,0 +1,429 @@
+"""Private to :mod:`.gemini`: native parts -> parts, finish reasons, usage, and a candidate's item.
+
+Responses, streams and requests all decode through these rules (the mapping
+table is the docstring of :mod:`.gemini`); :mod:`._gemini_request` writes
+parts back; :mod:`._gemini_spelling` holds the ``gemini.*`` keys and the
+field spellings.  Like every projection it uses only the public names of the package.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Mapping, Sequence
+
+from .. import (
+    INVENTED_ID_KEY,
+    PROVIDER_KEY,
+    TOOL_NAME_KEY,
+    CustomPart,
+    FilePart,
+    FinishReason,
+    InlineBytes,
+    Item,
+    JsonValue,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    Part,
+    PartsOutput,
+    ReasoningPart,
+    StructuredOutput,
+    StructuredPart,
+    TextPart,
+    Timestamp,
+    ToolCallId,
+    ToolCallPart,
+    ToolResultPart,
+    Uri,
+    Usage,
+)
+from ._common import (
+    JsonDict,
+    b64decode,
+    carry,
+    copy_json,
+    count,
+    invent_id,
+    json_object,
+    make_item,
+    make_usage,
+    native_object,
+    wrong,
+)
+from ._gemini_spelling import (
+    BASE64,
+    CONTENT,
+    NS,
+    PROVIDER,
+    SIGNATURE,
+    SNAKE,
+    Marks,
+    NewCallId,
+    key_of,
+    to_camel,
+    to_snake,
+)
+
+
+# -- finish reasons, usage, time --------------------------------------------------------
+
+_FINISH: dict[str, FinishReason] = {
+    "STOP": FinishReason.COMPLETED,
+    "MAX_TOKENS": FinishReason.MAX_TOKENS,
+    **dict.fromkeys(
+        (
+            "SAFETY",
+            "RECITATION",
+            "BLOCKLIST",
+            "PROHIBITED_CONTENT",
+            "SPII",
+            "IMAGE_SAFETY",
+            "IMAGE_PROHIBITED_CONTENT",
+            "IMAGE_RECITATION",
+            "MODEL_ARMOR",
+        ),
+        FinishReason.BLOCKED,
+    ),
+    **dict.fromkeys(("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "error"), FinishReason.ERROR),
+}
+
+
+def finish_reason(raw: str | None) -> FinishReason | None:
+    """What a raw ``finishReason`` (or ``"error"``) says alone; ``None`` stays ``None``.
+
+    A candidate holding a ``functionCall`` ends ``TOOL_CALL`` although its
+    ``finishReason`` is ``STOP``, and a prompt blocked before generation
+    ``BLOCKED`` whatever its ``blockReason``: the item knows, the raw reason does not.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise wrong("a string", raw, "finishReason")
+    return _FINISH.get(raw) or FinishReason.other(raw)
+
+
+def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
+    """A candidate's finish reason: ``tool_call`` says it holds a ``functionCall``."""
+    reason = finish_reason(raw)
+    return FinishReason.TOOL_CALL if tool_call and reason == FinishReason.COMPLETED else reason
+
+
+def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+    """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
+    native = native_object(usage, "a usage object")
+    prompt, tool = count(native.get("promptTokenCount")), count(native.get("toolUsePromptTokenCount"))
+    candidates, thoughts = count(native.get("candidatesTokenCount")), count(native.get("thoughtsTokenCount"))
+    reported = (prompt, tool, candidates, thoughts) != (None, None, None, None)
+    return make_usage(
+        native,
+        NS + "usage",
+        (prompt or 0) + (tool or 0) if reported else None,
+        (candidates or 0) + (thoughts or 0) if reported else None,
+        reasoning=thoughts,
+        cached=count(native.get("cachedContentTokenCount")),
+    )
+
+
+#: RFC 3339 as protobuf writes ``Timestamp``: date, time, 0 to 9 fraction digits, ``Z`` or an offset.
+_TIME = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
+    r"(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))\Z"
+)
+
+
+def _millis(text: object) -> Timestamp | None:
+    """An RFC 3339 time (``2025-06-01T12:00:00.123456Z``) in milliseconds since the epoch, if it is one."""
+    import datetime
+
+    match = _TIME.match(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    offset = 0 if match[8] else (int(match[10]) * 60 + int(match[11])) * (1 if match[9] == "+" else -1)
+    try:
+        zone = datetime.timezone(datetime.timedelta(minutes=offset))
+        moment = datetime.datetime(year, month, day, hour, minute, second, tzinfo=zone)
+    except ValueError:
+        return None
+    since = moment - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    millis = (since.days * 86400 + since.seconds) * 1000 + int((match[7] or "0").ljust(3, "0")[:3])
+    return Timestamp(millis) if millis >= 0 else None
+
+
+# -- native part -> part ----------------------------------------------------------------
+
+
+class Calls:
+    """Ids of the function calls of one decode: given, from ``new_call_id``, or invented."""
+
+    def __init__(self, new_call_id: NewCallId | None = None) -> None:
+        self._new = new_call_id
+        self._pending: dict[str, list[str]] = {}
+
+    def call(self, native_id: str | None, name: str) -> tuple[str, bool]:
+        """The id of a ``functionCall``, and whether the adapter invented it."""
+        invented = False
+        if native_id is None:
+            if self._new is None:
+                native_id, invented = invent_id("call_"), True
+            else:
+                native_id = self._new()
+                if not isinstance(native_id, str):
+                    raise NormalizeError(f"new_call_id() returned {type(native_id).__name__}, expected a string")
+        self._pending.setdefault(name, []).append(native_id)
+        return native_id, invented
+
+    def answer(self, native_id: str | None, name: str) -> tuple[str, bool]:
+        """The call id a ``functionResponse`` answers, and whether the native response lacked it."""
+        pending = self._pending.get(name, [])
+        if native_id is not None:
+            if native_id in pending:
+                pending.remove(native_id)
+            return native_id, False
+        return (pending.pop(0) if pending else invent_id("call_")), True
+
+
+_MODALITIES = {"image": Modality.IMAGE, "audio": Modality.AUDIO, "video": Modality.VIDEO}
+
+
+def _media(field: str, mime: str | None, data: InlineBytes | Uri, obj: JsonDict, consumed: list[str], marks: Marks) -> Part:
+    modality = _MODALITIES.get(mime.partition("/")[0].lower()) if mime is not None else None
+    if modality is not None and mime is not None:
+        return MediaPart(modality, mime, data, metadata=carry(obj, consumed, f"{NS}{field}."))
+    name_key = key_of(obj, "displayName")
+    name = obj.get(name_key) if name_key else None
+    if isinstance(name, str) and name_key is not None:
+        marks.key(obj, "displayName", field + ".")
+        consumed.append(name_key)
+    else:  # absent, or carried as it is (its spelling then needs no marker)
+        name = None
+    return FilePart(data, name=name, mime_type=mime, metadata=carry(obj, consumed, f"{NS}{field}."))
+
+
+def _inline_data(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
+    blob = native[key]
+    if not isinstance(blob, dict):
+        return None
+    mime_key = key_of(blob, "mimeType")
+    mime, data = blob.get(mime_key) if mime_key else None, blob.get("data")
+    if not isinstance(mime, str) or not isinstance(data, str):
+        return None
+    raw, urlsafe = b64decode(data), False
+    if raw is None:
+        raw, urlsafe = b64decode(data, urlsafe=True), True
+    if raw is None or mime_key is None:
+        return None
+    marks.key(native, "inlineData")
+    marks.key(blob, "mimeType", "inlineData.")
+    part = _media("inlineData", mime, InlineBytes(raw), blob, [mime_key, "data"], marks)
+    return part.with_metadata(part.metadata.merged({BASE64: "urlsafe"})) if urlsafe else part
+
+
+def _file_data(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
+    file = native[key]
+    if not isinstance(file, dict):
+        return None
+    uri_key, mime_key = key_of(file, "fileUri"), key_of(file, "mimeType")
+    uri, mime = file.get(uri_key) if uri_key else None, file.get(mime_key) if mime_key else None
+    if not isinstance(uri, str) or uri_key is None or not isinstance(mime, (str, type(None))):
+        return None
+    marks.key(native, "fileData")
+    marks.key(file, "fileUri", "fileData.")
+    consumed = [uri_key]
+    if mime is not None and mime_key is not None:  # a null MIME type is carried as sent
+        marks.key(file, "mimeType", "fileData.")
+        consumed.append(mime_key)
+    return _media("fileData", mime, Uri(uri), file, consumed, marks)
+
+
+def _text(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
+    text = native[key]
+    if not isinstance(text, str):
+        return None
+    return ReasoningPart(text) if native.get("thought") is True else TextPart(text)
+
+
+def _function_call(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
+    call = native[key]
+    if not isinstance(call, dict):
+        return None
+    name, native_id = call.get("name"), call.get("id")
+    if not isinstance(name, str) or not isinstance(native_id, (str, type(None))):
+        return None
+    marks.key(native, "functionCall")
+    if "args" not in call:
+        marks.omitted.append("functionCall.args")
+    call_id, invented = calls.call(native_id, name)
+    metadata = carry(call, ("name", "args") if native_id is None else ("id", "name", "args"), NS + "functionCall.")
+    if invented:
+        metadata[INVENTED_ID_KEY] = True
+    return ToolCallPart(ToolCallId(call_id), name, copy_json(call.get("args", {})), metadata=metadata)
+
+
+def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
+    result = native[key]
+    if not isinstance(result, dict):
+        return None
+    name, native_id, response = result.get("name"), result.get("id"), result.get("response", {})
+    if not isinstance(name, str) or not isinstance(native_id, (str, type(None))) or not isinstance(response, dict):
+        return None
+    output: StructuredOutput | PartsOutput = StructuredOutput(copy_json(response))
+    if "parts" in result:
+        nested = result["parts"]
+        if not isinstance(nested, list) or not all(isinstance(p, dict) for p in nested):
+            return None
+        output = PartsOutput((StructuredPart(copy_json(response)), *(part_from_native(p, calls, _NESTED) for p in nested)))
+    marks.key(native, "functionResponse")
+    if "response" not in result:
+        marks.omitted.append("functionResponse.response")
+    call_id, invented = calls.answer(native_id, name)
+    consumed = ("name", "response", "parts") if native_id is None else ("id", "name", "response", "parts")
+    metadata = carry(result, consumed, NS + "functionResponse.")
+    metadata[TOOL_NAME_KEY] = name
+    if invented:
+        metadata[INVENTED_ID_KEY] = True
+    return ToolResultPart(ToolCallId(call_id), output, is_error=set(response) == {"error"}, metadata=metadata)
+
+
+_Decoder = Callable[[JsonDict, str, Marks, Calls], "Part | None"]
+_PARTS: dict[str, _Decoder] = {
+    "text": _text,
+    "inlineData": _inline_data,
+    "fileData": _file_data,
+    "functionCall": _function_call,
+    "functionResponse": _function_response,
+}
+#: What a ``FunctionResponsePart`` may hold.
+_NESTED: dict[str, _Decoder] = {"inlineData": _inline_data, "fileData": _file_data}
+#: Data fields this adapter keeps as custom parts (server-side tools); anything unknown joins them.
+_SERVER = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
+#: Fields that qualify a part's data rather than being it.
+_QUALIFIERS = frozenset(
+    k for f in ("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata") for k in (f, to_snake(f))
+)
+
+
+def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decoder] = _PARTS) -> Part:
+    """One native ``Part`` (or ``FunctionResponsePart``) as a neutral part."""
+    sig_key = key_of(native, "thoughtSignature")
+    signature = native.get(sig_key) if sig_key else None
+    signed: dict[str, JsonValue] = {SIGNATURE: signature, PROVIDER_KEY: PROVIDER} if isinstance(signature, str) else {}
+    found = [(camel, key) for camel in table for key in (key_of(native, camel),) if key is not None]
+    if len(found) == 1 and (sig_key is None or signed) and not any(key_of(native, camel) for camel in _SERVER):
+        camel, key = found[0]
+        marks = Marks()
+        part = table[camel](native, key, marks, calls)
+        if part is not None:
+            metadata = carry(native, (key, sig_key or key), NS)
+            metadata.update(part.metadata)
+            if sig_key not in (None, "thoughtSignature"):
+                marks.snake.append("thoughtSignature")
+            metadata.update(marks.metadata())
+            metadata.update(signed)
+            return part.with_metadata(metadata)
+    # Kept whole, but for a string signature, which lives where every signature does.
+    if signed and sig_key != "thoughtSignature":
+        signed[SNAKE] = ["thoughtSignature"]
+    kind = next((k for k in native if k not in _QUALIFIERS), "part")
+    value = {k: copy_json(v) for k, v in native.items() if not (signed and k == sig_key)}
+    return CustomPart(NS + to_camel(kind), value=value, metadata=signed)
+
+
+def parts_from_content(content: JsonDict, calls: Calls, path: str) -> list[Part]:
+    native = content.get("parts")
+    if native is None:
+        return []
+    if not isinstance(native, list):
+        raise NormalizeError("expected an array of parts", f"{path}.parts")
+    parts = []
+    for i, part in enumerate(native):
+        if not isinstance(part, dict):
+            raise NormalizeError("expected a part object", f"{path}.parts[{i}]")
+        parts.append(part_from_native(part, calls))
+    return parts
+
+
+
+# -- responses ----------------------------------------------------------------------------
+
+
+def candidate_item(
+    response: Mapping[str, Any],
+    candidate: Mapping[str, Any],
+    content: Mapping[str, Any],
+    parts: Sequence[Part],
+    usage: Usage | None,
+    *,
+    prompt_only: bool = False,
+    error: JsonDict | None = None,
+) -> Item:
+    """One candidate's ASSISTANT item (``parts`` already decoded); ``prompt_only``: there is no candidate.
+
+    ``error`` is the error a stream ended with, if it did.
+    """
+    metadata = carry(response, ("candidates", "usageMetadata", "responseId"), NS)
+    metadata.update(carry(candidate, ("content", "finishReason"), NS))
+    metadata.update(carry(content, ("parts",), CONTENT))
+    raw = candidate.get("finishReason")
+    finish: tuple[FinishReason | None, str | None] = (None, None)
+    if prompt_only:
+        feedback = response.get("promptFeedback")
+        raw = feedback.get("blockReason") if isinstance(feedback, dict) else None
+        if isinstance(raw, str):
+            finish = FinishReason.BLOCKED, raw
+    elif isinstance(raw, str):
+        finish = candidate_finish(raw, any(isinstance(p, ToolCallPart) for p in parts)), raw
+    if error is not None:
+        metadata[NS + "error"] = copy_json(error)
+        if finish[0] is None:
+            finish = FinishReason.ERROR, "error"
+    return make_item(
+        parts,
+        metadata,
+        message_id=response.get("responseId"),
+        usage=usage,
+        finish=finish,
+        created_at=_millis(response.get("createTime")),
+    )
+
+
+def usage_of(native: Mapping[str, Any]) -> Usage | None:
+    usage = native.get("usageMetadata")
+    if usage is None:
+        return None
+    if not isinstance(usage, dict):
+        raise wrong("an object", usage, "usageMetadata")
+    return usage_from_native(usage)
+
+
+def object_at(value: object, path: str, *, optional: bool = False) -> JsonDict:
+    """``value`` if it is a JSON object (``None`` as ``{}`` when ``optional``), else :class:`NormalizeError`."""
+    return {} if value is None and optional else json_object(value, path)
+
+
+def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDict]]:
+    """``(index, candidate, content)`` of every candidate, in ``index`` order, their shapes checked."""
+    found = native.get("candidates")
+    if found is None:
+        return []
+    if not isinstance(found, list):
+        raise NormalizeError("expected an array", "candidates")
+    checked = []
+    for i, candidate in enumerate(found):
+        path = f"candidates[{i}]"
+        candidate = object_at(candidate, path)
+        index, raw = candidate.get("index", 0), candidate.get("finishReason")
+        if type(index) is not int:
+            raise wrong("an integer", index, f"{path}.index")
+        if raw is not None and not isinstance(raw, str):
+            raise wrong("a string", raw, f"{path}.finishReason")
+        content = object_at(candidate.get("content"), f"{path}.content", optional=True)
+        parts = content.get("parts")
+        if parts is not None and not isinstance(parts, list):
+            raise NormalizeError("expected an array of parts", f"{path}.content.parts")
+        for j, part in enumerate(parts or ()):
+            object_at(part, f"{path}.content.parts[{j}]")
+        checked.append((index, candidate, content))
+    return sorted(checked, key=lambda found: found[0])
+
+

@@ -1,0 +1,180 @@
+"""Private to :mod:`.gemini`: the stream decoder (its chunks are mapped in that module's docstring)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .. import (
+    AppendText,
+    BeginPart,
+    CommitPart,
+    Delta,
+    FinishReason,
+    Item,
+    Part,
+    PartId,
+    PartKind,
+    ReasoningPart,
+    SetMetadata,
+    TextPart,
+    ToolCallPart,
+    Usage,
+)
+from ._common import JsonDict, checked_list, copy_json, json_object, native_object
+from ._streams import header, split_parts
+from ._gemini_codec import Calls, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._gemini_spelling import SIGNATURE, NewCallId
+
+
+# -- the decoder ------------------------------------------------------------------------------
+
+
+class _Candidate:
+    """What a stream told about one candidate so far."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.fields: JsonDict = {}  # candidate fields but content, latest value each
+        self.content: JsonDict = {}  # content fields but parts
+        self.count = 0  # parts begun
+        self.open: _Open | None = None  # the text or thought part still growing
+        self.call = False  # a functionCall arrived
+
+
+class _Open:
+    """A streaming text part: its id, the native part so far, and that part decoded."""
+
+    def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart) -> None:
+        self.part_id, self.native, self.part = part_id, native, part
+
+
+def _text_of(part: TextPart | ReasoningPart) -> str:
+    return part.text if isinstance(part, TextPart) else part.summary or ""
+
+
+class GeminiStreamDecoder:
+    """Turns the chunks of one ``streamGenerateContent`` stream into deltas; :meth:`finish` builds the item.
+
+    ``usage`` is the latest usage snapshot the stream sent (``None`` before
+    any) and ``finish_reason`` the first candidate's finish reason (``None``
+    until known); both change while the stream runs.
+    """
+
+    def __init__(self, new_call_id: NewCallId | None = None) -> None:
+        self.usage: Usage | None = None
+        self.finish_reason: FinishReason | None = None
+        self._calls = Calls(new_call_id)
+        self._response: JsonDict = {}
+        self._candidates: dict[int, _Candidate] = {}
+        self._owners: list[int] = []  # candidate index of every part, in the order parts began
+        self._error: JsonDict | None = None
+
+    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+        """The deltas one chunk (a parsed ``data:`` payload) stands for."""
+        chunk = native_object(event, "a stream chunk")
+        deltas: list[Delta] = []
+        if "error" in chunk and "candidates" not in chunk:
+            self._error = copy_json(json_object(chunk["error"], "error"))
+            for opened in self._candidates.values():
+                self._close(opened, deltas)
+            if self.finish_reason is None:
+                self.finish_reason = FinishReason.ERROR
+            return deltas
+        usage = usage_of(chunk)
+        candidates = candidates_of(chunk)  # checked before anything changes
+        self._response.update((k, copy_json(v)) for k, v in chunk.items() if k not in ("candidates", "usageMetadata"))
+        if usage is not None:
+            self.usage = usage
+        for index, native, content in candidates:
+            candidate = self._candidates.get(index)
+            if candidate is None:
+                candidate = self._candidates[index] = _Candidate(index)
+            candidate.fields.update((k, copy_json(v)) for k, v in native.items() if k != "content")
+            candidate.content.update((k, copy_json(v)) for k, v in content.items() if k != "parts")
+            for part in content.get("parts") or ():
+                self._part(candidate, part, deltas)
+            if native.get("finishReason") is not None:
+                self._close(candidate, deltas)
+        first = self._first()
+        if first is not None and isinstance(first.fields.get("finishReason"), str):
+            self.finish_reason = candidate_finish(first.fields["finishReason"], first.call)
+        elif first is None and not candidates:
+            feedback = self._response.get("promptFeedback")
+            if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
+                self.finish_reason = FinishReason.BLOCKED
+        return deltas
+
+    def _first(self) -> _Candidate | None:
+        return self._candidates[min(self._candidates)] if self._candidates else None
+
+    def _begin(self, candidate: _Candidate, kind: PartKind, deltas: list[Delta]) -> PartId:
+        pid = PartId(f"part-{candidate.index}-{candidate.count}")
+        candidate.count += 1
+        self._owners.append(candidate.index)
+        deltas.append(BeginPart(pid, kind))
+        return pid
+
+    def _part(self, candidate: _Candidate, native: JsonDict, deltas: list[Delta]) -> None:
+        part = part_from_native(native, self._calls)
+        if not isinstance(part, (TextPart, ReasoningPart)):  # arrives whole
+            self._close(candidate, deltas)
+            candidate.call = candidate.call or isinstance(part, ToolCallPart)
+            pid = self._begin(candidate, part.part_kind, deltas)
+            if header(part):
+                deltas.append(SetMetadata(pid, header(part)))
+            deltas.append(CommitPart(part, part_id=pid))
+            return
+        text = _text_of(part)
+        opened = candidate.open
+        if opened is not None and type(opened.part) is type(part):
+            # A signature with text of its own starts a part; an empty chunk's joins the open one if it has none.
+            signed, open_signed = SIGNATURE in part.metadata, SIGNATURE in opened.part.metadata
+            if not signed or (not open_signed and (text == "" or _text_of(opened.part) == "")):
+                whole = copy_json(opened.native)
+                whole.update((k, copy_json(v)) for k, v in native.items() if k != "text")
+                whole["text"] = _text_of(opened.part) + text
+                grown = part_from_native(whole, self._calls)
+                if type(grown) is type(part):
+                    if grown.metadata != opened.part.metadata:
+                        deltas.append(SetMetadata(opened.part_id, grown.metadata))
+                    if text:
+                        deltas.append(AppendText(opened.part_id, text))
+                    opened.native, opened.part = whole, grown
+                    return
+        self._close(candidate, deltas)
+        pid = self._begin(candidate, part.part_kind, deltas)
+        if part.metadata:
+            deltas.append(SetMetadata(pid, part.metadata))
+        if text:
+            deltas.append(AppendText(pid, text))
+        candidate.open = _Open(pid, copy_json(native), part)
+
+    def _close(self, candidate: _Candidate, deltas: list[Delta]) -> None:
+        opened = candidate.open
+        if opened is not None:
+            candidate.open = None
+            deltas.append(CommitPart(opened.part, part_id=opened.part_id))
+
+    def finish(self, parts: Sequence[Part]) -> Item:
+        """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried."""
+        return self.finish_all(parts)[0]
+
+    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+        """One ASSISTANT item per candidate, in ``index`` order, from the folded ``parts`` of the whole stream.
+
+        ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
+        short: a part for every part the decoder began, in the order begun
+        (with one candidate, any parts).  Other parts raise :class:`NormalizeError`.
+        """
+        parts = checked_list(parts, Part, "parts")
+        if not self._candidates and not parts:
+            return [candidate_item(self._response, {}, {}, (), self.usage, prompt_only=True, error=self._error)]
+        candidates = self._candidates or {0: _Candidate(0)}  # parts without a candidate: folded from elsewhere
+        order = sorted(candidates)
+        owned = split_parts(parts, self._owners, order)
+        return [
+            candidate_item(self._response, c.fields, c.content, owned[c.index], self.usage if n == 0 else None, error=self._error)
+            for n, c in enumerate(candidates[i] for i in order)
+        ]
+
+

@@ -1,0 +1,186 @@
+"""What every provider's stream decoding needs, written once (private, like :mod:`._common`).
+
+* the fold's header keys for a part about to stream (:func:`header`);
+* ``text/event-stream`` bodies, whole or in pieces (:func:`events_from_sse`);
+* folding a whole stream (:func:`fold_events`, :func:`fold_stream`), and the
+  parts of several items folded together (:func:`split_parts`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence
+
+from .. import (
+    CUSTOM_KIND_KEY,
+    FILE_NAME_KEY,
+    MIME_TYPE_KEY,
+    MODALITY_KEY,
+    TOOL_CALL_ID_KEY,
+    TOOL_NAME_KEY,
+    CustomPart,
+    Delta,
+    FilePart,
+    FoldState,
+    Item,
+    JsonValue,
+    MediaPart,
+    NormalizeError,
+    Part,
+    ToolCallPart,
+    ToolResultPart,
+    fold_all,
+    parse_json,
+)
+from ._common import JsonDict, native_events, wrong
+
+def header(part: Part) -> dict[str, JsonValue]:
+    """The fold's header keys for ``part``: what ``snapshot()`` shows of it while it streams."""
+    if isinstance(part, ToolCallPart):
+        return {TOOL_CALL_ID_KEY: part.id.value, TOOL_NAME_KEY: part.name}
+    if isinstance(part, ToolResultPart):
+        return {TOOL_CALL_ID_KEY: part.call_id.value}
+    if isinstance(part, MediaPart):
+        return {MODALITY_KEY: part.modality.value, MIME_TYPE_KEY: part.mime_type}
+    if isinstance(part, FilePart):
+        found = {FILE_NAME_KEY: part.name, MIME_TYPE_KEY: part.mime_type}
+        return {k: v for k, v in found.items() if v is not None}
+    if isinstance(part, CustomPart):
+        return {CUSTOM_KIND_KEY: part.kind}
+    return {}
+
+
+def _lines(body: object) -> Iterator[str]:
+    """The lines of an event-stream body, without their ends.
+
+    Only CRLF, LF and CR end lines (``str.splitlines`` would also split on
+    U+2028 and friends, which JSON strings may hold raw).  Bytes are UTF-8,
+    decoded incrementally, so a chunk may end inside a character.
+    """
+    import codecs
+    import re
+
+    split = re.compile(r"\r\n|\r|\n").split
+    whole = isinstance(body, (str, bytes, bytearray))
+    if whole:
+        body = [body]
+    elif isinstance(body, Mapping) or not isinstance(body, Iterable):
+        raise wrong("a text/event-stream body (text, bytes, or an iterable of their pieces)", body)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pending = ""
+    first = True
+    for n, chunk in enumerate(body):
+        try:
+            text = decoder.decode(bytes(chunk)) if isinstance(chunk, (bytes, bytearray)) else chunk
+        except UnicodeDecodeError as exc:
+            raise NormalizeError(f"the body is not UTF-8: {exc.reason}", "" if whole else f"[{n}]") from None
+        if not isinstance(text, str):
+            raise wrong("text or bytes", chunk, f"[{n}]")
+        if first and text:
+            text, first = text.removeprefix("\ufeff"), False
+        lines = split(pending + text)
+        pending = lines.pop()  # not ended yet (or "" after a line end)
+        if lines and pending == "" and (pending + text).endswith("\r"):
+            pending = lines.pop() + "\r"  # a CR at the very end may be the first half of CRLF
+        yield from lines
+    try:
+        pending += decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise NormalizeError(f"the body is not UTF-8: {exc.reason}") from None
+    if pending:
+        yield from split(pending.removesuffix("\r"))
+
+
+def events_from_sse(body: str | bytes | bytearray | Iterable[str | bytes]) -> Iterator[JsonDict]:
+    """A ``text/event-stream`` body -> the JSON object of each event's data, in order.
+
+    ``body`` is the whole body (text or bytes) or any iterable of its pieces,
+    an HTTP response read line by line or in chunks of any size included, so
+    events come out as they arrive.  Follows the event-stream rules: ``event:``, ``id:`` and
+    ``retry:`` lines and ``:`` comments are skipped; one space after ``data:``
+    is dropped; several ``data:`` lines of one event are joined with newlines;
+    a blank line ends an event; CRLF, LF and CR all end lines.  Padding around
+    the JSON is ignored, and ``data: [DONE]`` (OpenAI's end marker) ends the
+    stream.  Data that is not a JSON object, and a body that is not UTF-8 text,
+    raise :class:`NormalizeError` naming the event or the piece.
+    """
+    data: list[str] = []
+    n = 0
+    for line in _lines(body):
+        if not line:
+            if data:
+                n += 1
+                event = _event(data, n)
+                data = []
+                if event is None:
+                    return
+                yield event
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        if name == "data":
+            data.append(value[1:] if value.startswith(" ") else value)
+    if data:
+        event = _event(data, n + 1)
+        if event is not None:
+            yield event
+
+
+def _event(data: list[str], n: int) -> JsonDict | None:
+    text = "\n".join(data).strip()
+    if text == "[DONE]":
+        return None
+    try:
+        value = parse_json(text)
+    except NormalizeError as exc:
+        raise NormalizeError(f"event {n}: {exc.message}") from None
+    if not isinstance(value, dict):
+        raise NormalizeError(f"event {n}: the data is not a JSON object")
+    return value
+
+
+class Decoder(Protocol):
+    """What :func:`fold_events` and :func:`fold_stream` need of a stream decoder."""
+
+    def feed(self, event: Any, /) -> Sequence[Delta]: ...
+
+    def finish_all(self, parts: Sequence[Part], /) -> list[Item]: ...
+
+
+def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
+    """Feed every event to ``decoder`` and fold the deltas: the stream's parts.
+
+    Parts still open when the events run out (a stream cut short) are closed
+    as they stand, with :meth:`FoldState.finalize`.  ``events`` that are no
+    iterable of events raise :class:`NormalizeError` (:func:`native_events`).
+    """
+    stream = native_events(events)
+    return fold_all(FoldState(), (delta for event in stream for delta in decoder.feed(event))).finalize()
+
+
+def fold_stream(decoder: Decoder, events: object) -> list[Item]:
+    """Feed, fold and finish a whole stream: ``decoder.finish_all(fold_events(decoder, events))``."""
+    return decoder.finish_all(fold_events(decoder, events))
+
+
+def split_parts(parts: Sequence[Part], owners: Sequence[int], order: Sequence[int]) -> dict[int, list[Part]]:
+    """The folded parts of a stream of several items (choices, candidates), by the item each began in.
+
+    ``owners`` is the item of every part the decoder began, in the order it
+    began them (the order the fold keeps); ``order`` the items.  With a single
+    item any parts are its own.  Parts that cannot be the decoder's (another
+    count) raise :class:`NormalizeError`.
+    """
+    groups: dict[int, list[Part]] = {n: [] for n in order}
+    if len(parts) == len(owners):
+        for owner, part in zip(owners, parts):
+            groups[owner].append(part)
+    elif len(order) == 1:
+        groups[order[0]] = list(parts)
+    else:
+        raise NormalizeError(
+            f"{len(parts)} parts for a stream whose decoder began {len(owners)} across {len(order)} items; "
+            "pass every folded part (FoldState.parts or finalize())",
+            "parts",
+        )
+    return groups
