@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+from types import ModuleType
 from typing import Any, Iterable, Iterator
 
 from agentkit_core import Item, ItemKind, Part
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads")
 VECTORS = os.path.join(os.path.dirname(ROOT), "vectors")
+#: Each provider's projection, by the name of its folder of recordings.
+PROVIDERS: dict[str, ModuleType] = {
+    "anthropic": anthropic,
+    "openai_chat": openai_chat,
+    "openai_responses": openai_responses,
+    "gemini": gemini,
+}
 
 
 def path(provider: str, name: str) -> str:
@@ -38,6 +47,21 @@ def raw(provider: str, name: str) -> bytes:
 def names(provider: str, suffix: str) -> list[str]:
     """The provider's recorded files ending in ``suffix``, sorted."""
     return sorted(n for n in os.listdir(os.path.join(ROOT, provider)) if n.endswith(suffix))
+
+
+def items(provider: str, name: str) -> list[Item]:
+    """What ``provider``'s projection makes of its recorded file ``name``, a request, a response,
+    a stream of JSON Lines or a raw event stream as the name ends."""
+    module = PROVIDERS[provider]
+    if name.endswith(".request.json"):
+        return module.items_from_request(load(provider, name))  # type: ignore[no-any-return]
+    if name.endswith(".response.json"):
+        return module.items_from_response(load(provider, name))  # type: ignore[no-any-return]
+    if name.endswith(".stream.jsonl"):
+        return module.items_from_stream(load_events(provider, name))  # type: ignore[no-any-return]
+    if name.endswith(".sse.txt"):
+        return module.items_from_stream(module.events_from_sse(raw(provider, name)))  # type: ignore[no-any-return]
+    raise ValueError(f"{provider}/{name} is no recording")
 
 
 def stored(item: Item) -> Item:

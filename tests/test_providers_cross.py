@@ -174,12 +174,7 @@ class OddInputTest(unittest.TestCase):
 
 # -- every recording to every provider -------------------------------------------------------------
 
-PROVIDERS: dict[str, ModuleType] = {
-    "anthropic": anthropic,
-    "openai_chat": openai_chat,
-    "openai_responses": openai_responses,
-    "gemini": gemini,
-}
+PROVIDERS = recorded.PROVIDERS
 #: Whose opaque reasoning state each provider keeps (``agentkit.provider``); Chat keeps none.
 STATE = {"anthropic": "anthropic", "openai_chat": None, "openai_responses": "openai", "gemini": "gemini"}
 #: Metadata keys in each provider's namespaces, nested objects' included: a body must never carry another's.
@@ -250,16 +245,9 @@ def recordings() -> Iterator[tuple[str, str, Callable[[], list[Item]]]]:
     for provider, cases in DOCUMENTED.items():
         for label, make in cases:
             yield provider, label, lambda f=make, m=PROVIDERS[provider]: f(m)
-    for provider, module in PROVIDERS.items():
+    for provider in PROVIDERS:
         for name in sorted(os.listdir(os.path.join(recorded.ROOT, provider))):
-            if name.endswith(".request.json"):
-                yield provider, name, lambda m=module, p=provider, n=name: m.items_from_request(recorded.load(p, n))
-            elif name.endswith(".response.json"):
-                yield provider, name, lambda m=module, p=provider, n=name: m.items_from_response(recorded.load(p, n))
-            elif name.endswith(".stream.jsonl"):
-                yield provider, name, lambda m=module, p=provider, n=name: m.items_from_stream(recorded.load_events(p, n))
-            elif name.endswith(".sse.txt"):
-                yield provider, name, lambda m=module, b=recorded.raw(provider, name): m.items_from_stream(m.events_from_sse(b))
+            yield provider, name, lambda p=provider, n=name: recorded.items(p, n)
 
 
 def _each_part(parts: tuple[Part, ...]) -> Iterator[Part]:

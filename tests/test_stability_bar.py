@@ -55,12 +55,11 @@ from agentkit_core import (
     FinishReason,
     fold,
 )
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 from tests.fakes import compaction, reporter, stateful, stateless, tools, voice
 from tests.recorded import stored
 
-REFERENCE = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
+REFERENCE = recorded.PROVIDERS
 FAKES = {"stateless": stateless, "stateful": stateful, "voice": voice}
 
 
