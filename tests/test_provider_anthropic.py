@@ -705,7 +705,10 @@ class StreamTests(unittest.TestCase):
                         self.assertTrue(full.summary.startswith(part.summary or ""))
                     elif isinstance(part, TextPart):
                         self.assertTrue(full.text.startswith(part.text))
-                self.assertEqual(len(item.parts), len(whole.parts) if n > stop else len(item.parts))
+                if n > stop:
+                    self.assertEqual(len(item.parts), len(whole.parts))
+                else:
+                    self.assertLessEqual(len(item.parts), len(whole.parts))
         self.assertEqual(adapter.items_from_stream(events[: len(events) - 1]), [whole])  # message_stop adds nothing left
 
     def test_thinking_cut_before_its_signature_holds_no_state_and_is_not_sent_back(self) -> None:
