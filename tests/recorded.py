@@ -1,16 +1,28 @@
-"""Recorded provider traffic in ``tests/payloads/<provider>/``, as the adapter tests read it."""
+"""Recorded provider traffic in ``tests/payloads/<provider>/``, and the reference's wire vectors, as the adapter tests read them."""
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from types import ModuleType
+from typing import Any, Iterable, Iterator
+
+from agentkit_core import Item, ItemKind, Part
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads")
+VECTORS = os.path.join(os.path.dirname(ROOT), "vectors")
+#: Each provider's projection, by the name of its folder of recordings.
+PROVIDERS: dict[str, ModuleType] = {
+    "anthropic": anthropic,
+    "openai_chat": openai_chat,
+    "openai_responses": openai_responses,
+    "gemini": gemini,
+}
 
 
 def path(provider: str, name: str) -> str:
-    """The file ``name`` of ``provider`` (``anthropic``, ``openai_chat``, ``openai_responses``)."""
+    """The file ``name`` of ``provider`` (``anthropic``, ``gemini``, ``openai_chat``, ``openai_responses``)."""
     return os.path.join(ROOT, provider, name)
 
 
@@ -26,6 +38,52 @@ def load_events(provider: str, name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def raw(provider: str, name: str) -> bytes:
+    """A recorded file's bytes, as they came over the wire (a ``.sse.txt`` body)."""
+    with open(path(provider, name), "rb") as f:
+        return f.read()
+
+
 def names(provider: str, suffix: str) -> list[str]:
     """The provider's recorded files ending in ``suffix``, sorted."""
     return sorted(n for n in os.listdir(os.path.join(ROOT, provider)) if n.endswith(suffix))
+
+
+def items(provider: str, name: str) -> list[Item]:
+    """What ``provider``'s projection makes of its recorded file ``name``, a request, a response,
+    a stream of JSON Lines or a raw event stream as the name ends."""
+    module = PROVIDERS[provider]
+    if name.endswith(".request.json"):
+        return module.items_from_request(load(provider, name))  # type: ignore[no-any-return]
+    if name.endswith(".response.json"):
+        return module.items_from_response(load(provider, name))  # type: ignore[no-any-return]
+    if name.endswith(".stream.jsonl"):
+        return module.items_from_stream(load_events(provider, name))  # type: ignore[no-any-return]
+    if name.endswith(".sse.txt"):
+        return module.items_from_stream(module.events_from_sse(raw(provider, name)))  # type: ignore[no-any-return]
+    raise ValueError(f"{provider}/{name} is no recording")
+
+
+def stored(item: Item) -> Item:
+    """``item`` after a trip through the reference JSON: what a transcript file gives back.
+
+    The JSON is strict (no ``NaN``): an item that holds one could not be stored.
+    """
+    return Item.from_dict(json.loads(json.dumps(item.to_dict(), allow_nan=False)))
+
+
+def reference_transcripts(kinds: Iterable[ItemKind]) -> Iterator[tuple[int, list[Item]]]:
+    """``(line, transcript)`` for every ``Item`` and ``Part`` line of the reference's ``reference-wire.tsv``.
+
+    An item is a transcript of its own; a part is one alone in an item of each of ``kinds``.
+    """
+    kinds = tuple(kinds)
+    with open(os.path.join(VECTORS, "reference-wire.tsv"), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            kind, _, text = line.rstrip("\n").partition("\t")
+            if kind == "Item":
+                yield n, [Item.from_dict(json.loads(text))]
+            elif kind == "Part":
+                part = Part.from_dict(json.loads(text))
+                for item_kind in kinds:
+                    yield n, [Item(item_kind, [part])]

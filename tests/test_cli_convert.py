@@ -20,20 +20,14 @@ from typing import Any
 
 import agentkit_core as ak
 from agentkit_core import _cli
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import openai_chat
 from tests import recorded
 from tests.test_cli_reading import run
 from tests.test_transcript import Files
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PAYLOADS = os.path.join(HERE, "payloads")
+PAYLOADS = recorded.ROOT
 PROG = ak.__name__
-PROVIDERS: dict[str, Any] = {
-    "anthropic": anthropic,
-    "openai_chat": openai_chat,
-    "openai_responses": openai_responses,
-    "gemini": gemini,
-}
+PROVIDERS = recorded.PROVIDERS
 FLAG = {"anthropic": "anthropic", "openai_chat": "openai-chat", "openai_responses": "openai-responses", "gemini": "gemini"}
 
 
@@ -48,16 +42,7 @@ def recorded_files() -> list[tuple[str, str]]:
 
 def expected_items(provider: str, path: str) -> list[ak.Item]:
     """What the projection's own functions give for a recorded file, judged by its name."""
-    module = PROVIDERS[provider]
-    with open(path, "rb") as f:
-        data = f.read()
-    if path.endswith(".sse.txt"):
-        return module.items_from_stream(module.events_from_sse(data))  # type: ignore[no-any-return]
-    if path.endswith(".jsonl"):
-        return module.items_from_stream([json.loads(line) for line in data.splitlines() if line.strip()])  # type: ignore[no-any-return]
-    if path.endswith(".request.json"):
-        return module.items_from_request(json.loads(data))  # type: ignore[no-any-return]
-    return module.items_from_response(json.loads(data))  # type: ignore[no-any-return]
+    return recorded.items(provider, os.path.basename(path))
 
 
 def converted(result: tuple[int, str, str]) -> list[tuple[Any, ...]]:

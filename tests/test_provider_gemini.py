@@ -15,9 +15,9 @@ import base64
 import copy
 import inspect
 import json
-import os
 import random
 import unittest
+from functools import partial
 from typing import Any, Callable
 
 from agentkit_core import (
@@ -61,6 +61,8 @@ from agentkit_core import (
 )
 from agentkit_core.providers import gemini
 from tests import recorded
+from tests.mutation import mutate, mutate_stream, outcome
+from tests.recorded import stored
 
 JsonDict = dict[str, Any]
 
@@ -139,16 +141,9 @@ SNAKE_CASE_REQUEST: JsonDict = {
 }
 
 
-def load(name: str) -> Any:
-    return recorded.load("gemini", name)
-
-
-def load_events(name: str) -> list[JsonDict]:
-    return recorded.load_events("gemini", name)
-
-
-def files(suffix: str) -> list[str]:
-    return recorded.names("gemini", suffix)
+load = partial(recorded.load, "gemini")
+load_events = partial(recorded.load_events, "gemini")
+files = partial(recorded.names, "gemini")
 
 
 def transcript(request: JsonDict) -> JsonDict:
@@ -253,8 +248,7 @@ class ResponseTests(unittest.TestCase):
                 self.assertEqual(item.metadata[FINISH_REASON_KEY], candidate["finishReason"])
                 self.assertEqual(item.usage.metadata["gemini.usage"], response["usageMetadata"])
                 self.assertEqual(len(item.parts), len(candidate["content"].get("parts", ())))
-                stored = Item.from_dict(json.loads(json.dumps(item.to_dict())))
-                self.assertEqual(stored, item)
+                self.assertEqual(stored(item), item)
 
     def test_assistant_turn_echoes_back_verbatim(self) -> None:
         responses = {name: load(name) for name in files(".response.json")}
@@ -265,8 +259,7 @@ class ResponseTests(unittest.TestCase):
                 item = gemini.items_from_response(response)[0]  # invented ids, never sent
                 expected = [content] if content.get("parts") else []  # a turn without parts is not sent
                 self.assertEqual(gemini.request_from_items([item]), {"contents": expected})
-                stored = Item.from_dict(json.loads(json.dumps(item.to_dict())))
-                self.assertEqual(gemini.request_from_items([stored]), {"contents": expected})
+                self.assertEqual(gemini.request_from_items([stored(item)]), {"contents": expected})
 
     def test_thought_signature_stays_on_the_first_of_parallel_calls(self) -> None:
         response = load(PARALLEL + ".response.json")
@@ -523,8 +516,7 @@ class StreamTests(unittest.TestCase):
     def test_raw_sse_body_is_the_jsonl_events(self) -> None:
         for name in files(".sse.txt"):
             with self.subTest(name):
-                with open(recorded.path("gemini", name), "rb") as f:
-                    raw = f.read()
+                raw = recorded.raw("gemini", name)
                 events = load_events(name.replace(".sse.txt", ".stream.jsonl"))
                 self.assertEqual(list(gemini.events_from_sse(raw)), events)
                 self.assertEqual(list(gemini.events_from_sse(raw.decode("utf-8"))), events)
@@ -671,8 +663,7 @@ class RequestTests(unittest.TestCase):
                 request = load(name)
                 items = gemini.items_from_request(request)
                 self.assertEqual(gemini.request_from_items(items), transcript(request))
-                stored = [Item.from_dict(json.loads(json.dumps(i.to_dict()))) for i in items]
-                self.assertEqual(gemini.request_from_items(stored), transcript(request))
+                self.assertEqual(gemini.request_from_items([stored(i) for i in items]), transcript(request))
 
     def test_request_items(self) -> None:
         request = load(PARALLEL + "_turn2.request.json")
@@ -873,57 +864,8 @@ class RequestTests(unittest.TestCase):
 
 # -- bad input ----------------------------------------------------------------------------
 
-_REPLACEMENTS: list[Any] = [None, 0, -1, 2**70, 1.5, True, "", "x", "STOP", [], {}, [1, "a"], {"a": None}, {"text": "t"}]
-
-
-def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [here]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found += _paths(v, here + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found += _paths(v, here + (i,))
-    return found
-
-
-def mutate(value: Any, rng: random.Random) -> Any:
-    """``value`` with one random change: a field or element dropped, nulled, retyped or renamed, or a value wrapped."""
-    value = copy.deepcopy(value)
-    path = rng.choice(_paths(value)[1:] or [()])
-    if not path:
-        return rng.choice(_REPLACEMENTS)
-    parent = value
-    for step in path[:-1]:
-        parent = parent[step]
-    last = path[-1]
-    action = rng.randrange(5)
-    if action == 0:
-        del parent[last]
-    elif action == 1:
-        parent[last] = rng.choice(_REPLACEMENTS)
-    elif action == 2:
-        parent[last] = [parent[last]]
-    elif action == 3 and isinstance(last, str):
-        snake = "".join("_" + c.lower() if c.isupper() else c for c in last)
-        parent[snake if snake != last else last.upper()] = parent.pop(last)
-    else:
-        parent[last] = None
-    return value
-
-
 class BadInputTests(unittest.TestCase):
     """Whatever comes in, out comes items or ``NormalizeError``, never another exception."""
-
-    def _only_normalize_error(self, run: Callable[[], Any], what: str) -> None:
-        try:
-            run()
-        except NormalizeError:
-            pass
-        except self.failureException:
-            raise
-        except Exception as exc:  # pragma: no cover - the failure this test exists to report
-            self.fail(f"{what}: {type(exc).__name__}: {exc}")
 
     def test_mutated_responses_and_requests(self) -> None:
         """Also: what decodes goes back as it came (a content without parts is never sent)."""
@@ -950,9 +892,10 @@ class BadInputTests(unittest.TestCase):
                             echoed = [{"role": "model", **content}] if content.get("parts") else []
                             self.assertEqual(gemini.request_from_items([item])["contents"], echoed, f"{name} mutation {n}")
                     for item in items:
-                        self.assertEqual(Item.from_dict(json.loads(json.dumps(item.to_dict()))), item)
+                        self.assertEqual(stored(item), item)
 
-                self._only_normalize_error(run, f"{name} mutation {n}")
+                with self.subTest(name, mutation=n):
+                    outcome(self, run)
 
     def test_mutated_streams(self) -> None:
         rng = random.Random(7)
@@ -960,18 +903,7 @@ class BadInputTests(unittest.TestCase):
         streams = [load_events(n) for n in files(".stream.jsonl")] + [chunks_of(r, 11) for r in responses]
         for s, original in enumerate(streams):
             for n in range(150):
-                events = copy.deepcopy(original)
-                action = rng.randrange(4)
-                if action == 0:
-                    events = events[: rng.randrange(len(events) + 1)]
-                elif action == 1:
-                    rng.shuffle(events)
-                elif action == 2 and events:
-                    at = rng.randrange(len(events))
-                    events[at] = mutate(events[at], rng)
-                else:
-                    at = rng.randrange(len(events)) if events else 0
-                    events[at:at] = [mutate(rng.choice(original), rng) for _ in range(2)]
+                events = mutate_stream(original, rng)
 
                 def run() -> None:
                     decoder, state = gemini.stream_decoder(), FoldState()
@@ -982,25 +914,16 @@ class BadInputTests(unittest.TestCase):
                     items = decoder.finish_all(state.finalize())
                     gemini.request_from_items(items)
 
-                self._only_normalize_error(run, f"stream {s} mutation {n}")
+                with self.subTest(stream=s, mutation=n):
+                    outcome(self, run)
 
     def test_every_reference_item_and_part_encodes_or_is_refused(self) -> None:
         """The reference's wire vectors: odd metadata (``gemini.`` keys included), every part and output shape."""
-        from agentkit_core import Part
-
         seen = 0
-        with open(os.path.join(os.path.dirname(recorded.ROOT), "vectors", "reference-wire.tsv"), encoding="utf-8") as f:
-            for n, line in enumerate(f):
-                kind, _, text = line.rstrip("\n").partition("\t")
-                if kind == "Item":
-                    transcripts = [[Item.from_dict(json.loads(text))]]
-                elif kind == "Part":
-                    transcripts = [[Item(k, [Part.from_dict(json.loads(text))])] for k in ItemKind]
-                else:
-                    continue
-                for items in transcripts:
-                    seen += 1
-                    self._only_normalize_error(lambda: gemini.request_from_items(items), f"vector line {n + 1}")
+        for n, items in recorded.reference_transcripts(ItemKind):
+            seen += 1
+            with self.subTest(line=n, kind=items[0].kind.value):
+                outcome(self, lambda: gemini.request_from_items(items))
         self.assertGreater(seen, 1000)
 
     def test_refusals_name_the_item_and_part(self) -> None:

@@ -17,6 +17,7 @@ import copy
 import json
 import random
 import unittest
+from functools import partial
 from typing import Any
 
 from agentkit_core import (
@@ -59,25 +60,20 @@ from agentkit_core import (
 )
 from agentkit_core.providers import openai_responses as A
 from tests import recorded
+from tests.mutation import mutate, mutate_stream, outcome
+from tests.recorded import stored
 
 P = "openai_responses"
 RESPONSES = recorded.names(P, ".response.json")
 REQUESTS = recorded.names(P, ".request.json")
 STREAMS = recorded.names(P, ".stream.jsonl")
 SSE = recorded.names(P, ".sse.txt")
-
-
-def load(name: str) -> Any:
-    return recorded.load(P, name)
-
-
-def load_stream(name: str) -> list[dict[str, Any]]:
-    return recorded.load_events(P, name)
+load = partial(recorded.load, P)
+load_stream = partial(recorded.load_events, P)
 
 
 def load_sse(name: str) -> str:
-    with open(recorded.path(P, name), encoding="utf-8", newline="") as f:
-        return f.read()
+    return recorded.raw(P, name).decode("utf-8")
 
 
 def transcript_fields(request: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +154,7 @@ class ResponseTest(unittest.TestCase):
                 # output level: the parts regroup into the native output items
                 self.assertEqual(A.request_from_items([item])["input"], [without_replay_status(o) for o in body["output"]])
                 # everything is plain JSON the neutral codec carries
-                self.assertEqual(Item.from_dict(json.loads(json.dumps(item.to_dict()))), item)
+                self.assertEqual(stored(item), item)
 
     def test_the_body_is_not_shared(self) -> None:
         body = load("responses.web_search_annotations.response.json")
@@ -945,7 +941,7 @@ class RequestTest(unittest.TestCase):
                 items = A.items_from_request(request)
                 self.assertEqual(A.request_from_items(items), transcript_fields(request))
                 for item in items:
-                    self.assertEqual(Item.from_dict(json.loads(json.dumps(item.to_dict()))), item)
+                    self.assertEqual(stored(item), item)
 
     def test_follow_up_rebuilt_from_the_conversation(self) -> None:
         first = load("responses.reasoning_function_call.request.json")
@@ -1081,44 +1077,12 @@ class RequestTest(unittest.TestCase):
 # -- mutations: only success or NormalizeError ------------------------------------------------
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found += _paths(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found += _paths(v, path + (i,))
-    return found
-
-
-_REPLACEMENTS: list[Any] = [None, 0, -1, 2**70, 1.5, True, "", "x", "\u2028", [], [None], {}, {"type": "message"},
-                            {"type": "reasoning"}, {"type": "function_call"}, "response.completed", float("nan"), ("t",), {1, 2}]
-
-
-def mutate(value: Any, rng: random.Random) -> Any:
-    """A copy of ``value`` with one place dropped, retyped, nulled or replaced."""
-    value = copy.deepcopy(value)
-    paths = _paths(value)
-    path = rng.choice(paths)
-    if not path:
-        return rng.choice(_REPLACEMENTS)
-    parent = value
-    for step in path[:-1]:
-        parent = parent[step]
-    if rng.random() < 0.3:
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = rng.choice(_REPLACEMENTS)
-    return value
-
-
 class MutationTest(unittest.TestCase):
-    def assert_only_normalize_error(self, call: Any, *args: Any) -> None:
-        try:
-            call(*args)
-        except NormalizeError:
-            pass
+    def assert_sent_and_stored(self, items: list[Item]) -> None:
+        """What decodes encodes, and survives the reference JSON."""
+        A.request_from_items(items)
+        for item in items:
+            self.assertEqual(stored(item), item)
 
     def test_mutated_bodies(self) -> None:
         rng = random.Random(10)
@@ -1127,40 +1091,23 @@ class MutationTest(unittest.TestCase):
             for fn, body in bodies:
                 mutated = mutate(body, rng)
                 with self.subTest(fn=fn.__name__, round=round_):
-                    self.assert_only_normalize_error(fn, mutated)
-                    try:
-                        items = fn(mutated)
-                    except NormalizeError:
-                        continue
-                    A.request_from_items(items)  # what decodes encodes
+                    items = outcome(self, lambda: fn(mutated))
+                    if items is not None:
+                        self.assert_sent_and_stored(items)
 
     def test_mutated_streams(self) -> None:
         rng = random.Random(11)
         streams = [load_stream(n) for n in STREAMS if "reasoning_summary" not in n]
         long_one = load_stream("responses.reasoning_summary.stream.jsonl")
         streams.append(long_one[:40] + long_one[-30:])
+        foreign = load_stream(STREAMS[0])  # what mutate_stream adds to every stream comes from this one
         for round_ in range(120):
-            for events in streams:
-                events = list(events)
-                how = rng.randrange(4)
-                if how == 0:  # mutate some events
-                    for _ in range(rng.randint(1, 3)):
-                        i = rng.randrange(len(events))
-                        events[i] = mutate(events[i], rng)
-                elif how == 1:  # cut short
-                    events = events[: rng.randrange(len(events))]
-                elif how == 2:  # shuffle
-                    rng.shuffle(events)
-                else:  # drop and duplicate
-                    events = [e for e in events if rng.random() > 0.2]
-                    events += [rng.choice(load_stream(STREAMS[0]))] * 2
-                with self.subTest(round=round_, how=how):
-                    try:
-                        items = A.items_from_stream(events)
-                    except NormalizeError:
-                        continue
-                    A.request_from_items(items)
-                    self.assertEqual(Item.from_dict(json.loads(json.dumps(items[0].to_dict()))), items[0])
+            for n, events in enumerate(streams):
+                bad = mutate_stream(events, rng, foreign)
+                with self.subTest(round=round_, stream=n):
+                    items = outcome(self, lambda: A.items_from_stream(bad))
+                    if items is not None:
+                        self.assert_sent_and_stored(items)
 
 
 if __name__ == "__main__":

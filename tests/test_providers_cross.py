@@ -43,12 +43,12 @@ from agentkit_core import (
     Part,
     PartsOutput,
     ReasoningPart,
-    TextPart,
     ToolCallPart,
     ToolResultPart,
 )
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
+from tests.mutation import ODD_VALUES, outcome
 
 #: The modules every provider shares: its helpers, written once.
 SHARED = {"_common", "_streams"}
@@ -144,10 +144,6 @@ class DocstringTest(unittest.TestCase):
 
 # -- what no public function takes -----------------------------------------------------------------
 
-ODD: list[Any] = [None, 5, 2.5, True, "text", "\udc80", b"\xff\xfe", b"data: {}\n\n", [1], [None], {"a": float("nan")},
-                  {1: 2}, {"a": (1,)}, object(), {"type": "message"}, [TextPart("x")], {"a": {"b": [[[[]]]]}}]
-
-
 class OddInputTest(unittest.TestCase):
     def test_public_functions_raise_only_normalize_error(self) -> None:
         for name, module in PROVIDERS.items():
@@ -164,12 +160,9 @@ class OddInputTest(unittest.TestCase):
                 "usage_from_native": module.usage_from_native,
             }
             for function, call in calls.items():
-                for value in ODD + [[Item.text(ItemKind.USER, "x"), 3], iter([{"type": 1}])]:
+                for value in ODD_VALUES + ([Item.text(ItemKind.USER, "x"), 3], iter([{"type": 1}])):
                     with self.subTest(f"{name}.{function}", value=repr(value)[:40]):
-                        try:
-                            call(value)
-                        except NormalizeError as exc:
-                            self.assertIsInstance(exc.path, str)
+                        outcome(self, lambda: call(value))
 
     def test_an_event_stream_may_be_cut_anywhere(self) -> None:
         body = 'data: {"a": "\u00e9\U0001F600"}\r\n\r\n: comment\ndata: {"b": 1}\n\n'.encode()
@@ -181,12 +174,7 @@ class OddInputTest(unittest.TestCase):
 
 # -- every recording to every provider -------------------------------------------------------------
 
-PROVIDERS: dict[str, ModuleType] = {
-    "anthropic": anthropic,
-    "openai_chat": openai_chat,
-    "openai_responses": openai_responses,
-    "gemini": gemini,
-}
+PROVIDERS = recorded.PROVIDERS
 #: Whose opaque reasoning state each provider keeps (``agentkit.provider``); Chat keeps none.
 STATE = {"anthropic": "anthropic", "openai_chat": None, "openai_responses": "openai", "gemini": "gemini"}
 #: Metadata keys in each provider's namespaces, nested objects' included: a body must never carry another's.
@@ -257,19 +245,9 @@ def recordings() -> Iterator[tuple[str, str, Callable[[], list[Item]]]]:
     for provider, cases in DOCUMENTED.items():
         for label, make in cases:
             yield provider, label, lambda f=make, m=PROVIDERS[provider]: f(m)
-    for provider, module in PROVIDERS.items():
+    for provider in PROVIDERS:
         for name in sorted(os.listdir(os.path.join(recorded.ROOT, provider))):
-            path = recorded.path(provider, name)
-            if name.endswith(".request.json"):
-                yield provider, name, lambda m=module, p=provider, n=name: m.items_from_request(recorded.load(p, n))
-            elif name.endswith(".response.json"):
-                yield provider, name, lambda m=module, p=provider, n=name: m.items_from_response(recorded.load(p, n))
-            elif name.endswith(".stream.jsonl"):
-                yield provider, name, lambda m=module, p=provider, n=name: m.items_from_stream(recorded.load_events(p, n))
-            elif name.endswith(".sse.txt"):
-                with open(path, "rb") as f:
-                    body = f.read()
-                yield provider, name, lambda m=module, b=body: m.items_from_stream(m.events_from_sse(b))
+            yield provider, name, lambda p=provider, n=name: recorded.items(p, n)
 
 
 def _each_part(parts: tuple[Part, ...]) -> Iterator[Part]:
@@ -417,22 +395,13 @@ class MatrixTest(unittest.TestCase):
     def test_every_reference_value_is_sent_or_refused(self) -> None:
         """The reference's wire vectors (odd metadata, every part and output shape) through every encoder."""
         seen = 0
-        with open(os.path.join(os.path.dirname(recorded.ROOT), "vectors", "reference-wire.tsv"), encoding="utf-8") as f:
-            lines = [line.rstrip("\n").split("\t", 1) for line in f]
-        for n, (kind, text) in enumerate(lines, 1):
-            if kind == "Item":
-                transcripts = [[Item.from_dict(json.loads(text))]]
-            elif kind == "Part":
-                transcripts = [[Item(k, [Part.from_dict(json.loads(text))])] for k in (ItemKind.USER, ItemKind.ASSISTANT, ItemKind.TOOL)]
-            else:
-                continue
-            for items in transcripts:
-                for target, module in PROVIDERS.items():
-                    seen += 1
-                    try:
-                        module.request_from_items(items)
-                    except NormalizeError as exc:
-                        self.assertRegex(exc.path, r"^items\[0\]\.parts\[\d+\]", f"line {n} -> {target}")
+        for n, items in recorded.reference_transcripts((ItemKind.USER, ItemKind.ASSISTANT, ItemKind.TOOL)):
+            for target, module in PROVIDERS.items():
+                seen += 1
+                try:
+                    module.request_from_items(items)
+                except NormalizeError as exc:
+                    self.assertRegex(exc.path, r"^items\[0\]\.parts\[\d+\]", f"line {n} -> {target}")
         self.assertGreaterEqual(seen, 4 * 600)
 
     def test_invented_ids_go_only_to_apis_that_need_ids(self) -> None:

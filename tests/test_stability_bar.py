@@ -17,7 +17,6 @@ import base64
 import inspect
 import json
 import unittest
-from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Sequence
 
@@ -56,16 +55,12 @@ from agentkit_core import (
     FinishReason,
     fold,
 )
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from tests import recorded
 from tests.fakes import compaction, reporter, stateful, stateless, tools, voice
+from tests.recorded import stored
 
-PAYLOADS = Path(__file__).resolve().parent / "payloads"
-REFERENCE = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
+REFERENCE = recorded.PROVIDERS
 FAKES = {"stateless": stateless, "stateful": stateful, "voice": voice}
-
-
-def roundtrip(item: Item) -> Item:
-    return Item.from_dict(json.loads(json.dumps(item.to_dict())))
 
 
 def run_stream(adapter: Any, events: Iterable[Any], rep: reporter.Reporter | None = None) -> tuple[Item, FoldState, list[str]]:
@@ -103,7 +98,7 @@ class ProjectionTest(unittest.TestCase):
     def test_item_is_an_item_view(self) -> None:
         item = Item.text(ItemKind.USER, "hi")
         self.assertIsInstance(item, ItemView)
-        self.assertIsInstance(roundtrip(item), ItemView)
+        self.assertIsInstance(stored(item), ItemView)
         self.assertNotIsInstance(TextPart("hi"), ItemView)  # no kind, no parts
 
     def test_protocol_members(self) -> None:
@@ -149,7 +144,7 @@ class StatelessProviderTest(unittest.TestCase):
         self.assertEqual(item.parts, (TextPart("You said: hello there"),))
         self.assertEqual((item.finish_reason, item.usage), (FinishReason.COMPLETED, Usage(TokenUsage(4, 4))))
         self.assertEqual(item.metadata, {"faketext.model": "faketext-1", "faketext.stop": "end"})
-        self.assertEqual(roundtrip(item), item)
+        self.assertEqual(stored(item), item)
 
     def test_the_stream_gives_the_same_item(self) -> None:
         request = stateless.request_from_items(self.transcript)
@@ -270,13 +265,13 @@ class VoiceProviderTest(unittest.TestCase):
         [audio] = item.parts
         self.assertEqual(audio, MediaPart(Modality.AUDIO, "audio/pcm;rate=24000", InlineBytes(voice.sine_pcm16(440.0, 50, 24000))))
         self.assertEqual((item.finish_reason, item.usage), (FinishReason.COMPLETED, Usage(TokenUsage(5, 2))))
-        self.assertEqual(roundtrip(item), item)
+        self.assertEqual(stored(item), item)
 
     def test_the_next_turn_sends_both_voices_back(self) -> None:
         transcript = [self.user_turn()]
         transcript += voice.items_from_response(voice.FakeVoiceProvider().respond(voice.request_from_items(transcript)))
         transcript.append(self.user_turn())
-        request = voice.request_from_items([roundtrip(i) for i in transcript])
+        request = voice.request_from_items([stored(i) for i in transcript])
         self.assertEqual([(t["role"], t["format"]) for t in request["turns"]], [("user", "wav"), ("assistant", "pcm16"), ("user", "wav")])
 
     def test_text_is_refused(self) -> None:
@@ -312,7 +307,7 @@ class ToolResultTest(unittest.TestCase):
         """The result's output as any JSON reader sees it, and the result after the round trip."""
         item = Item(ItemKind.TOOL, (result,))
         text = json.dumps(item.to_dict(), ensure_ascii=False)
-        self.assertEqual(roundtrip(item), item)
+        self.assertEqual(stored(item), item)
         return json.loads(text)["parts"][0]["ToolResult"]
 
     def test_shell_result_is_plain_json(self) -> None:
@@ -398,9 +393,8 @@ class ToolResultTest(unittest.TestCase):
 def recorded_streams() -> list[tuple[str, ModuleType, list[Any]]]:
     found = []
     for provider, adapter in REFERENCE.items():
-        for path in sorted((PAYLOADS / provider).glob("*.stream.jsonl")):
-            events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            found.append((f"{provider}/{path.name}", adapter, events))
+        for name in recorded.names(provider, ".stream.jsonl"):
+            found.append((f"{provider}/{name}", adapter, recorded.load_events(provider, name)))
     return found
 
 
@@ -529,9 +523,9 @@ class CompactionTest(unittest.TestCase):
 
     def test_needs_nothing_but_the_items(self) -> None:
         items = long_transcript()
-        loaded = [roundtrip(i) for i in items]  # what a transcript store gives back
+        loaded = [stored(i) for i in items]  # what a transcript store gives back
         self.assertEqual(compaction.compact(loaded, keep_last=2), compaction.compact(items, keep_last=2))
-        self.assertEqual([roundtrip(i) for i in compaction.compact(items)], compaction.compact(items))
+        self.assertEqual([stored(i) for i in compaction.compact(items)], compaction.compact(items))
 
     def test_never_splits_a_call_from_its_result(self) -> None:
         call = ToolCallId("slow")
