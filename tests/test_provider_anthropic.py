@@ -985,7 +985,7 @@ class RequestTests(unittest.TestCase):
 # -- bad input: only NormalizeError, and what decodes is valid ------------------------------------------------
 
 class BadInputTests(unittest.TestCase):
-    ROUNDS = int(__import__('os').environ.get('ROUNDS', 60))
+    ROUNDS = 60
 
     def assert_valid(self, items: list[Item]) -> None:
         for item in items:
