@@ -18,21 +18,23 @@ error propagates, so decoding that succeeds never builds a path string.
 from __future__ import annotations
 
 import math
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
+from ._make import maker as maker
 from .error import NormalizeError
 from .jsontext import MAX_DEPTH as MAX_DEPTH
 from .jsontext import JsonCodec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Callable, NoReturn, TypeVar
+
     from .jsontext import JsonValue
+
+    T = TypeVar("T")
 
 _U64_END = 1 << 64
 _JUST_INT = {int}
 _isfinite = math.isfinite
-
-T = TypeVar("T")
 
 
 class _Missing:
@@ -123,34 +125,6 @@ def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: i
         return decode(d.get(key, MISSING), depth)
     except NormalizeError as exc:
         raise exc.under(key) from None
-
-
-def maker(cls: type[T], *names: str) -> Callable[..., T]:
-    """A fast constructor for decoders: ``maker(cls, "a", "b")(a, b)`` builds a ``cls``.
-
-    It skips ``__init__``, whose checks (and payload copies) a decoder's values
-    passed already as they were read.  Every field of ``cls`` must be named; a
-    part's wire depth, which ``__init__`` would record, is measured on first
-    use instead (``_check.depth``).
-
-    A frozen value refuses ``o.x = ...``.  Instead the value starts as an
-    instance of a private mutable subclass that adds no slots, so it has the
-    same memory layout.  Plain attribute stores fill it at full speed (the
-    interpreter specialises them), then ``o.__class__ = cls`` (allowed between
-    layout-compatible classes) makes it the frozen value, indistinguishable
-    from one built by ``cls(...)``.
-    """
-    if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
-        raise TypeError(f"maker({cls.__name__}) must set every field")
-    # Both hooks go back to object's, or the frozen ones would still route every store.
-    mutable = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
-    twin = type(f"_Mutable{cls.__name__}", (cls,), mutable)
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    sets = "".join(f"    o.{name} = a{i}\n" for i, name in enumerate(names))
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls}
-    exec(f"def make_{cls.__name__}({args}):\n    o = new(twin)\n{sets}    o.__class__ = cls\n    return o\n", namespace)
-    make: Callable[..., T] = namespace[f"make_{cls.__name__}"]
-    return make
 
 
 def variant(value: Any, cls: type[T]) -> T:

@@ -16,15 +16,18 @@ live in :mod:`.tool`; they are parts like the others.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
 from ._enum import WireEnum, decode_enum
-from ._value import Value, factory, field_values, filler, not_constructible, sealed
+from ._value import Value, dataclass, factory, field_values, filler, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
 __all__ = (
     "Modality",
@@ -38,7 +41,8 @@ __all__ = (
     "CustomPart",
 )
 
-P = TypeVar("P", bound="Part")
+if TYPE_CHECKING:
+    P = TypeVar("P", bound="Part")
 
 
 class Modality(WireEnum):
@@ -139,12 +143,11 @@ class Part(Value):
 _set_depth = filler(Part, "_depth")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TextPart(Part):
     """Plain user-visible text."""
 
-    part_kind: ClassVar[PartKind] = PartKind.TEXT
+    part_kind = PartKind.TEXT
 
     # Declared with field() so the inherited factory Part.text is not taken as a default.
     text: str = field()  # type: ignore[assignment]  # the field shadows the factory on purpose
@@ -167,12 +170,11 @@ class TextPart(Part):
 _make_text = C.maker(TextPart, "text", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class MediaPart(Part):
     """Modality-tagged media: audio, image, video, or other binary media."""
 
-    part_kind: ClassVar[PartKind] = PartKind.MEDIA
+    part_kind = PartKind.MEDIA
 
     modality: Modality
     mime_type: str
@@ -218,12 +220,11 @@ _make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
 _FILE_FIELDS = ("name", "mime_type", "data", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FilePart(Part):
     """A file: an upload, a generated artifact, a local or remote file reference."""
 
-    part_kind: ClassVar[PartKind] = PartKind.FILE
+    part_kind = PartKind.FILE
 
     data: DataRef
     name: str | None = field(default=None, kw_only=True)
@@ -280,7 +281,6 @@ class FilePart(Part):
 _make_file = C.maker(FilePart, "data", "name", "mime_type", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class StructuredPart(Part):
     """A machine-readable JSON payload, optionally with the JSON Schema it follows.
@@ -290,7 +290,7 @@ class StructuredPart(Part):
     is made (see :class:`ToolCallPart`).
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.STRUCTURED
+    part_kind = PartKind.STRUCTURED
 
     value: JsonValue
     schema: JsonValue | None = field(default=None, kw_only=True)
@@ -331,7 +331,6 @@ class StructuredPart(Part):
 _make_structured = C.maker(StructuredPart, "value", "schema", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ReasoningPart(Part):
     """Reasoning the provider supplied: a readable summary, opaque data, or both.
@@ -341,7 +340,7 @@ class ReasoningPart(Part):
     factory is :meth:`from_summary` here, since ``summary`` is the field.
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.REASONING
+    part_kind = PartKind.REASONING
 
     summary: str | None = None
     data: DataRef | None = field(default=None, kw_only=True)
@@ -399,7 +398,6 @@ class ReasoningPart(Part):
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CustomPart(Part):
     """The escape hatch for provider content with no first-class part yet.
@@ -409,7 +407,7 @@ class CustomPart(Part):
     on the wire ``null`` and absence read the same.
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.CUSTOM
+    part_kind = PartKind.CUSTOM
 
     kind: str
     data: DataRef | None = field(default=None, kw_only=True)

@@ -7,13 +7,12 @@ notifications are all items made of :class:`~.content.Part` values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
 from ._enum import WireEnum, decode_enum
-from ._value import Value, factory, filler, sealed
+from ._value import Value, dataclass, factory, filler
 from .content import Part, TextPart, decode_part
 from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
@@ -21,6 +20,10 @@ from .ids import MessageId, Timestamp, make_timestamp
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 from .tool import PART_TYPES
 from .usage import Usage
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
 
 __all__ = ("ItemKind", "Item")
 
@@ -45,7 +48,6 @@ class ItemKind(WireEnum):
 _ITEM_FIELDS = ("id", "kind", "parts", "metadata", "usage", "finish_reason", "created_at")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Item(Value):
     """One transcript entry: a kind, its parts, and what the loop records about it.

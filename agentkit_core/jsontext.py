@@ -18,15 +18,23 @@ import json
 import math
 import re
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, Dict, List, TypeVar, Union
 
 from .error import NormalizeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, TypeVar, Union
+
+    J = TypeVar("J", bound="JsonCodec")
 
 __all__ = ("JsonValue", "MAX_DEPTH", "nesting_depth", "parse_json")
 
 #: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
 #: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
-JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+if TYPE_CHECKING:
+    JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+else:  # the same union, without importing typing
+    JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
 #: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).
 MAX_DEPTH = 127
@@ -154,8 +162,6 @@ def _unicode(s: str) -> None:
 
 
 # -- JSON text of the wire types -----------------------------------------------------
-
-J = TypeVar("J", bound="JsonCodec")
 
 #: The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``.
 _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode

@@ -7,12 +7,11 @@ Executing tools is not this package's business; describing them is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
-from ._value import Value, factory, filler, not_constructible, sealed
+from ._value import Value, dataclass, factory, filler, not_constructible
 from .content import (
     PART_DECODERS,
     CustomPart,
@@ -28,6 +27,10 @@ from .content import (
 from .ids import ToolCallId
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable
+
 __all__ = (
     "ToolCallPart",
     "ToolResultPart",
@@ -39,7 +42,6 @@ __all__ = (
 )
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ToolCallPart(Part):
     """A request by the model to run the tool ``name`` with JSON ``input``.
@@ -50,7 +52,7 @@ class ToolCallPart(Part):
     copy, ``part.input``, as read-only too; ``to_dict()`` hands out copies.
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.TOOL_CALL
+    part_kind = PartKind.TOOL_CALL
 
     id: ToolCallId
     name: str
@@ -146,7 +148,6 @@ class ToolOutput(Value):
 _set_output_depth = filler(ToolOutput, "_depth")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TextOutput(ToolOutput):
     """Text output."""
@@ -163,7 +164,6 @@ class TextOutput(ToolOutput):
         return {"Text": self.text}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class StructuredOutput(ToolOutput):
     """JSON output, checked and copied when made (see :class:`ToolCallPart`)."""
@@ -183,7 +183,6 @@ class StructuredOutput(ToolOutput):
         return {"Structured": C.copy_json(self.value)}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class PartsOutput(ToolOutput):
     """Output made of content parts; the constructor takes any iterable of parts and keeps a tuple."""
@@ -203,7 +202,6 @@ class PartsOutput(ToolOutput):
         return {"Parts": [p.to_dict() for p in self.parts]}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FilesOutput(ToolOutput):
     """Output made of files; the constructor takes any iterable of file parts and keeps a tuple."""
@@ -266,12 +264,11 @@ def decode_tool_output(v: object, depth: int) -> ToolOutput:
     return C.dispatch(v, depth, "ToolOutput", _OUTPUT_DECODERS)
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ToolResultPart(Part):
     """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
 
-    part_kind: ClassVar[PartKind] = PartKind.TOOL_RESULT
+    part_kind = PartKind.TOOL_RESULT
 
     call_id: ToolCallId
     output: ToolOutput

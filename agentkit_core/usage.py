@@ -20,13 +20,16 @@ sides, and costs add when their currencies match (a mismatch raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
-from ._value import Value, filler, sealed
+from ._value import Value, dataclass, filler
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
 
@@ -41,7 +44,6 @@ def _add_optional(a: int | None, b: int | None) -> int | None:
     return a + b
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TokenUsage(Value):
     """Token counts of one model call (or a sum of them); see the module docstring for conventions.
@@ -136,7 +138,6 @@ class TokenUsage(Value):
         )
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CostUsage(Value):
     """What a call cost: ``amount`` in ``currency`` (an ISO 4217 code such as ``"USD"``).
@@ -197,7 +198,6 @@ _fill_tokens = filler(TokenUsage, *_TOKEN_FIELDS)
 _fill_cost = filler(CostUsage, "amount", "currency", "provider_amount")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Usage(Value):
     """Token and cost usage of a turn, with metadata for provider extras.
