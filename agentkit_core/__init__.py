@@ -54,7 +54,6 @@ from .keys import (
     TOOL_NAME_KEY,
 )
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
-from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
@@ -64,6 +63,29 @@ from .cancellation import CancellationController, CancellationHandle, TurnCancel
 from .error import TurnCancelledError
 
 __version__ = "0.1.0"
+
+# The projection protocols are typing.Protocol classes, and importing typing
+# would add a fifth to the package's import for names that annotations
+# mostly need: they load on first use.
+_LAZY = {"ItemView", "ProviderAdapter", "RequestEncoder", "ResponseDecoder", "StreamDecoder"}
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from . import projection
+
+        value: object = getattr(projection, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY)
 
 __all__ = (
     # transcript
