@@ -6,7 +6,7 @@ one of two ways:
 * a *maker* (:func:`maker`) builds a whole value from fields a decoder has
   checked already: it starts the value as an instance of a private mutable
   twin of its class (a subclass that adds no slots, so it has the same memory
-  layout), fills it with plain attribute stores, which the interpreter
+  layout, and whose ``__init__`` is object's), fills it with plain attribute stores, which the interpreter
   specialises, then switches ``__class__`` to the frozen class, which leaves
   a value indistinguishable from one the constructor made;
 * a *filler* (:func:`filler`) stores a constructor's checked arguments on
@@ -40,11 +40,11 @@ if TYPE_CHECKING:
 
     Setter = Callable[[object, object], None]
 
-new = object.__new__
 
-#: The class namespace of a mutable twin: no slots of its own, and object's hooks back
-#: (or the frozen ones would still route every store).
-_MUTABLE = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
+#: The class namespace of a mutable twin: no slots of its own; object's hooks back (or the
+#: frozen ones would still route every store); and object's ``__init__``, so that calling
+#: the twin makes an empty instance entirely in C, cheaper than ``object.__new__(twin)``.
+_MUTABLE = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__, "__init__": object.__init__}
 
 
 def maker(cls: type[T], *names: str) -> Callable[..., T]:
@@ -62,20 +62,20 @@ def maker(cls: type[T], *names: str) -> Callable[..., T]:
     field_of = {f"f{i}": name for i, name in enumerate(names)}
     name = f"make_{cls.__name__}"
     code = code.replace(co_names=tuple(field_of.get(n, n) for n in code.co_names), co_name=name)
-    make = FunctionType(code, {"new": new, "twin": twin, "cls": cls}, name)
+    make = FunctionType(code, {"twin": twin, "cls": cls}, name)
     make.__qualname__ = name
     return make
 
 
 def _make1(a0: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.__class__ = cls
     return o
 
 
 def _make2(a0: object, a1: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.f1 = a1
     o.__class__ = cls
@@ -83,7 +83,7 @@ def _make2(a0: object, a1: object) -> object:
 
 
 def _make3(a0: object, a1: object, a2: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.f1 = a1
     o.f2 = a2
@@ -92,7 +92,7 @@ def _make3(a0: object, a1: object, a2: object) -> object:
 
 
 def _make4(a0: object, a1: object, a2: object, a3: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.f1 = a1
     o.f2 = a2
@@ -102,7 +102,7 @@ def _make4(a0: object, a1: object, a2: object, a3: object) -> object:
 
 
 def _make5(a0: object, a1: object, a2: object, a3: object, a4: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.f1 = a1
     o.f2 = a2
@@ -113,7 +113,7 @@ def _make5(a0: object, a1: object, a2: object, a3: object, a4: object) -> object
 
 
 def _make6(a0: object, a1: object, a2: object, a3: object, a4: object, a5: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.f1 = a1
     o.f2 = a2
@@ -125,7 +125,7 @@ def _make6(a0: object, a1: object, a2: object, a3: object, a4: object, a5: objec
 
 
 def _make7(a0: object, a1: object, a2: object, a3: object, a4: object, a5: object, a6: object) -> object:
-    o = new(twin)
+    o = twin()
     o.f0 = a0
     o.f1 = a1
     o.f2 = a2

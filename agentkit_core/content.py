@@ -20,9 +20,11 @@ from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
+from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
 from ._value import Value, dataclass, factory, field_values, filler, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
+from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False
@@ -163,8 +165,13 @@ class TextPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TextPart:
-        d = C.struct(v, "TextPart", ("text", "metadata"), depth)
-        return _make_text(C.string(d.get("text", C.MISSING), "text"), metadata_field(d, depth))
+        # The common case of each field is settled here, anything else by the rule in _codec.
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "TextPart", ("text", "metadata"), depth)
+        text = d.get("text", MISSING)
+        text = text if type(text) is str and text.isascii() else C.string(text, "text")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_text(text, md)
 
 
 _make_text = C.maker(TextPart, "text", "metadata")
@@ -205,16 +212,21 @@ class MediaPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> MediaPart:
-        d = C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
-        return _make_media(
-            decode_enum(Modality, d.get("modality", C.MISSING), "modality"),
-            C.string(d.get("mime_type", C.MISSING), "mime_type"),
-            C.field(d, "data", decode_data_ref, depth + 1),
-            metadata_field(d, depth),
-        )
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
+        modality = d.get("modality", MISSING)
+        modality = _MODALITIES.get(modality) if type(modality) is str else None
+        if modality is None:
+            modality = decode_enum(Modality, d.get("modality", MISSING), "modality")
+        mime_type = d.get("mime_type", MISSING)
+        mime_type = mime_type if type(mime_type) is str and mime_type.isascii() else C.string(mime_type, "mime_type")
+        data = C.field(d, "data", decode_data_ref, depth + 1)
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_media(modality, mime_type, data, md)
 
 
 _make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
+_MODALITIES: dict[str, Modality] = {m._value_: m for m in Modality}
 
 
 _FILE_FIELDS = ("name", "mime_type", "data", "metadata")
@@ -269,7 +281,7 @@ class FilePart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> FilePart:
-        d = C.struct(v, "FilePart", _FILE_FIELDS, depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "FilePart", _FILE_FIELDS, depth)
         return _make_file(
             C.field(d, "data", decode_data_ref, depth + 1),
             C.opt_string(d.get("name"), "name"),
@@ -318,7 +330,7 @@ class StructuredPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> StructuredPart:
-        d = C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
         inner = depth + 1
         schema = d.get("schema")
         return _make_structured(
@@ -385,14 +397,22 @@ class ReasoningPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ReasoningPart:
-        d = C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
+        summary = d.get("summary")
+        if summary is not None and (type(summary) is not str or not summary.isascii()):
+            summary = C.opt_string(summary, "summary")
         data = d.get("data")
-        return _make_reasoning(
-            C.opt_string(d.get("summary"), "summary"),
-            None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
-            C.boolean(d.get("redacted", C.MISSING), "redacted"),
-            metadata_field(d, depth),
-        )
+        if data is not None:
+            try:
+                data = decode_data_ref(data, depth + 1)
+            except NormalizeError as exc:
+                raise exc.under("data") from None
+        redacted = d.get("redacted", MISSING)
+        if redacted is not False and redacted is not True:
+            redacted = C.boolean(redacted, "redacted")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_reasoning(summary, data, redacted, md)
 
 
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
@@ -443,10 +463,10 @@ class CustomPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> CustomPart:
-        d = C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
         value, data = d.get("value"), d.get("data")
         return _make_custom(
-            C.string(d.get("kind", C.MISSING), "kind"),
+            C.string(d.get("kind", MISSING), "kind"),
             None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
             None if value is None else C.field(d, "value", C.json_value, depth + 1),
             metadata_field(d, depth),
@@ -475,6 +495,5 @@ PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {
 }
 
 
-def decode_part(v: object, depth: int) -> Part:
-    """Decode a tagged part whose object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "Part", PART_DECODERS)
+#: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
+decode_part = C.dispatcher("Part", PART_DECODERS)

@@ -141,7 +141,7 @@ _make_artifact_id = C.maker(ArtifactId, "value")
 
 
 def _inline_text(v: Any, depth: int) -> InlineText:
-    return _make_inline_text(C.string(v, ""))
+    return _make_inline_text(v if type(v) is str and v.isascii() else C.string(v, ""))
 
 
 def _inline_bytes(v: Any, depth: int) -> InlineBytes:
@@ -164,7 +164,6 @@ _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
 }
 
 
-def decode_data_ref(v: object, depth: int) -> DataRef:
-    """Decode a data reference whose tagged object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "DataRef", _DATA_REF_DECODERS)
+#: ``decode_data_ref(v, depth)``: decode a data reference whose tagged object sits at nesting level ``depth``.
+decode_data_ref = C.dispatcher("DataRef", _DATA_REF_DECODERS)
 

@@ -222,9 +222,8 @@ _DECODERS: dict[str, Callable[[Any, int], Delta]] = {
 }
 
 
-def decode_delta(v: object, depth: int) -> Delta:
-    """Decode a tagged delta whose object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "Delta", _DECODERS)
+#: ``decode_delta(v, depth)``: decode a tagged delta whose object sits at nesting level ``depth``.
+decode_delta = C.dispatcher("Delta", _DECODERS)
 
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -8,6 +8,8 @@ ids of one type are hashable and ordered by their string.
 
 from __future__ import annotations
 
+from functools import partial
+
 from . import _check as K
 from . import _codec as C
 from ._value import Value, dataclass, filler, refuse_delattr, refuse_setattr
@@ -15,7 +17,7 @@ from .jsontext import JsonCodec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Callable, TypeVar
 
 __all__ = (
     "SessionId",
@@ -194,6 +196,5 @@ class Timestamp(JsonCodec, int):
         return make_timestamp(C.u64(v, ""))
 
 
-def make_timestamp(n: int) -> Timestamp:
-    """A :class:`Timestamp` of a count a decoder checked already."""
-    return int.__new__(Timestamp, n)
+#: ``make_timestamp(n)``: a :class:`Timestamp` of a count a decoder checked already (no Python frame).
+make_timestamp: Callable[[int], Timestamp] = partial(int.__new__, Timestamp)

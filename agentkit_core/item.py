@@ -11,9 +11,10 @@ from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
+from ._codec import MAX_DEPTH, MISSING, U64_END
 from ._enum import WireEnum, decode_enum
 from ._value import Value, dataclass, factory, filler
-from .content import Part, TextPart, decode_part
+from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
@@ -154,33 +155,50 @@ class Item(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> Item:
         """Decode an item; raises :class:`NormalizeError` naming the bad field's path."""
-        return cls._decode(v, 1)
+        return _decode_item(v, 1)
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> Item:
-        d = C.struct(v, "Item", _ITEM_FIELDS, depth)
+        # Each field's common case is settled here; anything else goes to the rule in _codec.
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "Item", _ITEM_FIELDS, depth)
         get = d.get
-        inner = depth + 1
-        kind = get("kind", C.MISSING)
+        kind = get("kind", MISSING)
         kind = _KINDS.get(kind) if type(kind) is str else None
         if kind is None:
-            kind = decode_enum(ItemKind, get("kind", C.MISSING), "kind")
+            kind = decode_enum(ItemKind, get("kind", MISSING), "kind")
         try:
-            parts = C.items(get("parts", C.MISSING), inner, decode_part)
+            parts = C.variants(get("parts", MISSING), depth + 1, "Part", PART_DECODERS)
         except NormalizeError as exc:
             raise exc.under("parts") from None
-        id, usage, finish, created = get("id"), get("usage"), get("finish_reason"), get("created_at")
-        return _make_item(
-            kind,
-            parts,
-            None if id is None else _make_message_id(C.string(id, "id")),
-            metadata_field(d, depth),
-            None if usage is None else C.field(d, "usage", Usage._decode, inner),
-            None if finish is None else C.field(d, "finish_reason", decode_finish_reason, inner),
-            None if created is None else make_timestamp(C.u64(created, "created_at")),
-        )
+        id = get("id")
+        if id is not None:
+            id = _make_message_id(id if type(id) is str and id.isascii() else C.string(id, "id"))
+        metadata = get("metadata", MISSING)
+        if type(metadata) is not dict or metadata or depth >= MAX_DEPTH:
+            metadata = metadata_field(d, depth)
+        else:
+            metadata = EMPTY_METADATA
+        usage = get("usage")
+        if usage is not None:
+            try:
+                usage = _decode_usage(usage, depth + 1)
+            except NormalizeError as exc:
+                raise exc.under("usage") from None
+        finish = get("finish_reason")
+        if finish is not None:
+            try:
+                finish = decode_finish_reason(finish, depth + 1)
+            except NormalizeError as exc:
+                raise exc.under("finish_reason") from None
+        created = get("created_at")
+        if created is not None:
+            created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else C.u64(created, "created_at"))
+        return _make_item(kind, parts, id, metadata, usage, finish, created)
 
 
+#: The decoders, bound once: a class attribute would bind a method on every call.
+_decode_item = Item._decode
+_decode_usage = Usage._decode
 _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = C.maker(MessageId, "value")

@@ -11,6 +11,7 @@ from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
+from ._codec import MAX_DEPTH, MISSING
 from ._value import Value, dataclass, factory, filler, not_constructible
 from .content import (
     PART_DECODERS,
@@ -24,6 +25,7 @@ from .content import (
     TextPart,
     decode_part,
 )
+from .error import NormalizeError
 from .ids import ToolCallId
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
@@ -79,13 +81,19 @@ class ToolCallPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolCallPart:
-        d = C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
-        return _make_call(
-            _make_call_id(C.string(d.get("id", C.MISSING), "id")),
-            C.string(d.get("name", C.MISSING), "name"),
-            C.field(d, "input", C.json_value, depth + 1),
-            metadata_field(d, depth),
-        )
+        # The common case of each field is settled here, anything else by the rule in _codec.
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
+        id = d.get("id", MISSING)
+        id = id if type(id) is str and id.isascii() else C.string(id, "id")
+        name = d.get("name", MISSING)
+        name = name if type(name) is str and name.isascii() else C.string(name, "name")
+        try:
+            input = C.json_value(d.get("input", MISSING), depth + 1)
+        except NormalizeError as exc:
+            raise exc.under("input") from None
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_call(_make_call_id(id), name, input, md)
 
 
 _make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
@@ -231,7 +239,7 @@ _make_text_output = C.maker(TextOutput, "text")
 
 
 def _text_output(v: Any, depth: int) -> ToolOutput:
-    return _make_text_output(C.string(v, ""))
+    return _make_text_output(v if type(v) is str and v.isascii() else C.string(v, ""))
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
@@ -239,7 +247,7 @@ def _structured_output(v: Any, depth: int) -> ToolOutput:
 
 
 def _parts_output(v: Any, depth: int) -> ToolOutput:
-    return _make_parts_output(C.items(v, depth, decode_part))
+    return _make_parts_output(C.variants(v, depth, "Part", PART_DECODERS))
 
 
 def _files_output(v: Any, depth: int) -> ToolOutput:
@@ -259,9 +267,8 @@ _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
 }
 
 
-def decode_tool_output(v: object, depth: int) -> ToolOutput:
-    """Decode a tagged tool output whose object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "ToolOutput", _OUTPUT_DECODERS)
+#: ``decode_tool_output(v, depth)``: decode a tagged tool output whose object sits at nesting level ``depth``.
+decode_tool_output = C.dispatcher("ToolOutput", _OUTPUT_DECODERS)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -312,13 +319,19 @@ class ToolResultPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolResultPart:
-        d = C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
-        return _make_result(
-            _make_call_id(C.string(d.get("call_id", C.MISSING), "call_id")),
-            C.field(d, "output", decode_tool_output, depth + 1),
-            C.boolean(d.get("is_error", C.MISSING), "is_error"),
-            metadata_field(d, depth),
-        )
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
+        call_id = d.get("call_id", MISSING)
+        call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
+        try:
+            output = decode_tool_output(d.get("output", MISSING), depth + 1)
+        except NormalizeError as exc:
+            raise exc.under("output") from None
+        is_error = d.get("is_error", MISSING)
+        if is_error is not False and is_error is not True:
+            is_error = C.boolean(is_error, "is_error")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_result(_make_call_id(call_id), output, is_error, md)
 
 
 _make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
