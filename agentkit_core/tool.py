@@ -87,8 +87,9 @@ class ToolCallPart(Part):
         id = id if type(id) is str and id.isascii() else C.string(id, "id")
         name = d.get("name", MISSING)
         name = name if type(name) is str and name.isascii() else C.string(name, "name")
+        input = d.get("input", MISSING)
         try:
-            input = C.json_value(d.get("input", MISSING), depth + 1)
+            input = C.json_object(input, depth + 1) if type(input) is dict and depth < MAX_DEPTH else C.json_value(input, depth + 1)
         except NormalizeError as exc:
             raise exc.under("input") from None
         md = d.get("metadata")
