@@ -22,6 +22,7 @@ from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
+from ._make import mutable
 from ._value import Value, dataclass, factory, field_values, filler, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
 from .error import NormalizeError
@@ -165,16 +166,20 @@ class TextPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TextPart:
-        # The common case of each field is settled here, anything else by the rule in _codec.
         d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "TextPart", ("text", "metadata"), depth)
         text = d.get("text", MISSING)
         text = text if type(text) is str and text.isascii() else C.string(text, "text")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_text(text, md)
+        part = _MutableText()
+        part.text = text
+        part.metadata = md
+        part.__class__ = TextPart
+        return part  # type: ignore[no-any-return]
 
 
 _make_text = C.maker(TextPart, "text", "metadata")
+_MutableText = mutable(TextPart)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -191,14 +196,8 @@ class MediaPart(Part):
     def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "MediaPart")
         data = K.instance(data, DATA_REFS, "MediaPart", "data", "a DataRef")
-        _fill_media(
-            self,
-            modality if type(modality) is Modality else K.member(modality, Modality, "MediaPart", "modality"),
-            K.text(mime_type, "MediaPart", "mime_type"),
-            data,
-            md,
-            K.part_depth("MediaPart", md, data._depth),
-        )
+        modality = modality if type(modality) is Modality else K.member(modality, Modality, "MediaPart", "modality")
+        _fill_media(self, modality, K.text(mime_type, "MediaPart", "mime_type"), data, md, K.part_depth("MediaPart", md, data._depth))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -213,10 +212,7 @@ class MediaPart(Part):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> MediaPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
-        modality = d.get("modality", MISSING)
-        modality = _MODALITIES.get(modality) if type(modality) is str else None
-        if modality is None:
-            modality = decode_enum(Modality, d.get("modality", MISSING), "modality")
+        modality = decode_enum(Modality, d.get("modality", MISSING), "modality")
         mime_type = d.get("mime_type", MISSING)
         mime_type = mime_type if type(mime_type) is str and mime_type.isascii() else C.string(mime_type, "mime_type")
         data = C.field(d, "data", decode_data_ref, depth + 1)
@@ -226,10 +222,6 @@ class MediaPart(Part):
 
 
 _make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
-_MODALITIES: dict[str, Modality] = {m._value_: m for m in Modality}
-
-
-_FILE_FIELDS = ("name", "mime_type", "data", "metadata")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -281,7 +273,7 @@ class FilePart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> FilePart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "FilePart", _FILE_FIELDS, depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "FilePart", ("name", "mime_type", "data", "metadata"), depth)
         return _make_file(
             C.field(d, "data", decode_data_ref, depth + 1),
             C.opt_string(d.get("name"), "name"),
@@ -412,10 +404,17 @@ class ReasoningPart(Part):
             redacted = C.boolean(redacted, "redacted")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_reasoning(summary, data, redacted, md)
+        part = _MutableReasoning()
+        part.summary = summary
+        part.data = data
+        part.redacted = redacted
+        part.metadata = md
+        part.__class__ = ReasoningPart
+        return part  # type: ignore[no-any-return]
 
 
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
+_MutableReasoning = mutable(ReasoningPart)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)

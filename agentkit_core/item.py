@@ -13,6 +13,7 @@ from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING, U64_END
 from ._enum import WireEnum, decode_enum
+from ._make import mutable
 from ._value import Value, dataclass, factory, filler
 from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
@@ -193,13 +194,23 @@ class Item(Value):
         created = get("created_at")
         if created is not None:
             created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else C.u64(created, "created_at"))
-        return _make_item(kind, parts, id, metadata, usage, finish, created)
+        item = _MutableItem()
+        item.kind = kind
+        item.parts = parts
+        item.id = id
+        item.metadata = metadata
+        item.usage = usage
+        item.finish_reason = finish
+        item.created_at = created
+        item.__class__ = Item
+        return item  # type: ignore[no-any-return]
 
 
 #: The decoders, bound once: a class attribute would bind a method on every call.
 _decode_item = Item._decode
 _decode_usage = Usage._decode
 _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
+_MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = C.maker(MessageId, "value")
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}

@@ -12,6 +12,7 @@ from dataclasses import field, replace
 from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING
+from ._make import mutable
 from ._value import Value, dataclass, factory, filler, not_constructible
 from .content import (
     PART_DECODERS,
@@ -94,10 +95,17 @@ class ToolCallPart(Part):
             raise exc.under("input") from None
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_call(_make_call_id(id), name, input, md)
+        part = _MutableCall()
+        part.id = _make_call_id(id)
+        part.name = name
+        part.input = input
+        part.metadata = md
+        part.__class__ = ToolCallPart
+        return part  # type: ignore[no-any-return]
 
 
 _make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
+_MutableCall = mutable(ToolCallPart)
 _make_call_id = C.maker(ToolCallId, "value")
 _fill_call = filler(ToolCallPart, "id", "name", "input", "metadata", "_depth")
 
@@ -332,10 +340,17 @@ class ToolResultPart(Part):
             is_error = C.boolean(is_error, "is_error")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_result(_make_call_id(call_id), output, is_error, md)
+        part = _MutableResult()
+        part.call_id = _make_call_id(call_id)
+        part.output = output
+        part.is_error = is_error
+        part.metadata = md
+        part.__class__ = ToolResultPart
+        return part  # type: ignore[no-any-return]
 
 
 _make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
+_MutableResult = mutable(ToolResultPart)
 _fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
 
 #: The part variants and the tool output variants, for checking fields that hold them.

@@ -25,6 +25,7 @@ from dataclasses import field, replace
 from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING, U64_END
+from ._make import mutable
 from ._value import Value, dataclass, filler
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
@@ -147,7 +148,14 @@ class TokenUsage(Value):
         written = get("cache_write_input_tokens")
         if written is not None and (type(written) is not int or not 0 <= written < U64_END):
             written = C.opt_u64(written, "cache_write_input_tokens")
-        return _make_tokens(inputs, outputs, reasoning, cached, written)
+        tokens = _MutableTokens()
+        tokens.input_tokens = inputs
+        tokens.output_tokens = outputs
+        tokens.reasoning_tokens = reasoning
+        tokens.cached_input_tokens = cached
+        tokens.cache_write_input_tokens = written
+        tokens.__class__ = TokenUsage
+        return tokens  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -206,6 +214,7 @@ class CostUsage(Value):
 
 _decode_tokens = TokenUsage._decode  # bound once: a class attribute would bind a method on every call
 _make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
+_MutableTokens = mutable(TokenUsage)
 _make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
 _fill_tokens = filler(TokenUsage, *_TOKEN_FIELDS)
 _fill_cost = filler(CostUsage, "amount", "currency", "provider_amount")
@@ -284,8 +293,14 @@ class Usage(Value):
             cost = C.field(d, "cost", CostUsage._decode, depth + 1)
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_usage(tokens, cost, md)
+        usage = _MutableUsage()
+        usage.tokens = tokens
+        usage.cost = cost
+        usage.metadata = md
+        usage.__class__ = Usage
+        return usage  # type: ignore[no-any-return]
 
 
 _make_usage = C.maker(Usage, "tokens", "cost", "metadata")
+_MutableUsage = mutable(Usage)
 _fill_usage = filler(Usage, "tokens", "cost", "metadata")
