@@ -181,8 +181,8 @@ def dispatcher(family: str, decoders: dict[str, Callable[[Any, int], T]]) -> Cal
 
     def decode(v: Any, depth: int) -> T:
         if type(v) is dict and len(v) == 1 and depth <= MAX_DEPTH:
-            for tag in v:  # cheaper than v.items() for one key
-                found = decoders.get(tag)
+            (tag,) = v  # cheaper than v.items() for one key
+            found = decoders.get(tag)
             if found is not None:
                 try:
                     return found(v[tag], depth + 1)
@@ -231,20 +231,19 @@ def variants(v: object, depth: int, family: str, decoders: dict[str, Callable[[A
     """
     values = v if type(v) is list and depth <= MAX_DEPTH else seq(v, depth)
     out: list[T] = []
-    append = out.append
     inner = depth + 1
     fast = inner <= MAX_DEPTH  # as dispatch's own fast path
     try:
         for x in values:
             decode = None
             if fast and type(x) is dict and len(x) == 1:
-                for tag in x:  # cheaper than x.items() for one key
-                    decode = decoders.get(tag)
+                (tag,) = x  # cheaper than x.items() for one key
+                decode = decoders.get(tag)
             if decode is None:
-                append(dispatch(x, inner, family, decoders))
+                out.append(dispatch(x, inner, family, decoders))
                 continue
             try:
-                append(decode(x[tag], inner + 1))
+                out.append(decode(x[tag], inner + 1))
             except NormalizeError as exc:
                 raise exc.under(tag) from None
     except NormalizeError as exc:

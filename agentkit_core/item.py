@@ -142,11 +142,18 @@ class Item(Value):
         return separator.join(p.text for p in self.parts if type(p) is TextPart)
 
     def to_dict(self) -> dict[str, Any]:
-        id, md, usage, finish, created = self.id, self.metadata, self.usage, self.finish_reason, self.created_at
+        parts = []
+        for p in self.parts:  # a loop, not a comprehension: before 3.12 that is a function call per item
+            parts.append(p.to_dict())
+        id = self.id
+        md = self.metadata
+        usage = self.usage
+        finish = self.finish_reason
+        created = self.created_at
         return {
             "id": None if id is None else id.value,
             "kind": self.kind._value_,  # ._value_ is .value without the property call
-            "parts": [p.to_dict() for p in self.parts],
+            "parts": parts,
             "metadata": md.to_dict() if md._data else {},
             "usage": None if usage is None else usage.to_dict(),
             "finish_reason": None if finish is None else finish.kind if finish.detail is None else finish.to_dict(),
