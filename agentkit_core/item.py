@@ -180,7 +180,10 @@ class Item(Value):
             raise exc.under("parts") from None
         id = get("id")
         if id is not None:
-            id = _make_message_id(id if type(id) is str and id.isascii() else C.string(id, "id"))
+            value = id if type(id) is str and id.isascii() else C.string(id, "id")
+            id = _MutableMessageId()
+            id.value = value
+            id.__class__ = MessageId
         metadata = get("metadata", MISSING)
         if type(metadata) is not dict or metadata or depth >= MAX_DEPTH:
             metadata = metadata_field(d, depth)
@@ -220,4 +223,5 @@ _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_r
 _MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = C.maker(MessageId, "value")
+_MutableMessageId = mutable(MessageId)
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}

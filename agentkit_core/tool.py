@@ -95,8 +95,11 @@ class ToolCallPart(Part):
             raise exc.under("input") from None
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        call_id = _MutableCallId()
+        call_id.value = id
+        call_id.__class__ = ToolCallId
         part = _MutableCall()
-        part.id = _make_call_id(id)
+        part.id = call_id
         part.name = name
         part.input = input
         part.metadata = md
@@ -107,6 +110,7 @@ class ToolCallPart(Part):
 _make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
 _MutableCall = mutable(ToolCallPart)
 _make_call_id = C.maker(ToolCallId, "value")
+_MutableCallId = mutable(ToolCallId)
 _fill_call = filler(ToolCallPart, "id", "name", "input", "metadata", "_depth")
 
 
@@ -245,10 +249,14 @@ _fill_parts_output = filler(PartsOutput, "parts", "_depth")
 _fill_files_output = filler(FilesOutput, "files", "_depth")
 
 _make_text_output = C.maker(TextOutput, "text")
+_MutableTextOutput = mutable(TextOutput)
 
 
 def _text_output(v: Any, depth: int) -> ToolOutput:
-    return _make_text_output(v if type(v) is str and v.isascii() else C.string(v, ""))
+    output = _MutableTextOutput()
+    output.text = v if type(v) is str and v.isascii() else C.string(v, "")
+    output.__class__ = TextOutput
+    return output  # type: ignore[no-any-return]
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
@@ -340,8 +348,11 @@ class ToolResultPart(Part):
             is_error = C.boolean(is_error, "is_error")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        id = _MutableCallId()
+        id.value = call_id
+        id.__class__ = ToolCallId
         part = _MutableResult()
-        part.call_id = _make_call_id(call_id)
+        part.call_id = id
         part.output = output
         part.is_error = is_error
         part.metadata = md
