@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from itertools import accumulate
 
 from .error import NormalizeError
@@ -39,11 +38,11 @@ else:  # the same union, without importing typing
 #: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).
 MAX_DEPTH = 127
 
-# A JSON string literal, escapes included (unrolled so the regex engine never backtracks).
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_STRING_B = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_NOT_BRACKET_B = re.compile(rb"[^\[\]{}]+")
+_BRACKETS = "[]{}"
+#: str.translate table deleting every ASCII character but the brackets.
+_ASCII_NOT_BRACKETS = dict.fromkeys(c for c in range(128) if chr(c) not in _BRACKETS)
+#: bytes.translate deletions: every byte but the brackets.
+_BYTES_NOT_BRACKETS = bytes(c for c in range(256) if chr(c) not in _BRACKETS)
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _STEP_B = {0x5B: 1, 0x7B: 1, 0x5D: -1, 0x7D: -1}
 
@@ -57,16 +56,39 @@ def nesting_depth(text: str | bytes | bytearray, /) -> int:
     counts the brackets after its opening quote).
     """
     if isinstance(text, str):
-        brackets: Any = _NOT_BRACKET.sub("", _STRING.sub("", text)) if '"' in text else _NOT_BRACKET.sub("", text)
-        step: Any = _STEP
+        outside = _outside_strings(text, "\\", '"') if '"' in text else text
+        if outside.isascii():
+            brackets: Any = outside.translate(_ASCII_NOT_BRACKETS)
+            step: Any = _STEP
+        else:  # not JSON outside its strings, but its brackets are still found in one pass
+            brackets = outside.encode("utf-8", "surrogatepass").translate(None, _BYTES_NOT_BRACKETS)
+            step = _STEP_B
     else:
         raw = bytes(text)
-        brackets = _NOT_BRACKET_B.sub(b"", _STRING_B.sub(b"", raw)) if b'"' in raw else _NOT_BRACKET_B.sub(b"", raw)
+        brackets = (_outside_strings(raw, b"\\", b'"') if b'"' in raw else raw).translate(None, _BYTES_NOT_BRACKETS)
         step = _STEP_B
     if not brackets:
         return 0
     deepest: int = max(accumulate(map(step.__getitem__, brackets)))
     return max(0, deepest)
+
+
+def _outside_strings(text: Any, backslash: Any, quote: Any) -> Any:
+    """``text`` without its string literals (the quotes and what they hold), in a few C-speed passes.
+
+    Escapes are paired from the left, as a JSON reader reads them: an escaped
+    backslash goes first, then an escaped quote, so every quote left delimits
+    a string.  What an unterminated last string holds stays in (it is counted,
+    the safe way).  Outside strings JSON has no backslash; where invalid text
+    has one, the reader fails there, so what follows does not matter.
+    """
+    if backslash in text:
+        text = text.replace(backslash + backslash, text[:0]).replace(backslash + quote, text[:0])
+    parts = text.split(quote)
+    outside = parts[::2]
+    if len(parts) % 2 == 0:  # an odd number of quotes: the last string never ends
+        outside.append(parts[-1])
+    return text[:0].join(outside)
 
 
 def _openers(text: str | bytes | bytearray) -> int:
