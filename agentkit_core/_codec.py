@@ -23,7 +23,6 @@ from operator import countOf
 from ._make import maker as maker
 from .error import NormalizeError
 from .jsontext import MAX_DEPTH as MAX_DEPTH
-from .jsontext import JsonCodec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 
     P = ParamSpec("P")
     R = TypeVar("R")
-    V = TypeVar("V", bound=type)
 
     _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
 else:

@@ -24,7 +24,6 @@ from .content import (
     ReasoningPart,
     StructuredPart,
     TextPart,
-    decode_part,
 )
 from .error import NormalizeError
 from .ids import ToolCallId
