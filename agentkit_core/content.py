@@ -22,10 +22,8 @@ from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
-from ._make import mutable
 from ._value import Value, dataclass, factory, field_values, filler, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
-from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False
@@ -171,15 +169,10 @@ class TextPart(Part):
         text = text if type(text) is str and text.isascii() else C.string(text, "text")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        part = _MutableText()
-        part.text = text
-        part.metadata = md
-        part.__class__ = TextPart
-        return part  # type: ignore[no-any-return]
+        return _make_text(text, md)
 
 
 _make_text = C.maker(TextPart, "text", "metadata")
-_MutableText = mutable(TextPart)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -395,26 +388,16 @@ class ReasoningPart(Part):
             summary = C.opt_string(summary, "summary")
         data = d.get("data")
         if data is not None:
-            try:
-                data = decode_data_ref(data, depth + 1)
-            except NormalizeError as exc:
-                raise exc.under("data") from None
+            data = C.field(d, "data", decode_data_ref, depth + 1)
         redacted = d.get("redacted", MISSING)
         if redacted is not False and redacted is not True:
             redacted = C.boolean(redacted, "redacted")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        part = _MutableReasoning()
-        part.summary = summary
-        part.data = data
-        part.redacted = redacted
-        part.metadata = md
-        part.__class__ = ReasoningPart
-        return part  # type: ignore[no-any-return]
+        return _make_reasoning(summary, data, redacted, md)
 
 
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
-_MutableReasoning = mutable(ReasoningPart)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from . import _check as K
 from . import _codec as C
-from ._make import mutable
 from ._value import Value, dataclass, factory, filler, not_constructible
 from .ids import ArtifactId
 
@@ -135,7 +134,6 @@ _set_handle = filler(Handle, "value")
 DATA_REFS = (InlineText, InlineBytes, Uri, Handle)
 
 _make_inline_text = C.maker(InlineText, "value")
-_MutableInlineText = mutable(InlineText)
 _make_inline_bytes = C.maker(InlineBytes, "value")
 _make_uri = C.maker(Uri, "value")
 _make_handle = C.maker(Handle, "value")
@@ -143,10 +141,7 @@ _make_artifact_id = C.maker(ArtifactId, "value")
 
 
 def _inline_text(v: Any, depth: int) -> InlineText:
-    data = _MutableInlineText()
-    data.value = v if type(v) is str and v.isascii() else C.string(v, "")
-    data.__class__ = InlineText
-    return data  # type: ignore[no-any-return]
+    return _make_inline_text(v if type(v) is str and v.isascii() else C.string(v, ""))
 
 
 def _inline_bytes(v: Any, depth: int) -> InlineBytes:

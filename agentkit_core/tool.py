@@ -12,7 +12,6 @@ from dataclasses import field, replace
 from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING
-from ._make import mutable
 from ._value import Value, dataclass, factory, filler, not_constructible
 from .content import (
     PART_DECODERS,
@@ -94,22 +93,11 @@ class ToolCallPart(Part):
             raise exc.under("input") from None
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        call_id = _MutableCallId()
-        call_id.value = id
-        call_id.__class__ = ToolCallId
-        part = _MutableCall()
-        part.id = call_id
-        part.name = name
-        part.input = input
-        part.metadata = md
-        part.__class__ = ToolCallPart
-        return part  # type: ignore[no-any-return]
+        return _make_call(_make_call_id(id), name, input, md)
 
 
 _make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
-_MutableCall = mutable(ToolCallPart)
 _make_call_id = C.maker(ToolCallId, "value")
-_MutableCallId = mutable(ToolCallId)
 _fill_call = filler(ToolCallPart, "id", "name", "input", "metadata", "_depth")
 
 
@@ -248,14 +236,10 @@ _fill_parts_output = filler(PartsOutput, "parts", "_depth")
 _fill_files_output = filler(FilesOutput, "files", "_depth")
 
 _make_text_output = C.maker(TextOutput, "text")
-_MutableTextOutput = mutable(TextOutput)
 
 
 def _text_output(v: Any, depth: int) -> ToolOutput:
-    output = _MutableTextOutput()
-    output.text = v if type(v) is str and v.isascii() else C.string(v, "")
-    output.__class__ = TextOutput
-    return output  # type: ignore[no-any-return]
+    return _make_text_output(v if type(v) is str and v.isascii() else C.string(v, ""))
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
@@ -338,29 +322,16 @@ class ToolResultPart(Part):
         d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
         call_id = d.get("call_id", MISSING)
         call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
-        try:
-            output = decode_tool_output(d.get("output", MISSING), depth + 1)
-        except NormalizeError as exc:
-            raise exc.under("output") from None
+        output = C.field(d, "output", decode_tool_output, depth + 1)
         is_error = d.get("is_error", MISSING)
         if is_error is not False and is_error is not True:
             is_error = C.boolean(is_error, "is_error")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        id = _MutableCallId()
-        id.value = call_id
-        id.__class__ = ToolCallId
-        part = _MutableResult()
-        part.call_id = id
-        part.output = output
-        part.is_error = is_error
-        part.metadata = md
-        part.__class__ = ToolResultPart
-        return part  # type: ignore[no-any-return]
+        return _make_result(_make_call_id(call_id), output, is_error, md)
 
 
 _make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
-_MutableResult = mutable(ToolResultPart)
 _fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
 
 #: The part variants and the tool output variants, for checking fields that hold them.

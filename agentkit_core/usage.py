@@ -25,7 +25,6 @@ from dataclasses import field, replace
 from . import _check as K
 from . import _codec as C
 from ._codec import MAX_DEPTH, MISSING, U64_END
-from ._make import mutable
 from ._value import Value, dataclass, filler
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
@@ -148,14 +147,7 @@ class TokenUsage(Value):
         written = get("cache_write_input_tokens")
         if written is not None and (type(written) is not int or not 0 <= written < U64_END):
             written = C.opt_u64(written, "cache_write_input_tokens")
-        tokens = _MutableTokens()
-        tokens.input_tokens = inputs
-        tokens.output_tokens = outputs
-        tokens.reasoning_tokens = reasoning
-        tokens.cached_input_tokens = cached
-        tokens.cache_write_input_tokens = written
-        tokens.__class__ = TokenUsage
-        return tokens  # type: ignore[no-any-return]
+        return _make_tokens(inputs, outputs, reasoning, cached, written)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -214,7 +206,6 @@ class CostUsage(Value):
 
 _decode_tokens = TokenUsage._decode  # bound once: a class attribute would bind a method on every call
 _make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
-_MutableTokens = mutable(TokenUsage)
 _make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
 _fill_tokens = filler(TokenUsage, *_TOKEN_FIELDS)
 _fill_cost = filler(CostUsage, "amount", "currency", "provider_amount")
@@ -284,23 +275,14 @@ class Usage(Value):
         d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
         tokens = d.get("tokens")
         if tokens is not None:
-            try:
-                tokens = _decode_tokens(tokens, depth + 1)
-            except NormalizeError as exc:
-                raise exc.under("tokens") from None
+            tokens = C.field(d, "tokens", _decode_tokens, depth + 1)
         cost = d.get("cost")
         if cost is not None:
             cost = C.field(d, "cost", CostUsage._decode, depth + 1)
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        usage = _MutableUsage()
-        usage.tokens = tokens
-        usage.cost = cost
-        usage.metadata = md
-        usage.__class__ = Usage
-        return usage  # type: ignore[no-any-return]
+        return _make_usage(tokens, cost, md)
 
 
 _make_usage = C.maker(Usage, "tokens", "cost", "metadata")
-_MutableUsage = mutable(Usage)
 _fill_usage = filler(Usage, "tokens", "cost", "metadata")
