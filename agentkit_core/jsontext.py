@@ -14,15 +14,15 @@ but :mod:`.error`.
 
 from __future__ import annotations
 
-import json
 import math
+from functools import cache
 from itertools import accumulate
 
 from .error import NormalizeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, TypeVar, Union
+    from typing import Any, Callable, Dict, List, TypeVar, Union
 
     J = TypeVar("J", bound="JsonCodec")
 
@@ -111,12 +111,39 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number (NaN and infinities are refused)")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+@cache
+def _json() -> Any:
+    """The json module, imported when JSON text is first read or written, not with the package.
 
-#: One JSON value of already bounded text at a position: ``raw_decode(text, pos) -> (value, end)``.
-#: It does not bound nesting itself: call :func:`check_depth` on ``text`` first, once for all
-#: the values it holds.  Raises ``json.JSONDecodeError``, or ``ValueError`` for NaN and infinities.
-raw_decode = _DECODER.raw_decode
+    json's decoder, scanner and encoder are a sixteenth of the package's import,
+    which values, decoding from dicts and the fold do not need.
+    """
+    import json
+
+    return json
+
+
+@cache
+def _decoder() -> Any:
+    return _json().JSONDecoder(parse_constant=_reject_constant)
+
+
+@cache
+def _compact() -> Callable[[Any], str]:
+    """The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``."""
+    encode: Callable[[Any], str] = _json().JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    return encode
+
+
+def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+    """One JSON value of already bounded text at a position: ``(value, end)``.
+
+    It does not bound nesting itself: call :func:`check_depth` on ``text`` first,
+    once for all the values it holds.  Raises ``json.JSONDecodeError``, or
+    ``ValueError`` for NaN and infinities.
+    """
+    found: tuple[Any, int] = _decoder().raw_decode(text, pos)
+    return found
 
 
 def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
@@ -127,10 +154,11 @@ def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"JSON text must be str, bytes or bytearray, not {type(text).__name__}")
     check_depth(text, limit)
+    json = _json()
     try:
         if not isinstance(text, str):
             text = bytes(text).decode(json.detect_encoding(text))
-        return _DECODER.decode(text)
+        return _decoder().decode(text)
     except json.JSONDecodeError as exc:
         raise NormalizeError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a refused constant, bad bytes; RecursionError on a tiny stack
@@ -185,10 +213,6 @@ def _unicode(s: str) -> None:
 
 # -- JSON text of the wire types -----------------------------------------------------
 
-#: The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``.
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-
 class JsonCodec:
     """``to_json()`` and ``from_json()`` for every wire type, built on its ``to_dict``/``from_dict``.
 
@@ -206,7 +230,7 @@ class JsonCodec:
 
     def to_json(self) -> str:
         """The compact JSON text of the wire form, byte for byte what the Rust reference writes."""
-        return _COMPACT(self.to_dict())
+        return _compact()(self.to_dict())
 
     @classmethod
     def from_json(cls: type[J], text: str | bytes | bytearray, /) -> J:
