@@ -11,7 +11,7 @@ from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
-from ._codec import MAX_DEPTH, MISSING, U64_END
+from ._codec import MISSING, U64_END
 from ._enum import WireEnum, decode_enum
 from ._make import mutable
 from ._value import Value, dataclass, factory, filler
@@ -163,35 +163,29 @@ class Item(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> Item:
         """Decode an item; raises :class:`NormalizeError` naming the bad field's path."""
-        return _decode_item(v, 1)
-
-    @classmethod
-    def _decode(cls, v: Any, depth: int) -> Item:
+        # An item is always the root (level 1) of what is decoded: nothing holds items.
         # Each field's common case is settled here; anything else goes to the rule in _codec.
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "Item", _ITEM_FIELDS, depth)
+        d = v if type(v) is dict else C.struct(v, "Item", _ITEM_FIELDS, 1)
         get = d.get
         kind = get("kind", MISSING)
         kind = _KINDS.get(kind) if type(kind) is str else None
         if kind is None:
             kind = decode_enum(ItemKind, get("kind", MISSING), "kind")
         try:
-            parts = C.variants(get("parts", MISSING), depth + 1, "Part", PART_DECODERS)
+            parts = C.variants(get("parts", MISSING), 2, "Part", PART_DECODERS)
         except NormalizeError as exc:
             raise exc.under("parts") from None
         id = get("id")
         if id is not None:
             id = _make_message_id(id if type(id) is str and id.isascii() else C.string(id, "id"))
         metadata = get("metadata", MISSING)
-        if type(metadata) is not dict or metadata or depth >= MAX_DEPTH:
-            metadata = metadata_field(d, depth)
-        else:
-            metadata = EMPTY_METADATA
+        metadata = EMPTY_METADATA if type(metadata) is dict and not metadata else metadata_field(d, 1)
         usage = get("usage")
         if usage is not None:
-            usage = C.field(d, "usage", _decode_usage, depth + 1)
+            usage = C.field(d, "usage", _decode_usage, 2)
         finish = get("finish_reason")
         if finish is not None:
-            finish = C.field(d, "finish_reason", decode_finish_reason, depth + 1)
+            finish = C.field(d, "finish_reason", decode_finish_reason, 2)
         created = get("created_at")
         if created is not None:
             created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else C.u64(created, "created_at"))
@@ -207,9 +201,7 @@ class Item(Value):
         return item  # type: ignore[no-any-return]
 
 
-#: The decoders, bound once: a class attribute would bind a method on every call.
-_decode_item = Item._decode
-_decode_usage = Usage._decode
+_decode_usage = Usage._decode  # bound once: a class attribute would bind a method on every call
 _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
