@@ -69,11 +69,19 @@ class ToolCallPart(Part):
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
+        input = self.input
+        if type(input) is dict or type(input) is list:
+            try:  # the part's wire depth, as K.depth(self) gives it, without the call
+                depth = self._depth
+            except AttributeError:
+                depth = self._measure()
+            # {"ToolCall": {"input": {...}}} three deep holds no container in input: one C-level copy.
+            input = input.copy() if depth <= K.PAYLOAD_LEVEL else C.copy_json(input)
         return {
             "ToolCall": {
                 "id": self.id.value,
                 "name": self.name,
-                "input": C.copy_json(self.input),
+                "input": input,
                 "metadata": md.to_dict() if md._data else {},
             }
         }
