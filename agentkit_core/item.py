@@ -8,6 +8,7 @@ notifications are all items made of :class:`~.content.Part` values.
 from __future__ import annotations
 
 from dataclasses import field, replace
+from operator import index
 
 from . import _check as K
 from . import _codec as C
@@ -157,7 +158,7 @@ class Item(Value):
             "metadata": md.to_dict() if md._data else {},
             "usage": None if usage is None else usage.to_dict(),
             "finish_reason": None if finish is None else finish.kind if finish.detail is None else finish.to_dict(),
-            "created_at": None if created is None else int(created),
+            "created_at": None if created is None else index(created),  # the plain int, cheaper than int()
         }
 
     @classmethod
