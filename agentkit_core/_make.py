@@ -5,10 +5,11 @@ one of two ways:
 
 * a *maker* (:func:`maker`) builds a whole value from fields a decoder has
   checked already: it starts the value as an instance of a private mutable
-  twin of its class (a subclass that adds no slots, so it has the same memory
-  layout, and whose ``__init__`` is object's), fills it with plain attribute stores, which the interpreter
-  specialises, then switches ``__class__`` to the frozen class, which leaves
-  a value indistinguishable from one the constructor made;
+  twin of its class (:func:`mutable`: a subclass that adds no slots, so it
+  has the same memory layout), fills it with plain attribute stores, which
+  the interpreter specialises, then switches ``__class__`` to the frozen
+  class, which leaves a value indistinguishable from one the constructor
+  made;
 * a *filler* (:func:`filler`) stores a constructor's checked arguments on
   ``self`` through the slots' own descriptors (``cls.a.__set__``), which no
   ``__setattr__`` sees; ``self`` may be an instance of a user's subclass, so
@@ -50,9 +51,10 @@ _MUTABLE = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": o
 def mutable(cls: type) -> Callable[[], Any]:
     """The mutable twin of value class ``cls``, made once: what a maker fills.
 
-    A decoder on the hot path fills one in place, one call fewer than a maker:
-    ``o = twin(); o.a = ...; o.__class__ = cls``.  (Typed as making ``Any``:
-    the type checker cannot know that a frozen class's twin takes stores.)
+    ``Item.from_dict``, which every item passes, fills one in place, one call
+    fewer than a maker: ``o = twin(); o.a = ...; o.__class__ = cls``.  (Typed
+    as making ``Any``: the type checker cannot know that a frozen class's twin
+    takes stores.)
     """
     try:
         return _TWINS[cls]
