@@ -53,7 +53,10 @@ def nesting_depth(text: str | bytes | bytearray, /) -> int:
     Brackets inside string literals do not count.  Linear in the length of
     ``text``; it never parses, so it is safe on any input.  For text that is
     not valid JSON the answer is only an estimate (an unterminated string
-    counts the brackets after its opening quote).
+    counts the brackets after its opening quote), never below the depth a
+    JSON reader reaches before it fails.  Bytes are read as UTF-8 (or another
+    encoding that keeps ASCII as it is); :func:`loads` decodes UTF-16 and
+    UTF-32 before it scans.
     """
     if isinstance(text, str):
         outside = _outside_strings(text, "\\", '"') if '"' in text else text
@@ -153,11 +156,14 @@ def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"JSON text must be str, bytes or bytearray, not {type(text).__name__}")
-    check_depth(text, limit)
     json = _json()
-    try:
-        if not isinstance(text, str):
+    if not isinstance(text, str):  # decoded first: the scan reads UTF-16 and UTF-32 only as text
+        try:
             text = bytes(text).decode(json.detect_encoding(text))
+        except ValueError as exc:
+            raise NormalizeError(f"invalid JSON: {exc}") from None
+    check_depth(text, limit)
+    try:
         return _decoder().decode(text)
     except json.JSONDecodeError as exc:
         raise NormalizeError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None

@@ -9,7 +9,7 @@ from json import scanner
 from typing import Any
 
 from agentkit_core import NormalizeError
-from agentkit_core.jsontext import MAX_DEPTH, check_depth, nesting_depth
+from agentkit_core.jsontext import MAX_DEPTH, check_depth, nesting_depth, parse_json
 
 # Characters that make string literals hard to skip: brackets, quotes and backslashes inside them.
 TRICKY = ['"', "\\", "[", "]", "{", "}", "a", "\u00e9", "\n", ",", ":", " ", "\ud800", "\\u005c"]
@@ -120,6 +120,16 @@ class CheckDepth(unittest.TestCase):
                 check_depth(text)
                 with self.assertRaises(NormalizeError):
                     check_depth("[" + text + "]")
+
+    def test_utf16_and_utf32_text_is_scanned_as_text(self) -> None:
+        # An escaped quote is a backslash, a zero byte and a quote in UTF-16: read as bytes,
+        # it would seem to close its string and hide the nesting that follows.
+        deep = '["\\"", ' + "[" * 200 + "]" * 200 + ', "x"]'
+        for encoding in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32"):
+            with self.subTest(encoding=encoding):
+                with self.assertRaisesRegex(NormalizeError, "recursion limit exceeded"):
+                    parse_json(deep.encode(encoding))
+                self.assertEqual(parse_json(json.dumps(["\"", [[1]]]).encode(encoding)), ['"', [[1]]])
 
     def test_brackets_in_strings_do_not_count(self) -> None:
         check_depth(json.dumps(["[" * 1000, "{" * 1000]))
