@@ -21,7 +21,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import count
 from operator import attrgetter
-from typing import Any
 
 from ._open import UNSET, Head, PartLog, View
 from .content import Part, PartKind
@@ -29,6 +28,10 @@ from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, Replac
 from .error import ProtocolError
 from .ids import PartId
 from .metadata import EMPTY_METADATA
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # What each delta may extend, by the kind of the open part.
 _TEXT_TARGETS = {

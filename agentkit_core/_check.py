@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import _codec as C
 from .error import NormalizeError
 from .jsontext import MAX_DEPTH
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from enum import Enum
+    from typing import Any, NoReturn
 
     from .jsontext import JsonValue
 

@@ -18,21 +18,23 @@ error propagates, so decoding that succeeds never builds a path string.
 from __future__ import annotations
 
 import math
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
+from operator import countOf
 
+from ._make import maker as maker
 from .error import NormalizeError
 from .jsontext import MAX_DEPTH as MAX_DEPTH
-from .jsontext import JsonCodec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Callable, NoReturn, TypeVar
+
     from .jsontext import JsonValue
 
-_U64_END = 1 << 64
-_JUST_INT = {int}
-_isfinite = math.isfinite
+    T = TypeVar("T")
 
-T = TypeVar("T")
+#: One past the largest ``u64``.
+U64_END = _U64_END = 1 << 64
+_isfinite = math.isfinite
 
 
 class _Missing:
@@ -125,34 +127,6 @@ def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: i
         raise exc.under(key) from None
 
 
-def maker(cls: type[T], *names: str) -> Callable[..., T]:
-    """A fast constructor for decoders: ``maker(cls, "a", "b")(a, b)`` builds a ``cls``.
-
-    It skips ``__init__``, whose checks (and payload copies) a decoder's values
-    passed already as they were read.  Every field of ``cls`` must be named; a
-    part's wire depth, which ``__init__`` would record, is measured on first
-    use instead (``_check.depth``).
-
-    A frozen value refuses ``o.x = ...``.  Instead the value starts as an
-    instance of a private mutable subclass that adds no slots, so it has the
-    same memory layout.  Plain attribute stores fill it at full speed (the
-    interpreter specialises them), then ``o.__class__ = cls`` (allowed between
-    layout-compatible classes) makes it the frozen value, indistinguishable
-    from one built by ``cls(...)``.
-    """
-    if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
-        raise TypeError(f"maker({cls.__name__}) must set every field")
-    # Both hooks go back to object's, or the frozen ones would still route every store.
-    mutable = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
-    twin = type(f"_Mutable{cls.__name__}", (cls,), mutable)
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    sets = "".join(f"    o.{name} = a{i}\n" for i, name in enumerate(names))
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls}
-    exec(f"def make_{cls.__name__}({args}):\n    o = new(twin)\n{sets}    o.__class__ = cls\n    return o\n", namespace)
-    make: Callable[..., T] = namespace[f"make_{cls.__name__}"]
-    return make
-
-
 def variant(value: Any, cls: type[T]) -> T:
     """``value`` (a decoded variant) if it is a ``cls``: ``TextPart.from_dict`` refuses a media part."""
     if not isinstance(value, cls):
@@ -197,6 +171,27 @@ def dispatch(v: object, depth: int, family: str, decoders: dict[str, Callable[[A
     return dispatch({tag: body}, depth, family, decoders)
 
 
+def dispatcher(family: str, decoders: dict[str, Callable[[Any, int], T]]) -> Callable[[Any, int], T]:
+    """The decoder of a tagged family: ``decode(v, depth)`` is ``dispatch(v, depth, family, decoders)``.
+
+    Its own fast path splits a well-formed ``{"Tag": body}`` (saving a call per
+    value, as :func:`variants` does); everything else goes to :func:`dispatch`.
+    """
+
+    def decode(v: Any, depth: int) -> T:
+        if type(v) is dict and len(v) == 1 and depth <= MAX_DEPTH:
+            (tag,) = v  # cheaper than v.items() for one key
+            found = decoders.get(tag)
+            if found is not None:
+                try:
+                    return found(v[tag], depth + 1)
+                except NormalizeError as exc:
+                    raise exc.under(tag) from None
+        return dispatch(v, depth, family, decoders)
+
+    return decode
+
+
 def unknown_variant(tag: object, family: str, names: str) -> NoReturn:
     fail(f"unknown variant {tag!r} of {family}, expected one of {names}")
 
@@ -221,6 +216,35 @@ def items(v: object, depth: int, decode: Callable[[Any, int], T]) -> tuple[T, ..
     try:
         for x in values:
             append(decode(x, inner))
+    except NormalizeError as exc:
+        raise exc.under(f"[{len(out)}]") from None
+    return tuple(out)
+
+
+def variants(v: object, depth: int, family: str, decoders: dict[str, Callable[[Any, int], T]]) -> tuple[T, ...]:
+    """Decode a JSON array of externally tagged values, ``[{"Text": ...}, ...]``: :func:`items` of :func:`dispatch`.
+
+    The array sits at level ``depth``.  The loop splits each ``{"Tag": body}``
+    itself, one call fewer per value; any value it does not settle goes
+    through :func:`dispatch`, which has every rule.
+    """
+    values = v if type(v) is list and depth <= MAX_DEPTH else seq(v, depth)
+    out: list[T] = []
+    inner = depth + 1
+    fast = inner <= MAX_DEPTH  # as dispatch's own fast path
+    try:
+        for x in values:
+            decode = None
+            if fast and type(x) is dict and len(x) == 1:
+                (tag,) = x  # cheaper than x.items() for one key
+                decode = decoders.get(tag)
+            if decode is None:
+                out.append(dispatch(x, inner, family, decoders))
+                continue
+            try:
+                out.append(decode(x[tag], inner + 1))
+            except NormalizeError as exc:
+                raise exc.under(tag) from None
     except NormalizeError as exc:
         raise exc.under(f"[{len(out)}]") from None
     return tuple(out)
@@ -310,7 +334,7 @@ def byte_array(v: object, depth: int) -> bytes:
     values = seq(v, depth)
     if not values:
         return b""
-    if set(map(type, values)) == _JUST_INT:  # bool is an int subclass: bytes() would take it
+    if countOf(map(type, values), int) == len(values):  # bool is an int subclass: bytes() would take it
         try:
             return bytes(values)
         except ValueError:

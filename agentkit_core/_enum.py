@@ -9,12 +9,15 @@ and only against members of the same enum.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, TypeVar
 
 from . import _codec as C
 from .jsontext import JsonCodec
 
-E = TypeVar("E", bound="WireEnum")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    E = TypeVar("E", bound="WireEnum")
 
 
 class WireEnum(JsonCodec, Enum):

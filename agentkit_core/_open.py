@@ -19,7 +19,6 @@ delta joins only what arrived since.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Tuple
 
 from . import _codec as C
 from .content import (
@@ -51,6 +50,10 @@ from .keys import (
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
 from .tool import _make_call, _make_call_id, _make_result, _make_text_output
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 #: The structured value of a part that has received none.
 UNSET: Any = object()
 
@@ -67,7 +70,7 @@ class Head:
 
 
 #: ``(ntext, ndata, head)``: a part as a fold state sees it.
-View = Tuple[int, int, Head]
+View = tuple[int, int, Head]
 
 _EMPTY_HEAD = Head(EMPTY_METADATA, UNSET, None)
 

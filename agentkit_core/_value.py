@@ -1,12 +1,11 @@
 """What every value class shares: equality, hashing and repr by fields, freezing, factories.
 
-Every value is a ``@dataclass(frozen=True, slots=True, eq=False, repr=False,
-init=False)`` deriving from :class:`Value`, decorated with :func:`sealed`, and
-writes its own ``__init__``, which checks its arguments.  The dataclass
-machinery compiles each method it generates from source when the class is
-created, and those compilations are most of the package's import time; taking
-``__eq__``, ``__hash__`` and ``__repr__`` from this base halves them.  They
-behave as the generated ones do:
+Every value class is a frozen slotted dataclass deriving from :class:`Value`,
+made by this module's :func:`dataclass`, and writes its own ``__init__``,
+which checks its arguments.  The dataclass machinery compiles each method it
+generates from source when the class is created, which would be most of the
+package's import time; so it generates none.  ``__eq__``, ``__hash__`` and
+``__repr__`` come from this base and behave as the generated ones do:
 
 * ``a == b`` when both are exactly the same class and their fields compare
   equal as a tuple (so a field holding the very same NaN still matches, on
@@ -16,11 +15,12 @@ behave as the generated ones do:
   reached again through its own JSON payload.
 
 Assigning or deleting any attribute of a value, a field or not, raises
-:class:`dataclasses.FrozenInstanceError` naming the class and the attribute.
-(The ``__setattr__`` a frozen slotted dataclass generates raises a confusing
-``TypeError`` for names that are not fields: :func:`sealed` puts this base's
-in its place.)  Code that builds values stores fields through the slots'
-own descriptors (:func:`filler`), which no ``__setattr__`` sees.
+:class:`dataclasses.FrozenInstanceError` naming the class and the attribute:
+this base's ``__setattr__`` and ``__delattr__`` refuse everything.  (A
+frozen dataclass would generate its own, which also raise a confusing
+``TypeError`` for names that are not fields.)  Code that builds values stores
+fields through the slots' own descriptors (:func:`filler`), which no
+``__setattr__`` sees, or fills a mutable twin (``_make.maker``).
 
 A :class:`factory` is a function on a class that makes a value
 (``Part.text("hi")``); instances refuse it with ``AttributeError``, so
@@ -30,17 +30,35 @@ A :class:`factory` is a function on a class that makes a value
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, fields, is_dataclass
+from dataclasses import dataclass as _dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import TYPE_CHECKING, Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
+from ._make import filler as filler
 from .jsontext import JsonCodec
 
-P = ParamSpec("P")
-R = TypeVar("R")
-V = TypeVar("V", bound=type)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
-_Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+    P = ParamSpec("P")
+    R = TypeVar("R")
+
+    _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+else:
+    # ``typing`` is not imported at run time: it would cost a fifth of the
+    # package's import.  What this module uses of it does nothing at run time.
+    class Generic:
+        __slots__ = ()
+
+        def __class_getitem__(cls, params):
+            return cls
+
+    P = R = None
+
+    def overload(func):
+        return func
+
 _FIELDS: dict[type, _Fields | None] = {}
 
 
@@ -111,32 +129,43 @@ class Value(JsonCodec):
         return f"{self.__class__.__qualname__}({shown})"
 
 
-def sealed(cls: V) -> V:
-    """Drop the ``__setattr__``/``__delattr__`` a frozen dataclass generates, so :class:`Value`'s apply."""
-    for name in ("__setattr__", "__delattr__"):
-        if name in cls.__dict__:
-            delattr(cls, name)
-    return cls
+if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass
+else:
+
+    def dataclass(*, frozen, **options):
+        """``dataclasses.dataclass`` for the value classes, which :class:`Value` freezes.
+
+        ``@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)``
+        makes the class the standard decorator would, a frozen slotted
+        dataclass, but without having the machinery generate a frozen
+        dataclass's ``__setattr__`` and ``__delattr__``: it compiles them from
+        source, which made them the most costly part of importing the
+        package, and :class:`Value`'s replace them anyway.  So the class is
+        frozen by :class:`Value`, says so (``__dataclass_params__.frozen``),
+        and pickles and copies by the values of its fields, as a frozen
+        slotted dataclass does.
+        """
+
+        def make(cls):
+            if not (frozen and issubclass(cls, Value)):
+                raise TypeError(f"{cls.__name__}: a value class is a frozen dataclass deriving from Value")
+            cls = _dataclass(**options)(cls)
+            cls.__dataclass_params__.frozen = True
+            cls.__getstate__ = _getstate
+            cls.__setstate__ = _setstate
+            return cls
+
+        return make
 
 
-def filler(cls: type, *names: str) -> Callable[..., None]:
-    """A function storing ``names`` on an instance of ``cls``, in order: ``fill(obj, a, b)``.
+def _getstate(self: Any) -> list[Any]:
+    return [getattr(self, name) for name in _fields_of(type(self))[0]]  # type: ignore[index]
 
-    Each store goes through the slot's own descriptor (``cls.a.__set__``),
-    which no ``__setattr__`` sees, and which is faster than
-    ``object.__setattr__(obj, "a", a)``, a generic call that looks the name
-    up every time.  Constructors fill their instance this way once their
-    arguments are checked.
-    """
-    if len(names) == 1:
-        set_one: Callable[..., None] = getattr(cls, names[0]).__set__
-        return set_one
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    sets = "".join(f"    s{i}(o, a{i})\n" for i in range(len(names)))
-    namespace = {f"s{i}": getattr(cls, name).__set__ for i, name in enumerate(names)}
-    exec(f"def fill_{cls.__name__}(o, {args}):\n{sets}", namespace)
-    fill: Callable[..., None] = namespace[f"fill_{cls.__name__}"]
-    return fill
+
+def _setstate(self: Any, state: list[Any]) -> None:
+    for name, value in zip(_fields_of(type(self))[0], state):  # type: ignore[index]
+        object.__setattr__(self, name, value)
 
 
 class factory(Generic[P, R]):

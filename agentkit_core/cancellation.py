@@ -75,19 +75,20 @@ from __future__ import annotations
 import _thread
 import itertools
 from bisect import insort
-from typing import TYPE_CHECKING, Callable
 
 from .error import TurnCancelledError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import asyncio
     from contextlib import AbstractContextManager
+    from typing import Callable
+
+    _Callback = Callable[[], object]
 
 __all__ = ("CancellationController", "CancellationHandle", "TurnCancellation", "TurnCancelledError")
 
 _LOGGER_NAME = __name__.rpartition(".")[0] or __name__
-
-_Callback = Callable[[], object]
 
 
 class _State:

@@ -16,15 +16,19 @@ live in :mod:`.tool`; they are parts like the others.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
+from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
-from ._value import Value, factory, field_values, filler, not_constructible, sealed
+from ._value import Value, dataclass, factory, field_values, filler, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
 __all__ = (
     "Modality",
@@ -38,7 +42,8 @@ __all__ = (
     "CustomPart",
 )
 
-P = TypeVar("P", bound="Part")
+if TYPE_CHECKING:
+    P = TypeVar("P", bound="Part")
 
 
 class Modality(WireEnum):
@@ -139,12 +144,11 @@ class Part(Value):
 _set_depth = filler(Part, "_depth")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TextPart(Part):
     """Plain user-visible text."""
 
-    part_kind: ClassVar[PartKind] = PartKind.TEXT
+    part_kind = PartKind.TEXT
 
     # Declared with field() so the inherited factory Part.text is not taken as a default.
     text: str = field()  # type: ignore[assignment]  # the field shadows the factory on purpose
@@ -160,19 +164,22 @@ class TextPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TextPart:
-        d = C.struct(v, "TextPart", ("text", "metadata"), depth)
-        return _make_text(C.string(d.get("text", C.MISSING), "text"), metadata_field(d, depth))
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "TextPart", ("text", "metadata"), depth)
+        text = d.get("text", MISSING)
+        text = text if type(text) is str and text.isascii() else C.string(text, "text")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_text(text, md)
 
 
 _make_text = C.maker(TextPart, "text", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class MediaPart(Part):
     """Modality-tagged media: audio, image, video, or other binary media."""
 
-    part_kind: ClassVar[PartKind] = PartKind.MEDIA
+    part_kind = PartKind.MEDIA
 
     modality: Modality
     mime_type: str
@@ -182,14 +189,8 @@ class MediaPart(Part):
     def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "MediaPart")
         data = K.instance(data, DATA_REFS, "MediaPart", "data", "a DataRef")
-        _fill_media(
-            self,
-            modality if type(modality) is Modality else K.member(modality, Modality, "MediaPart", "modality"),
-            K.text(mime_type, "MediaPart", "mime_type"),
-            data,
-            md,
-            K.part_depth("MediaPart", md, data._depth),
-        )
+        modality = modality if type(modality) is Modality else K.member(modality, Modality, "MediaPart", "modality")
+        _fill_media(self, modality, K.text(mime_type, "MediaPart", "mime_type"), data, md, K.part_depth("MediaPart", md, data._depth))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -203,27 +204,24 @@ class MediaPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> MediaPart:
-        d = C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
-        return _make_media(
-            decode_enum(Modality, d.get("modality", C.MISSING), "modality"),
-            C.string(d.get("mime_type", C.MISSING), "mime_type"),
-            C.field(d, "data", decode_data_ref, depth + 1),
-            metadata_field(d, depth),
-        )
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
+        modality = decode_enum(Modality, d.get("modality", MISSING), "modality")
+        mime_type = d.get("mime_type", MISSING)
+        mime_type = mime_type if type(mime_type) is str and mime_type.isascii() else C.string(mime_type, "mime_type")
+        data = C.field(d, "data", decode_data_ref, depth + 1)
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_media(modality, mime_type, data, md)
 
 
 _make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
 
 
-_FILE_FIELDS = ("name", "mime_type", "data", "metadata")
-
-
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FilePart(Part):
     """A file: an upload, a generated artifact, a local or remote file reference."""
 
-    part_kind: ClassVar[PartKind] = PartKind.FILE
+    part_kind = PartKind.FILE
 
     data: DataRef
     name: str | None = field(default=None, kw_only=True)
@@ -268,7 +266,7 @@ class FilePart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> FilePart:
-        d = C.struct(v, "FilePart", _FILE_FIELDS, depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "FilePart", ("name", "mime_type", "data", "metadata"), depth)
         return _make_file(
             C.field(d, "data", decode_data_ref, depth + 1),
             C.opt_string(d.get("name"), "name"),
@@ -280,7 +278,6 @@ class FilePart(Part):
 _make_file = C.maker(FilePart, "data", "name", "mime_type", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class StructuredPart(Part):
     """A machine-readable JSON payload, optionally with the JSON Schema it follows.
@@ -290,7 +287,7 @@ class StructuredPart(Part):
     is made (see :class:`ToolCallPart`).
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.STRUCTURED
+    part_kind = PartKind.STRUCTURED
 
     value: JsonValue
     schema: JsonValue | None = field(default=None, kw_only=True)
@@ -318,7 +315,7 @@ class StructuredPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> StructuredPart:
-        d = C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
         inner = depth + 1
         schema = d.get("schema")
         return _make_structured(
@@ -331,7 +328,6 @@ class StructuredPart(Part):
 _make_structured = C.maker(StructuredPart, "value", "schema", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ReasoningPart(Part):
     """Reasoning the provider supplied: a readable summary, opaque data, or both.
@@ -341,7 +337,7 @@ class ReasoningPart(Part):
     factory is :meth:`from_summary` here, since ``summary`` is the field.
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.REASONING
+    part_kind = PartKind.REASONING
 
     summary: str | None = None
     data: DataRef | None = field(default=None, kw_only=True)
@@ -386,20 +382,24 @@ class ReasoningPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ReasoningPart:
-        d = C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
+        summary = d.get("summary")
+        if summary is not None and (type(summary) is not str or not summary.isascii()):
+            summary = C.opt_string(summary, "summary")
         data = d.get("data")
-        return _make_reasoning(
-            C.opt_string(d.get("summary"), "summary"),
-            None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
-            C.boolean(d.get("redacted", C.MISSING), "redacted"),
-            metadata_field(d, depth),
-        )
+        if data is not None:
+            data = C.field(d, "data", decode_data_ref, depth + 1)
+        redacted = d.get("redacted", MISSING)
+        if redacted is not False and redacted is not True:
+            redacted = C.boolean(redacted, "redacted")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_reasoning(summary, data, redacted, md)
 
 
 _make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CustomPart(Part):
     """The escape hatch for provider content with no first-class part yet.
@@ -409,7 +409,7 @@ class CustomPart(Part):
     on the wire ``null`` and absence read the same.
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.CUSTOM
+    part_kind = PartKind.CUSTOM
 
     kind: str
     data: DataRef | None = field(default=None, kw_only=True)
@@ -445,10 +445,10 @@ class CustomPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> CustomPart:
-        d = C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
         value, data = d.get("value"), d.get("data")
         return _make_custom(
-            C.string(d.get("kind", C.MISSING), "kind"),
+            C.string(d.get("kind", MISSING), "kind"),
             None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
             None if value is None else C.field(d, "value", C.json_value, depth + 1),
             metadata_field(d, depth),
@@ -477,6 +477,5 @@ PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {
 }
 
 
-def decode_part(v: object, depth: int) -> Part:
-    """Decode a tagged part whose object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "Part", PART_DECODERS)
+#: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
+decode_part = C.dispatcher("Part", PART_DECODERS)

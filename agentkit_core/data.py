@@ -7,13 +7,14 @@ their data through one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
-
 from . import _check as K
 from . import _codec as C
-from ._value import Value, factory, filler, not_constructible, sealed
+from ._value import Value, dataclass, factory, filler, not_constructible
 from .ids import ArtifactId
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, ClassVar
 
 __all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
 
@@ -67,7 +68,6 @@ class DataRef(Value):
         return C.variant(decode_data_ref(v, 1), cls)
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class InlineText(DataRef):
     """Text held inline."""
@@ -81,7 +81,6 @@ class InlineText(DataRef):
         return {"InlineText": self.value}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class InlineBytes(DataRef):
     """Bytes held inline; written as an array of integers 0..255.
@@ -89,7 +88,7 @@ class InlineBytes(DataRef):
     The constructor takes ``bytes``, ``bytearray`` or ``memoryview`` and keeps ``bytes``.
     """
 
-    _depth: ClassVar[int] = 2  # {"InlineBytes": [...]}
+    _depth = 2  # {"InlineBytes": [...]}
 
     value: bytes
 
@@ -100,7 +99,6 @@ class InlineBytes(DataRef):
         return {"InlineBytes": list(self.value)}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Uri(DataRef):
     """Data at a URI."""
@@ -114,7 +112,6 @@ class Uri(DataRef):
         return {"Uri": self.value}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Handle(DataRef):
     """Data stored elsewhere, named by an :class:`ArtifactId`."""
@@ -144,7 +141,7 @@ _make_artifact_id = C.maker(ArtifactId, "value")
 
 
 def _inline_text(v: Any, depth: int) -> InlineText:
-    return _make_inline_text(C.string(v, ""))
+    return _make_inline_text(v if type(v) is str and v.isascii() else C.string(v, ""))
 
 
 def _inline_bytes(v: Any, depth: int) -> InlineBytes:
@@ -167,7 +164,6 @@ _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
 }
 
 
-def decode_data_ref(v: object, depth: int) -> DataRef:
-    """Decode a data reference whose tagged object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "DataRef", _DATA_REF_DECODERS)
+#: ``decode_data_ref(v, depth)``: decode a data reference whose tagged object sits at nesting level ``depth``.
+decode_data_ref = C.dispatcher("DataRef", _DATA_REF_DECODERS)
 

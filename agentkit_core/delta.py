@@ -10,17 +10,20 @@ parts.  On the wire each is externally tagged:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from dataclasses import field
 
 from . import _check as K
 from . import _codec as C
 from ._enum import decode_enum
-from ._value import Value, filler, not_constructible, sealed
+from ._value import Value, dataclass, filler, not_constructible
 from .content import Part, PartKind, decode_part
 from .ids import PartId
 from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
 from .tool import PART_VARIANTS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
 
 __all__ = ("Delta", "BeginPart", "AppendText", "AppendBytes", "ReplaceStructured", "SetMetadata", "CommitPart")
 
@@ -50,7 +53,6 @@ def _part_id(v: object, owner: str) -> PartId:
     return v if type(v) is PartId else K.ident(v, PartId, owner, "part_id")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class BeginPart(Delta):
     """Open a part of ``kind`` under ``part_id``, after every part opened before it."""
@@ -66,7 +68,6 @@ class BeginPart(Delta):
         return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind._value_}}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class AppendText(Delta):
     """Append ``chunk`` to the open part's text."""
@@ -81,7 +82,6 @@ class AppendText(Delta):
         return {"AppendText": {"part_id": self.part_id.value, "chunk": self.chunk}}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class AppendBytes(Delta):
     """Append ``chunk`` to the open part's inline bytes (audio, a file...).
@@ -99,7 +99,6 @@ class AppendBytes(Delta):
         return {"AppendBytes": {"part_id": self.part_id.value, "chunk": list(self.chunk)}}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ReplaceStructured(Delta):
     """Replace the open part's JSON value (a structured value, tool input, custom value).
@@ -118,7 +117,6 @@ class ReplaceStructured(Delta):
         return {"ReplaceStructured": {"part_id": self.part_id.value, "value": C.copy_json(self.value)}}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class SetMetadata(Delta):
     """Merge ``metadata`` into the open part's metadata (later keys win)."""
@@ -135,7 +133,6 @@ class SetMetadata(Delta):
         return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict() if self.metadata._data else {}}}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CommitPart(Delta):
     """Finish a part: ``part`` is authoritative and replaces what was accumulated.
@@ -225,9 +222,8 @@ _DECODERS: dict[str, Callable[[Any, int], Delta]] = {
 }
 
 
-def decode_delta(v: object, depth: int) -> Delta:
-    """Decode a tagged delta whose object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "Delta", _DECODERS)
+#: ``decode_delta(v, depth)``: decode a tagged delta whose object sits at nesting level ``depth``.
+decode_delta = C.dispatcher("Delta", _DECODERS)
 
 
 if TYPE_CHECKING:  # pragma: no cover

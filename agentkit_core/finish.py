@@ -13,12 +13,13 @@ the raw value in namespaced metadata.  Equal reasons compare equal, so
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from . import _check as K
 from . import _codec as C
-from ._value import Value, factory, filler, sealed
+from ._value import Value, dataclass, factory, filler
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 __all__ = ("FinishReason",)
 
@@ -26,7 +27,6 @@ _UNITS = ("Completed", "ToolCall", "MaxTokens", "Cancelled", "Blocked", "Error")
 _NAMES = ", ".join(_UNITS + ("Other",))
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FinishReason(Value):
     """A normalised finish reason: ``kind`` is the variant name, ``detail`` the ``Other`` string.
@@ -37,12 +37,13 @@ class FinishReason(Value):
     kind: str
     detail: str | None = None
 
-    COMPLETED: ClassVar[FinishReason]
-    TOOL_CALL: ClassVar[FinishReason]
-    MAX_TOKENS: ClassVar[FinishReason]
-    CANCELLED: ClassVar[FinishReason]
-    BLOCKED: ClassVar[FinishReason]
-    ERROR: ClassVar[FinishReason]
+    if TYPE_CHECKING:  # set below the class
+        COMPLETED: ClassVar[FinishReason]
+        TOOL_CALL: ClassVar[FinishReason]
+        MAX_TOKENS: ClassVar[FinishReason]
+        CANCELLED: ClassVar[FinishReason]
+        BLOCKED: ClassVar[FinishReason]
+        ERROR: ClassVar[FinishReason]
 
     def __init__(self, kind: str, detail: str | None = None) -> None:
         kind = K.text(kind, "FinishReason", "kind")

@@ -71,7 +71,7 @@ being authoritative, is unaffected.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import Iterable
 
 from ._branch import Branch, Lost
 from ._open import PartLog, View
@@ -90,6 +90,10 @@ from .keys import (
     TOOL_CALL_ID_KEY,
     TOOL_NAME_KEY,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, AsyncIterable, AsyncIterator, Iterator, Sequence
 
 __all__ = (
     "FoldState",

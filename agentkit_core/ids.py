@@ -8,13 +8,16 @@ ids of one type are hashable and ordered by their string.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from functools import partial
 
 from . import _check as K
 from . import _codec as C
+from ._value import Value, dataclass, filler, refuse_delattr, refuse_setattr
 from .jsontext import JsonCodec
-from ._value import Value, filler, refuse_delattr, refuse_setattr, sealed
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, TypeVar
 
 __all__ = (
     "SessionId",
@@ -30,11 +33,11 @@ __all__ = (
     "Timestamp",
 )
 
-I = TypeVar("I", bound="_Id")
+if TYPE_CHECKING:
+    I = TypeVar("I", bound="_Id")
 
 
-@sealed
-@dataclass(frozen=True, slots=True, order=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class _Id(Value):
     """The shared shape of every id: one string, compared only within its own type.
 
@@ -50,6 +53,35 @@ class _Id(Value):
 
     def __str__(self) -> str:
         return self.value
+
+    # Written out rather than generated (dataclass(order=True)): ids are hashed and compared often.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.value == other.value
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.value,))
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.value < other.value
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.value <= other.value
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.value > other.value
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.value >= other.value
+        return NotImplemented
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.value!r})"
@@ -164,6 +196,5 @@ class Timestamp(JsonCodec, int):
         return make_timestamp(C.u64(v, ""))
 
 
-def make_timestamp(n: int) -> Timestamp:
-    """A :class:`Timestamp` of a count a decoder checked already."""
-    return int.__new__(Timestamp, n)
+#: ``make_timestamp(n)``: a :class:`Timestamp` of a count a decoder checked already (no Python frame).
+make_timestamp: Callable[[int], Timestamp] = partial(int.__new__, Timestamp)

@@ -7,20 +7,26 @@ notifications are all items made of :class:`~.content.Part` values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from dataclasses import field, replace
+from operator import index
 
 from . import _check as K
 from . import _codec as C
+from ._codec import MISSING, U64_END
 from ._enum import WireEnum, decode_enum
-from ._value import Value, factory, filler, sealed
-from .content import Part, TextPart, decode_part
+from ._make import mutable
+from ._value import Value, dataclass, factory, filler
+from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
 from .finish import FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 from .tool import PART_TYPES
 from .usage import Usage
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
 
 __all__ = ("ItemKind", "Item")
 
@@ -45,7 +51,6 @@ class ItemKind(WireEnum):
 _ITEM_FIELDS = ("id", "kind", "parts", "metadata", "usage", "finish_reason", "created_at")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Item(Value):
     """One transcript entry: a kind, its parts, and what the loop records about it.
@@ -138,48 +143,68 @@ class Item(Value):
         return separator.join(p.text for p in self.parts if type(p) is TextPart)
 
     def to_dict(self) -> dict[str, Any]:
-        id, md, usage, finish, created = self.id, self.metadata, self.usage, self.finish_reason, self.created_at
+        parts = []
+        for p in self.parts:  # a loop, not a comprehension: before 3.12 that is a function call per item
+            parts.append(p.to_dict())
+        id = self.id
+        md = self.metadata
+        usage = self.usage
+        finish = self.finish_reason
+        created = self.created_at
         return {
             "id": None if id is None else id.value,
             "kind": self.kind._value_,  # ._value_ is .value without the property call
-            "parts": [p.to_dict() for p in self.parts],
+            "parts": parts,
             "metadata": md.to_dict() if md._data else {},
             "usage": None if usage is None else usage.to_dict(),
             "finish_reason": None if finish is None else finish.kind if finish.detail is None else finish.to_dict(),
-            "created_at": None if created is None else int(created),
+            "created_at": None if created is None else index(created),  # the plain int, cheaper than int()
         }
 
     @classmethod
     def from_dict(cls, v: object, /) -> Item:
         """Decode an item; raises :class:`NormalizeError` naming the bad field's path."""
-        return cls._decode(v, 1)
-
-    @classmethod
-    def _decode(cls, v: Any, depth: int) -> Item:
-        d = C.struct(v, "Item", _ITEM_FIELDS, depth)
+        # An item is always the root (level 1) of what is decoded: nothing holds items.
+        # Each field's common case is settled here; anything else goes to the rule in _codec.
+        d = v if type(v) is dict else C.struct(v, "Item", _ITEM_FIELDS, 1)
         get = d.get
-        inner = depth + 1
-        kind = get("kind", C.MISSING)
+        kind = get("kind", MISSING)
         kind = _KINDS.get(kind) if type(kind) is str else None
         if kind is None:
-            kind = decode_enum(ItemKind, get("kind", C.MISSING), "kind")
+            kind = decode_enum(ItemKind, get("kind", MISSING), "kind")
         try:
-            parts = C.items(get("parts", C.MISSING), inner, decode_part)
+            parts = C.variants(get("parts", MISSING), 2, "Part", PART_DECODERS)
         except NormalizeError as exc:
             raise exc.under("parts") from None
-        id, usage, finish, created = get("id"), get("usage"), get("finish_reason"), get("created_at")
-        return _make_item(
-            kind,
-            parts,
-            None if id is None else _make_message_id(C.string(id, "id")),
-            metadata_field(d, depth),
-            None if usage is None else C.field(d, "usage", Usage._decode, inner),
-            None if finish is None else C.field(d, "finish_reason", decode_finish_reason, inner),
-            None if created is None else make_timestamp(C.u64(created, "created_at")),
-        )
+        id = get("id")
+        if id is not None:
+            id = _make_message_id(id if type(id) is str and id.isascii() else C.string(id, "id"))
+        metadata = get("metadata", MISSING)
+        metadata = EMPTY_METADATA if type(metadata) is dict and not metadata else metadata_field(d, 1)
+        usage = get("usage")
+        if usage is not None:
+            usage = C.field(d, "usage", _decode_usage, 2)
+        finish = get("finish_reason")
+        if finish is not None:
+            finish = C.field(d, "finish_reason", decode_finish_reason, 2)
+        created = get("created_at")
+        if created is not None:
+            created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else C.u64(created, "created_at"))
+        item = _MutableItem()  # the maker's work in place, one call fewer for every item (see _make)
+        item.kind = kind
+        item.parts = parts
+        item.id = id
+        item.metadata = metadata
+        item.usage = usage
+        item.finish_reason = finish
+        item.created_at = created
+        item.__class__ = Item
+        return item  # type: ignore[no-any-return]
 
 
+_decode_usage = Usage._decode  # bound once: a class attribute would bind a method on every call
 _make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
+_MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = C.maker(MessageId, "value")
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}

@@ -14,28 +14,35 @@ but :mod:`.error`.
 
 from __future__ import annotations
 
-import json
 import math
-import re
+from functools import cache
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, Dict, List, TypeVar, Union
 
 from .error import NormalizeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, TypeVar, Union
+
+    J = TypeVar("J", bound="JsonCodec")
 
 __all__ = ("JsonValue", "MAX_DEPTH", "nesting_depth", "parse_json")
 
 #: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
 #: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
-JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+if TYPE_CHECKING:
+    JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+else:  # the same union, without importing typing
+    JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
 #: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).
 MAX_DEPTH = 127
 
-# A JSON string literal, escapes included (unrolled so the regex engine never backtracks).
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_STRING_B = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_NOT_BRACKET_B = re.compile(rb"[^\[\]{}]+")
+_BRACKETS = "[]{}"
+#: str.translate table deleting every ASCII character but the brackets.
+_ASCII_NOT_BRACKETS = dict.fromkeys(c for c in range(128) if chr(c) not in _BRACKETS)
+#: bytes.translate deletions: every byte but the brackets.
+_BYTES_NOT_BRACKETS = bytes(c for c in range(256) if chr(c) not in _BRACKETS)
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _STEP_B = {0x5B: 1, 0x7B: 1, 0x5D: -1, 0x7D: -1}
 
@@ -46,19 +53,45 @@ def nesting_depth(text: str | bytes | bytearray, /) -> int:
     Brackets inside string literals do not count.  Linear in the length of
     ``text``; it never parses, so it is safe on any input.  For text that is
     not valid JSON the answer is only an estimate (an unterminated string
-    counts the brackets after its opening quote).
+    counts the brackets after its opening quote), never below the depth a
+    JSON reader reaches before it fails.  Bytes are read as UTF-8 (or another
+    encoding that keeps ASCII as it is); :func:`loads` decodes UTF-16 and
+    UTF-32 before it scans.
     """
     if isinstance(text, str):
-        brackets: Any = _NOT_BRACKET.sub("", _STRING.sub("", text)) if '"' in text else _NOT_BRACKET.sub("", text)
-        step: Any = _STEP
+        outside = _outside_strings(text, "\\", '"') if '"' in text else text
+        if outside.isascii():
+            brackets: Any = outside.translate(_ASCII_NOT_BRACKETS)
+            step: Any = _STEP
+        else:  # not JSON outside its strings, but its brackets are still found in one pass
+            brackets = outside.encode("utf-8", "surrogatepass").translate(None, _BYTES_NOT_BRACKETS)
+            step = _STEP_B
     else:
         raw = bytes(text)
-        brackets = _NOT_BRACKET_B.sub(b"", _STRING_B.sub(b"", raw)) if b'"' in raw else _NOT_BRACKET_B.sub(b"", raw)
+        brackets = (_outside_strings(raw, b"\\", b'"') if b'"' in raw else raw).translate(None, _BYTES_NOT_BRACKETS)
         step = _STEP_B
     if not brackets:
         return 0
     deepest: int = max(accumulate(map(step.__getitem__, brackets)))
     return max(0, deepest)
+
+
+def _outside_strings(text: Any, backslash: Any, quote: Any) -> Any:
+    """``text`` without its string literals (the quotes and what they hold), in a few C-speed passes.
+
+    Escapes are paired from the left, as a JSON reader reads them: an escaped
+    backslash goes first, then an escaped quote, so every quote left delimits
+    a string.  What an unterminated last string holds stays in (it is counted,
+    the safe way).  Outside strings JSON has no backslash; where invalid text
+    has one, the reader fails there, so what follows does not matter.
+    """
+    if backslash in text:
+        text = text.replace(backslash + backslash, text[:0]).replace(backslash + quote, text[:0])
+    parts = text.split(quote)
+    outside = parts[::2]
+    if len(parts) % 2 == 0:  # an odd number of quotes: the last string never ends
+        outside.append(parts[-1])
+    return text[:0].join(outside)
 
 
 def _openers(text: str | bytes | bytearray) -> int:
@@ -81,12 +114,39 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number (NaN and infinities are refused)")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+@cache
+def _json() -> Any:
+    """The json module, imported when JSON text is first read or written, not with the package.
 
-#: One JSON value of already bounded text at a position: ``raw_decode(text, pos) -> (value, end)``.
-#: It does not bound nesting itself: call :func:`check_depth` on ``text`` first, once for all
-#: the values it holds.  Raises ``json.JSONDecodeError``, or ``ValueError`` for NaN and infinities.
-raw_decode = _DECODER.raw_decode
+    json's decoder, scanner and encoder are a sixteenth of the package's import,
+    which values, decoding from dicts and the fold do not need.
+    """
+    import json
+
+    return json
+
+
+@cache
+def _decoder() -> Any:
+    return _json().JSONDecoder(parse_constant=_reject_constant)
+
+
+@cache
+def _compact() -> Callable[[Any], str]:
+    """The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``."""
+    encode: Callable[[Any], str] = _json().JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    return encode
+
+
+def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+    """One JSON value of already bounded text at a position: ``(value, end)``.
+
+    It does not bound nesting itself: call :func:`check_depth` on ``text`` first,
+    once for all the values it holds.  Raises ``json.JSONDecodeError``, or
+    ``ValueError`` for NaN and infinities.
+    """
+    found: tuple[Any, int] = _decoder().raw_decode(text, pos)
+    return found
 
 
 def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
@@ -96,11 +156,15 @@ def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"JSON text must be str, bytes or bytearray, not {type(text).__name__}")
+    json = _json()
+    if not isinstance(text, str):  # decoded first: the scan reads UTF-16 and UTF-32 only as text
+        try:
+            text = bytes(text).decode(json.detect_encoding(text))
+        except ValueError as exc:
+            raise NormalizeError(f"invalid JSON: {exc}") from None
     check_depth(text, limit)
     try:
-        if not isinstance(text, str):
-            text = bytes(text).decode(json.detect_encoding(text))
-        return _DECODER.decode(text)
+        return _decoder().decode(text)
     except json.JSONDecodeError as exc:
         raise NormalizeError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a refused constant, bad bytes; RecursionError on a tiny stack
@@ -155,12 +219,6 @@ def _unicode(s: str) -> None:
 
 # -- JSON text of the wire types -----------------------------------------------------
 
-J = TypeVar("J", bound="JsonCodec")
-
-#: The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``.
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-
 class JsonCodec:
     """``to_json()`` and ``from_json()`` for every wire type, built on its ``to_dict``/``from_dict``.
 
@@ -178,7 +236,7 @@ class JsonCodec:
 
     def to_json(self) -> str:
         """The compact JSON text of the wire form, byte for byte what the Rust reference writes."""
-        return _COMPACT(self.to_dict())
+        return _compact()(self.to_dict())
 
     @classmethod
     def from_json(cls: type[J], text: str | bytes | bytearray, /) -> J:

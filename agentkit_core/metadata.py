@@ -7,7 +7,7 @@ Nothing in agentkit depends on provider-specific metadata for correctness.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
+from collections.abc import Mapping
 
 from . import _check as K
 from . import _codec as C
@@ -15,11 +15,11 @@ from ._value import filler, refuse_delattr, refuse_setattr
 from .error import NormalizeError
 from .jsontext import JsonCodec, JsonValue
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterator
+
 __all__ = ("JsonValue", "MetadataLike", "MetadataMap", "EMPTY_METADATA")
-
-#: What constructors accept as ``metadata=``: any mapping (stored as a :class:`MetadataMap`) or ``None``.
-MetadataLike = Union["MetadataMap", Mapping[str, JsonValue], None]
-
 
 class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
     """A read-only mapping of ``str`` keys to JSON values, its keys kept sorted.
@@ -138,6 +138,9 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
         """Decode a JSON object of JSON values; raises :class:`NormalizeError`."""
         return decode_metadata(v, 1)
 
+
+#: What constructors accept as ``metadata=``: any mapping (stored as a :class:`MetadataMap`) or ``None``.
+MetadataLike = MetadataMap | Mapping[str, JsonValue] | None
 
 _set_data, _set_depth = filler(MetadataMap, "_data"), filler(MetadataMap, "_depth")
 

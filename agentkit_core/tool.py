@@ -7,12 +7,12 @@ Executing tools is not this package's business; describing them is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
-from ._value import Value, factory, filler, not_constructible, sealed
+from ._codec import MAX_DEPTH, MISSING
+from ._value import Value, dataclass, factory, filler, not_constructible
 from .content import (
     PART_DECODERS,
     CustomPart,
@@ -23,10 +23,14 @@ from .content import (
     ReasoningPart,
     StructuredPart,
     TextPart,
-    decode_part,
 )
+from .error import NormalizeError
 from .ids import ToolCallId
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable
 
 __all__ = (
     "ToolCallPart",
@@ -39,7 +43,6 @@ __all__ = (
 )
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ToolCallPart(Part):
     """A request by the model to run the tool ``name`` with JSON ``input``.
@@ -50,7 +53,7 @@ class ToolCallPart(Part):
     copy, ``part.input``, as read-only too; ``to_dict()`` hands out copies.
     """
 
-    part_kind: ClassVar[PartKind] = PartKind.TOOL_CALL
+    part_kind = PartKind.TOOL_CALL
 
     id: ToolCallId
     name: str
@@ -66,24 +69,39 @@ class ToolCallPart(Part):
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
+        input = self.input
+        if type(input) is dict or type(input) is list:
+            try:  # the part's wire depth, as K.depth(self) gives it, without the call
+                depth = self._depth
+            except AttributeError:
+                depth = self._measure()
+            # {"ToolCall": {"input": {...}}} three deep holds no container in input: one C-level copy.
+            input = input.copy() if depth <= K.PAYLOAD_LEVEL else C.copy_json(input)
         return {
             "ToolCall": {
                 "id": self.id.value,
                 "name": self.name,
-                "input": C.copy_json(self.input),
+                "input": input,
                 "metadata": md.to_dict() if md._data else {},
             }
         }
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolCallPart:
-        d = C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
-        return _make_call(
-            _make_call_id(C.string(d.get("id", C.MISSING), "id")),
-            C.string(d.get("name", C.MISSING), "name"),
-            C.field(d, "input", C.json_value, depth + 1),
-            metadata_field(d, depth),
-        )
+        # The common case of each field is settled here, anything else by the rule in _codec.
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
+        id = d.get("id", MISSING)
+        id = id if type(id) is str and id.isascii() else C.string(id, "id")
+        name = d.get("name", MISSING)
+        name = name if type(name) is str and name.isascii() else C.string(name, "name")
+        input = d.get("input", MISSING)
+        try:
+            input = C.json_object(input, depth + 1) if type(input) is dict and depth < MAX_DEPTH else C.json_value(input, depth + 1)
+        except NormalizeError as exc:
+            raise exc.under("input") from None
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_call(_make_call_id(id), name, input, md)
 
 
 _make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
@@ -146,7 +164,6 @@ class ToolOutput(Value):
 _set_output_depth = filler(ToolOutput, "_depth")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TextOutput(ToolOutput):
     """Text output."""
@@ -163,7 +180,6 @@ class TextOutput(ToolOutput):
         return {"Text": self.text}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class StructuredOutput(ToolOutput):
     """JSON output, checked and copied when made (see :class:`ToolCallPart`)."""
@@ -183,7 +199,6 @@ class StructuredOutput(ToolOutput):
         return {"Structured": C.copy_json(self.value)}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class PartsOutput(ToolOutput):
     """Output made of content parts; the constructor takes any iterable of parts and keeps a tuple."""
@@ -203,7 +218,6 @@ class PartsOutput(ToolOutput):
         return {"Parts": [p.to_dict() for p in self.parts]}
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class FilesOutput(ToolOutput):
     """Output made of files; the constructor takes any iterable of file parts and keeps a tuple."""
@@ -233,7 +247,7 @@ _make_text_output = C.maker(TextOutput, "text")
 
 
 def _text_output(v: Any, depth: int) -> ToolOutput:
-    return _make_text_output(C.string(v, ""))
+    return _make_text_output(v if type(v) is str and v.isascii() else C.string(v, ""))
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
@@ -241,7 +255,7 @@ def _structured_output(v: Any, depth: int) -> ToolOutput:
 
 
 def _parts_output(v: Any, depth: int) -> ToolOutput:
-    return _make_parts_output(C.items(v, depth, decode_part))
+    return _make_parts_output(C.variants(v, depth, "Part", PART_DECODERS))
 
 
 def _files_output(v: Any, depth: int) -> ToolOutput:
@@ -261,17 +275,15 @@ _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
 }
 
 
-def decode_tool_output(v: object, depth: int) -> ToolOutput:
-    """Decode a tagged tool output whose object sits at nesting level ``depth``."""
-    return C.dispatch(v, depth, "ToolOutput", _OUTPUT_DECODERS)
+#: ``decode_tool_output(v, depth)``: decode a tagged tool output whose object sits at nesting level ``depth``.
+decode_tool_output = C.dispatcher("ToolOutput", _OUTPUT_DECODERS)
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class ToolResultPart(Part):
     """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
 
-    part_kind: ClassVar[PartKind] = PartKind.TOOL_RESULT
+    part_kind = PartKind.TOOL_RESULT
 
     call_id: ToolCallId
     output: ToolOutput
@@ -315,13 +327,16 @@ class ToolResultPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolResultPart:
-        d = C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
-        return _make_result(
-            _make_call_id(C.string(d.get("call_id", C.MISSING), "call_id")),
-            C.field(d, "output", decode_tool_output, depth + 1),
-            C.boolean(d.get("is_error", C.MISSING), "is_error"),
-            metadata_field(d, depth),
-        )
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
+        call_id = d.get("call_id", MISSING)
+        call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
+        output = C.field(d, "output", decode_tool_output, depth + 1)
+        is_error = d.get("is_error", MISSING)
+        if is_error is not False and is_error is not True:
+            is_error = C.boolean(is_error, "is_error")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_result(_make_call_id(call_id), output, is_error, md)
 
 
 _make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")

@@ -19,18 +19,23 @@ from __future__ import annotations
 
 import io
 import os
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Union
 
 from .error import NormalizeError
 from .item import Item
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any, Iterable, Iterator, Union
+
     from ._reader import Reading, Record
 
 __all__ = ("load_items", "iter_items", "dump_items", "PathOrFile")
 
 #: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
-PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+if TYPE_CHECKING:
+    PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+else:  # the same at run time, without importing typing for IO
+    PathOrFile = str | os.PathLike[str] | io.IOBase
 
 _PACKAGE = __name__.rpartition(".")[0] or "agentkit_core"
 

@@ -20,13 +20,18 @@ sides, and costs add when their currencies match (a mismatch raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from dataclasses import field, replace
 
 from . import _check as K
 from . import _codec as C
-from ._value import Value, filler, sealed
+from ._codec import MAX_DEPTH, MISSING, U64_END
+from ._value import Value, dataclass, filler
+from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
 
@@ -41,7 +46,6 @@ def _add_optional(a: int | None, b: int | None) -> int | None:
     return a + b
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class TokenUsage(Value):
     """Token counts of one model call (or a sum of them); see the module docstring for conventions.
@@ -125,18 +129,27 @@ class TokenUsage(Value):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TokenUsage:
-        d = C.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
+        # The common case of each count is settled here, anything else by the rule in _codec.
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
         get = d.get
-        return _make_tokens(
-            C.u64(get("input_tokens", C.MISSING), "input_tokens"),
-            C.u64(get("output_tokens", C.MISSING), "output_tokens"),
-            C.opt_u64(get("reasoning_tokens"), "reasoning_tokens"),
-            C.opt_u64(get("cached_input_tokens"), "cached_input_tokens"),
-            C.opt_u64(get("cache_write_input_tokens"), "cache_write_input_tokens"),
-        )
+        inputs = get("input_tokens", MISSING)
+        if type(inputs) is not int or not 0 <= inputs < U64_END:
+            inputs = C.u64(inputs, "input_tokens")
+        outputs = get("output_tokens", MISSING)
+        if type(outputs) is not int or not 0 <= outputs < U64_END:
+            outputs = C.u64(outputs, "output_tokens")
+        reasoning = get("reasoning_tokens")
+        if reasoning is not None and (type(reasoning) is not int or not 0 <= reasoning < U64_END):
+            reasoning = C.opt_u64(reasoning, "reasoning_tokens")
+        cached = get("cached_input_tokens")
+        if cached is not None and (type(cached) is not int or not 0 <= cached < U64_END):
+            cached = C.opt_u64(cached, "cached_input_tokens")
+        written = get("cache_write_input_tokens")
+        if written is not None and (type(written) is not int or not 0 <= written < U64_END):
+            written = C.opt_u64(written, "cache_write_input_tokens")
+        return _make_tokens(inputs, outputs, reasoning, cached, written)
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class CostUsage(Value):
     """What a call cost: ``amount`` in ``currency`` (an ISO 4217 code such as ``"USD"``).
@@ -185,19 +198,19 @@ class CostUsage(Value):
     def _decode(cls, v: Any, depth: int) -> CostUsage:
         d = C.struct(v, "CostUsage", ("amount", "currency", "provider_amount"), depth)
         return _make_cost(
-            C.f64(d.get("amount", C.MISSING), "amount"),
-            C.string(d.get("currency", C.MISSING), "currency"),
+            C.f64(d.get("amount", MISSING), "amount"),
+            C.string(d.get("currency", MISSING), "currency"),
             C.opt_string(d.get("provider_amount"), "provider_amount"),
         )
 
 
+_decode_tokens = TokenUsage._decode  # bound once: a class attribute would bind a method on every call
 _make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
 _make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
 _fill_tokens = filler(TokenUsage, *_TOKEN_FIELDS)
 _fill_cost = filler(CostUsage, "amount", "currency", "provider_amount")
 
 
-@sealed
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class Usage(Value):
     """Token and cost usage of a turn, with metadata for provider extras.
@@ -259,14 +272,16 @@ class Usage(Value):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> Usage:
-        d = C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
-        inner = depth + 1
-        tokens, cost = d.get("tokens"), d.get("cost")
-        return _make_usage(
-            None if tokens is None else C.field(d, "tokens", TokenUsage._decode, inner),
-            None if cost is None else C.field(d, "cost", CostUsage._decode, inner),
-            metadata_field(d, depth),
-        )
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
+        tokens = d.get("tokens")
+        if tokens is not None:
+            tokens = C.field(d, "tokens", _decode_tokens, depth + 1)
+        cost = d.get("cost")
+        if cost is not None:
+            cost = C.field(d, "cost", CostUsage._decode, depth + 1)
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_usage(tokens, cost, md)
 
 
 _make_usage = C.maker(Usage, "tokens", "cost", "metadata")

@@ -33,6 +33,10 @@ from bench_floors import output_floor, value_floor
 import agentkit_core as ak
 
 TURNS = 250
+
+#: Issue 13's codec targets: how many times faster than the faster of langchain-core and pydantic-ai.
+TO_DICT_TARGET = 1.6
+FROM_DICT_TARGET = 1.7
 IMAGE = bytes(range(256)) * 4  # 1 KiB
 
 
@@ -319,9 +323,9 @@ def measure(quick: bool) -> list[Row]:
         speed_enc = 1 / max(v[0] for v in rivals.values())  # against the faster rival
         speed_dec = 1 / max(v[1] for v in rivals.values())
         least_mem = min(v[2] for v in rivals.values())
-        rows.append(Row("codec", "to_dict vs faster of langchain/pydantic-ai", "", f"{speed_enc:.2f}x faster", verdict(speed_enc >= 3, ">= 3x")))
-        rows.append(Row("codec", "from_dict vs faster of langchain/pydantic-ai", "", f"{speed_dec:.2f}x faster", verdict(speed_dec >= 2, ">= 2x (goal 3x)")))
-        rows.append(Row("codec", "memory vs least of langchain/pydantic-ai", "", f"{mem_ours / least_mem:.2f}x", verdict(all(mem_ours < v[2] for v in rivals.values()), "below both")))
+        rows.append(Row("codec", "to_dict vs faster of langchain/pydantic-ai", "", f"{speed_enc:.2f}x faster", verdict(speed_enc >= TO_DICT_TARGET, f">= {TO_DICT_TARGET}x")))
+        rows.append(Row("codec", "from_dict vs faster of langchain/pydantic-ai", "", f"{speed_dec:.2f}x faster", verdict(speed_dec >= FROM_DICT_TARGET, f">= {FROM_DICT_TARGET}x")))
+        rows.append(Row("codec", "memory vs least of langchain/pydantic-ai", "", f"{mem_ours / least_mem:.2f}x", verdict(all(mem_ours < v[2] for v in rivals.values()), "below every peer")))
         faster_dump = peer_calls[max(rivals, key=lambda k: rivals[k][0])][0]  # our ratio is highest against the faster
         faster_load = peer_calls[max(rivals, key=lambda k: rivals[k][1])][1]
         rows.extend(floor_rows(items, wire, faster_dump, faster_load, rounds))
@@ -377,8 +381,8 @@ def floor_rows(items: list[ak.Item], wire: list[Any], rival_dump: Callable[[], A
     n = len(items)
     rows = []
     for what, floor, rival, target in (
-        ("to_dict floor: build the output dicts from constants", output_floor(wire), rival_dump, 3),
-        ("from_dict floor: build the values, no checks", value_floor(items, wire), rival_load, 2),
+        ("to_dict floor: build the output dicts from constants", output_floor(wire), rival_dump, TO_DICT_TARGET),
+        ("from_dict floor: build the values, no checks", value_floor(items, wire), rival_load, FROM_DICT_TARGET),
     ):
         t_floor, _, ratio = paired(floor, rival, rounds)
         share = ratio * target  # the target allows 1/target of the rival's time
@@ -386,33 +390,48 @@ def floor_rows(items: list[ak.Item], wire: list[Any], rival_dump: Callable[[], A
     return rows
 
 
-def import_time(statement: str, runs: int) -> float:
-    """Least seconds of ``statement`` timed inside fresh interpreters (start-up excluded).
+#: What the import figure times: the package, and the names a program touches first (issue 13).
+#: Touching them counts whatever a lazy module attribute would defer.
+IMPORT_OURS = "import agentkit_core; agentkit_core.Item, agentkit_core.Part, agentkit_core.fold, agentkit_core.CancellationController"
+IMPORT_BASE = "import dataclasses, enum, threading, json"
+IMPORT_PEER = "import langchain_core.messages"
 
-    The least, not the median: on a shared machine noise only adds time.
-    """
+
+def import_once(statement: str) -> float | None:
+    """Seconds of ``statement`` timed inside a fresh interpreter (start-up excluded); ``None`` if it fails."""
     probe = f"import time; t = time.perf_counter(); {statement}; print(time.perf_counter() - t)"
-    times = []
+    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {ROOT!r}); {probe}"], capture_output=True, text=True)
+    return float(out.stdout) if out.returncode == 0 else None
+
+
+def import_times(statements: dict[str, str], runs: int) -> dict[str, float | None]:
+    """The least seconds of each statement over ``runs`` rounds, each round timing every statement once.
+
+    The least, not the median: on a shared machine noise only adds time; and
+    in rounds, so that a spell of load meets every statement alike.
+    """
+    best: dict[str, float | None] = dict.fromkeys(statements, float("inf"))
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {ROOT!r}); {probe}"], capture_output=True, text=True, check=True)
-        times.append(float(out.stdout))
-    return min(times)
+        for name, statement in statements.items():
+            least = best[name]
+            if least is not None:  # None: it failed to import once, which says enough
+                t = import_once(statement)
+                best[name] = None if t is None else min(t, least)
+    return best
 
 
 def measure_import(quick: bool) -> list[Row]:
     runs = 5 if quick else 15
-    base = import_time("import dataclasses, enum, threading, json", runs)
-    ours = import_time("import agentkit_core", runs)
+    times = import_times({"base": IMPORT_BASE, "ours": IMPORT_OURS, "peer": IMPORT_PEER}, runs)
+    base, ours, lc = times["base"], times["ours"], times["peer"]
+    assert base is not None and ours is not None, "the baseline and the package import"
     ratio = ours / base
     rows = [
-        Row("import", "baseline: import dataclasses, enum, threading, json", f"{base * 1e3:.1f} ms", "1.00x", ""),
-        Row("import", "import agentkit_core", f"{ours * 1e3:.1f} ms", f"{ratio:.2f}x baseline", verdict(ratio <= 5, "<= 5x")),
+        Row("import", f"baseline: {IMPORT_BASE}", f"{base * 1e3:.1f} ms", "1.00x", ""),
+        Row("import", "import agentkit_core, touch Item, Part, fold, CancellationController", f"{ours * 1e3:.1f} ms", f"{ratio:.2f}x baseline", verdict(ratio <= 2, "<= 2x")),
     ]
-    try:
-        lc = import_time("import langchain_core.messages", runs)
-    except subprocess.CalledProcessError:
+    if lc is None:
         rows.append(Row("import", "peer langchain_core.messages", "-", "-", "skipped: langchain-core not installed"))
     else:
-        rows.append(Row("import", "peer import langchain_core.messages", f"{lc * 1e3:.1f} ms", f"ours {lc / ours:.1f}x faster", verdict(lc / ours >= 5, ">= 5x faster")))
+        rows.append(Row("import", "peer import langchain_core.messages", f"{lc * 1e3:.1f} ms", f"ours {lc / ours:.1f}x faster", verdict(lc / ours >= 6, ">= 6x faster")))
     return rows
-
