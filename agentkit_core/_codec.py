@@ -230,7 +230,9 @@ def variants(v: object, depth: int, family: str, decoders: dict[str, Callable[[A
     """
     values = v if type(v) is list and depth <= MAX_DEPTH else seq(v, depth)
     out: list[T] = []
+    append = out.append
     inner = depth + 1
+    body_depth = inner + 1
     fast = inner <= MAX_DEPTH  # as dispatch's own fast path
     try:
         for x in values:
@@ -239,10 +241,10 @@ def variants(v: object, depth: int, family: str, decoders: dict[str, Callable[[A
                 (tag,) = x  # cheaper than x.items() for one key
                 decode = decoders.get(tag)
             if decode is None:
-                out.append(dispatch(x, inner, family, decoders))
+                append(dispatch(x, inner, family, decoders))
                 continue
             try:
-                out.append(decode(x[tag], inner + 1))
+                append(decode(x[tag], body_depth))
             except NormalizeError as exc:
                 raise exc.under(tag) from None
     except NormalizeError as exc:
@@ -336,7 +338,8 @@ def byte_array(v: object, depth: int) -> bytes:
         return b""
     if countOf(map(type, values), int) == len(values):  # bool is an int subclass: bytes() would take it
         try:
-            return bytes(values)
+            # Through a bytearray, which reads a list of ints twice as fast as bytes() does (3.11+).
+            return bytes(bytearray(values))
         except ValueError:
             pass
     for i, b in enumerate(values):

@@ -24,6 +24,7 @@ from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
 from ._value import Value, dataclass, factory, field_values, filler, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
+from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False
@@ -388,7 +389,10 @@ class ReasoningPart(Part):
             summary = C.opt_string(summary, "summary")
         data = d.get("data")
         if data is not None:
-            data = C.field(d, "data", decode_data_ref, depth + 1)
+            try:
+                data = decode_data_ref(data, depth + 1)
+            except NormalizeError as exc:
+                raise exc.under("data") from None
         redacted = d.get("redacted", MISSING)
         if redacted is not False and redacted is not True:
             redacted = C.boolean(redacted, "redacted")

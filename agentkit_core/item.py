@@ -18,7 +18,7 @@ from ._make import mutable
 from ._value import Value, dataclass, factory, filler
 from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
-from .finish import FinishReason, decode_finish_reason
+from .finish import _BY_NAME as _FINISHES, FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 from .tool import PART_TYPES
@@ -183,10 +183,14 @@ class Item(Value):
         metadata = EMPTY_METADATA if type(metadata) is dict and not metadata else metadata_field(d, 1)
         usage = get("usage")
         if usage is not None:
-            usage = C.field(d, "usage", _decode_usage, 2)
+            try:
+                usage = _decode_usage(usage, 2)
+            except NormalizeError as exc:
+                raise exc.under("usage") from None
         finish = get("finish_reason")
         if finish is not None:
-            finish = C.field(d, "finish_reason", decode_finish_reason, 2)
+            found = _FINISHES.get(finish) if type(finish) is str else None
+            finish = found if found is not None else C.field(d, "finish_reason", decode_finish_reason, 2)
         created = get("created_at")
         if created is not None:
             created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else C.u64(created, "created_at"))

@@ -330,7 +330,10 @@ class ToolResultPart(Part):
         d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
         call_id = d.get("call_id", MISSING)
         call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
-        output = C.field(d, "output", decode_tool_output, depth + 1)
+        try:
+            output = decode_tool_output(d.get("output", MISSING), depth + 1)
+        except NormalizeError as exc:
+            raise exc.under("output") from None
         is_error = d.get("is_error", MISSING)
         if is_error is not False and is_error is not True:
             is_error = C.boolean(is_error, "is_error")

@@ -275,7 +275,10 @@ class Usage(Value):
         d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
         tokens = d.get("tokens")
         if tokens is not None:
-            tokens = C.field(d, "tokens", _decode_tokens, depth + 1)
+            try:
+                tokens = _decode_tokens(tokens, depth + 1)
+            except NormalizeError as exc:
+                raise exc.under("tokens") from None
         cost = d.get("cost")
         if cost is not None:
             cost = C.field(d, "cost", CostUsage._decode, depth + 1)
