@@ -14,7 +14,6 @@ but :mod:`.error`.
 
 from __future__ import annotations
 
-import math
 from functools import cache
 from itertools import accumulate
 
@@ -183,38 +182,10 @@ def parse_json(text: str | bytes | bytearray, /, *, max_depth: int = MAX_DEPTH) 
     >>> parse_json('{"city": "Paris"}')
     {'city': 'Paris'}
     """
-    value = loads(text, max_depth)
-    _check(value)
-    return value  # type: ignore[no-any-return]
+    from ._codec import json_value  # below _codec, which imports this module; loaded by then
 
-
-def _check(v: Any) -> None:
-    """Refuse what ``json.loads`` lets through but the wire cannot carry (infinite floats, lone surrogates)."""
-    stack = [v]
-    pop, push = stack.pop, stack.append
-    while stack:
-        v = pop()
-        t = type(v)
-        if t is str:
-            if not v.isascii():
-                _unicode(v)
-        elif t is float:
-            if not math.isfinite(v):
-                raise NormalizeError(f"invalid value: {v!r} is not a JSON number (a number too large for f64)")
-        elif t is list:
-            stack.extend(v)
-        elif t is dict:
-            for k in v:
-                if not k.isascii():
-                    _unicode(k)
-            stack.extend(v.values())
-
-
-def _unicode(s: str) -> None:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
+    # The decoders' own walker: what it refuses, no value of the package can hold.
+    return json_value(loads(text, max_depth), 1)
 
 
 # -- JSON text of the wire types -----------------------------------------------------
