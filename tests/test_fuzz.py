@@ -18,7 +18,7 @@ import threading
 import time
 import unittest
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRASHERS = os.path.join(ROOT, "tests", "fuzz_crashers")
@@ -88,6 +88,16 @@ class TestShortRun(unittest.TestCase):
         finally:
             fuzz.HARD_LIMIT = hard
             del fuzz.DECODERS["Stuck"]
+        def meddle(v: dict[str, object], then: Callable[[], object]) -> object:
+            v["added"] = True
+            return then()
+
+        for name, then in (("Meddler", lambda: ak.Timestamp.from_dict(5)), ("Refuser", lambda: ak.Timestamp.from_dict("x"))):
+            fuzz.DECODERS[name] = lambda v, then=then: meddle(v, then)
+            try:
+                self.assertEqual(fuzz.check(name, {}), f"{name}.from_dict changed its input")
+            finally:
+                del fuzz.DECODERS[name]
         fuzz.DECODERS["Boom"] = lambda v: 1 // 0
         try:
             self.assertRegex(fuzz.check("Boom", 5) or "", r"^Boom.from_dict raised ZeroDivisionError: .* \[at ")

@@ -145,15 +145,17 @@ def check_decode(target: str, value: Any) -> str | None:
     """Feed ``value`` to the decoder ``target``; the problem, or ``None`` when it behaved."""
     decode = DECODERS[target]
     before = repr(value)
+    problem: str | None = None
     try:
         decoded = decode(value)
     except (NormalizeError, ProtocolError):
-        return None
+        decoded = problem = None
     except Exception as exc:  # noqa: BLE001
-        return _unexpected(f"{target}.from_dict", exc)
-    finally:
-        if repr(value) != before:
-            return f"{target}.from_dict changed its input"  # noqa: B012
+        decoded, problem = None, _unexpected(f"{target}.from_dict", exc)
+    if repr(value) != before:  # checked whether the decoder returned or raised
+        return f"{target}.from_dict changed its input"
+    if decoded is None:
+        return problem
     return _round_trip(decode, decoded)
 
 
