@@ -773,6 +773,17 @@ class RequestTests(unittest.TestCase):
                 self.assertEqual(canonical(adapter.request_from_items(items)), canonical(transcript(request)))
                 self.assertEqual(canonical(adapter.request_from_items([stored(i) for i in items])), canonical(transcript(request)))
 
+    def test_an_empty_final_assistant_message_round_trips_and_no_other_empty_one_is_sent(self) -> None:
+        """The API takes an empty message only as the final assistant one (a prefill left blank)."""
+        request = {"messages": [{"role": "user", "content": "Name a colour."}, {"role": "assistant", "content": []}]}
+        items = adapter.items_from_request(request)
+        self.assertEqual(items[-1].parts, ())
+        self.assertEqual(adapter.request_from_items(items), request)
+        later = items + [Item.text(ItemKind.USER, "Go on.")]
+        self.assertEqual([m["role"] for m in adapter.request_from_items(later)["messages"]], ["user", "user"])
+        refusal = adapter.items_from_response(load("messages.refusal.response.json"))[0]
+        self.assertEqual(adapter.request_from_items(items[:1] + [refusal])["messages"], request["messages"][:1])
+
     def test_followup_after_thinking_and_a_tool_call(self) -> None:
         followup = load("messages.thinking_tool_result_followup.request.json")
         response = load("messages.thinking_text_tool_use.response.json")

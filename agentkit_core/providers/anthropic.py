@@ -343,6 +343,11 @@ def _from_response(item: Item) -> bool:
     return NS + "type" in item.metadata or item.usage is not None or item.finish_reason is not None
 
 
+def _empty_prefill(item: Item, last: bool) -> bool:
+    """Whether ``item`` is a request's empty final assistant message, the one empty message the API takes."""
+    return last and not item.parts and item.kind is ItemKind.ASSISTANT and not _from_response(item)
+
+
 def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
@@ -356,14 +361,15 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     """
     system: list[str | list[JsonDict]] = []
     messages: list[JsonDict] = []
-    for i, item in enumerate(checked_list(items, Item, "items")):
+    checked = checked_list(items, Item, "items")
+    for i, item in enumerate(checked):
         path = f"items[{i}]"
         content = _native_content(item, path)
         if item.kind in _SYSTEM_KINDS:
             if content != [] or not item.parts:  # kept unless every part was dropped
                 system.append(content)
             continue
-        if content == []:
+        if content == [] and not _empty_prefill(item, i == len(checked) - 1):
             continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
         message: JsonDict = {"role": _ROLES[item.kind], "content": content}
         if not _from_response(item):  # a response's fields describe it, not a message to send
