@@ -125,17 +125,36 @@ async function hostChecks(pyodide) {
   };
 
   await check("the interrupt buffer wakes a blocking wait()", async () => {
+    // A second JavaScript thread plays the user: once Python is about to block, it presses Ctrl-C
+    // (writes SIGINT into the interrupt buffer) every 100 ms while the buffer is empty, until told
+    // to stop. One press is enough almost always; Pyodide has been seen, about once in five runs
+    // after the whole suite, to take a press from the buffer without ever calling the handler (the
+    // handler's own record shows it). A user would press again, so the worker does, and the count
+    // is reported. What is ours is held strictly: once the handler has run, wait() must return.
     const buffer = new Int32Array(new SharedArrayBuffer(4));
-    pyodide.setInterruptBuffer(buffer);
+    const cells = new Int32Array(new SharedArrayBuffer(16)); // go, stop, presses, stopped
+    const [GO, STOP, PRESSES, STOPPED] = [0, 1, 2, 3];
     const sigint = pyodide.runPython("import signal; signal.SIGINT");
-    let worker;
-    pyodide.globals.set("press_ctrl_c", () => {
-      worker = new Worker(
-        `const { workerData } = require("node:worker_threads");
-         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);  // sleep 100 ms, then "press"
-         Atomics.store(workerData.buffer, 0, workerData.sigint);`,
-        { eval: true, workerData: { buffer, sigint } },
-      );
+    const worker = new Worker(
+      `const { workerData: { buffer, cells, sigint } } = require("node:worker_threads");
+       const [GO, STOP, PRESSES, STOPPED] = [0, 1, 2, 3];
+       Atomics.wait(cells, GO, 0);  // until Python is about to block
+       while (Atomics.wait(cells, STOP, 0, 100) === "timed-out") {
+         if (Atomics.compareExchange(buffer, 0, 0, sigint) === 0) Atomics.add(cells, PRESSES, 1);
+       }
+       Atomics.store(cells, STOPPED, 1);
+       Atomics.notify(cells, STOPPED);`,
+      { eval: true, workerData: { buffer, cells, sigint } },
+    );
+    await new Promise((online, failed) => (worker.once("online", online), worker.once("error", failed)));
+    pyodide.setInterruptBuffer(buffer);
+    pyodide.globals.set("press_ctrl_c", () => (Atomics.store(cells, GO, 1), Atomics.notify(cells, GO)));
+    pyodide.globals.set("stop_pressing", () => {
+      Atomics.store(cells, STOP, 1);
+      Atomics.notify(cells, STOP);
+      Atomics.wait(cells, STOPPED, 0, 5000);
+      Atomics.store(buffer, 0, 0);  // a press still unread must not reach the restored handler
+      return Atomics.load(cells, PRESSES);
     });
     try {
       return pyodide.runPython(`
@@ -143,20 +162,30 @@ import signal, time
 from agentkit_core import CancellationController
 controller = CancellationController()
 checkpoint = controller.handle().checkpoint()
-previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt())
+handled = []
+
+def on_sigint(signum, frame):
+    handled.append(time.monotonic())
+    controller.interrupt()
+
+previous = signal.signal(signal.SIGINT, on_sigint)
 try:
     press_ctrl_c()
     start = time.monotonic()
     woken = checkpoint.wait(30)  # blocks the only thread there is
     took = time.monotonic() - start
 finally:
+    presses = stop_pressing()
     signal.signal(signal.SIGINT, previous)
-assert woken and controller.generation == 1, (woken, controller.generation)
-f"woken after {took:.2f} s"
+assert woken and controller.generation >= 1, (woken, controller.generation, presses, handled)
+late = start + took - handled[0]
+assert late < 1, f"wait() returned {late:.2f} s after the handler interrupted"
+lost = "" if presses == 1 else f"; Pyodide dropped {presses - 1} of {presses} presses"
+f"woken after {took:.2f} s{lost}"
 `);
     } finally {
       pyodide.setInterruptBuffer(undefined);
-      await worker?.terminate();
+      await worker.terminate();
     }
   });
 
