@@ -221,7 +221,7 @@ class PartLog:
         shown: dict[str, str] = {}
         if md._data and any(k in HEADER_KEYS for k in md._data):
             shown = {k: v for k, v in md.items() if k in HEADER_KEYS and isinstance(v, str)}
-            md = md.without(*HEADER_KEYS)
+            md = md.without(*(_RESULT_HEADER_KEYS if kind is PartKind.TOOL_RESULT else HEADER_KEYS))
         if kind is PartKind.TEXT:
             return _make_text(text or "", md)
         if kind is PartKind.REASONING:
@@ -257,6 +257,8 @@ def _data_ref(text: str | None, raw: bytes | None) -> DataRef | None:
 
 
 _NO_BYTES: DataRef = _make_inline_bytes(b"")
+#: On a tool result ``agentkit.tool_name`` is the part's own metadata (the tool it answers), not a header.
+_RESULT_HEADER_KEYS = tuple(k for k in HEADER_KEYS if k != TOOL_NAME_KEY)
 _MODALITIES = {m._value_: m for m in Modality}
 
 

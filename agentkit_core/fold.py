@@ -65,8 +65,9 @@ and ``agentkit.tool_name`` (tool calls; the id for tool results too),
 ``agentkit.custom_kind`` (custom parts); the constants ``TOOL_CALL_ID_KEY``,
 ``TOOL_NAME_KEY``, ``MODALITY_KEY``, ``MIME_TYPE_KEY``, ``FILE_NAME_KEY`` and
 ``CUSTOM_KIND_KEY`` of this module name them.  ``snapshot()`` renders them as the
-open part's fields and leaves them out of its metadata.  The committed part,
-being authoritative, is unaffected.
+open part's fields and leaves them out of its metadata, except that an open tool
+result keeps ``agentkit.tool_name``, which on a result is metadata of its own (the
+tool it answers).  The committed part, being authoritative, is unaffected.
 """
 
 from __future__ import annotations

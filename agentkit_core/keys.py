@@ -17,7 +17,8 @@ Header keys (``HEADER_KEYS``)
     open part's header: ``TOOL_CALL_ID_KEY`` and ``TOOL_NAME_KEY`` (tool
     calls; the id for tool results too), ``MODALITY_KEY`` and
     ``MIME_TYPE_KEY`` (media and files), ``FILE_NAME_KEY`` (files),
-    ``CUSTOM_KIND_KEY`` (custom parts).
+    ``CUSTOM_KIND_KEY`` (custom parts).  An open tool result keeps
+    ``TOOL_NAME_KEY`` in its metadata, where it has a meaning of its own (below).
 
 Keys adapters record
 --------------------

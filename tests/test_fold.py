@@ -841,6 +841,16 @@ class HeaderKeyTest(unittest.TestCase):
         for part in (media, file, custom, result):
             self.assertEqual(dict(part.metadata), {})
 
+    def test_an_open_tool_result_keeps_the_tool_name_it_answers(self) -> None:
+        from agentkit_core import PartId as P
+
+        name = {"agentkit.tool_name": "get_weather"}
+        state = fold_all((), [BeginPart(P("r"), PartKind.TOOL_RESULT), SetMetadata(P("r"), {"agentkit.tool_call_id": "call_9", **name})])
+        (result,) = state.snapshot()
+        self.assertEqual((result.call_id, dict(result.metadata)), (ToolCallId("call_9"), name))
+        committed = ToolResultPart(ToolCallId("call_9"), TextOutput("sunny"), metadata=name)
+        self.assertEqual(fold(state, CommitPart(committed, part_id=P("r"))).parts, (committed,))
+
     def test_bad_header_values_fall_back_to_placeholders(self) -> None:
         from agentkit_core import PartId as P
 
