@@ -965,6 +965,25 @@ class BadInputTests(unittest.TestCase):
         state = fold_all(state, [d for e in events[3:] for d in decoder.feed(e)])
         self.assertEqual([decoder.finish(state.parts)], gemini.items_from_stream(events))
 
+    def test_a_chunk_refused_for_its_call_ids_leaves_the_decoder_as_it_was(self) -> None:
+        # new_call_id answers while the chunk's parts decode: an answer that is no id refuses the chunk whole.
+        events = [{"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}]} for parts in (
+            [{"text": "Let me look."}],
+            [{"functionCall": {"name": "f", "args": {}}}, {"functionCall": {"name": "g", "args": {}}}],
+            [{"text": ""}],
+        )]
+        events[-1]["candidates"][0]["finishReason"] = "STOP"
+        answers = iter(["a", 5, "b", "c"])
+        decoder = gemini.stream_decoder(new_call_id=lambda: next(answers))  # type: ignore[arg-type]
+        state = fold_events(events[:1], decoder)
+        with self.assertRaises(NormalizeError):
+            decoder.feed(events[1])
+        state = fold_all(state, [d for e in events[1:] for d in decoder.feed(e)])
+        self.assertFalse(state.is_open)
+        expected = gemini.items_from_stream(events, new_call_id=iter(["b", "c"]).__next__)
+        self.assertEqual([decoder.finish(state.parts)], expected)
+        self.assertEqual(expected[0].parts[0], TextPart("Let me look."))
+
 
 class ShapeTests(unittest.TestCase):
     def test_module_is_a_provider_adapter(self) -> None:
