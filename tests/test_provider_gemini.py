@@ -658,6 +658,49 @@ class StreamTests(unittest.TestCase):
         self.assertEqual((first.finish_reason, second.finish_reason), (FinishReason.MAX_TOKENS, FinishReason.COMPLETED))
         self.assertEqual([first, second], gemini.items_from_response(response_from_chunks(events)))
 
+    def test_a_gemini_3_call_stream_replays_as_the_client_sends_it(self) -> None:
+        # Gemini 3 streams thoughts, then the signed calls (no ids) in one chunk, then a finish chunk of its own,
+        # as raw SSE with CRLF; the follow-up carries the model content as it came and results named by their calls.
+        request = {"systemInstruction": {"parts": [{"text": "Be brief."}]}, "contents": [{"role": "user", "parts": [{"text": "Weather in Paris and Oslo?"}]}]}
+        thought = {"text": "**Checking both cities**", "thought": True}
+        calls = [{"functionCall": {"name": "weather", "args": {"city": c}}} for c in ("Paris", "Oslo")]
+        calls[0][SIG] = "Q2lR/+sig=="
+        envelope = {"modelVersion": "gemini-3-pro-preview", "responseId": "r-1"}
+        finishes = {
+            "empty text": {"content": {"parts": [{"text": ""}]}, "finishReason": "STOP"},
+            "no content": {"finishReason": "STOP"},
+            "no parts": {"content": {"role": "model"}, "finishReason": "STOP"},
+        }
+        for name, finish in finishes.items():
+            with self.subTest(name):
+                chunks = [
+                    {"candidates": [{"content": {"role": "model", "parts": [thought]}, "index": 0}], **envelope},
+                    {"candidates": [{"content": {"role": "model", "parts": calls}, "index": 0}], **envelope},
+                    {"candidates": [{**finish, "index": 0}], "usageMetadata": {"promptTokenCount": 30, "candidatesTokenCount": 20, "thoughtsTokenCount": 50, "totalTokenCount": 100}, **envelope},
+                ]
+                sse = "".join(f"data: {json.dumps(chunk)}\r\n\r\n" for chunk in chunks)
+                decoder = gemini.stream_decoder()
+                state = FoldState()
+                for event in gemini.events_from_sse(sse):
+                    state = fold_all(state, decoder.feed(event))
+                self.assertFalse(state.is_open)
+                assistant = decoder.finish(state.parts)
+                self.assertEqual((assistant.finish_reason, decoder.finish_reason), (FinishReason.TOOL_CALL, FinishReason.TOOL_CALL))
+                self.assertEqual(assistant.usage.tokens.total_tokens, 100)
+                same = gemini.items_from_stream(gemini.events_from_sse(sse), new_call_id=ids())
+                self.assertEqual(same, gemini.items_from_response(response_from_chunks(chunks), new_call_id=ids()))
+                results = [ToolResultPart(p.id, StructuredOutput({"celsius": n})) for n, p in enumerate(assistant.parts[1:3])]
+                followup = gemini.request_from_items(gemini.items_from_request(request) + [assistant, Item(ItemKind.TOOL, results)])
+                model_parts = [thought, *calls] + [p for p in finish.get("content", {}).get("parts", [])]
+                self.assertEqual(followup, {
+                    "systemInstruction": request["systemInstruction"],
+                    "contents": [
+                        request["contents"][0],
+                        {"role": "model", "parts": model_parts},
+                        {"role": "user", "parts": [{"functionResponse": {"name": "weather", "response": {"celsius": n}}} for n in (0, 1)]},
+                    ],
+                })
+
 
 class RequestTests(unittest.TestCase):
     def test_every_request_round_trips_exactly(self) -> None:
