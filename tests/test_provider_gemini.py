@@ -383,6 +383,9 @@ class ResponseTests(unittest.TestCase):
             "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
             "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
             "TOO_MANY_TOOL_CALLS": FinishReason.ERROR,
+            # Newer than the SDK enum recorded in enums.json: a replay that left out a required signature, a broken answer.
+            "MISSING_THOUGHT_SIGNATURE": FinishReason.ERROR,
+            "MALFORMED_RESPONSE": FinishReason.ERROR,
             "LANGUAGE": FinishReason.other("LANGUAGE"),
             "OTHER": FinishReason.other("OTHER"),
             "NO_IMAGE": FinishReason.other("NO_IMAGE"),
@@ -654,6 +657,49 @@ class StreamTests(unittest.TestCase):
         self.assertEqual((first.text_content(), second.text_content()), ("Hello", "Bonjour"))
         self.assertEqual((first.finish_reason, second.finish_reason), (FinishReason.MAX_TOKENS, FinishReason.COMPLETED))
         self.assertEqual([first, second], gemini.items_from_response(response_from_chunks(events)))
+
+    def test_a_gemini_3_call_stream_replays_as_the_client_sends_it(self) -> None:
+        # Gemini 3 streams thoughts, then the signed calls (no ids) in one chunk, then a finish chunk of its own,
+        # as raw SSE with CRLF; the follow-up carries the model content as it came and results named by their calls.
+        request = {"systemInstruction": {"parts": [{"text": "Be brief."}]}, "contents": [{"role": "user", "parts": [{"text": "Weather in Paris and Oslo?"}]}]}
+        thought = {"text": "**Checking both cities**", "thought": True}
+        calls = [{"functionCall": {"name": "weather", "args": {"city": c}}} for c in ("Paris", "Oslo")]
+        calls[0][SIG] = "Q2lR/+sig=="
+        envelope = {"modelVersion": "gemini-3-pro-preview", "responseId": "r-1"}
+        finishes = {
+            "empty text": {"content": {"parts": [{"text": ""}]}, "finishReason": "STOP"},
+            "no content": {"finishReason": "STOP"},
+            "no parts": {"content": {"role": "model"}, "finishReason": "STOP"},
+        }
+        for name, finish in finishes.items():
+            with self.subTest(name):
+                chunks = [
+                    {"candidates": [{"content": {"role": "model", "parts": [thought]}, "index": 0}], **envelope},
+                    {"candidates": [{"content": {"role": "model", "parts": calls}, "index": 0}], **envelope},
+                    {"candidates": [{**finish, "index": 0}], "usageMetadata": {"promptTokenCount": 30, "candidatesTokenCount": 20, "thoughtsTokenCount": 50, "totalTokenCount": 100}, **envelope},
+                ]
+                sse = "".join(f"data: {json.dumps(chunk)}\r\n\r\n" for chunk in chunks)
+                decoder = gemini.stream_decoder()
+                state = FoldState()
+                for event in gemini.events_from_sse(sse):
+                    state = fold_all(state, decoder.feed(event))
+                self.assertFalse(state.is_open)
+                assistant = decoder.finish(state.parts)
+                self.assertEqual((assistant.finish_reason, decoder.finish_reason), (FinishReason.TOOL_CALL, FinishReason.TOOL_CALL))
+                self.assertEqual(assistant.usage.tokens.total_tokens, 100)
+                same = gemini.items_from_stream(gemini.events_from_sse(sse), new_call_id=ids())
+                self.assertEqual(same, gemini.items_from_response(response_from_chunks(chunks), new_call_id=ids()))
+                results = [ToolResultPart(p.id, StructuredOutput({"celsius": n})) for n, p in enumerate(assistant.parts[1:3])]
+                followup = gemini.request_from_items(gemini.items_from_request(request) + [assistant, Item(ItemKind.TOOL, results)])
+                model_parts = [thought, *calls] + [p for p in finish.get("content", {}).get("parts", [])]
+                self.assertEqual(followup, {
+                    "systemInstruction": request["systemInstruction"],
+                    "contents": [
+                        request["contents"][0],
+                        {"role": "model", "parts": model_parts},
+                        {"role": "user", "parts": [{"functionResponse": {"name": "weather", "response": {"celsius": n}}} for n in (0, 1)]},
+                    ],
+                })
 
 
 class RequestTests(unittest.TestCase):
@@ -961,6 +1007,25 @@ class BadInputTests(unittest.TestCase):
             decoder.feed(bad)
         state = fold_all(state, [d for e in events[3:] for d in decoder.feed(e)])
         self.assertEqual([decoder.finish(state.parts)], gemini.items_from_stream(events))
+
+    def test_a_chunk_refused_for_its_call_ids_leaves_the_decoder_as_it_was(self) -> None:
+        # new_call_id answers while the chunk's parts decode: an answer that is no id refuses the chunk whole.
+        events = [{"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}]} for parts in (
+            [{"text": "Let me look."}],
+            [{"functionCall": {"name": "f", "args": {}}}, {"functionCall": {"name": "g", "args": {}}}],
+            [{"text": ""}],
+        )]
+        events[-1]["candidates"][0]["finishReason"] = "STOP"
+        answers = iter(["a", 5, "b", "c"])
+        decoder = gemini.stream_decoder(new_call_id=lambda: next(answers))  # type: ignore[arg-type]
+        state = fold_events(events[:1], decoder)
+        with self.assertRaises(NormalizeError):
+            decoder.feed(events[1])
+        state = fold_all(state, [d for e in events[1:] for d in decoder.feed(e)])
+        self.assertFalse(state.is_open)
+        expected = gemini.items_from_stream(events, new_call_id=iter(["b", "c"]).__next__)
+        self.assertEqual([decoder.finish(state.parts)], expected)
+        self.assertEqual(expected[0].parts[0], TextPart("Let me look."))
 
 
 class ShapeTests(unittest.TestCase):

@@ -84,7 +84,17 @@ _FINISH: dict[str, FinishReason] = {
         ),
         FinishReason.BLOCKED,
     ),
-    **dict.fromkeys(("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "error"), FinishReason.ERROR),
+    **dict.fromkeys(
+        (
+            "MALFORMED_FUNCTION_CALL",
+            "UNEXPECTED_TOOL_CALL",
+            "TOO_MANY_TOOL_CALLS",
+            "MISSING_THOUGHT_SIGNATURE",  # the request left out a signature Gemini 3 requires
+            "MALFORMED_RESPONSE",
+            "error",
+        ),
+        FinishReason.ERROR,
+    ),
 }
 
 

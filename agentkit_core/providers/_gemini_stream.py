@@ -82,17 +82,19 @@ class GeminiStreamDecoder:
             return deltas
         usage = usage_of(chunk)
         candidates = candidates_of(chunk)  # checked before anything changes
+        # Decoded before anything changes too: ``new_call_id`` may hand back what is no id.
+        decoded = [[(p, part_from_native(p, self._calls)) for p in content.get("parts") or ()] for _, _, content in candidates]
         self._response.update((k, copy_json(v)) for k, v in chunk.items() if k not in ("candidates", "usageMetadata"))
         if usage is not None:
             self.usage = usage
-        for index, native, content in candidates:
+        for (index, native, content), parts in zip(candidates, decoded):
             candidate = self._candidates.get(index)
             if candidate is None:
                 candidate = self._candidates[index] = _Candidate(index)
             candidate.fields.update((k, copy_json(v)) for k, v in native.items() if k != "content")
             candidate.content.update((k, copy_json(v)) for k, v in content.items() if k != "parts")
-            for part in content.get("parts") or ():
-                self._part(candidate, part, deltas)
+            for raw, part in parts:
+                self._part(candidate, raw, part, deltas)
             if native.get("finishReason") is not None:
                 self._close(candidate, deltas)
         first = self._first()
@@ -114,8 +116,7 @@ class GeminiStreamDecoder:
         deltas.append(BeginPart(pid, kind))
         return pid
 
-    def _part(self, candidate: _Candidate, native: JsonDict, deltas: list[Delta]) -> None:
-        part = part_from_native(native, self._calls)
+    def _part(self, candidate: _Candidate, native: JsonDict, part: Part, deltas: list[Delta]) -> None:
         if not isinstance(part, (TextPart, ReasoningPart)):  # arrives whole
             self._close(candidate, deltas)
             candidate.call = candidate.call or isinstance(part, ToolCallPart)

@@ -107,7 +107,8 @@ Finish reasons:
 ``SPII``, ``IMAGE_SAFETY``, ``IMAGE_PROHIBITED_CONTENT``,
 ``IMAGE_RECITATION``, ``MODEL_ARMOR``; any ``blockReason``
 ``MALFORMED_FUNCTION_CALL``, ``UNEXPECTED_TOOL_CALL``,             ``ERROR``
-``TOO_MANY_TOOL_CALLS``; a stream's ``error`` chunk (raw
+``TOO_MANY_TOOL_CALLS``, ``MISSING_THOUGHT_SIGNATURE``,
+``MALFORMED_RESPONSE``; a stream's ``error`` chunk (raw
 ``"error"``, the error in ``gemini.error``)
 ``LANGUAGE``, ``OTHER``, ``NO_IMAGE``, ``IMAGE_OTHER``,             ``FinishReason.other(raw)``
 ``FINISH_REASON_UNSPECIFIED``, anything else
