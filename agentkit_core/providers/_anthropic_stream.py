@@ -49,7 +49,7 @@ _KNOWN_BLOCKS = frozenset(
         "search_result", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
         "code_execution_tool_result", "bash_code_execution_tool_result",
         "text_editor_code_execution_tool_result", "tool_search_tool_result", "container_upload",
-        "mcp_tool_use", "mcp_tool_result", "tool_reference", "mid_conv_system",
+        "mcp_tool_use", "mcp_tool_result", "tool_reference", "mid_conv_system", "compaction",
     )
 )  # fmt: skip
 
@@ -158,10 +158,10 @@ class AnthropicStreamDecoder:
         blocks, field, apply = rule
         if btype not in blocks:
             raise NormalizeError(f"a {kind} for content block {index}, a {btype} block", "delta.type")
-        value = delta.get(field)
+        value = delta.get(field) if field else delta
         if field == "citation":
             value = json_object(value, "delta.citation", "a citation (a JSON object)")
-        elif not isinstance(value, str):
+        elif field and not isinstance(value, str):
             raise wrong("a string", value, f"delta.{field}")
         return apply(opened, pid, value)
 
@@ -269,6 +269,12 @@ def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
     return deltas
 
 
+def _replace_fields(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
+    """A ``compaction_delta``: the fields it carries (the summary, its encrypted state) replace the block's."""
+    opened.block.update((k, copy_json(v)) for k, v in delta.items() if k != "type")
+    return [ReplaceStructured(pid, copy_json(opened.block))]
+
+
 def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
     so_far = opened.block.get("citations")
     if not isinstance(so_far, (list, type(None))):
@@ -279,13 +285,14 @@ def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
     return deltas
 
 
-#: Delta type -> (the block types it applies to, the delta's field, how it applies).
+#: Delta type -> (the block types it applies to, the delta's field (``""``: the whole delta), how it applies).
 _DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Open, PartId, Any], list[Delta]]]] = {
     "text_delta": (("text",), "text", _append("text")),
     "thinking_delta": (("thinking",), "thinking", _append("thinking")),
     "signature_delta": (("thinking",), "signature", _signature),
     "input_json_delta": (_TOOL_INPUT_BLOCKS, "partial_json", _input_json),
     "citations_delta": (("text",), "citation", _citation),
+    "compaction_delta": (("compaction",), "", _replace_fields),
 }
 
 _EVENT_HANDLERS: dict[str, Callable[[AnthropicStreamDecoder, JsonDict], list[Delta]]] = {

@@ -31,7 +31,8 @@ any other block                    ``CustomPart("anthropic.<type>", value=<the b
 ``code_execution_tool_result``, ``bash_code_execution_tool_result``,
 ``text_editor_code_execution_tool_result``, ``tool_search_tool_result``),
 ``mcp_tool_use`` / ``mcp_tool_result`` (the API runs these tools itself, so a
-loop must not), ``container_upload``, ``search_result``, ``tool_reference``,
+loop must not), ``container_upload``, ``compaction`` (a summary and its
+encrypted state, sent back verbatim), ``search_result``, ``tool_reference``,
 ``mid_conv_system``, images and documents with a ``file`` source (a Files API
 id means nothing to another provider) or a ``content`` source, sources with
 fields, media types or base64 this table does not map exactly (``data:`` URLs
@@ -137,6 +138,8 @@ event                                  deltas and state
 ``input_json_delta``                   ``AppendText`` of the fragment (tool calls, server tools)
 ``citations_delta``                    ``SetMetadata`` of ``"anthropic.citations"`` so far
 ``signature_delta``                    kept for the commit
+``compaction_delta``                   its fields replace the block's (the summary, the
+                                       encrypted state): ``ReplaceStructured`` of the block
 other delta types                      ``SetMetadata`` of ``"anthropic.unknown_deltas"`` (a marker)
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
