@@ -716,6 +716,17 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "error")
         self.assertEqual(item.parts, (TextPart("I'll check the current weather in Paris for you."),))
 
+    def test_an_error_event_keeps_its_request_id_as_an_error_body_does(self) -> None:
+        error = {"type": "error", "error": {"details": None, "type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_011CSHoEeqs5C35K2UUqR7Fy"}
+        # Refused before the message started: the same item as the error body.
+        self.assertEqual(adapter.items_from_stream([{"type": "ping"}, error]), adapter.items_from_response(error))
+        # Mid-stream: the message's fields stay, the request id joins them.
+        events = load_events("messages.text_tool_use.stream.jsonl")[:5] + [error]
+        [item] = adapter.items_from_stream(events)
+        self.assertEqual(item.metadata["anthropic.request_id"], error["request_id"])
+        self.assertEqual((item.metadata["anthropic.type"], item.id), ("message", MessageId(events[0]["message"]["id"])))
+        self.assertEqual(item.metadata["anthropic.error"], error["error"])
+
     def test_a_stream_cut_short_still_folds_to_an_item(self) -> None:
         events = load_events("messages.thinking_text.stream.jsonl")
         [whole] = adapter.items_from_stream(events)

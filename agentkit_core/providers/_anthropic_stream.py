@@ -190,7 +190,12 @@ class AnthropicStreamDecoder:
 
     def _error_event(self, event: JsonDict) -> list[Delta]:
         error = event.get("error")
+        # The event's other fields (``request_id``) fill in what the message lacks, as an error body's do.
+        message = {k: copy_json(v) for k, v in event.items() if k != "error"}
+        message.update(copy_json(self._message))
+        check_message(message, "")
         commits = self._commit(*sorted(self._open))
+        self._message = message
         self._error = copy_json(error) if error is not None else {}
         self.finish_reason = FinishReason.ERROR
         return commits

@@ -144,7 +144,8 @@ other delta types                      ``SetMetadata`` of ``"anthropic.unknown_d
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
 ``message_stop``                       commits every block still open
-``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``;
+``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``,
+                                       its other fields (``request_id``) as an error body's;
                                        commits every open block
 ``ping``, unknown events               nothing
 =====================================  ===========================================================
