@@ -727,6 +727,23 @@ class StreamTests(unittest.TestCase):
         self.assertEqual((item.metadata["anthropic.type"], item.id), ("message", MessageId(events[0]["message"]["id"])))
         self.assertEqual(item.metadata["anthropic.error"], error["error"])
 
+    def test_a_server_tool_call_cut_off_is_sent_back_with_an_empty_input(self) -> None:
+        """As for a tool_use: the API refuses a null input, and the cut-off text is not JSON."""
+        for block in (SERVER_BLOCKS[0], SERVER_BLOCKS[-2]):
+            with self.subTest(block["type"]):
+                events = synthetic_stream(message([block], stop_reason="max_tokens"), size=5)
+                fragments = [e for e in events if e["type"] == "content_block_delta"]
+                events = [e for e in events if e not in fragments[2:]]  # the input stops after 5 characters
+                [item] = adapter.items_from_stream(events)
+                [part] = item.parts
+                self.assertEqual(part.metadata[INPUT_JSON_KEY], fragments[1]["delta"]["partial_json"])
+                self.assertIn(INPUT_ERROR_KEY, part.metadata)
+                [sent] = adapter.request_from_items([item])["messages"][0]["content"]
+                self.assertEqual(sent, {**block, "input": {}})
+        # A block that came with a null input (not cut off by this projection) goes back as it came.
+        request = {"messages": [{"role": "assistant", "content": [{**SERVER_BLOCKS[0], "input": None}]}]}
+        self.assertEqual(adapter.request_from_items(adapter.items_from_request(request)), request)
+
     def test_a_stream_cut_short_still_folds_to_an_item(self) -> None:
         events = load_events("messages.thinking_text.stream.jsonl")
         [whole] = adapter.items_from_stream(events)

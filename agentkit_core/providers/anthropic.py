@@ -86,7 +86,8 @@ does with parts that did not come from Anthropic:
 * ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
   base64 ``data:`` URLs become base64 sources; a document's inline text or
   UTF-8 ``text/*`` bytes a ``text`` source; tool calls whose argument text
-  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``;
+  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``,
+  and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
 * audio and video, artifact handles, custom parts of no provider, and parts a
   ``tool_result`` cannot hold raise :class:`~agentkit_core.NormalizeError`.
