@@ -59,15 +59,26 @@ _NO_SIGNATURE = InlineText("")
 
 
 class _Open:
-    """A content block while it streams: the block so far and what its deltas left."""
+    """A content block while it streams: the block so far and what its deltas left.
 
-    __slots__ = ("block", "kind", "json", "unknown")
+    Text, thinking and input JSON collect as lists of pieces, joined when the
+    block closes: growing one string by every delta would copy it each time.
+    """
+
+    __slots__ = ("block", "kind", "pieces", "json", "unknown")
 
     def __init__(self, block: JsonDict, kind: PartKind) -> None:
         self.block = block
         self.kind = kind
-        self.json = ""
+        self.pieces: dict[str, list[str]] = {}  # the block's field -> its text so far, in pieces
+        self.json: list[str] = []
         self.unknown: list[JsonValue] = []
+
+    def finished(self) -> JsonDict:
+        """The block as its deltas left it (a copy)."""
+        block = dict(self.block)
+        block.update((field, "".join(pieces)) for field, pieces in self.pieces.items())
+        return block
 
 
 class AnthropicStreamDecoder:
@@ -224,9 +235,9 @@ class AnthropicStreamDecoder:
         commits: list[Delta] = []
         for index in indexes:
             opened = self._open[index]
-            block, extra = dict(opened.block), dict[str, JsonValue]()
-            if opened.json:
-                block["input"], extra = parse_arguments(opened.json)
+            block, extra, text = opened.finished(), dict[str, JsonValue](), "".join(opened.json)
+            if text:
+                block["input"], extra = parse_arguments(text)
             part = part_from_block(block)
             if part.part_kind is not opened.kind:  # a block that began malformed stays custom
                 part = custom(block)
@@ -253,11 +264,14 @@ def _append(field: str) -> Callable[[_Open, PartId, Any], list[Delta]]:
     """The rule of a delta that appends to the block's ``field`` (text, thinking)."""
 
     def apply(opened: _Open, pid: PartId, chunk: str) -> list[Delta]:
-        so_far = opened.block.get(field)
-        if not isinstance(so_far, (str, type(None))):
-            raise NormalizeError(f"the block's {field} is not a string", f"delta.{field}")
+        pieces = opened.pieces.get(field)
+        if pieces is None:
+            so_far = opened.block.get(field)
+            if not isinstance(so_far, (str, type(None))):
+                raise NormalizeError(f"the block's {field} is not a string", f"delta.{field}")
+            pieces = opened.pieces[field] = [so_far or ""]
         deltas: list[Delta] = [AppendText(pid, chunk)] if chunk else []
-        opened.block[field] = (so_far or "") + chunk
+        pieces.append(chunk)
         return deltas
 
     return apply
@@ -270,7 +284,7 @@ def _signature(opened: _Open, pid: PartId, signature: str) -> list[Delta]:
 
 def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
     deltas: list[Delta] = [AppendText(pid, fragment)] if fragment else []
-    opened.json += fragment
+    opened.json.append(fragment)
     return deltas
 
 
