@@ -117,6 +117,10 @@ def accumulate(events: list[JsonDict]) -> JsonDict:
                 block["citations"] = (block.get("citations") or []) + [delta["citation"]]
             elif delta["type"] == "input_json_delta":
                 buffers[event["index"]] = buffers.get(event["index"], "") + delta["partial_json"]
+            elif delta["type"] == "compaction_delta":  # the summary, and the state to send back verbatim
+                block["content"] = delta["content"]
+                if "encrypted_content" in delta:
+                    block["encrypted_content"] = delta["encrypted_content"]
         elif kind == "content_block_stop" and buffers.get(event["index"]):
             # The SDK parses the partial JSON after every fragment; the last parse is this one.
             message["content"][event["index"]]["input"] = json.loads(buffers[event["index"]])
@@ -138,7 +142,8 @@ def synthetic_stream(message: JsonDict, size: int = 7, interleave: bool = False)
     Text and thinking arrive in ``size``-character deltas (thinking ends with an
     empty ``thinking_delta`` and one ``signature_delta``), citations one
     ``citations_delta`` each, tool input as ``input_json_delta`` fragments
-    starting with ``""``; other blocks whole in ``content_block_start``.  With
+    starting with ``""``, a compaction's summary in one ``compaction_delta``;
+    other blocks whole in ``content_block_start``.  With
     ``interleave``, every block starts first, deltas of all blocks alternate,
     and blocks stop in reverse order.
     """
@@ -166,6 +171,9 @@ def synthetic_stream(message: JsonDict, size: int = 7, interleave: bool = False)
             first = {**block, "input": {}}
             raw = json.dumps(block["input"]) if block["input"] else ""
             pieces = [{"type": "input_json_delta", "partial_json": t} for t in [""] + _chunks(raw, size)]
+        elif kind == "compaction":
+            first = {**block, "content": None, "encrypted_content": None}
+            pieces = [{"type": "compaction_delta", "content": block["content"], "encrypted_content": block["encrypted_content"]}]
         else:
             first = block
         starts.append({"type": "content_block_start", "index": index, "content_block": copy.deepcopy(first)})
@@ -482,6 +490,25 @@ class DocumentedBlockTests(unittest.TestCase):
         self.assertEqual(sorted(set(seen)), list(range(len(CITATIONS) + 1)))  # one more citation per delta
         self.assertEqual(decoder.finish(state.parts), adapter.items_from_response(native)[0])
 
+    def test_a_compaction_streams_its_summary_and_encrypted_state(self) -> None:
+        """The summary and its encrypted state arrive in a compaction_delta, not in content_block_start."""
+        compaction = {"type": "compaction", "content": "The user asked about Paris; we found the weather.", "encrypted_content": "EqQBCkgIARABGAIiQL0p"}
+        native = message([compaction, {"type": "text", "text": "It is sunny."}])
+        events = synthetic_stream(native, size=4)
+        self.assertIsNone(events[2]["content_block"]["content"])
+        self.assertEqual(canonical(accumulate(events)), canonical(native))
+        summaries: list[Any] = []
+
+        def watch(decoder: adapter.AnthropicStreamDecoder, state: FoldState) -> None:
+            summaries.extend(p.value["content"] for p in state.snapshot() if isinstance(p, CustomPart))
+
+        item, _ = run_stream(events, watch)
+        self.assertEqual(item, adapter.items_from_response(native)[0])
+        self.assertEqual(item.parts[0], CustomPart("anthropic.compaction", value=compaction))
+        self.assertEqual(summaries[0], None)
+        self.assertEqual(summaries[-1], compaction["content"])  # shown as soon as its delta came
+        self.assertEqual(adapter.request_from_items([item])["messages"][0]["content"], native["content"])
+
     def test_mcp_tool_input_streams_like_a_server_tool(self) -> None:
         native = message([SERVER_BLOCKS[-2], SERVER_BLOCKS[-1]])
         events = synthetic_stream(native, size=3)
@@ -688,6 +715,34 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(item.metadata["anthropic.error"], error)
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "error")
         self.assertEqual(item.parts, (TextPart("I'll check the current weather in Paris for you."),))
+
+    def test_an_error_event_keeps_its_request_id_as_an_error_body_does(self) -> None:
+        error = {"type": "error", "error": {"details": None, "type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_011CSHoEeqs5C35K2UUqR7Fy"}
+        # Refused before the message started: the same item as the error body.
+        self.assertEqual(adapter.items_from_stream([{"type": "ping"}, error]), adapter.items_from_response(error))
+        # Mid-stream: the message's fields stay, the request id joins them.
+        events = load_events("messages.text_tool_use.stream.jsonl")[:5] + [error]
+        [item] = adapter.items_from_stream(events)
+        self.assertEqual(item.metadata["anthropic.request_id"], error["request_id"])
+        self.assertEqual((item.metadata["anthropic.type"], item.id), ("message", MessageId(events[0]["message"]["id"])))
+        self.assertEqual(item.metadata["anthropic.error"], error["error"])
+
+    def test_a_server_tool_call_cut_off_is_sent_back_with_an_empty_input(self) -> None:
+        """As for a tool_use: the API refuses a null input, and the cut-off text is not JSON."""
+        for block in (SERVER_BLOCKS[0], SERVER_BLOCKS[-2]):
+            with self.subTest(block["type"]):
+                events = synthetic_stream(message([block], stop_reason="max_tokens"), size=5)
+                fragments = [e for e in events if e["type"] == "content_block_delta"]
+                events = [e for e in events if e not in fragments[2:]]  # the input stops after 5 characters
+                [item] = adapter.items_from_stream(events)
+                [part] = item.parts
+                self.assertEqual(part.metadata[INPUT_JSON_KEY], fragments[1]["delta"]["partial_json"])
+                self.assertIn(INPUT_ERROR_KEY, part.metadata)
+                [sent] = adapter.request_from_items([item])["messages"][0]["content"]
+                self.assertEqual(sent, {**block, "input": {}})
+        # A block that came with a null input (not cut off by this projection) goes back as it came.
+        request = {"messages": [{"role": "assistant", "content": [{**SERVER_BLOCKS[0], "input": None}]}]}
+        self.assertEqual(adapter.request_from_items(adapter.items_from_request(request)), request)
 
     def test_a_stream_cut_short_still_folds_to_an_item(self) -> None:
         events = load_events("messages.thinking_text.stream.jsonl")

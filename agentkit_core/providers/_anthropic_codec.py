@@ -406,7 +406,10 @@ def block_from_part(part: Part) -> JsonDict | None:
             return None  # another provider's block (its server tools): it cannot be replayed here
         if not part.kind.startswith(NS) or not isinstance(part.value, dict):
             raise NormalizeError(f"custom part {part.kind!r} is not an Anthropic block")
-        return {k: copy_json(v) for k, v in part.value.items()}
+        block = {k: copy_json(v) for k, v in part.value.items()}
+        if block.get("input", {}) is None and INPUT_ERROR_KEY in part.metadata:
+            block["input"] = {}  # a server or MCP tool call whose input was cut off, as a tool_use's
+        return block
     else:
         raise NormalizeError(f"{type(part).__name__} is not a part")
     return None if block is None else write_extras(block, part.metadata)

@@ -49,7 +49,7 @@ _KNOWN_BLOCKS = frozenset(
         "search_result", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
         "code_execution_tool_result", "bash_code_execution_tool_result",
         "text_editor_code_execution_tool_result", "tool_search_tool_result", "container_upload",
-        "mcp_tool_use", "mcp_tool_result", "tool_reference", "mid_conv_system",
+        "mcp_tool_use", "mcp_tool_result", "tool_reference", "mid_conv_system", "compaction",
     )
 )  # fmt: skip
 
@@ -59,15 +59,26 @@ _NO_SIGNATURE = InlineText("")
 
 
 class _Open:
-    """A content block while it streams: the block so far and what its deltas left."""
+    """A content block while it streams: the block so far and what its deltas left.
 
-    __slots__ = ("block", "kind", "json", "unknown")
+    Text, thinking and input JSON collect as lists of pieces, joined when the
+    block closes: growing one string by every delta would copy it each time.
+    """
+
+    __slots__ = ("block", "kind", "pieces", "json", "unknown")
 
     def __init__(self, block: JsonDict, kind: PartKind) -> None:
         self.block = block
         self.kind = kind
-        self.json = ""
+        self.pieces: dict[str, list[str]] = {}  # the block's field -> its text so far, in pieces
+        self.json: list[str] = []
         self.unknown: list[JsonValue] = []
+
+    def finished(self) -> JsonDict:
+        """The block as its deltas left it (a copy)."""
+        block = dict(self.block)
+        block.update((field, "".join(pieces)) for field, pieces in self.pieces.items())
+        return block
 
 
 class AnthropicStreamDecoder:
@@ -158,10 +169,10 @@ class AnthropicStreamDecoder:
         blocks, field, apply = rule
         if btype not in blocks:
             raise NormalizeError(f"a {kind} for content block {index}, a {btype} block", "delta.type")
-        value = delta.get(field)
+        value = delta.get(field) if field else delta
         if field == "citation":
             value = json_object(value, "delta.citation", "a citation (a JSON object)")
-        elif not isinstance(value, str):
+        elif field and not isinstance(value, str):
             raise wrong("a string", value, f"delta.{field}")
         return apply(opened, pid, value)
 
@@ -190,7 +201,12 @@ class AnthropicStreamDecoder:
 
     def _error_event(self, event: JsonDict) -> list[Delta]:
         error = event.get("error")
+        # The event's other fields (``request_id``) fill in what the message lacks, as an error body's do.
+        message = {k: copy_json(v) for k, v in event.items() if k != "error"}
+        message.update(copy_json(self._message))
+        check_message(message, "")
         commits = self._commit(*sorted(self._open))
+        self._message = message
         self._error = copy_json(error) if error is not None else {}
         self.finish_reason = FinishReason.ERROR
         return commits
@@ -219,9 +235,9 @@ class AnthropicStreamDecoder:
         commits: list[Delta] = []
         for index in indexes:
             opened = self._open[index]
-            block, extra = dict(opened.block), dict[str, JsonValue]()
-            if opened.json:
-                block["input"], extra = parse_arguments(opened.json)
+            block, extra, text = opened.finished(), dict[str, JsonValue](), "".join(opened.json)
+            if text:
+                block["input"], extra = parse_arguments(text)
             part = part_from_block(block)
             if part.part_kind is not opened.kind:  # a block that began malformed stays custom
                 part = custom(block)
@@ -248,11 +264,14 @@ def _append(field: str) -> Callable[[_Open, PartId, Any], list[Delta]]:
     """The rule of a delta that appends to the block's ``field`` (text, thinking)."""
 
     def apply(opened: _Open, pid: PartId, chunk: str) -> list[Delta]:
-        so_far = opened.block.get(field)
-        if not isinstance(so_far, (str, type(None))):
-            raise NormalizeError(f"the block's {field} is not a string", f"delta.{field}")
+        pieces = opened.pieces.get(field)
+        if pieces is None:
+            so_far = opened.block.get(field)
+            if not isinstance(so_far, (str, type(None))):
+                raise NormalizeError(f"the block's {field} is not a string", f"delta.{field}")
+            pieces = opened.pieces[field] = [so_far or ""]
         deltas: list[Delta] = [AppendText(pid, chunk)] if chunk else []
-        opened.block[field] = (so_far or "") + chunk
+        pieces.append(chunk)
         return deltas
 
     return apply
@@ -265,8 +284,14 @@ def _signature(opened: _Open, pid: PartId, signature: str) -> list[Delta]:
 
 def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
     deltas: list[Delta] = [AppendText(pid, fragment)] if fragment else []
-    opened.json += fragment
+    opened.json.append(fragment)
     return deltas
+
+
+def _replace_fields(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
+    """A ``compaction_delta``: the fields it carries (the summary, its encrypted state) replace the block's."""
+    opened.block.update((k, copy_json(v)) for k, v in delta.items() if k != "type")
+    return [ReplaceStructured(pid, copy_json(opened.block))]
 
 
 def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
@@ -279,13 +304,14 @@ def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
     return deltas
 
 
-#: Delta type -> (the block types it applies to, the delta's field, how it applies).
+#: Delta type -> (the block types it applies to, the delta's field (``""``: the whole delta), how it applies).
 _DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Open, PartId, Any], list[Delta]]]] = {
     "text_delta": (("text",), "text", _append("text")),
     "thinking_delta": (("thinking",), "thinking", _append("thinking")),
     "signature_delta": (("thinking",), "signature", _signature),
     "input_json_delta": (_TOOL_INPUT_BLOCKS, "partial_json", _input_json),
     "citations_delta": (("text",), "citation", _citation),
+    "compaction_delta": (("compaction",), "", _replace_fields),
 }
 
 _EVENT_HANDLERS: dict[str, Callable[[AnthropicStreamDecoder, JsonDict], list[Delta]]] = {

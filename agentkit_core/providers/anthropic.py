@@ -31,7 +31,8 @@ any other block                    ``CustomPart("anthropic.<type>", value=<the b
 ``code_execution_tool_result``, ``bash_code_execution_tool_result``,
 ``text_editor_code_execution_tool_result``, ``tool_search_tool_result``),
 ``mcp_tool_use`` / ``mcp_tool_result`` (the API runs these tools itself, so a
-loop must not), ``container_upload``, ``search_result``, ``tool_reference``,
+loop must not), ``container_upload``, ``compaction`` (a summary and its
+encrypted state, sent back verbatim), ``search_result``, ``tool_reference``,
 ``mid_conv_system``, images and documents with a ``file`` source (a Files API
 id means nothing to another provider) or a ``content`` source, sources with
 fields, media types or base64 this table does not map exactly (``data:`` URLs
@@ -85,7 +86,8 @@ does with parts that did not come from Anthropic:
 * ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
   base64 ``data:`` URLs become base64 sources; a document's inline text or
   UTF-8 ``text/*`` bytes a ``text`` source; tool calls whose argument text
-  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``;
+  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``,
+  and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
 * audio and video, artifact handles, custom parts of no provider, and parts a
   ``tool_result`` cannot hold raise :class:`~agentkit_core.NormalizeError`.
@@ -137,11 +139,14 @@ event                                  deltas and state
 ``input_json_delta``                   ``AppendText`` of the fragment (tool calls, server tools)
 ``citations_delta``                    ``SetMetadata`` of ``"anthropic.citations"`` so far
 ``signature_delta``                    kept for the commit
+``compaction_delta``                   its fields replace the block's (the summary, the
+                                       encrypted state): ``ReplaceStructured`` of the block
 other delta types                      ``SetMetadata`` of ``"anthropic.unknown_deltas"`` (a marker)
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
 ``message_stop``                       commits every block still open
-``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``;
+``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``,
+                                       its other fields (``request_id``) as an error body's;
                                        commits every open block
 ``ping``, unknown events               nothing
 =====================================  ===========================================================
