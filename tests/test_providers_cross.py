@@ -164,6 +164,43 @@ class OddInputTest(unittest.TestCase):
                     with self.subTest(f"{name}.{function}", value=repr(value)[:40]):
                         outcome(self, lambda: call(value))
 
+    def test_values_no_json_holds_are_refused_with_their_path(self) -> None:
+        """A body someone else parsed is checked whole first; the refusal names where the bad value is."""
+        deep: list[Any] = []
+        innermost = deep
+        for _ in range(200):
+            innermost.append([])
+            innermost = innermost[0]
+        bad_values: list[tuple[Any, str]] = [
+            ("\ud800", "lone surrogate"),
+            (float("nan"), "not finite"),
+            (b"raw", "bytes is not JSON data"),
+            (deep, "nest deeper"),
+        ]
+        requests = {
+            "anthropic": lambda v: {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "x", "extra": {"odd key": v}}]}]}]},
+            "openai_chat": lambda v: {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "extra": {"odd key": v}}]},
+            "openai_responses": lambda v: {"input": [{"role": "user", "content": "hi"}, {"type": "message", "role": "user", "content": [], "extra": {"odd key": v}}]},
+            "gemini": lambda v: {"contents": [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [{"text": "x", "extra": {"odd key": v}}]}]},
+        }
+        where = {
+            "anthropic": "messages[0].content[0].content[0].extra.odd key",
+            "openai_chat": "messages[1].extra.odd key",
+            "openai_responses": "input[1].extra.odd key",
+            "gemini": "contents[1].parts[0].extra.odd key",
+        }
+        for name, body in requests.items():
+            for value, message in bad_values:
+                with self.subTest(name, value=repr(value)[:20]):
+                    with self.assertRaises(NormalizeError) as caught:
+                        PROVIDERS[name].items_from_request(body(value))
+                    self.assertIn(message, str(caught.exception))
+                    self.assertTrue(caught.exception.path.startswith(where[name]), caught.exception.path[:80])
+            with self.subTest(name, value="a key that is not a string"):
+                with self.assertRaises(NormalizeError) as caught:
+                    PROVIDERS[name].items_from_request(body({1: 2}))
+                self.assertEqual(caught.exception.path, where[name])
+
     def test_an_event_stream_may_be_cut_anywhere(self) -> None:
         body = 'data: {"a": "\u00e9\U0001F600"}\r\n\r\n: comment\ndata: {"b": 1}\n\n'.encode()
         for size in range(1, len(body) + 1):

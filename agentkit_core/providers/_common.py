@@ -123,22 +123,54 @@ def check_json(value: object, max_depth: int = NATIVE_MAX_DEPTH) -> None:
                 try:
                     v.encode("utf-8")
                 except UnicodeEncodeError:
-                    raise NormalizeError("invalid Unicode: a string holds a lone surrogate") from None
+                    raise _located(value, v, "invalid Unicode: a string holds a lone surrogate") from None
         elif isinstance(v, (dict, list)):
             if depth > max_depth:
-                raise NormalizeError(f"containers nest deeper than {max_depth} levels")
+                raise _located(value, v, f"containers nest deeper than {max_depth} levels")
             if isinstance(v, dict):
                 if not all(type(k) is str for k in v):
-                    raise NormalizeError("an object has a key that is not a string")
+                    raise _located(value, v, "an object has a key that is not a string")
                 stack.extend((k, depth) for k in v)
                 stack.extend((x, depth + 1) for x in v.values())
             else:
                 stack.extend((x, depth + 1) for x in v)
         elif isinstance(v, float):
             if not math.isfinite(v):
-                raise NormalizeError("a number is not finite (NaN or an infinity)")
+                raise _located(value, v, "a number is not finite (NaN or an infinity)")
         elif v is not None and not isinstance(v, int):
-            raise NormalizeError(f"a Python {type(v).__name__} is not JSON data")
+            raise _located(value, v, f"a Python {type(v).__name__} is not JSON data")
+
+
+def _located(root: object, bad: object, message: str) -> NormalizeError:
+    """The error for ``bad``, with the path to where it sits in ``root`` (found again, by identity).
+
+    Only a refusal pays for the search, so :func:`check_json` builds no paths
+    while it walks.  A bad object key names the object that holds it.
+    """
+    found: list[str] | None = None
+    stack: list[tuple[object, list[str]]] = [(root, [])]
+    while stack and found is None:
+        v, path = stack.pop()
+        if v is bad:
+            found = path
+        elif isinstance(v, dict):
+            if any(k is bad for k in v):
+                found = path
+            else:
+                stack.extend((x, [*path, _segment(k)]) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((x, [*path, f"[{i}]"]) for i, x in enumerate(v))
+    error = NormalizeError(message)
+    for segment in reversed(found or []):
+        error = error.under(segment)
+    return error
+
+
+def _segment(key: object) -> str:
+    """An object key as a path segment, readable and printable whatever it holds."""
+    if isinstance(key, str) and key.isprintable() and key.isascii():
+        return key
+    return ascii(key) if isinstance(key, str) else repr(key)
 
 
 def json_object(value: object, path: str = "", what: str = "an object") -> JsonDict:
