@@ -969,6 +969,28 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(rebuilt["input"][1]["encrypted_content"], done[0]["encrypted_content"])  # the complete one
         self.assertEqual((rebuilt["input"][2]["id"][:3], rebuilt["input"][2]["call_id"][:5]), ("fc_", "call_"))
 
+    def test_a_plain_result_answers_a_custom_tool_call_in_kind(self) -> None:
+        # The client's turn holds a neutral result: the API matches a custom call only with a custom_tool_call_output.
+        first = {"input": [{"role": "user", "content": "Sum 0..9 in Python."}]}
+        body = load("responses.custom_tool_call.response.json")
+        [turn] = A.items_from_response(body)
+        call = next(p for p in turn.parts if isinstance(p, ToolCallPart))
+        plain = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("45\n")),))
+        sent = A.request_from_items(A.items_from_request(first) + [turn, plain])["input"]
+        self.assertEqual(sent[-1], {"type": "custom_tool_call_output", "call_id": call.id.value, "output": "45\n"})
+        # a function call's result keeps its type, and so does a request that answered a custom call otherwise
+        fc = {"type": "function_call", "call_id": "call_f", "name": "f", "arguments": "{}"}
+        ctc = {"type": "custom_tool_call", "call_id": "call_c", "name": "g", "input": "x"}
+        for request in (
+            {"input": [fc, {"type": "function_call_output", "call_id": "call_f", "output": "1"}]},
+            {"input": [ctc, {"type": "custom_tool_call_output", "call_id": "call_c", "output": "1"}]},
+            {"input": [ctc, {"type": "function_call_output", "call_id": "call_c", "output": "1"}]},
+        ):
+            with self.subTest(request["input"][-1]["type"], call=request["input"][0]["type"]):
+                items = A.items_from_request(request)
+                self.assertEqual(A.request_from_items(items), request)
+                self.assertEqual(A.request_from_items([stored(i) for i in items]), request)
+
     def test_instructions_and_string_input(self) -> None:
         items = A.items_from_request({"instructions": "Be brief.", "input": "Hi"})
         self.assertEqual([i.kind for i in items], [ItemKind.SYSTEM, ItemKind.USER])

@@ -268,6 +268,24 @@ def parts_of(item: object, kind: ItemKind) -> list[Part]:
     return [part for _, part in keyed_parts(item, kind)]
 
 
+def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
+    """``parts`` of a request, a ``function_call_output`` that answers a ``custom_tool_call`` marked as one.
+
+    The encoder writes a result without ``openai.type`` that answers a call in
+    ``custom_calls`` as a ``custom_tool_call_output``, as the API wants; the
+    mark keeps a request that sent the other type as it came.  The custom
+    calls among ``parts`` join ``custom_calls``.
+    """
+    out: list[Part] = []
+    for part in parts:
+        if isinstance(part, ToolCallPart) and part.metadata.get(NS + "type") == "custom_tool_call":
+            custom_calls.add(part.id.value)
+        elif isinstance(part, ToolResultPart) and part.call_id.value in custom_calls and NS + "type" not in part.metadata:
+            part = part.with_metadata(part.metadata.merged({NS + "type": "function_call_output"}))
+        out.append(part)
+    return out
+
+
 # -- response -> item ----------------------------------------------------------------------
 
 

@@ -144,8 +144,13 @@ def _reasoning_native(group: list[Part], fields: JsonDict) -> JsonDict:
     return native
 
 
-def native_items(item: Item) -> Iterator[JsonValue]:
-    """The native input items of one item's parts."""
+def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
+    """The native input items of one item's parts.
+
+    ``custom_calls`` holds the call ids of the ``custom_tool_call`` items
+    written so far (this function adds the item's own): a result without
+    ``openai.type`` that answers one is a ``custom_tool_call_output``.
+    """
     from_response = item.finish_reason is not None
     kept = [p for p in item.parts if not isinstance(p, ReasoningPart) or _ours(p)]
     for group in _groups(kept):
@@ -155,6 +160,7 @@ def native_items(item: Item) -> Iterator[JsonValue]:
             if from_response:
                 fields.pop("status", None)
             if fields.get("type") == "custom_tool_call":
+                custom_calls.add(first.id.value)
                 text = first.input if isinstance(first.input, str) else dumps(first.input)
                 yield {"call_id": first.id.value, "name": first.name, "input": text, **fields}
                 continue
@@ -163,7 +169,8 @@ def native_items(item: Item) -> Iterator[JsonValue]:
                 args = raw if isinstance(raw, str) else dumps(first.input)
             yield {"type": "function_call", "call_id": first.id.value, "name": first.name, "arguments": args, **fields}
         elif isinstance(first, ToolResultPart):
-            kind = fields.pop("type", "function_call_output")
+            answers_custom = first.call_id.value in custom_calls
+            kind = fields.pop("type", "custom_tool_call_output" if answers_custom else "function_call_output")
             yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
         elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
             if in_namespace(first.kind, NS) and first.value is not None:

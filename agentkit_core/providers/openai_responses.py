@@ -152,7 +152,11 @@ unmarked ones carrying Responses metadata) and drops every other reasoning
 part: OpenAI takes back only its own reasoning items, so another provider's
 signatures and thoughts are not sent.  Custom parts outside the Responses
 namespace (Chat's ``openai.chat.*`` among them) are dropped too.  A tool
-result's ``is_error`` has no native field.  A call whose id another adapter
+result's ``is_error`` has no native field.  A result without ``openai.type``
+that answers a ``custom_tool_call`` written before it goes as a
+``custom_tool_call_output``, the only result the API matches to such a call
+(a request that answered one with a ``function_call_output`` keeps that type
+in ``openai.type``).  A call whose id another adapter
 invented (``agentkit.invented_id``) is sent with it all the same, as OpenAI
 requires a ``call_id`` and matches the result by it.
 ``status`` of reasoning, function and custom tool calls is response-side
@@ -221,6 +225,7 @@ from ._responses_items import (
     input_kind,
     output_of,
     parts_of,
+    pin_result_types,
     response_item,
     usage_from_native,
     usage_of,
@@ -290,9 +295,10 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     if isinstance(inp, str):
         items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
     elif isinstance(inp, list):
+        custom_calls: set[str] = set()
         for native in inp:
             kind = input_kind(native)
-            items.append(Item(kind, parts_of(native, kind)))
+            items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
     elif inp is not None:
         raise NormalizeError("expected a string or a list of input items", "input")
     return name_results(items)
@@ -306,6 +312,7 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
     body: dict[str, Any] = {}
     native: list[JsonValue] = []
     bare: str | None = None
+    custom_calls: set[str] = set()
     for item in checked_list(items, Item, "items"):
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
@@ -313,6 +320,6 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
             continue
         if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
             bare = item.parts[0].text
-        native.extend(native_items(item))
+        native.extend(native_items(item, custom_calls))
     body["input"] = bare if bare is not None and len(native) == 1 else native
     return body
