@@ -1020,6 +1020,30 @@ class RequestTest(unittest.TestCase):
         self.assertIsInstance(pdf.data, InlineText)
         self.assertEqual(by_url.data, Uri("https://pdfobject.com/pdf/sample.pdf"))
 
+    def test_input_audio_is_audio(self) -> None:
+        clip = {"type": "input_audio", "input_audio": {"data": "UklGRiQAAABXQVZF", "format": "wav"}}
+        request = {"input": [{"role": "user", "content": [{"type": "input_text", "text": "Transcribe:"}, clip]}]}
+        [item] = A.items_from_request(request)
+        audio = item.parts[1]
+        assert isinstance(audio, MediaPart)
+        self.assertEqual((audio.modality, audio.mime_type, audio.data), (Modality.AUDIO, "audio/wav", InlineText("UklGRiQAAABXQVZF")))
+        self.assertEqual(A.request_from_items([item]), request)
+        self.assertEqual(A.request_from_items([stored(item)]), request)
+        # audio from elsewhere goes as input_audio when the API takes its type, else as a file
+        mp3 = MediaPart(Modality.AUDIO, "audio/mpeg", InlineBytes(b"ID3\x04"))
+        ogg = MediaPart(Modality.AUDIO, "audio/ogg", InlineBytes(b"OggS"))
+        self.assertEqual(A.request_from_items([Item(ItemKind.USER, (mp3, ogg))])["input"][0]["content"], [
+            {"type": "input_audio", "input_audio": {"data": "SUQzBA==", "format": "mp3"}},
+            {"type": "input_file", "file_data": "data:audio/ogg;base64,T2dnUw=="},
+        ])
+        # shapes it does not know stay verbatim
+        for odd in ({"data": "AAAA", "format": "flac"}, {"data": "AAAA", "format": "wav", "sample_rate": 8000}, {"format": "wav"}, None):
+            with self.subTest(odd):
+                body = {"input": [{"role": "user", "content": [{"type": "input_audio", "input_audio": odd}]}]}
+                [odd_item] = A.items_from_request(body)
+                self.assertIsInstance(odd_item.parts[0], CustomPart)
+                self.assertEqual(A.request_from_items([odd_item]), body)
+
     def test_tool_output_with_images(self) -> None:
         for name, data in (
             ("responses.function_call_output_image.request.json", Uri("https://www.gstatic.com/webp/gallery3/1.png")),

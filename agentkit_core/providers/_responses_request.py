@@ -32,7 +32,11 @@ from .. import (
     Uri,
 )
 from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
+from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
+
+
+#: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
+_AUDIO_FORMATS = {**{mime: fmt for fmt, mime in AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}
 
 
 def _ours(part: Part) -> bool:
@@ -61,6 +65,9 @@ def _entry(part: Part, role: str) -> JsonValue:
         if isinstance(data, Handle):
             return {"type": "input_image", "file_id": data.value.value, **fields}
         return {"type": "input_image", "image_url": data_url(part.mime_type, str(inline_base64(part))), **fields}
+    audio = _input_audio(part) if isinstance(part, MediaPart) else None
+    if audio is not None:
+        return {"type": "input_audio", "input_audio": audio, **fields}
     if isinstance(part, (MediaPart, FilePart)):
         entry: JsonDict = {"type": "input_file"}
         if isinstance(part, FilePart) and part.name is not None:
@@ -80,6 +87,14 @@ def _entry(part: Part, role: str) -> JsonValue:
         return {"type": _text_type(role), "text": dumps(part.value)}
     text = part.summary if isinstance(part, ReasoningPart) else None
     return {"type": _text_type(role), "text": text or ""}
+
+
+def _input_audio(part: MediaPart) -> JsonDict | None:
+    """The ``input_audio`` object of inline audio of a MIME type the API takes, else ``None``."""
+    data, fmt = inline_base64(part), _AUDIO_FORMATS.get(part.mime_type.lower())
+    if part.modality is not Modality.AUDIO or data is None or fmt is None:
+        return None
+    return {"data": data, "format": fmt}
 
 
 def _output_native(output: ToolOutput) -> JsonValue:

@@ -29,6 +29,10 @@ native                              neutral
                                     ``InlineText`` of a text file is its content),
                                     other ``file_data`` -> ``InlineText``;
                                     ``file_url`` -> ``Uri``; ``file_id`` -> ``Handle``
+ ``input_audio``                    ``MediaPart(AUDIO)``: ``data`` -> ``InlineText``,
+                                    ``format`` ``wav`` / ``mp3`` -> ``audio/wav`` /
+                                    ``audio/mpeg`` (inline audio of other types is
+                                    sent as an ``input_file``)
  any other entry                    ``CustomPart("openai.<type>", value=<entry>)``
 ``reasoning``                       one ``ReasoningPart`` per ``content[]``
                                     (``reasoning_text``) entry, then one per
