@@ -991,6 +991,23 @@ class RequestTest(unittest.TestCase):
                 self.assertEqual(A.request_from_items(items), request)
                 self.assertEqual(A.request_from_items([stored(i) for i in items]), request)
 
+    def test_bare_and_odd_input_items_round_trip(self) -> None:
+        for native in (
+            {"type": "reasoning", "summary": []},  # no id, no encrypted_content: nothing else says it is OpenAI's
+            {"type": "reasoning", "summary": [], "content": []},
+            None,  # not an item at all: kept as it came, not dropped
+            {"role": 5, "content": "x"},  # a role that is no string is sent back as it came
+            {"type": "message", "role": None, "content": [{"type": "input_text", "text": "x"}]},
+        ):
+            with self.subTest(native):
+                request = {"input": [{"role": "user", "content": "q"}, native]}
+                items = A.items_from_request(request)
+                self.assertEqual(A.request_from_items(items), request)
+                self.assertEqual(A.request_from_items([stored(i) for i in items]), request)
+        # a response's bare reasoning item is replayed too
+        bare = {"type": "reasoning", "summary": []}
+        self.assertEqual(replayed(response(bare)), [bare])
+
     def test_instructions_and_string_input(self) -> None:
         items = A.items_from_request({"instructions": "Be brief.", "input": "Hi"})
         self.assertEqual([i.kind for i in items], [ItemKind.SYSTEM, ItemKind.USER])

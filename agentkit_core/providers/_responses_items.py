@@ -61,6 +61,8 @@ ENTRY_RAW = "openai.entry.raw"
 #: Part metadata: ``True`` on the parts of a reasoning item that had no ``summary`` field at all.
 NO_SUMMARY = "openai.entry.no_summary"
 PROVIDER = "openai"
+#: The custom kind of an input item or entry that is not an object with a string ``type``.
+UNKNOWN = "openai.unknown"
 
 _ROLE_KINDS = {
     "user": ItemKind.USER,
@@ -111,7 +113,7 @@ def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
     """One content entry (of a message or a tool output) -> one part; ``md`` holds the item's fields."""
     etype = entry.get("type") if isinstance(entry, dict) else None
     if not isinstance(entry, dict) or not isinstance(etype, str):
-        return CustomPart("openai.unknown", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": copy_json(etype)}))
+        return CustomPart(UNKNOWN, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": copy_json(etype)}))
     field = TEXT_FIELDS.get(etype)
     text = entry.get(field) if field else None
     if field and isinstance(text, str):
@@ -201,7 +203,7 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
     if data is not None or isinstance(item.get("id"), str):
         md[PROVIDER_KEY] = PROVIDER
     if not entries:
-        return [("item", ReasoningPart(None, data=data, metadata=md))]
+        return [("item", ReasoningPart(None, data=data, metadata=_from_here(md)))]
     parts: list[tuple[str, Part]] = []
     for of, i, entry in entries:
         text = entry.get("text") if isinstance(entry, dict) else None
@@ -209,12 +211,24 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
             emd = carry(entry, ("text",), PART_NS)
             if (entry.get("type") == "reasoning_text") != (of == "content"):
                 emd[ENTRY_OF] = of
-            part = ReasoningPart(text, data=data, metadata=merged(md, emd))
+            part = ReasoningPart(text, data=data, metadata=_from_here(merged(md, emd)))
         else:
             part = ReasoningPart(None, data=data, metadata=merged(md, {ENTRY_RAW: copy_json(entry), ENTRY_OF: of}))
         parts.append((f"{of[0]}{i}", part))
         data = None
     return parts
+
+
+def _from_here(md: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """A reasoning part's metadata, ``openai.type`` added when nothing else says the part is this API's.
+
+    The encoder sends back only reasoning that came from this API (an
+    ``agentkit.provider`` mark or Responses metadata): a bare
+    ``{"type": "reasoning", "summary": []}`` would otherwise be dropped.
+    """
+    if not md:
+        md[NS + "type"] = "reasoning"
+    return md
 
 
 def _call_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
@@ -254,7 +268,7 @@ def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
 def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
     """One native item -> its parts, each with the key of the entry it came from (for the stream)."""
     if not isinstance(item, dict):
-        return [("item", CustomPart("openai.unknown", value=copy_json(item)))]
+        return [("item", CustomPart(UNKNOWN, value=copy_json(item)))]
     itype = item.get("type")
     found: list[tuple[str, Part]] | None = None
     if itype == "message" or (itype is None and "role" in item):
@@ -268,7 +282,7 @@ def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
     if found is not None:
         return found
     md = {PROVIDER_KEY: PROVIDER} if isinstance(item.get("encrypted_content"), str) else {}
-    return [("item", CustomPart(NS + itype if isinstance(itype, str) else "openai.unknown", value=copy_json(item), metadata=md))]
+    return [("item", CustomPart(NS + itype if isinstance(itype, str) else UNKNOWN, value=copy_json(item), metadata=md))]
 
 
 def parts_of(item: object, kind: ItemKind) -> list[Part]:

@@ -32,7 +32,7 @@ from .. import (
     Uri,
 )
 from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
+from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
@@ -188,16 +188,14 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
             kind = fields.pop("type", "custom_tool_call_output" if answers_custom else "function_call_output")
             yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
         elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
-            if in_namespace(first.kind, NS) and first.value is not None:
-                yield copy_json(first.value)
+            if in_namespace(first.kind, NS) and (first.value is not None or first.kind == UNKNOWN):
+                yield copy_json(first.value)  # a null input item, too, as it came
         elif isinstance(first, ReasoningPart):
             if from_response:
                 fields.pop("status", None)
             yield _reasoning_native(group, fields)
         else:
-            role = fields.pop("role", None)
-            if not isinstance(role, str):
-                role = KIND_ROLES.get(item.kind, "user")
+            role = fields.pop("role") if "role" in fields else KIND_ROLES.get(item.kind, "user")
             if len(group) == 1 and isinstance(first, TextPart) and (PART_NS + "type") not in first.metadata:
                 yield {"role": role, "content": first.text, **fields}
             else:

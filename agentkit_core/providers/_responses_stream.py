@@ -35,6 +35,7 @@ from ._responses_items import (
     NS,
     PART_NS,
     TEXT_FIELDS,
+    UNKNOWN,
     call_id_of,
     finish_of,
     keyed_parts,
@@ -238,7 +239,7 @@ class ResponsesStreamDecoder:
                 if isinstance(item.get("id"), str):
                     shown[NS + "id"] = item["id"]
                 return self._begin(index, state, "item", PartKind.TOOL_CALL, shown)
-        kind = NS + itype if isinstance(itype, str) else "openai.unknown"
+        kind = NS + itype if isinstance(itype, str) else UNKNOWN
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
 
     def _open_item(self, index: int, item: JsonDict) -> _OpenItem:

@@ -71,8 +71,8 @@ their ``*_output`` items,
 
 Metadata.  Item fields with no neutral home sit on each of the item's parts as
 ``openai.<field>`` (``id``, ``status``, ``phase``, ``role`` when it is not the one
-the item kind gives, ``type`` where it marks a variant, fields nobody has seen
-yet); entry fields as ``openai.part.<field>`` (``type``, ``annotations``,
+the item kind gives, ``type`` where it marks a variant or alone says a
+reasoning part is this API's, fields nobody has seen yet); entry fields as ``openai.part.<field>`` (``type``, ``annotations``,
 ``logprobs``, ``detail``...).  A field consumed only when it has the expected
 type stays in metadata otherwise, ``null`` included.  Markers of ours hold
 what no field says: ``openai.entry.of`` (which list of a reasoning item an
