@@ -718,6 +718,12 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(item.finish_reason, FinishReason.ERROR)
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "error")
         self.assertEqual(item.metadata["openai.error"], {"code": "server_error", "message": "boom", "param": None})
+        # the error as an envelope, as the API also sends it: the same error object
+        error = {"type": "server_error", "code": "server_error", "message": "boom", "param": None}
+        events[-1] = {"type": "error", "sequence_number": 5, "error": error}
+        enveloped, _ = run_stream(events)
+        self.assertEqual(enveloped.metadata["openai.error"], error)
+        self.assertEqual(enveloped.finish_reason, FinishReason.ERROR)
 
     def test_part_ids_unique_and_derived_from_indices(self) -> None:
         for name in STREAMS:

@@ -191,7 +191,9 @@ class ResponsesStreamDecoder:
         return deltas
 
     def _on_error(self, event: JsonDict) -> list[Delta]:
-        self._error = {k: v for k, v in event.items() if k not in ("type", "sequence_number")}
+        fields = {k: v for k, v in event.items() if k not in ("type", "sequence_number")}
+        envelope = fields.get("error")  # {"error": {...}}, as the API also sends it, or the fields themselves
+        self._error = envelope if isinstance(envelope, dict) and len(fields) == 1 else fields
         deltas: list[Delta] = []
         for index in sorted(self._open):
             deltas += self._close(index, None)

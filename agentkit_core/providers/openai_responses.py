@@ -135,7 +135,8 @@ other encryptions).  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
 arrived, and adds the output items the stream never announced; an ``error``
-event commits them from what arrived.  A tool call cut off mid-arguments is
+event commits them from what arrived, and puts its fields (those of its
+``error`` object when that is all it holds) in the item's ``openai.error``.  A tool call cut off mid-arguments is
 committed with the fold's convention.  Events after the end are ignored.  The
 decoder's ``usage`` is the latest ``usage`` an event carried, its
 ``finish_reason`` is set by the event that ends the turn.
