@@ -1019,6 +1019,12 @@ class RequestTest(unittest.TestCase):
         self.assertEqual([i.kind for i in items], [ItemKind.SYSTEM, ItemKind.USER])
         self.assertEqual(items[0].metadata["openai.request_field"], "instructions")
         self.assertEqual(A.request_from_items(items), {"instructions": "Be brief.", "input": "Hi"})
+        # null instructions, as the SDK sends instructions=None: an instructions item with nothing in it
+        items = A.items_from_request({"instructions": None, "input": "Hi"})
+        self.assertEqual((items[0].kind, items[0].parts), (ItemKind.SYSTEM, ()))
+        self.assertEqual(A.request_from_items(items), {"instructions": None, "input": "Hi"})
+        self.assertEqual(A.request_from_items([stored(i) for i in items]), {"instructions": None, "input": "Hi"})
+        self.assertEqual(A.request_from_items(A.items_from_request({"input": "Hi"})), {"input": "Hi"})
         # an unmarked system item is a system message, not instructions
         self.assertEqual(A.request_from_items([Item.text(ItemKind.SYSTEM, "Be brief.")]),
                          {"input": [{"role": "system", "content": "Be brief."}]})

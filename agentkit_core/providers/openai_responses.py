@@ -142,7 +142,8 @@ decoder's ``usage`` is the latest ``usage`` an event carried, its
 ``finish_reason`` is set by the event that ends the turn.
 
 Requests.  ``instructions`` (a string) <-> a ``SYSTEM`` item holding one text
-part, marked ``{"openai.request_field": "instructions"}``; a string ``input`` <->
+part, marked ``{"openai.request_field": "instructions"}`` (``null``, which the API
+takes too: that item with no parts); a string ``input`` <->
 one ``USER`` item marked ``"input"``.  Each native input item becomes one item:
 ``message`` by role (``user``, ``system``, ``developer``, ``assistant``; another
 role -> ``USER`` with ``openai.role``), ``*_output`` items -> ``TOOL``,
@@ -293,8 +294,9 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     request = native_object(body, "a request body")
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
-    if isinstance(instructions, str):
-        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={REQUEST_FIELD: "instructions"}))
+    if isinstance(instructions, str) or (instructions is None and "instructions" in request):
+        texts = (TextPart(instructions),) if instructions is not None else ()
+        items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
     elif instructions is not None:
         raise NormalizeError("expected a string", "instructions")
     if isinstance(inp, str):
@@ -321,7 +323,7 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
     for item in checked_list(items, Item, "items"):
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
-            body["instructions"] = item.text_content()
+            body["instructions"] = item.text_content() if item.parts else None
             continue
         if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
             bare = item.parts[0].text
