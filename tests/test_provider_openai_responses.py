@@ -308,6 +308,22 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual((part.text, part.metadata["openai.part.type"]), ("I can't help with that.", "refusal"))
         self.assertEqual(replayed(response(message)), [message])
 
+    def test_an_error_body_is_one_errored_item(self) -> None:
+        error = {"message": "Invalid 'input[0]'.", "type": "invalid_request_error", "param": "input[0]", "code": None}
+        [item] = A.items_from_response({"error": error})
+        self.assertEqual((item.parts, item.finish_reason), ((), FinishReason.ERROR))
+        self.assertEqual((item.metadata[FINISH_REASON_KEY], item.metadata["openai.error"]), ("error", error))
+        # a response's own error field does not override its status
+        [failed] = A.items_from_response(response(status="failed", error={"code": "server_error", "message": "x"}))
+        self.assertEqual((failed.finish_reason, failed.metadata[FINISH_REASON_KEY]), (FinishReason.ERROR, "failed"))
+        [done] = A.items_from_response(response(error=None))
+        self.assertEqual(done.finish_reason, FinishReason.COMPLETED)
+        # the same error as a stream's payload with no event type (the SDKs raise on it): it ends the turn
+        events = load_stream("responses.incomplete.reconstructed.stream.jsonl")[:-1] + [{"error": error}]
+        streamed, _ = run_stream(events)
+        self.assertEqual((streamed.finish_reason, streamed.metadata["openai.error"]), (FinishReason.ERROR, error))
+        self.assertEqual(streamed.parts[0].text, "The capital of France is")  # type: ignore[attr-defined]
+
     def test_unknown_future_fields_survive(self) -> None:
         body = load("responses.web_search_annotations.response.json")
         body["future_top_level"] = {"x": [1, 2]}

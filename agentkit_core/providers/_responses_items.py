@@ -356,10 +356,12 @@ def finish_reason(raw: str | None) -> FinishReason | None:
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def finish_of(status: object, details: object, output: Sequence[JsonDict]) -> tuple[FinishReason | None, str | None]:
-    """The neutral finish reason and the raw one (see the module table)."""
+def finish_of(
+    status: object, details: object, output: Sequence[JsonDict], error: object = None
+) -> tuple[FinishReason | None, str | None]:
+    """The neutral finish reason and the raw one (see the module table); ``error`` is the body's ``error``."""
     if not isinstance(status, str):
-        return None, None
+        return (FinishReason.ERROR, "error") if isinstance(error, dict) else (None, None)
     raw = status
     if status == "incomplete":
         raw = (string(details.get("reason")) if isinstance(details, dict) else None) or status

@@ -153,6 +153,8 @@ class ResponsesStreamDecoder:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
         checked = copy_json(native_object(event, "a stream event"))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
+        if etype is None and isinstance(checked.get("error"), dict):
+            etype = "error"  # {"error": {...}}: an error payload with no event type
         if self._ended or not isinstance(etype, str):
             return []
         handler = _HANDLERS.get(etype)

@@ -94,7 +94,8 @@ the ``usage`` object, verbatim                          ``Usage.metadata["openai
 
 Finish reason.  ``agentkit.finish_reason`` is the raw ``status``, except that an
 ``incomplete`` response with an ``incomplete_details.reason`` string gives that
-reason, and a stream that ended on an ``error`` event gives ``"error"``:
+reason, and a stream that ended on an ``error`` event, like an error body (an
+``error`` object and no ``status``), gives ``"error"``:
 
 ==============================================================  ===============
 ``completed``, the output holds a call the client must answer   ``TOOL_CALL``
@@ -107,7 +108,7 @@ reason, and a stream that ended on an ``error`` event gives ``"error"``:
 ``incomplete``, reason ``max_output_tokens``                    ``MAX_TOKENS``
 ``incomplete``, reason ``content_filter``                       ``BLOCKED``
 ``incomplete``, another reason (none: ``"incomplete"``)         ``other(<reason>)``
-``failed``, or the stream's ``error`` event                     ``ERROR``
+``failed``, the stream's ``error`` event, an error body         ``ERROR``
 ``cancelled``                                                   ``CANCELLED``
 any other status (``in_progress``, ``queued``)                  ``other(<status>)``
 ==============================================================  ===============
@@ -135,7 +136,8 @@ other encryptions).  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
 arrived, and adds the output items the stream never announced; an ``error``
-event commits them from what arrived, and puts its fields (those of its
+event (or an event with no ``type`` holding an ``error`` object, the error
+payload the SDKs raise on) commits them from what arrived, and puts its fields (those of its
 ``error`` object when that is all it holds) in the item's ``openai.error``.  A tool call cut off mid-arguments is
 committed with the fold's convention.  Events after the end are ignored.  The
 decoder's ``usage`` is the latest ``usage`` an event carried, its
@@ -265,7 +267,7 @@ def items_from_response(body: Mapping[str, Any]) -> list[Item]:
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
-    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives)
+    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives, response.get("error"))
     return [response_item(response, parts, usage_of(response.get("usage")), finish)]
 
 
