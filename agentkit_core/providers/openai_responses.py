@@ -72,8 +72,8 @@ their ``*_output`` items,
 Metadata.  Item fields with no neutral home sit on each of the item's parts as
 ``openai.<field>`` (``id``, ``status``, ``phase``, ``role`` when it is not the one
 the item kind gives, ``type`` where it marks a variant or alone says a
-reasoning part is this API's, fields nobody has seen yet); entry fields as ``openai.part.<field>`` (``type``, ``annotations``,
-``logprobs``, ``detail``...).  A field consumed only when it has the expected
+reasoning part is this API's, fields nobody has seen yet); entry fields as
+``openai.part.<field>`` (``type``, ``annotations``, ``logprobs``, ``detail``...).  A field consumed only when it has the expected
 type stays in metadata otherwise, ``null`` included.  Markers of ours hold
 what no field says: ``openai.entry.of`` (which list of a reasoning item an
 entry came from, when its ``type`` does not tell), ``openai.entry.raw`` (a
@@ -137,9 +137,10 @@ other encryptions).  A terminal event (``response.completed``, ``incomplete``,
 response's copy (found by id, else by index) or, lacking one, from what
 arrived, and adds the output items the stream never announced; an ``error``
 event (or an event with no ``type`` holding an ``error`` object, the error
-payload the SDKs raise on) commits them from what arrived, and puts its fields (those of its
-``error`` object when that is all it holds) in the item's ``openai.error``.  A tool call cut off mid-arguments is
-committed with the fold's convention.  Events after the end are ignored.  The
+payload the SDKs raise on) commits them from what arrived, and puts its fields
+(those of its ``error`` object when that is all it holds) in the item's
+``openai.error``.  A tool call cut off mid-arguments is committed with the
+fold's convention.  Events after the end are ignored.  The
 decoder's ``usage`` is the latest ``usage`` an event carried, its
 ``finish_reason`` is set by the event that ends the turn.
 
@@ -164,9 +165,9 @@ result's ``is_error`` has no native field.  A result without ``openai.type``
 that answers a ``custom_tool_call`` written before it goes as a
 ``custom_tool_call_output``, the only result the API matches to such a call
 (a request that answered one with a ``function_call_output`` keeps that type
-in ``openai.type``).  A call whose id another adapter
-invented (``agentkit.invented_id``) is sent with it all the same, as OpenAI
-requires a ``call_id`` and matches the result by it.
+in ``openai.type``).  A call whose id another adapter invented
+(``agentkit.invented_id``) is sent with it all the same, as OpenAI requires a
+``call_id`` and matches the result by it.
 ``status`` of reasoning, function and custom tool calls is response-side
 state: on items from a response (they have a ``finish_reason``) it is not sent
 back, as clients replay them; on items decoded from a request it is echoed.
