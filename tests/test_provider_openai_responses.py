@@ -308,6 +308,22 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual((part.text, part.metadata["openai.part.type"]), ("I can't help with that.", "refusal"))
         self.assertEqual(replayed(response(message)), [message])
 
+    def test_an_error_body_is_one_errored_item(self) -> None:
+        error = {"message": "Invalid 'input[0]'.", "type": "invalid_request_error", "param": "input[0]", "code": None}
+        [item] = A.items_from_response({"error": error})
+        self.assertEqual((item.parts, item.finish_reason), ((), FinishReason.ERROR))
+        self.assertEqual((item.metadata[FINISH_REASON_KEY], item.metadata["openai.error"]), ("error", error))
+        # a response's own error field does not override its status
+        [failed] = A.items_from_response(response(status="failed", error={"code": "server_error", "message": "x"}))
+        self.assertEqual((failed.finish_reason, failed.metadata[FINISH_REASON_KEY]), (FinishReason.ERROR, "failed"))
+        [done] = A.items_from_response(response(error=None))
+        self.assertEqual(done.finish_reason, FinishReason.COMPLETED)
+        # the same error as a stream's payload with no event type (the SDKs raise on it): it ends the turn
+        events = load_stream("responses.incomplete.reconstructed.stream.jsonl")[:-1] + [{"error": error}]
+        streamed, _ = run_stream(events)
+        self.assertEqual((streamed.finish_reason, streamed.metadata["openai.error"]), (FinishReason.ERROR, error))
+        self.assertEqual(streamed.parts[0].text, "The capital of France is")  # type: ignore[attr-defined]
+
     def test_unknown_future_fields_survive(self) -> None:
         body = load("responses.web_search_annotations.response.json")
         body["future_top_level"] = {"x": [1, 2]}
@@ -718,6 +734,12 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(item.finish_reason, FinishReason.ERROR)
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "error")
         self.assertEqual(item.metadata["openai.error"], {"code": "server_error", "message": "boom", "param": None})
+        # the error as an envelope, as the API also sends it: the same error object
+        error = {"type": "server_error", "code": "server_error", "message": "boom", "param": None}
+        events[-1] = {"type": "error", "sequence_number": 5, "error": error}
+        enveloped, _ = run_stream(events)
+        self.assertEqual(enveloped.metadata["openai.error"], error)
+        self.assertEqual(enveloped.finish_reason, FinishReason.ERROR)
 
     def test_part_ids_unique_and_derived_from_indices(self) -> None:
         for name in STREAMS:
@@ -969,11 +991,56 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(rebuilt["input"][1]["encrypted_content"], done[0]["encrypted_content"])  # the complete one
         self.assertEqual((rebuilt["input"][2]["id"][:3], rebuilt["input"][2]["call_id"][:5]), ("fc_", "call_"))
 
+    def test_a_plain_result_answers_a_custom_tool_call_in_kind(self) -> None:
+        # The client's turn holds a neutral result: the API matches a custom call only with a custom_tool_call_output.
+        first = {"input": [{"role": "user", "content": "Sum 0..9 in Python."}]}
+        body = load("responses.custom_tool_call.response.json")
+        [turn] = A.items_from_response(body)
+        call = next(p for p in turn.parts if isinstance(p, ToolCallPart))
+        plain = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("45\n")),))
+        sent = A.request_from_items(A.items_from_request(first) + [turn, plain])["input"]
+        self.assertEqual(sent[-1], {"type": "custom_tool_call_output", "call_id": call.id.value, "output": "45\n"})
+        # a function call's result keeps its type, and so does a request that answered a custom call otherwise
+        fc = {"type": "function_call", "call_id": "call_f", "name": "f", "arguments": "{}"}
+        ctc = {"type": "custom_tool_call", "call_id": "call_c", "name": "g", "input": "x"}
+        for request in (
+            {"input": [fc, {"type": "function_call_output", "call_id": "call_f", "output": "1"}]},
+            {"input": [ctc, {"type": "custom_tool_call_output", "call_id": "call_c", "output": "1"}]},
+            {"input": [ctc, {"type": "function_call_output", "call_id": "call_c", "output": "1"}]},
+        ):
+            with self.subTest(request["input"][-1]["type"], call=request["input"][0]["type"]):
+                items = A.items_from_request(request)
+                self.assertEqual(A.request_from_items(items), request)
+                self.assertEqual(A.request_from_items([stored(i) for i in items]), request)
+
+    def test_bare_and_odd_input_items_round_trip(self) -> None:
+        for native in (
+            {"type": "reasoning", "summary": []},  # no id, no encrypted_content: nothing else says it is OpenAI's
+            {"type": "reasoning", "summary": [], "content": []},
+            None,  # not an item at all: kept as it came, not dropped
+            {"role": 5, "content": "x"},  # a role that is no string is sent back as it came
+            {"type": "message", "role": None, "content": [{"type": "input_text", "text": "x"}]},
+        ):
+            with self.subTest(native):
+                request = {"input": [{"role": "user", "content": "q"}, native]}
+                items = A.items_from_request(request)
+                self.assertEqual(A.request_from_items(items), request)
+                self.assertEqual(A.request_from_items([stored(i) for i in items]), request)
+        # a response's bare reasoning item is replayed too
+        bare = {"type": "reasoning", "summary": []}
+        self.assertEqual(replayed(response(bare)), [bare])
+
     def test_instructions_and_string_input(self) -> None:
         items = A.items_from_request({"instructions": "Be brief.", "input": "Hi"})
         self.assertEqual([i.kind for i in items], [ItemKind.SYSTEM, ItemKind.USER])
         self.assertEqual(items[0].metadata["openai.request_field"], "instructions")
         self.assertEqual(A.request_from_items(items), {"instructions": "Be brief.", "input": "Hi"})
+        # null instructions, as the SDK sends instructions=None: an instructions item with nothing in it
+        items = A.items_from_request({"instructions": None, "input": "Hi"})
+        self.assertEqual((items[0].kind, items[0].parts), (ItemKind.SYSTEM, ()))
+        self.assertEqual(A.request_from_items(items), {"instructions": None, "input": "Hi"})
+        self.assertEqual(A.request_from_items([stored(i) for i in items]), {"instructions": None, "input": "Hi"})
+        self.assertEqual(A.request_from_items(A.items_from_request({"input": "Hi"})), {"input": "Hi"})
         # an unmarked system item is a system message, not instructions
         self.assertEqual(A.request_from_items([Item.text(ItemKind.SYSTEM, "Be brief.")]),
                          {"input": [{"role": "system", "content": "Be brief."}]})
@@ -997,6 +1064,30 @@ class RequestTest(unittest.TestCase):
         self.assertEqual((pdf.name, pdf.mime_type), ("revenue.pdf", "application/pdf"))
         self.assertIsInstance(pdf.data, InlineText)
         self.assertEqual(by_url.data, Uri("https://pdfobject.com/pdf/sample.pdf"))
+
+    def test_input_audio_is_audio(self) -> None:
+        clip = {"type": "input_audio", "input_audio": {"data": "UklGRiQAAABXQVZF", "format": "wav"}}
+        request = {"input": [{"role": "user", "content": [{"type": "input_text", "text": "Transcribe:"}, clip]}]}
+        [item] = A.items_from_request(request)
+        audio = item.parts[1]
+        assert isinstance(audio, MediaPart)
+        self.assertEqual((audio.modality, audio.mime_type, audio.data), (Modality.AUDIO, "audio/wav", InlineText("UklGRiQAAABXQVZF")))
+        self.assertEqual(A.request_from_items([item]), request)
+        self.assertEqual(A.request_from_items([stored(item)]), request)
+        # audio from elsewhere goes as input_audio when the API takes its type, else as a file
+        mp3 = MediaPart(Modality.AUDIO, "audio/mpeg", InlineBytes(b"ID3\x04"))
+        ogg = MediaPart(Modality.AUDIO, "audio/ogg", InlineBytes(b"OggS"))
+        self.assertEqual(A.request_from_items([Item(ItemKind.USER, (mp3, ogg))])["input"][0]["content"], [
+            {"type": "input_audio", "input_audio": {"data": "SUQzBA==", "format": "mp3"}},
+            {"type": "input_file", "file_data": "data:audio/ogg;base64,T2dnUw=="},
+        ])
+        # shapes it does not know stay verbatim
+        for odd in ({"data": "AAAA", "format": "flac"}, {"data": "AAAA", "format": "wav", "sample_rate": 8000}, {"format": "wav"}, None):
+            with self.subTest(odd):
+                body = {"input": [{"role": "user", "content": [{"type": "input_audio", "input_audio": odd}]}]}
+                [odd_item] = A.items_from_request(body)
+                self.assertIsInstance(odd_item.parts[0], CustomPart)
+                self.assertEqual(A.request_from_items([odd_item]), body)
 
     def test_tool_output_with_images(self) -> None:
         for name, data in (

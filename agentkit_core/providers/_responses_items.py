@@ -61,6 +61,8 @@ ENTRY_RAW = "openai.entry.raw"
 #: Part metadata: ``True`` on the parts of a reasoning item that had no ``summary`` field at all.
 NO_SUMMARY = "openai.entry.no_summary"
 PROVIDER = "openai"
+#: The custom kind of an input item or entry that is not an object with a string ``type``.
+UNKNOWN = "openai.unknown"
 
 _ROLE_KINDS = {
     "user": ItemKind.USER,
@@ -73,6 +75,8 @@ KIND_ROLES = {kind: role for role, kind in _ROLE_KINDS.items()}
 _CLIENT_CALLS = frozenset(
     ("function_call", "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request")
 )
+#: ``input_audio`` format -> the MIME type of its data (the formats the API takes).
+AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 #: Content entry type -> the field holding its text.
 TEXT_FIELDS = {"output_text": "text", "input_text": "text", "refusal": "refusal"}
 #: Raw reason (a status, an incomplete reason, ``"error"``) -> finish reason; others are ``other(raw)``.
@@ -109,7 +113,7 @@ def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
     """One content entry (of a message or a tool output) -> one part; ``md`` holds the item's fields."""
     etype = entry.get("type") if isinstance(entry, dict) else None
     if not isinstance(entry, dict) or not isinstance(etype, str):
-        return CustomPart("openai.unknown", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": copy_json(etype)}))
+        return CustomPart(UNKNOWN, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": copy_json(etype)}))
     field = TEXT_FIELDS.get(etype)
     text = entry.get(field) if field else None
     if field and isinstance(text, str):
@@ -126,6 +130,11 @@ def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
             return MediaPart(Modality.IMAGE, "image/*", handle, metadata=merged(md, carry(entry, ("file_id",), PART_NS)))
     if etype == "input_file":
         return _file_part(entry, md)
+    audio = entry.get("input_audio")
+    if etype == "input_audio" and isinstance(audio, dict) and sorted(audio) == ["data", "format"]:
+        data, audio_type = audio["data"], AUDIO_TYPES.get(audio["format"]) if isinstance(audio["format"], str) else None
+        if isinstance(data, str) and audio_type is not None:
+            return MediaPart(Modality.AUDIO, audio_type, InlineText(data), metadata=merged(md, carry(entry, ("input_audio",), PART_NS)))
     return CustomPart(NS + etype, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": etype}))
 
 
@@ -194,7 +203,7 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
     if data is not None or isinstance(item.get("id"), str):
         md[PROVIDER_KEY] = PROVIDER
     if not entries:
-        return [("item", ReasoningPart(None, data=data, metadata=md))]
+        return [("item", ReasoningPart(None, data=data, metadata=_from_here(md)))]
     parts: list[tuple[str, Part]] = []
     for of, i, entry in entries:
         text = entry.get("text") if isinstance(entry, dict) else None
@@ -202,12 +211,24 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
             emd = carry(entry, ("text",), PART_NS)
             if (entry.get("type") == "reasoning_text") != (of == "content"):
                 emd[ENTRY_OF] = of
-            part = ReasoningPart(text, data=data, metadata=merged(md, emd))
+            part = ReasoningPart(text, data=data, metadata=_from_here(merged(md, emd)))
         else:
             part = ReasoningPart(None, data=data, metadata=merged(md, {ENTRY_RAW: copy_json(entry), ENTRY_OF: of}))
         parts.append((f"{of[0]}{i}", part))
         data = None
     return parts
+
+
+def _from_here(md: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """A reasoning part's metadata, ``openai.type`` added when nothing else says the part is this API's.
+
+    The encoder sends back only reasoning that came from this API (an
+    ``agentkit.provider`` mark or Responses metadata): a bare
+    ``{"type": "reasoning", "summary": []}`` would otherwise be dropped.
+    """
+    if not md:
+        md[NS + "type"] = "reasoning"
+    return md
 
 
 def _call_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
@@ -247,7 +268,7 @@ def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
 def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
     """One native item -> its parts, each with the key of the entry it came from (for the stream)."""
     if not isinstance(item, dict):
-        return [("item", CustomPart("openai.unknown", value=copy_json(item)))]
+        return [("item", CustomPart(UNKNOWN, value=copy_json(item)))]
     itype = item.get("type")
     found: list[tuple[str, Part]] | None = None
     if itype == "message" or (itype is None and "role" in item):
@@ -261,11 +282,29 @@ def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
     if found is not None:
         return found
     md = {PROVIDER_KEY: PROVIDER} if isinstance(item.get("encrypted_content"), str) else {}
-    return [("item", CustomPart(NS + itype if isinstance(itype, str) else "openai.unknown", value=copy_json(item), metadata=md))]
+    return [("item", CustomPart(NS + itype if isinstance(itype, str) else UNKNOWN, value=copy_json(item), metadata=md))]
 
 
 def parts_of(item: object, kind: ItemKind) -> list[Part]:
     return [part for _, part in keyed_parts(item, kind)]
+
+
+def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
+    """``parts`` of a request, a ``function_call_output`` that answers a ``custom_tool_call`` marked as one.
+
+    The encoder writes a result without ``openai.type`` that answers a call in
+    ``custom_calls`` as a ``custom_tool_call_output``, as the API wants; the
+    mark keeps a request that sent the other type as it came.  The custom
+    calls among ``parts`` join ``custom_calls``.
+    """
+    out: list[Part] = []
+    for part in parts:
+        if isinstance(part, ToolCallPart) and part.metadata.get(NS + "type") == "custom_tool_call":
+            custom_calls.add(part.id.value)
+        elif isinstance(part, ToolResultPart) and part.call_id.value in custom_calls and NS + "type" not in part.metadata:
+            part = part.with_metadata(part.metadata.merged({NS + "type": "function_call_output"}))
+        out.append(part)
+    return out
 
 
 # -- response -> item ----------------------------------------------------------------------
@@ -317,10 +356,12 @@ def finish_reason(raw: str | None) -> FinishReason | None:
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def finish_of(status: object, details: object, output: Sequence[JsonDict]) -> tuple[FinishReason | None, str | None]:
-    """The neutral finish reason and the raw one (see the module table)."""
+def finish_of(
+    status: object, details: object, output: Sequence[JsonDict], error: object = None
+) -> tuple[FinishReason | None, str | None]:
+    """The neutral finish reason and the raw one (see the module table); ``error`` is the body's ``error``."""
     if not isinstance(status, str):
-        return None, None
+        return (FinishReason.ERROR, "error") if isinstance(error, dict) else (None, None)
     raw = status
     if status == "incomplete":
         raw = (string(details.get("reason")) if isinstance(details, dict) else None) or status

@@ -32,7 +32,11 @@ from .. import (
     Uri,
 )
 from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER
+from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
+
+
+#: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
+_AUDIO_FORMATS = {**{mime: fmt for fmt, mime in AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}
 
 
 def _ours(part: Part) -> bool:
@@ -61,6 +65,9 @@ def _entry(part: Part, role: str) -> JsonValue:
         if isinstance(data, Handle):
             return {"type": "input_image", "file_id": data.value.value, **fields}
         return {"type": "input_image", "image_url": data_url(part.mime_type, str(inline_base64(part))), **fields}
+    audio = _input_audio(part) if isinstance(part, MediaPart) else None
+    if audio is not None:
+        return {"type": "input_audio", "input_audio": audio, **fields}
     if isinstance(part, (MediaPart, FilePart)):
         entry: JsonDict = {"type": "input_file"}
         if isinstance(part, FilePart) and part.name is not None:
@@ -80,6 +87,14 @@ def _entry(part: Part, role: str) -> JsonValue:
         return {"type": _text_type(role), "text": dumps(part.value)}
     text = part.summary if isinstance(part, ReasoningPart) else None
     return {"type": _text_type(role), "text": text or ""}
+
+
+def _input_audio(part: MediaPart) -> JsonDict | None:
+    """The ``input_audio`` object of inline audio of a MIME type the API takes, else ``None``."""
+    data, fmt = inline_base64(part), _AUDIO_FORMATS.get(part.mime_type.lower())
+    if part.modality is not Modality.AUDIO or data is None or fmt is None:
+        return None
+    return {"data": data, "format": fmt}
 
 
 def _output_native(output: ToolOutput) -> JsonValue:
@@ -144,8 +159,13 @@ def _reasoning_native(group: list[Part], fields: JsonDict) -> JsonDict:
     return native
 
 
-def native_items(item: Item) -> Iterator[JsonValue]:
-    """The native input items of one item's parts."""
+def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
+    """The native input items of one item's parts.
+
+    ``custom_calls`` holds the call ids of the ``custom_tool_call`` items
+    written so far (this function adds the item's own): a result without
+    ``openai.type`` that answers one is a ``custom_tool_call_output``.
+    """
     from_response = item.finish_reason is not None
     kept = [p for p in item.parts if not isinstance(p, ReasoningPart) or _ours(p)]
     for group in _groups(kept):
@@ -155,6 +175,7 @@ def native_items(item: Item) -> Iterator[JsonValue]:
             if from_response:
                 fields.pop("status", None)
             if fields.get("type") == "custom_tool_call":
+                custom_calls.add(first.id.value)
                 text = first.input if isinstance(first.input, str) else dumps(first.input)
                 yield {"call_id": first.id.value, "name": first.name, "input": text, **fields}
                 continue
@@ -163,19 +184,18 @@ def native_items(item: Item) -> Iterator[JsonValue]:
                 args = raw if isinstance(raw, str) else dumps(first.input)
             yield {"type": "function_call", "call_id": first.id.value, "name": first.name, "arguments": args, **fields}
         elif isinstance(first, ToolResultPart):
-            kind = fields.pop("type", "function_call_output")
+            answers_custom = first.call_id.value in custom_calls
+            kind = fields.pop("type", "custom_tool_call_output" if answers_custom else "function_call_output")
             yield {"type": kind, "call_id": first.call_id.value, "output": _output_native(first.output), **fields}
         elif isinstance(first, CustomPart) and (PART_NS + "type") not in first.metadata:
-            if in_namespace(first.kind, NS) and first.value is not None:
-                yield copy_json(first.value)
+            if in_namespace(first.kind, NS) and (first.value is not None or first.kind == UNKNOWN):
+                yield copy_json(first.value)  # a null input item, too, as it came
         elif isinstance(first, ReasoningPart):
             if from_response:
                 fields.pop("status", None)
             yield _reasoning_native(group, fields)
         else:
-            role = fields.pop("role", None)
-            if not isinstance(role, str):
-                role = KIND_ROLES.get(item.kind, "user")
+            role = fields.pop("role") if "role" in fields else KIND_ROLES.get(item.kind, "user")
             if len(group) == 1 and isinstance(first, TextPart) and (PART_NS + "type") not in first.metadata:
                 yield {"role": role, "content": first.text, **fields}
             else:

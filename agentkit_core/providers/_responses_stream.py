@@ -35,6 +35,7 @@ from ._responses_items import (
     NS,
     PART_NS,
     TEXT_FIELDS,
+    UNKNOWN,
     call_id_of,
     finish_of,
     keyed_parts,
@@ -152,6 +153,8 @@ class ResponsesStreamDecoder:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
         checked = copy_json(native_object(event, "a stream event"))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
+        if etype is None and isinstance(checked.get("error"), dict):
+            etype = "error"  # {"error": {...}}: an error payload with no event type
         if self._ended or not isinstance(etype, str):
             return []
         handler = _HANDLERS.get(etype)
@@ -190,7 +193,9 @@ class ResponsesStreamDecoder:
         return deltas
 
     def _on_error(self, event: JsonDict) -> list[Delta]:
-        self._error = {k: v for k, v in event.items() if k not in ("type", "sequence_number")}
+        fields = {k: v for k, v in event.items() if k not in ("type", "sequence_number")}
+        envelope = fields.get("error")  # {"error": {...}}, as the API also sends it, or the fields themselves
+        self._error = envelope if isinstance(envelope, dict) and len(fields) == 1 else fields
         deltas: list[Delta] = []
         for index in sorted(self._open):
             deltas += self._close(index, None)
@@ -238,7 +243,7 @@ class ResponsesStreamDecoder:
                 if isinstance(item.get("id"), str):
                     shown[NS + "id"] = item["id"]
                 return self._begin(index, state, "item", PartKind.TOOL_CALL, shown)
-        kind = NS + itype if isinstance(itype, str) else "openai.unknown"
+        kind = NS + itype if isinstance(itype, str) else UNKNOWN
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
 
     def _open_item(self, index: int, item: JsonDict) -> _OpenItem:

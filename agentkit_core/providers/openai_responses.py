@@ -29,6 +29,10 @@ native                              neutral
                                     ``InlineText`` of a text file is its content),
                                     other ``file_data`` -> ``InlineText``;
                                     ``file_url`` -> ``Uri``; ``file_id`` -> ``Handle``
+ ``input_audio``                    ``MediaPart(AUDIO)``: ``data`` -> ``InlineText``,
+                                    ``format`` ``wav`` / ``mp3`` -> ``audio/wav`` /
+                                    ``audio/mpeg`` (inline audio of other types is
+                                    sent as an ``input_file``)
  any other entry                    ``CustomPart("openai.<type>", value=<entry>)``
 ``reasoning``                       one ``ReasoningPart`` per ``content[]``
                                     (``reasoning_text``) entry, then one per
@@ -67,9 +71,9 @@ their ``*_output`` items,
 
 Metadata.  Item fields with no neutral home sit on each of the item's parts as
 ``openai.<field>`` (``id``, ``status``, ``phase``, ``role`` when it is not the one
-the item kind gives, ``type`` where it marks a variant, fields nobody has seen
-yet); entry fields as ``openai.part.<field>`` (``type``, ``annotations``,
-``logprobs``, ``detail``...).  A field consumed only when it has the expected
+the item kind gives, ``type`` where it marks a variant or alone says a
+reasoning part is this API's, fields nobody has seen yet); entry fields as
+``openai.part.<field>`` (``type``, ``annotations``, ``logprobs``, ``detail``...).  A field consumed only when it has the expected
 type stays in metadata otherwise, ``null`` included.  Markers of ours hold
 what no field says: ``openai.entry.of`` (which list of a reasoning item an
 entry came from, when its ``type`` does not tell), ``openai.entry.raw`` (a
@@ -90,7 +94,8 @@ the ``usage`` object, verbatim                          ``Usage.metadata["openai
 
 Finish reason.  ``agentkit.finish_reason`` is the raw ``status``, except that an
 ``incomplete`` response with an ``incomplete_details.reason`` string gives that
-reason, and a stream that ended on an ``error`` event gives ``"error"``:
+reason, and a stream that ended on an ``error`` event, like an error body (an
+``error`` object and no ``status``), gives ``"error"``:
 
 ==============================================================  ===============
 ``completed``, the output holds a call the client must answer   ``TOOL_CALL``
@@ -103,7 +108,7 @@ reason, and a stream that ended on an ``error`` event gives ``"error"``:
 ``incomplete``, reason ``max_output_tokens``                    ``MAX_TOKENS``
 ``incomplete``, reason ``content_filter``                       ``BLOCKED``
 ``incomplete``, another reason (none: ``"incomplete"``)         ``other(<reason>)``
-``failed``, or the stream's ``error`` event                     ``ERROR``
+``failed``, the stream's ``error`` event, an error body         ``ERROR``
 ``cancelled``                                                   ``CANCELLED``
 any other status (``in_progress``, ``queued``)                  ``other(<status>)``
 ==============================================================  ===============
@@ -131,13 +136,17 @@ other encryptions).  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
 arrived, and adds the output items the stream never announced; an ``error``
-event commits them from what arrived.  A tool call cut off mid-arguments is
-committed with the fold's convention.  Events after the end are ignored.  The
+event (or an event with no ``type`` holding an ``error`` object, the error
+payload the SDKs raise on) commits them from what arrived, and puts its fields
+(those of its ``error`` object when that is all it holds) in the item's
+``openai.error``.  A tool call cut off mid-arguments is committed with the
+fold's convention.  Events after the end are ignored.  The
 decoder's ``usage`` is the latest ``usage`` an event carried, its
 ``finish_reason`` is set by the event that ends the turn.
 
 Requests.  ``instructions`` (a string) <-> a ``SYSTEM`` item holding one text
-part, marked ``{"openai.request_field": "instructions"}``; a string ``input`` <->
+part, marked ``{"openai.request_field": "instructions"}`` (``null``, which the API
+takes too: that item with no parts); a string ``input`` <->
 one ``USER`` item marked ``"input"``.  Each native input item becomes one item:
 ``message`` by role (``user``, ``system``, ``developer``, ``assistant``; another
 role -> ``USER`` with ``openai.role``), ``*_output`` items -> ``TOOL``,
@@ -152,9 +161,13 @@ unmarked ones carrying Responses metadata) and drops every other reasoning
 part: OpenAI takes back only its own reasoning items, so another provider's
 signatures and thoughts are not sent.  Custom parts outside the Responses
 namespace (Chat's ``openai.chat.*`` among them) are dropped too.  A tool
-result's ``is_error`` has no native field.  A call whose id another adapter
-invented (``agentkit.invented_id``) is sent with it all the same, as OpenAI
-requires a ``call_id`` and matches the result by it.
+result's ``is_error`` has no native field.  A result without ``openai.type``
+that answers a ``custom_tool_call`` written before it goes as a
+``custom_tool_call_output``, the only result the API matches to such a call
+(a request that answered one with a ``function_call_output`` keeps that type
+in ``openai.type``).  A call whose id another adapter invented
+(``agentkit.invented_id``) is sent with it all the same, as OpenAI requires a
+``call_id`` and matches the result by it.
 ``status`` of reasoning, function and custom tool calls is response-side
 state: on items from a response (they have a ``finish_reason``) it is not sent
 back, as clients replay them; on items decoded from a request it is echoed.
@@ -221,6 +234,7 @@ from ._responses_items import (
     input_kind,
     output_of,
     parts_of,
+    pin_result_types,
     response_item,
     usage_from_native,
     usage_of,
@@ -254,7 +268,7 @@ def items_from_response(body: Mapping[str, Any]) -> list[Item]:
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
-    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives)
+    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives, response.get("error"))
     return [response_item(response, parts, usage_of(response.get("usage")), finish)]
 
 
@@ -283,16 +297,18 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     request = native_object(body, "a request body")
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
-    if isinstance(instructions, str):
-        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={REQUEST_FIELD: "instructions"}))
+    if isinstance(instructions, str) or (instructions is None and "instructions" in request):
+        texts = (TextPart(instructions),) if instructions is not None else ()
+        items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
     elif instructions is not None:
         raise NormalizeError("expected a string", "instructions")
     if isinstance(inp, str):
         items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
     elif isinstance(inp, list):
+        custom_calls: set[str] = set()
         for native in inp:
             kind = input_kind(native)
-            items.append(Item(kind, parts_of(native, kind)))
+            items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
     elif inp is not None:
         raise NormalizeError("expected a string or a list of input items", "input")
     return name_results(items)
@@ -306,13 +322,14 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
     body: dict[str, Any] = {}
     native: list[JsonValue] = []
     bare: str | None = None
+    custom_calls: set[str] = set()
     for item in checked_list(items, Item, "items"):
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
-            body["instructions"] = item.text_content()
+            body["instructions"] = item.text_content() if item.parts else None
             continue
         if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
             bare = item.parts[0].text
-        native.extend(native_items(item))
+        native.extend(native_items(item, custom_calls))
     body["input"] = bare if bare is not None and len(native) == 1 else native
     return body
