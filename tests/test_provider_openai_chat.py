@@ -890,6 +890,43 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(items[14].parts[0].metadata[TOOL_NAME_KEY], "g")  # unless a compatible server's does
         self.assertEqual((items[18].kind, items[18].metadata["openai.chat.role"]), (ItemKind.USER, "critic"))
 
+    def test_messages_a_client_sends_back_as_it_got_them_round_trip(self) -> None:
+        """An answer appended to ``messages`` as the SDK parsed it (``refusal: null``, ``annotations``...) goes back whole.
+
+        openai-python dumps a ``ChatCompletionMessage`` with every field the
+        server sent; the Agents SDK leaves ``content`` out beside tool calls;
+        a streamed answer rebuilt by merging chunks keeps each call's ``index``.
+        """
+        call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        note = {"type": "url_citation", "url_citation": {"end_index": 5, "start_index": 0, "title": "P", "url": "https://p.example"}}
+        wav = base64.b64encode(b"RIFF----WAVE").decode()
+        messages = [
+            {"content": None, "refusal": None, "role": "assistant", "annotations": [], "audio": None, "function_call": None,
+             "tool_calls": [call]},
+            {"content": "Paris.", "refusal": None, "role": "assistant", "annotations": [note], "tool_calls": None},
+            {"role": "assistant", "content": "hi", "tool_calls": []},
+            {"role": "assistant", "content": None, "tool_calls": []},
+            {"role": "assistant", "content": None, "refusal": None, "annotations": [],
+             "audio": {"id": "audio_1", "data": wav, "expires_at": 1742909001, "transcript": "Hi."}},
+            {"role": "assistant", "tool_calls": [call]},
+            {"role": "assistant", "function_call": {"name": "f", "arguments": "{}"}},
+            {"role": "assistant", "content": None, "tool_calls": [{"index": 0, **call}]},
+            {"role": "assistant", "content": "x", "reasoning_content": ""},
+            {"role": "assistant"},
+            {"role": "user"},
+            {"role": "tool", "tool_call_id": "call_1"},
+        ]
+        items = chat.items_from_request({"messages": messages})
+        self.assertEqual(messages_of(items), messages)
+        for item in items:
+            self.assertEqual(stored(item), item)
+        self.assertEqual(items[1].parts, (TextPart("Paris."),))  # a request's annotations stay on the item
+        audio = items[4].parts[0]
+        self.assertEqual((audio.data, audio.mime_type), (InlineBytes(base64.b64decode(wav)), "audio/wav"))  # type: ignore[attr-defined]
+        # An answer decoded from a response still goes back without what only a response has.
+        answer = body(choice(content=None, refusal=None, annotations=[note], audio={"id": "audio_1", "data": wav, "expires_at": 1, "transcript": "Hi."}))
+        self.assertEqual(messages_of(chat.items_from_response(answer)), [{"role": "assistant", "audio": {"id": "audio_1"}}])
+
     def test_structured_content_is_sent_as_text(self) -> None:
         from agentkit_core import StructuredPart
 

@@ -144,6 +144,16 @@ assistant ``audio: {"id"}``               ``MediaPart(AUDIO, Handle(id))`` with
                                           ``openai.chat.audio.id``
 ``content`` null or ``[]`` with nothing   item metadata ``openai.chat.content``
 to make parts of
+no ``content`` field at all               ``openai.chat.no_content: true`` on the item (no
+                                          ``content: null`` is added beside tool calls)
+assistant fields that make no part        item metadata ``openai.chat.<field>``, sent back
+(``refusal: null``, ``audio: null``,      (a message appended as the SDK parsed it)
+``tool_calls: []``...)
+a tool call's ``index`` (the message      ``openai.chat.index`` on the call, sent back
+of a merged stream)
+assistant ``annotations``; ``audio``      item metadata ``openai.chat.annotations``; the
+with ``data``, ``transcript`` or          audio part as in responses; and the item marked
+``expires_at``                            ``openai.chat.echo: true``: all sent back
 ========================================  ====================================================
 
 Writing back, the encoder reads only its own ``openai.chat.*`` keys and the
@@ -152,7 +162,8 @@ API's keys on parts it made).  An assistant audio part with
 ``openai.chat.audio.id`` becomes ``audio: {"id"}``; refusal parts the
 ``refusal`` field (or a refusal entry); tool calls are sent with their ids,
 invented ones included (Chat pairs results with calls by id and requires it);
-an assistant message with tool calls and no content gets ``content: null``.
+an assistant message with tool calls and no content gets ``content: null``
+(unless it came from a request without ``content``).
 Tool results become ``tool`` messages (``function`` messages when they answer
 a legacy call, named from ``agentkit.tool_name`` or the call earlier in the
 transcript).  Tool messages take text only: the media and files of a result
@@ -163,10 +174,12 @@ Dropped on purpose: ``ReasoningPart`` that carries ``agentkit.provider``
 reasoning, Gemini thought signatures) or did not come from a Chat reasoning
 field; other providers' ``CustomPart``; media and files in assistant
 messages (Chat takes none); ``ToolResultPart.is_error`` (no such flag);
-response-only data (annotations, audio data, transcript and expiry).  A
-message with nothing left to send is left out.  Refused with
-``NormalizeError``: video or other binary media, an image held as an
-artifact handle, a file given by a non-``data:`` URL.
+response-only data (annotations, audio data, transcript and expiry) of an
+answer decoded from a response, as a client that builds its next request
+by hand does (an item with ``openai.chat.echo`` came from a request that
+sent them, and sends them again).  A message with nothing left to send is
+left out.  Refused with ``NormalizeError``: video or other binary media, an
+image held as an artifact handle, a file given by a non-``data:`` URL.
 
 The rules every projection keeps
 --------------------------------
@@ -238,10 +251,12 @@ from .. import (
 from ._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
 from ._streams import events_from_sse, fold_stream
 from ._chat_codec import (
+    AUDIO_RESPONSE_ONLY,
     CHAT,
+    ECHO_KEY,
     KIND_ROLES,
     LEGACY_KEY,
-    MESSAGE_FIELDS,
+    NO_CONTENT_KEY,
     ROLE_KINDS,
     choice_item,
     content_part,
@@ -355,17 +370,25 @@ def _request_item(msg: Any) -> Item:
     consumed: tuple[str, ...] = ("role", "content")
     if kind is ItemKind.ASSISTANT:
         field = reasoning_field(msg)
-        parts = [p for _, p in message_parts(msg, field)]
-        consumed = MESSAGE_FIELDS + ((field,) if field else ())
+        parts = [p for _, p in message_parts(msg, field, request=True)]
+        consumed += _made_parts(msg) + ((field,) if field else ())
         calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
-        if "annotations" in msg and not isinstance(content, str):
-            md[CHAT + "annotations"] = copy_json(msg["annotations"])
+        if "annotations" in msg or any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
+            md[ECHO_KEY] = True
     else:
         parts, calls = content_parts(content), False
-    if "content" in msg and not isinstance(content, str) and not content and (content is not None or not calls):
+    if "content" not in msg:
+        md[NO_CONTENT_KEY] = True
+    elif not isinstance(content, str) and not content and (content is not None or not calls):
         md[CHAT + "content"] = copy_json(content)  # null (without calls) or []: say so
     md.update(carry(msg, consumed, CHAT))
     return Item(kind, parts, metadata=md)
+
+
+def _made_parts(msg: JsonDict) -> tuple[str, ...]:
+    """The fields of an assistant message that made parts; the others (``refusal: null``, ``annotations``...) are carried."""
+    kinds = {"refusal": str, "audio": dict, "function_call": dict, "tool_calls": list}
+    return tuple(k for k, t in kinds.items() if isinstance(msg.get(k), t) and msg[k] != [])
 
 
 def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
@@ -390,6 +413,8 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
         output = TextOutput("")
         if "content" in msg:
             md[CHAT + "content"] = None
+        else:
+            md[NO_CONTENT_KEY] = True
     else:
         raise wrong("a string or an array", content, "content")
     md.update(carry(msg, ("role", "content", key), CHAT))
