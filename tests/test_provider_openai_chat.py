@@ -690,6 +690,22 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(deltas[0], BeginPart(deltas[0].part_id, PartKind.REASONING))  # type: ignore[attr-defined]
         self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
 
+    def test_reasoning_after_an_empty_content_delta_still_comes_first(self) -> None:
+        """vLLM and OpenRouter open with ``content: ""`` before the reasoning streams: the item keeps the message's order."""
+        vllm = [chunk({"role": "assistant", "content": ""}), chunk({"reasoning_content": "Two plus"}),
+                chunk({"reasoning_content": " two."}), chunk({"content": "4"}), chunk({}, "stop")]
+        openrouter = [chunk({"role": "assistant", "content": "", "reasoning": "Two plus"}), chunk({"content": "", "reasoning": " two."}),
+                      chunk({"content": "4", "reasoning": None}), chunk({}, "stop")]
+        for name, chunks in (("vllm", vllm), ("openrouter", openrouter)):
+            with self.subTest(name):
+                decoder, deltas, state = run(chunks)
+                self.assertEqual([type(p) for p in state.parts], [TextPart, ReasoningPart])  # the order they began in
+                item = decoder.finish(state.parts)
+                self.assertEqual([type(p) for p in item.parts], [ReasoningPart, TextPart])
+                self.assertEqual((item.parts[0].summary, item.text_content()), ("Two plus two.", "4"))  # type: ignore[attr-defined]
+                self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
+                self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts([item]))
+
     def test_custom_tool_call_streams_its_input_as_a_value(self) -> None:
         decoder, state, inputs = chat.stream_decoder(), FoldState(), []
         for c in HAND_WRITTEN_STREAMS[1]:

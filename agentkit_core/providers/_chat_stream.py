@@ -86,6 +86,10 @@ def _fragment_kind(frag: JsonDict) -> str | None:
     return ttype if ttype is not None else bodies[0] if bodies else None
 
 
+#: The order of a message's parts (:func:`message_parts`), by the kind of their slot: a stream may begin
+#: them in another (vLLM opens the content with ``""`` before the reasoning streams).
+_ORDER = {"reasoning": 0, "content": 1, "refusal": 2, "audio": 3, "tool": 4, "function": 5}
+
 #: (choice index, call index) -> the call's type once known.
 _Kinds = dict[tuple[int, int], "str | None"]
 
@@ -133,6 +137,7 @@ class ChatStreamDecoder:
         self._usage: JsonDict | None = None
         self._choices: dict[int, _Choice] = {}
         self._began: list[int] = []  # the choice of every part begun, in order
+        self._kinds: list[str] = []  # and its slot's kind: "reasoning", "content", "tool"...
 
     @property
     def finish_reason(self) -> FinishReason | None:
@@ -244,6 +249,7 @@ class ChatStreamDecoder:
             pid = st.slots[slot] = PartId(f"part-{st.index}-{slot}")
             out.append(BeginPart(pid, kind))
             self._began.append(st.index)
+            self._kinds.append(slot.split("-")[0])
             if slot == "refusal":
                 out.append(SetMetadata(pid, {REFUSAL_KEY: True}))
         return pid
@@ -404,12 +410,17 @@ class ChatStreamDecoder:
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
         short: a part for every part the decoder began, in the order begun
         (with one choice, any parts).  Other parts raise :class:`NormalizeError`.
+        The decoder's own parts are put in their message's order (reasoning,
+        content, refusal, audio, calls), as a response's items have them.
         """
         parts = checked_list(parts, Part, "parts")
         order = sorted(self._choices)
         if not order:
             return [choice_item(self._top, {}, {}, parts, self.usage, None)]
         groups = split_parts(parts, self._began, order)
+        if len(parts) == len(self._began):  # each choice's parts in its message's order, as a response has them
+            kinds = {c: [k for k, owner in zip(self._kinds, self._began) if owner == c] for c in order}
+            groups = {c: [p for _, p in sorted(zip(kinds[c], groups[c]), key=lambda kp: _ORDER[kp[0]])] for c in order}
         return [
             choice_item(self._top, st.fields, st.message, groups[c], self.usage if n == 0 else None, st.reasoning)
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)

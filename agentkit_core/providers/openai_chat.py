@@ -111,6 +111,9 @@ latest one reported and ``finish_reason`` the first choice's once known;
 ``finish()`` uses the latest usage.  Several choices (``n > 1``) share one
 decoder and fold: :meth:`ChatStreamDecoder.finish_all` gives one item per
 choice, ``finish`` the first choice's, ``items_from_stream`` all of them.
+An item's parts come in its message's order (the order above), whatever
+order the fold began them in: vLLM and OpenRouter send ``content: ""``
+before the reasoning, which still comes first.
 
 Requests (``items_from_request`` / ``request_from_items``)
 ----------------------------------------------------------
