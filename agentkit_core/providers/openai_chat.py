@@ -48,6 +48,11 @@ nested object as ``openai.chat.<object>.<field>``: ``openai.chat.function.strict
 ``openai.chat.image_url.detail``) and go back where they came from; fields
 never seen before included.
 
+Several choices (``n > 1``) are alternative answers to one request: each is
+an item, with ``openai.index`` saying which.  A conversation goes on from the
+one chosen: ``request_from_items`` sends every item it is given, so passing
+them all would send them as consecutive assistant messages.
+
 Tool-call arguments are parsed with the fold's convention: empty text is
 ``{}``, text that is not JSON gives ``input=None`` with the text and the error
 in ``agentkit.input_json`` / ``agentkit.input_error``; text that is valid but
