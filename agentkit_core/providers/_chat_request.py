@@ -171,6 +171,7 @@ def _tool_call(part: ToolCallPart) -> JsonDict:
 
 def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:
     msg: JsonDict = {"role": "assistant"}
+    late: JsonDict = {}  # audio and function_call, which clients send after the content
     entries: list[tuple[Part, JsonValue]] = []
     refusals: list[str] = []
     calls: list[JsonDict] = []
@@ -185,10 +186,10 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
             elif isinstance(part, TextPart) and md.get(REFUSAL_KEY) is True and TYPE_KEY not in md:
                 refusals.append(part.text)
             elif isinstance(part, MediaPart) and part.modality is Modality.AUDIO and AUDIO + "id" in md:
-                msg["audio"] = _audio(part, item)
+                late["audio"] = _audio(part, item)
             elif isinstance(part, ToolCallPart) and md.get(LEGACY_KEY) is True:
                 fc = carried(md, CHAT + "function_call.")
-                msg["function_call"] = {**fc, "name": part.name, "arguments": _arguments_text(part)}
+                late["function_call"] = {**fc, "name": part.name, "arguments": _arguments_text(part)}
             elif isinstance(part, ToolCallPart):
                 calls.append(_tool_call(part))
             elif isinstance(part, CustomPart) and part.kind == CHAT + "tool_call" and isinstance(part.value, dict):
@@ -199,17 +200,18 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
                     entries.append((part, entry))
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{j}]") from None
-    msg.update(reasoning)
     if entries:
         msg["content"] = _content_value(entries)
     elif CHAT + "content" in item.metadata:
         msg["content"] = copy_json(item.metadata[CHAT + "content"])
-    elif (calls or "function_call" in msg) and not _no_content(item):
+    elif (calls or "function_call" in late) and not _no_content(item):
         msg["content"] = None
     if refusals:
         msg["refusal"] = "".join(refusals)
+    msg.update(late)
     if calls:
         msg["tool_calls"] = calls
+    msg.update(reasoning)
     msg.update((k, v) for k, v in item_fields(item).items() if k not in msg)
     return msg if len(msg) > 1 or _no_content(item) else None
 
@@ -239,10 +241,10 @@ def plain_message(role: str, parts: Sequence[tuple[int, Part]], item: Item) -> J
     elif CHAT + "content" in item.metadata:
         content = copy_json(item.metadata[CHAT + "content"])
     elif _no_content(item):
-        return {**item_fields(item), "role": role}
+        return {"role": role, **item_fields(item)}
     else:
         return None
-    return {**item_fields(item), "role": role, "content": content}
+    return {"role": role, "content": content, **item_fields(item)}
 
 
 def tool_message(
@@ -282,6 +284,7 @@ def tool_message(
         msg = {"role": "tool", "tool_call_id": part.call_id.value, "content": content}
     if content == "" and _no_content(item):
         del msg["content"]
-    return {**item_fields(item), **msg}
+    msg.update((k, v) for k, v in item_fields(item).items() if k not in msg)
+    return msg
 
 
