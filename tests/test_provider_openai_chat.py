@@ -544,6 +544,29 @@ class StreamTest(unittest.TestCase):
                 got = chat.items_from_stream(head + mixed + tail)[0]  # the call that starts first comes first
                 self.assertEqual(sorted(got.parts, key=lambda p: p.id.value), sorted(expected.parts, key=lambda p: p.id.value))  # type: ignore[attr-defined]
 
+    def test_parallel_calls_sent_at_one_index_with_their_own_ids(self) -> None:
+        """Ollama and LiteLLM's Responses bridge send every parallel call at ``index`` 0: a new id starts a new call."""
+        def frag(args: str, call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
+            head = {"id": call_id, "type": "function"} if call_id else {}
+            return {"index": 0, **head, "function": {**({"name": name} if name else {}), "arguments": args}}
+        fragmented = [chunk({"role": "assistant", "content": None, "tool_calls": [frag("", "call_a", "write")]}),
+                      chunk({"tool_calls": [frag("{\"path\":")]}), chunk({"tool_calls": [frag("\"a.py\"}")]}),
+                      chunk({"tool_calls": [frag("", "call_b", "write")]}), chunk({"tool_calls": [frag("{\"path\":\"b.py\"}")]}),
+                      chunk({}, "tool_calls")]
+        whole = [chunk({"role": "assistant", "tool_calls": [frag("{\"path\":\"a.py\"}", "call_a", "write"),
+                                                            frag("{\"path\":\"b.py\"}", "call_b", "write")]}), chunk({}, "tool_calls")]
+        for name, chunks in (("fragmented", fragmented), ("whole", whole)):
+            with self.subTest(name):
+                decoder, _, state = run(chunks)
+                self.assertFalse(state.is_open)
+                item = decoder.finish(state.parts)
+                self.assertEqual([(p.id.value, p.name, p.input) for p in item.parts],  # type: ignore[attr-defined]
+                                 [("call_a", "write", {"path": "a.py"}), ("call_b", "write", {"path": "b.py"})])
+                self.assertEqual(dicts([item]), dicts(chat.items_from_response(decoder.response())))
+        # The same id again (some servers repeat it on every fragment) is the same call.
+        repeated = [chunk({"tool_calls": [frag("{\"n\":", "call_a", "f")]}), chunk({"tool_calls": [frag("1}", "call_a", "f")]}), chunk({}, "tool_calls")]
+        self.assertEqual([(p.id.value, p.input) for p in run(repeated)[2].parts], [("call_a", {"n": 1})])  # type: ignore[attr-defined]
+
     def test_open_parts_show_their_header(self) -> None:
         decoder, state = chat.stream_decoder(), FoldState()
         headers: list[tuple[str, str]] = []

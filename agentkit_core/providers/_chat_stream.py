@@ -90,14 +90,24 @@ def _fragment_kind(frag: JsonDict) -> str | None:
 #: them in another (vLLM opens the content with ``""`` before the reasoning streams).
 _ORDER = {"reasoning": 0, "content": 1, "refusal": 2, "audio": 3, "tool": 4, "function": 5}
 
-#: (choice index, call index) -> the call's type once known.
-_Kinds = dict[tuple[int, int], "str | None"]
+#: (choice index, call index) -> the type (once known) and id of the call at that index, as an event leaves them.
+_Kinds = dict[tuple[int, int], "tuple[str | None, str | None]"]
+
+
+def _another_call(call_id: object, known_id: object) -> bool:
+    """Whether a fragment's id says it starts a new call at an index that holds another.
+
+    OpenAI sends a call's id once, on its first fragment.  Ollama, LiteLLM's
+    Responses bridge and other compatible servers send every parallel call
+    at ``index`` 0, each with its own id.
+    """
+    return isinstance(call_id, str) and isinstance(known_id, str) and call_id != "" and known_id not in ("", call_id)
 
 
 class _Choice:
     """What one choice of a stream has sent so far."""
 
-    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "headers", "committed",
+    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "at", "headers", "committed",
                  "reasoning", "pending", "sound", "ok")
 
     def __init__(self, index: int) -> None:
@@ -105,14 +115,26 @@ class _Choice:
         self.fields: JsonDict = {}  # choice-level fields, merged
         self.message: JsonDict = {}  # the message the deltas add up to
         self.slots: dict[str, PartId] = {}
-        self.calls: dict[int, tuple[str, JsonDict]] = {}  # index (< 0: none sent) -> (slot, call so far)
-        self.kinds: dict[int, str | None] = {}  # native index -> the call's type once known
+        self.calls: dict[int, tuple[str, JsonDict]] = {}  # key -> (slot, call so far); see key()
+        self.kinds: dict[int, str | None] = {}  # key -> the call's type once known
+        self.at: dict[int, int] = {}  # native index -> the key of the latest call there, if not the index
         self.headers: dict[str, dict[str, str]] = {}  # part id -> header keys sent
         self.committed = False
         self.reasoning: str | None = None  # the field the reasoning part reads
         self.pending = ""  # audio base64 not decoded yet (under four characters)
         self.sound = b""  # the audio's first bytes, to tell its MIME type
         self.ok = True  # the audio base64 decoded so far
+
+    def key(self, index: int | None, call_id: object) -> int:
+        """Where the call a fragment belongs to is kept: its native ``index``, or a negative key for a
+        call sent without one or at an index another call holds (:func:`_another_call`)."""
+        key = None if index is None else self.at.get(index, index)
+        if key is None or (key in self.calls and _another_call(call_id, self.calls[key][1].get("id"))):
+            new = -1 - sum(1 for k in self.calls if k < 0)
+            if index is not None:
+                self.at[index] = new
+            return new
+        return key
 
     def refused(self) -> bool:
         refusal = self.message.get("refusal")
@@ -205,7 +227,7 @@ class ChatStreamDecoder:
                 if not isinstance(frag, dict):
                     raise wrong("an object", frag)
                 get_str(frag, "id")
-                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), kinds)
+                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), frag.get("id"), kinds)
             except NormalizeError as exc:
                 raise under(exc, "tool_calls", f"[{m}]") from None
         if closed:
@@ -215,16 +237,23 @@ class ChatStreamDecoder:
                     raise NormalizeError("content for a choice after its finish_reason", key)
 
     @staticmethod
-    def _check_kind(index: int, st: _Choice | None, call: int | None, kind: str | None, kinds: _Kinds) -> None:
+    def _check_kind(index: int, st: _Choice | None, call: int | None, kind: str | None, call_id: object, kinds: _Kinds) -> None:
         """A call keeps its type: a fragment may not turn a function call into a custom one."""
         if call is None:
             return  # a call without an index is a new call
         key = (index, call)
-        began = key in kinds or (st is not None and call in st.calls)
-        known = kinds[key] if key in kinds else None if st is None else st.kinds.get(call)
+        if key in kinds:
+            began, (known, known_id) = True, kinds[key]
+        else:
+            current = None if st is None else st.calls.get(st.at.get(call, call))
+            began = st is not None and current is not None
+            known = None if st is None or current is None else st.kinds[st.at.get(call, call)]
+            known_id = None if current is None else current[1].get("id")
+        if began and _another_call(call_id, known_id):
+            began, known, known_id = False, None, None
         if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):
             raise NormalizeError(f"a fragment of a {known or 'function'} call says it is {kind}", "type")
-        kinds[key] = known if kind is None else kind
+        kinds[key] = (known if kind is None else kind, call_id if isinstance(call_id, str) and call_id else known_id)
 
     def _feed_choice(self, ch: JsonDict, out: list[Delta]) -> None:
         index = ch.get("index") or 0
@@ -327,9 +356,7 @@ class ChatStreamDecoder:
         return raw
 
     def _tool_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
-        call = frag.get("index")
-        if call is None:  # a whole call without an index: a new call, under a key no index can take
-            call = -1 - sum(1 for k in st.calls if k < 0)
+        call = st.key(frag.get("index"), frag.get("id"))
         kind = _fragment_kind(frag)
         if call not in st.calls:
             slot = f"tool-{len(st.calls)}"
