@@ -235,6 +235,25 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(messages_of([item]), [{"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_iXFttys57ap0o16JSlC8yhYo", "type": "function", "function": {"name": "get_user_country", "arguments": "{}"}}]}])
 
+    def test_a_call_that_says_stop_ends_tool_call(self) -> None:
+        """OpenAI answers a ``tool_choice`` that names the function with ``finish_reason: "stop"``."""
+        call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        cases = [
+            ({"tool_calls": [call]}, FinishReason.TOOL_CALL),
+            ({"tool_calls": [{"id": "c", "type": "mcp"}]}, FinishReason.TOOL_CALL),
+            ({"function_call": {"name": "f", "arguments": "{}"}}, FinishReason.TOOL_CALL),
+            ({"tool_calls": []}, FinishReason.COMPLETED),
+            ({"refusal": "no", "tool_calls": [call]}, FinishReason.BLOCKED),
+        ]
+        for message, expected in cases:
+            with self.subTest(message=message):
+                [item] = chat.items_from_response(body(choice("stop", content=None, **message)))
+                self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (expected, "stop"))
+                chunks = [chunk({"role": "assistant", **message}), chunk({}, "stop")]
+                decoder, _, state = run(chunks)
+                self.assertEqual((decoder.finish_reason, decoder.finish(state.parts).finish_reason), (expected, expected))
+        self.assertEqual(chat.finish_reason("stop"), FinishReason.COMPLETED)  # the raw reason alone
+
     def test_legacy_function_call_keeps_raw_arguments(self) -> None:
         response = load("chat.function_call_legacy.response.json")
         item = chat.items_from_response(response)[0]

@@ -184,8 +184,9 @@ def usage_from_native(usage: Mapping[str, Any]) -> Usage:
 def finish_reason(raw: str | None) -> FinishReason | None:
     """What a raw ``finish_reason`` (or an error's ``code``) says alone; ``None`` stays ``None``.
 
-    A choice whose message is a refusal ends ``BLOCKED`` although its
-    ``finish_reason`` is ``stop``: the item knows, the raw reason does not.
+    A choice whose message is a refusal ends ``BLOCKED``, and one that calls
+    a tool ``TOOL_CALL``, although its ``finish_reason`` is ``stop``: the
+    item knows, the raw reason does not.
     """
     if raw is None:
         return None
@@ -194,10 +195,17 @@ def finish_reason(raw: str | None) -> FinishReason | None:
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def turn_finish(raw: object, refused: bool, error: object) -> tuple[FinishReason | None, str | None]:
-    """A choice's finish reason and the raw one: its ``finish_reason``, else the ``error`` that ended the turn."""
+def turn_finish(raw: object, refused: bool, called: bool, error: object) -> tuple[FinishReason | None, str | None]:
+    """A choice's finish reason and the raw one: its ``finish_reason``, else the ``error`` that ended the turn.
+
+    ``stop`` says ``BLOCKED`` for a refusal, and ``TOOL_CALL`` for a message
+    that ``called`` a tool (OpenAI says ``stop`` when ``tool_choice`` names
+    the function, and so do many compatible servers).
+    """
     if isinstance(raw, str):
-        return (FinishReason.BLOCKED if raw == "stop" and refused else finish_reason(raw)), raw
+        if raw == "stop" and (refused or called):
+            return (FinishReason.BLOCKED if refused else FinishReason.TOOL_CALL), raw
+        return finish_reason(raw), raw
     if error is None:
         return None, None
     code = error.get("code") if isinstance(error, dict) else None
@@ -430,6 +438,7 @@ def choice_item(
         md[CHAT + "annotations"] = copy_json(msg["annotations"])
     md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
     refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
-    finish = turn_finish(choice.get("finish_reason"), refused, top.get("error"))
+    called = any(isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call") for p in parts)
+    finish = turn_finish(choice.get("finish_reason"), refused, called, top.get("error"))
     return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
 

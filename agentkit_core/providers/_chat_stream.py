@@ -164,9 +164,12 @@ class ChatStreamDecoder:
     @property
     def finish_reason(self) -> FinishReason | None:
         """The first choice's finish reason once it is known (an ``error`` event ends every choice)."""
-        first = self._choices[min(self._choices)] if self._choices else None
-        raw = None if first is None else first.fields.get("finish_reason")
-        return turn_finish(raw, first is not None and first.refused(), self._top.get("error"))[0]
+        error = self._top.get("error")
+        if not self._choices:
+            return turn_finish(None, False, False, error)[0]
+        first = self._choices[min(self._choices)]
+        called = bool(first.calls) or isinstance(first.message.get("function_call"), dict)
+        return turn_finish(first.fields.get("finish_reason"), first.refused(), called, error)[0]
 
     # -- events ------------------------------------------------------------------------------
 

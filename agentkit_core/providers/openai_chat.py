@@ -72,7 +72,9 @@ requests (the first DeepSeek reasoner did) need such parts removed first.
 Finish reasons (the raw string is always in ``agentkit.finish_reason``):
 
 =================================  ==============================================
-``stop``                           ``COMPLETED``; ``BLOCKED`` when the message is a refusal
+``stop``                           ``COMPLETED``; ``BLOCKED`` when the message is a refusal,
+                                   ``TOOL_CALL`` when it calls a tool (OpenAI says
+                                   ``stop`` when ``tool_choice`` names the function)
 ``length``                         ``MAX_TOKENS``
 ``tool_calls``, ``function_call``  ``TOOL_CALL``
 ``content_filter``                 ``BLOCKED``
@@ -215,7 +217,8 @@ The rules every projection keeps
   every assistant item that has one (when an error the provider reported ended
   the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
   what a raw reason alone means.  A choice whose message is a refusal ends
-  ``BLOCKED`` although its raw reason is ``stop``.
+  ``BLOCKED``, and one that calls a tool ``TOOL_CALL``, although its raw
+  reason is ``stop``.
 
 * Tool names.  ``agentkit.tool_name`` is on every tool result of a request
   that names its tool or answers a call made earlier in the same request.  A
