@@ -62,7 +62,8 @@ REASONING_FIELD_KEY = CHAT + "reasoning_field"
 BARE_KEY = CHAT + "bare_base64"
 #: On an item read from a request: the message had no ``content`` field (not even ``null``).
 NO_CONTENT_KEY = CHAT + "no_content"
-#: On an item read from a request: fields a response alone has (``annotations``, ``audio.data``...) were sent: send them back.
+#: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
+#: so they go back.
 ECHO_KEY = CHAT + "echo"
 AUDIO = CHAT + "audio."
 #: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
@@ -438,7 +439,8 @@ def choice_item(
         md[CHAT + "annotations"] = copy_json(msg["annotations"])
     md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
     refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
-    called = any(isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call") for p in parts)
+    called = any(isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call")
+                 for p in parts)
     finish = turn_finish(choice.get("finish_reason"), refused, called, top.get("error"))
     return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
 

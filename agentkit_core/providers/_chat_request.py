@@ -181,7 +181,8 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
         try:
             if isinstance(part, ReasoningPart):
                 field = md.get(REASONING_FIELD_KEY)
-                if PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS and part.summary is not None:
+                if (PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS
+                        and part.summary is not None):
                     reasoning[field] = reasoning.get(field, "") + part.summary
             elif isinstance(part, TextPart) and md.get(REFUSAL_KEY) is True and TYPE_KEY not in md:
                 refusals.append(part.text)

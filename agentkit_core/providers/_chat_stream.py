@@ -240,18 +240,20 @@ class ChatStreamDecoder:
                     raise NormalizeError("content for a choice after its finish_reason", key)
 
     @staticmethod
-    def _check_kind(index: int, st: _Choice | None, call: int | None, kind: str | None, call_id: object, kinds: _Kinds) -> None:
+    def _check_kind(
+        index: int, st: _Choice | None, call: int | None, kind: str | None, call_id: object, kinds: _Kinds
+    ) -> None:
         """A call keeps its type: a fragment may not turn a function call into a custom one."""
         if call is None:
             return  # a call without an index is a new call
         key = (index, call)
+        where = None if st is None else st.at.get(call, call)
         if key in kinds:
             began, (known, known_id) = True, kinds[key]
+        elif st is not None and where in st.calls:
+            began, known, known_id = True, st.kinds[where], st.calls[where][1].get("id")
         else:
-            current = None if st is None else st.calls.get(st.at.get(call, call))
-            began = st is not None and current is not None
-            known = None if st is None or current is None else st.kinds[st.at.get(call, call)]
-            known_id = None if current is None else current[1].get("id")
+            began, known, known_id = False, None, None
         if began and _another_call(call_id, known_id):
             began, known, known_id = False, None, None
         if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):

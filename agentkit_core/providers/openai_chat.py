@@ -401,7 +401,7 @@ def _request_item(msg: Any) -> Item:
 
 
 def _made_parts(msg: JsonDict) -> tuple[str, ...]:
-    """The fields of an assistant message that made parts; the others (``refusal: null``, ``annotations``...) are carried."""
+    """The fields of an assistant message that made parts; others (``refusal: null``, ``annotations``...) are carried."""
     kinds = {"refusal": str, "audio": dict, "function_call": dict, "tool_calls": list}
     return tuple(k for k, t in kinds.items() if isinstance(msg.get(k), t) and msg[k] != [])
 
