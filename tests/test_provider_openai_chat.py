@@ -582,9 +582,12 @@ class StreamTest(unittest.TestCase):
                 self.assertEqual([(p.id.value, p.name, p.input) for p in item.parts],  # type: ignore[attr-defined]
                                  [("call_a", "write", {"path": "a.py"}), ("call_b", "write", {"path": "b.py"})])
                 self.assertEqual(dicts([item]), dicts(chat.items_from_response(decoder.response())))
-        # The same id again (some servers repeat it on every fragment) is the same call.
+        # The same id again (some servers repeat it on every fragment) is the same call, and so is
+        # another id on a fragment that does not name the call (Poolside's later fragments).
         repeated = [chunk({"tool_calls": [frag("{\"n\":", "call_a", "f")]}), chunk({"tool_calls": [frag("1}", "call_a", "f")]}), chunk({}, "tool_calls")]
-        self.assertEqual([(p.id.value, p.input) for p in run(repeated)[2].parts], [("call_a", {"n": 1})])  # type: ignore[attr-defined]
+        renamed = [chunk({"tool_calls": [frag("{\"n\":", "call_a", "f")]}), chunk({"tool_calls": [frag("1}", "call_z")]}), chunk({}, "tool_calls")]
+        for chunks in (repeated, renamed):
+            self.assertEqual([(p.name, p.input) for p in run(chunks)[2].parts], [("f", {"n": 1})])  # type: ignore[attr-defined]
 
     def test_open_parts_show_their_header(self) -> None:
         decoder, state = chat.stream_decoder(), FoldState()

@@ -94,14 +94,22 @@ _ORDER = {"reasoning": 0, "content": 1, "refusal": 2, "audio": 3, "tool": 4, "fu
 _Kinds = dict[tuple[int, int], "tuple[str | None, str | None]"]
 
 
-def _another_call(call_id: object, known_id: object) -> bool:
-    """Whether a fragment's id says it starts a new call at an index that holds another.
+def _opening_id(frag: JsonDict) -> str | None:
+    """The id of a fragment that opens a call (it names it too), else ``None``.
 
-    OpenAI sends a call's id once, on its first fragment.  Ollama, LiteLLM's
-    Responses bridge and other compatible servers send every parallel call
-    at ``index`` 0, each with its own id.
+    OpenAI sends a call's id and name once, on its first fragment.  Ollama,
+    LiteLLM's Responses bridge and other compatible servers send every
+    parallel call at ``index`` 0, each opened with its own id and name;
+    Poolside sends a call's later fragments with another id but no name.
     """
-    return isinstance(call_id, str) and isinstance(known_id, str) and call_id != "" and known_id not in ("", call_id)
+    body = frag.get("function") if frag.get("function") is not None else frag.get("custom")
+    call_id, name = frag.get("id"), body.get("name") if isinstance(body, dict) else None
+    return call_id if isinstance(call_id, str) and call_id and isinstance(name, str) and name else None
+
+
+def _another_call(opening_id: str | None, known_id: object) -> bool:
+    """Whether a fragment opens a new call at an index whose call has another id."""
+    return opening_id is not None and isinstance(known_id, str) and known_id not in ("", opening_id)
 
 
 class _Choice:
@@ -125,11 +133,11 @@ class _Choice:
         self.sound = b""  # the audio's first bytes, to tell its MIME type
         self.ok = True  # the audio base64 decoded so far
 
-    def key(self, index: int | None, call_id: object) -> int:
+    def key(self, index: int | None, opening_id: str | None) -> int:
         """Where the call a fragment belongs to is kept: its native ``index``, or a negative key for a
         call sent without one or at an index another call holds (:func:`_another_call`)."""
         key = None if index is None else self.at.get(index, index)
-        if key is None or (key in self.calls and _another_call(call_id, self.calls[key][1].get("id"))):
+        if key is None or (key in self.calls and _another_call(opening_id, self.calls[key][1].get("id"))):
             new = -1 - sum(1 for k in self.calls if k < 0)
             if index is not None:
                 self.at[index] = new
@@ -230,7 +238,7 @@ class ChatStreamDecoder:
                 if not isinstance(frag, dict):
                     raise wrong("an object", frag)
                 get_str(frag, "id")
-                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), frag.get("id"), kinds)
+                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), frag, kinds)
             except NormalizeError as exc:
                 raise under(exc, "tool_calls", f"[{m}]") from None
         if closed:
@@ -241,7 +249,7 @@ class ChatStreamDecoder:
 
     @staticmethod
     def _check_kind(
-        index: int, st: _Choice | None, call: int | None, kind: str | None, call_id: object, kinds: _Kinds
+        index: int, st: _Choice | None, call: int | None, kind: str | None, frag: JsonDict, kinds: _Kinds
     ) -> None:
         """A call keeps its type: a fragment may not turn a function call into a custom one."""
         if call is None:
@@ -254,11 +262,11 @@ class ChatStreamDecoder:
             began, known, known_id = True, st.kinds[where], st.calls[where][1].get("id")
         else:
             began, known, known_id = False, None, None
-        if began and _another_call(call_id, known_id):
+        if began and _another_call(_opening_id(frag), known_id):
             began, known, known_id = False, None, None
         if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):
             raise NormalizeError(f"a fragment of a {known or 'function'} call says it is {kind}", "type")
-        kinds[key] = (known if kind is None else kind, call_id if isinstance(call_id, str) and call_id else known_id)
+        kinds[key] = (known if kind is None else kind, frag["id"] if isinstance(frag.get("id"), str) else known_id)
 
     def _feed_choice(self, ch: JsonDict, out: list[Delta]) -> None:
         index = ch.get("index") or 0
@@ -361,7 +369,7 @@ class ChatStreamDecoder:
         return raw
 
     def _tool_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
-        call = st.key(frag.get("index"), frag.get("id"))
+        call = st.key(frag.get("index"), _opening_id(frag))
         kind = _fragment_kind(frag)
         if call not in st.calls:
             slot = f"tool-{len(st.calls)}"

@@ -111,10 +111,10 @@ from what accumulated exactly as a response is), a tool call cut off by
 for a choice after its ``finish_reason`` is refused.  Part ids are
 ``part-<choice>-<slot>``, slots ``reasoning``, ``content``, ``refusal``,
 ``audio``, ``tool-<n>`` (the n-th call to appear) and ``function-call``.
-Call fragments merge by ``index``; a fragment with an id other than the one
-its index's call has starts a new call (Ollama and LiteLLM's Responses
-bridge send every parallel call at ``index`` 0), and one without an index
-is a whole call.
+Call fragments merge by ``index``; a fragment that opens a call (an id and
+a name) where the index's call has another id starts a new call (Ollama and
+LiteLLM's Responses bridge send every parallel call at ``index`` 0), and one
+without an index is a whole call.
 
 Usage arrives after the finish reasons, in a last chunk with ``choices: []``
 (``stream_options.include_usage``).  The decoder's live ``usage`` is the
