@@ -976,6 +976,8 @@ class RequestTest(unittest.TestCase):
             {"role": "assistant"},
             {"role": "user"},
             {"role": "tool", "tool_call_id": "call_1"},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok", "annotations": []},
+            {"role": "user", "content": "more", "annotations": [note]},
         ]
         items = chat.items_from_request({"messages": messages})
         self.assertEqual(messages_of(items), messages)

@@ -379,6 +379,8 @@ def _request_item(msg: Any) -> Item:
     kind = ROLE_KINDS.get(role)
     if kind is None:
         kind, md[CHAT + "role"] = ItemKind.USER, role
+    if "annotations" in msg:
+        md[ECHO_KEY] = True  # a request's annotations go back, unlike a response's
     if kind is ItemKind.TOOL:
         return _result_item(msg, role == "function", md)
     content = msg.get("content")
@@ -388,7 +390,7 @@ def _request_item(msg: Any) -> Item:
         parts = [p for _, p in message_parts(msg, field, request=True)]
         consumed += _made_parts(msg) + ((field,) if field else ())
         calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
-        if "annotations" in msg or any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
+        if any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
             md[ECHO_KEY] = True
     else:
         parts, calls = content_parts(content), False
