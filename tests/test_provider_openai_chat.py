@@ -564,7 +564,7 @@ class StreamTest(unittest.TestCase):
                 self.assertEqual(sorted(got.parts, key=lambda p: p.id.value), sorted(expected.parts, key=lambda p: p.id.value))  # type: ignore[attr-defined]
 
     def test_parallel_calls_sent_at_one_index_with_their_own_ids(self) -> None:
-        """Ollama and LiteLLM's Responses bridge send every parallel call at ``index`` 0: a new id starts a new call."""
+        """Ollama and LiteLLM's Responses bridge send every parallel call at ``index`` 0: a call opened with a new id is new."""
         def frag(args: str, call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
             head = {"id": call_id, "type": "function"} if call_id else {}
             return {"index": 0, **head, "function": {**({"name": name} if name else {}), "arguments": args}}
@@ -989,6 +989,14 @@ class RequestTest(unittest.TestCase):
         # An answer decoded from a response still goes back without what only a response has.
         answer = body(choice(content=None, refusal=None, annotations=[note], audio={"id": "audio_1", "data": wav, "expires_at": 1, "transcript": "Hi."}))
         self.assertEqual(messages_of(chat.items_from_response(answer)), [{"role": "assistant", "audio": {"id": "audio_1"}}])
+
+    def test_messages_start_with_role_and_content(self) -> None:
+        messages = [{"role": "user", "content": "hi", "name": "ann"},
+                    {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}, "name": "bot"},
+                    {"role": "assistant", "content": None, "audio": {"id": "audio_1"}},
+                    {"role": "tool", "tool_call_id": "c", "content": "x", "name": "f"}]
+        rebuilt = messages_of(chat.items_from_request({"messages": messages}))
+        self.assertEqual([list(m) for m in rebuilt], [list(m) for m in messages])
 
     def test_structured_content_is_sent_as_text(self) -> None:
         from agentkit_core import StructuredPart
