@@ -235,6 +235,25 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(messages_of([item]), [{"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_iXFttys57ap0o16JSlC8yhYo", "type": "function", "function": {"name": "get_user_country", "arguments": "{}"}}]}])
 
+    def test_a_call_that_says_stop_ends_tool_call(self) -> None:
+        """OpenAI answers a ``tool_choice`` that names the function with ``finish_reason: "stop"``."""
+        call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        cases = [
+            ({"tool_calls": [call]}, FinishReason.TOOL_CALL),
+            ({"tool_calls": [{"id": "c", "type": "mcp"}]}, FinishReason.TOOL_CALL),
+            ({"function_call": {"name": "f", "arguments": "{}"}}, FinishReason.TOOL_CALL),
+            ({"tool_calls": []}, FinishReason.COMPLETED),
+            ({"refusal": "no", "tool_calls": [call]}, FinishReason.BLOCKED),
+        ]
+        for message, expected in cases:
+            with self.subTest(message=message):
+                [item] = chat.items_from_response(body(choice("stop", content=None, **message)))
+                self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (expected, "stop"))
+                chunks = [chunk({"role": "assistant", **message}), chunk({}, "stop")]
+                decoder, _, state = run(chunks)
+                self.assertEqual((decoder.finish_reason, decoder.finish(state.parts).finish_reason), (expected, expected))
+        self.assertEqual(chat.finish_reason("stop"), FinishReason.COMPLETED)  # the raw reason alone
+
     def test_legacy_function_call_keeps_raw_arguments(self) -> None:
         response = load("chat.function_call_legacy.response.json")
         item = chat.items_from_response(response)[0]
@@ -544,6 +563,32 @@ class StreamTest(unittest.TestCase):
                 got = chat.items_from_stream(head + mixed + tail)[0]  # the call that starts first comes first
                 self.assertEqual(sorted(got.parts, key=lambda p: p.id.value), sorted(expected.parts, key=lambda p: p.id.value))  # type: ignore[attr-defined]
 
+    def test_parallel_calls_sent_at_one_index_with_their_own_ids(self) -> None:
+        """Ollama and LiteLLM's Responses bridge send every parallel call at ``index`` 0: a call opened with a new id is new."""
+        def frag(args: str, call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
+            head = {"id": call_id, "type": "function"} if call_id else {}
+            return {"index": 0, **head, "function": {**({"name": name} if name else {}), "arguments": args}}
+        fragmented = [chunk({"role": "assistant", "content": None, "tool_calls": [frag("", "call_a", "write")]}),
+                      chunk({"tool_calls": [frag("{\"path\":")]}), chunk({"tool_calls": [frag("\"a.py\"}")]}),
+                      chunk({"tool_calls": [frag("", "call_b", "write")]}), chunk({"tool_calls": [frag("{\"path\":\"b.py\"}")]}),
+                      chunk({}, "tool_calls")]
+        whole = [chunk({"role": "assistant", "tool_calls": [frag("{\"path\":\"a.py\"}", "call_a", "write"),
+                                                            frag("{\"path\":\"b.py\"}", "call_b", "write")]}), chunk({}, "tool_calls")]
+        for name, chunks in (("fragmented", fragmented), ("whole", whole)):
+            with self.subTest(name):
+                decoder, _, state = run(chunks)
+                self.assertFalse(state.is_open)
+                item = decoder.finish(state.parts)
+                self.assertEqual([(p.id.value, p.name, p.input) for p in item.parts],  # type: ignore[attr-defined]
+                                 [("call_a", "write", {"path": "a.py"}), ("call_b", "write", {"path": "b.py"})])
+                self.assertEqual(dicts([item]), dicts(chat.items_from_response(decoder.response())))
+        # The same id again (some servers repeat it on every fragment) is the same call, and so is
+        # another id on a fragment that does not name the call (Poolside's later fragments).
+        repeated = [chunk({"tool_calls": [frag("{\"n\":", "call_a", "f")]}), chunk({"tool_calls": [frag("1}", "call_a", "f")]}), chunk({}, "tool_calls")]
+        renamed = [chunk({"tool_calls": [frag("{\"n\":", "call_a", "f")]}), chunk({"tool_calls": [frag("1}", "call_z")]}), chunk({}, "tool_calls")]
+        for chunks in (repeated, renamed):
+            self.assertEqual([(p.name, p.input) for p in run(chunks)[2].parts], [("f", {"n": 1})])  # type: ignore[attr-defined]
+
     def test_open_parts_show_their_header(self) -> None:
         decoder, state = chat.stream_decoder(), FoldState()
         headers: list[tuple[str, str]] = []
@@ -689,6 +734,22 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(item.parts, (reasoning, TextPart("4 it is")))
         self.assertEqual(deltas[0], BeginPart(deltas[0].part_id, PartKind.REASONING))  # type: ignore[attr-defined]
         self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
+
+    def test_reasoning_after_an_empty_content_delta_still_comes_first(self) -> None:
+        """vLLM and OpenRouter open with ``content: ""`` before the reasoning streams: the item keeps the message's order."""
+        vllm = [chunk({"role": "assistant", "content": ""}), chunk({"reasoning_content": "Two plus"}),
+                chunk({"reasoning_content": " two."}), chunk({"content": "4"}), chunk({}, "stop")]
+        openrouter = [chunk({"role": "assistant", "content": "", "reasoning": "Two plus"}), chunk({"content": "", "reasoning": " two."}),
+                      chunk({"content": "4", "reasoning": None}), chunk({}, "stop")]
+        for name, chunks in (("vllm", vllm), ("openrouter", openrouter)):
+            with self.subTest(name):
+                decoder, deltas, state = run(chunks)
+                self.assertEqual([type(p) for p in state.parts], [TextPart, ReasoningPart])  # the order they began in
+                item = decoder.finish(state.parts)
+                self.assertEqual([type(p) for p in item.parts], [ReasoningPart, TextPart])
+                self.assertEqual((item.parts[0].summary, item.text_content()), ("Two plus two.", "4"))  # type: ignore[attr-defined]
+                self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
+                self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts([item]))
 
     def test_custom_tool_call_streams_its_input_as_a_value(self) -> None:
         decoder, state, inputs = chat.stream_decoder(), FoldState(), []
@@ -889,6 +950,53 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(items[11].parts[0].metadata[TOOL_NAME_KEY], "f")  # a tool message names no tool: its call does
         self.assertEqual(items[14].parts[0].metadata[TOOL_NAME_KEY], "g")  # unless a compatible server's does
         self.assertEqual((items[18].kind, items[18].metadata["openai.chat.role"]), (ItemKind.USER, "critic"))
+
+    def test_messages_a_client_sends_back_as_it_got_them_round_trip(self) -> None:
+        """An answer appended to ``messages`` as the SDK parsed it (``refusal: null``, ``annotations``...) goes back whole.
+
+        openai-python dumps a ``ChatCompletionMessage`` with every field the
+        server sent; the Agents SDK leaves ``content`` out beside tool calls;
+        a streamed answer rebuilt by merging chunks keeps each call's ``index``.
+        """
+        call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        note = {"type": "url_citation", "url_citation": {"end_index": 5, "start_index": 0, "title": "P", "url": "https://p.example"}}
+        wav = base64.b64encode(b"RIFF----WAVE").decode()
+        messages = [
+            {"content": None, "refusal": None, "role": "assistant", "annotations": [], "audio": None, "function_call": None,
+             "tool_calls": [call]},
+            {"content": "Paris.", "refusal": None, "role": "assistant", "annotations": [note], "tool_calls": None},
+            {"role": "assistant", "content": "hi", "tool_calls": []},
+            {"role": "assistant", "content": None, "tool_calls": []},
+            {"role": "assistant", "content": None, "refusal": None, "annotations": [],
+             "audio": {"id": "audio_1", "data": wav, "expires_at": 1742909001, "transcript": "Hi."}},
+            {"role": "assistant", "tool_calls": [call]},
+            {"role": "assistant", "function_call": {"name": "f", "arguments": "{}"}},
+            {"role": "assistant", "content": None, "tool_calls": [{"index": 0, **call}]},
+            {"role": "assistant", "content": "x", "reasoning_content": ""},
+            {"role": "assistant"},
+            {"role": "user"},
+            {"role": "tool", "tool_call_id": "call_1"},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok", "annotations": []},
+            {"role": "user", "content": "more", "annotations": [note]},
+        ]
+        items = chat.items_from_request({"messages": messages})
+        self.assertEqual(messages_of(items), messages)
+        for item in items:
+            self.assertEqual(stored(item), item)
+        self.assertEqual(items[1].parts, (TextPart("Paris."),))  # a request's annotations stay on the item
+        audio = items[4].parts[0]
+        self.assertEqual((audio.data, audio.mime_type), (InlineBytes(base64.b64decode(wav)), "audio/wav"))  # type: ignore[attr-defined]
+        # An answer decoded from a response still goes back without what only a response has.
+        answer = body(choice(content=None, refusal=None, annotations=[note], audio={"id": "audio_1", "data": wav, "expires_at": 1, "transcript": "Hi."}))
+        self.assertEqual(messages_of(chat.items_from_response(answer)), [{"role": "assistant", "audio": {"id": "audio_1"}}])
+
+    def test_messages_start_with_role_and_content(self) -> None:
+        messages = [{"role": "user", "content": "hi", "name": "ann"},
+                    {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}, "name": "bot"},
+                    {"role": "assistant", "content": None, "audio": {"id": "audio_1"}},
+                    {"role": "tool", "tool_call_id": "c", "content": "x", "name": "f"}]
+        rebuilt = messages_of(chat.items_from_request({"messages": messages}))
+        self.assertEqual([list(m) for m in rebuilt], [list(m) for m in messages])
 
     def test_structured_content_is_sent_as_text(self) -> None:
         from agentkit_core import StructuredPart

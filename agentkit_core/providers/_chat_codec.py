@@ -60,11 +60,16 @@ ARGUMENTS_KEY = CHAT + "arguments"
 TYPE_KEY = CHAT + "type"
 REASONING_FIELD_KEY = CHAT + "reasoning_field"
 BARE_KEY = CHAT + "bare_base64"
+#: On an item read from a request: the message had no ``content`` field (not even ``null``).
+NO_CONTENT_KEY = CHAT + "no_content"
+#: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
+#: so they go back.
+ECHO_KEY = CHAT + "echo"
 AUDIO = CHAT + "audio."
 #: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
 PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
                  "annotations")
-ITEM_MARKERS = ("role", "content", "annotations")
+ITEM_MARKERS = ("role", "content", "annotations", "no_content", "echo")
 
 #: The fields compatible servers stream readable reasoning in, preferred first.
 REASONING_FIELDS = ("reasoning_content", "reasoning")
@@ -180,8 +185,9 @@ def usage_from_native(usage: Mapping[str, Any]) -> Usage:
 def finish_reason(raw: str | None) -> FinishReason | None:
     """What a raw ``finish_reason`` (or an error's ``code``) says alone; ``None`` stays ``None``.
 
-    A choice whose message is a refusal ends ``BLOCKED`` although its
-    ``finish_reason`` is ``stop``: the item knows, the raw reason does not.
+    A choice whose message is a refusal ends ``BLOCKED``, and one that calls
+    a tool ``TOOL_CALL``, although its ``finish_reason`` is ``stop``: the
+    item knows, the raw reason does not.
     """
     if raw is None:
         return None
@@ -190,10 +196,17 @@ def finish_reason(raw: str | None) -> FinishReason | None:
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def turn_finish(raw: object, refused: bool, error: object) -> tuple[FinishReason | None, str | None]:
-    """A choice's finish reason and the raw one: its ``finish_reason``, else the ``error`` that ended the turn."""
+def turn_finish(raw: object, refused: bool, called: bool, error: object) -> tuple[FinishReason | None, str | None]:
+    """A choice's finish reason and the raw one: its ``finish_reason``, else the ``error`` that ended the turn.
+
+    ``stop`` says ``BLOCKED`` for a refusal, and ``TOOL_CALL`` for a message
+    that ``called`` a tool (OpenAI says ``stop`` when ``tool_choice`` names
+    the function, and so do many compatible servers).
+    """
     if isinstance(raw, str):
-        return (FinishReason.BLOCKED if raw == "stop" and refused else finish_reason(raw)), raw
+        if raw == "stop" and (refused or called):
+            return (FinishReason.BLOCKED if refused else FinishReason.TOOL_CALL), raw
+        return finish_reason(raw), raw
     if error is None:
         return None, None
     code = error.get("code") if isinstance(error, dict) else None
@@ -330,7 +343,7 @@ def _name(body: JsonDict) -> str:
     return get_str(body, "name") or ""
 
 
-def _tool_call_part(tc: Any) -> Part:
+def _tool_call_part(tc: Any, request: bool) -> Part:
     if not isinstance(tc, dict):
         raise wrong("an object", tc)
     ttype = _call_type(tc)
@@ -339,7 +352,8 @@ def _tool_call_part(tc: Any) -> Part:
     try:
         body = get_obj(tc, ttype) or {}
         name = _name(body)
-        md = carry(tc, ("id", "type", "index", ttype), CHAT)
+        # A stream's fragment index is no field of the call; a request that sends one sends it again.
+        md = carry(tc, ("id", "type", ttype) if request else ("id", "type", "index", ttype), CHAT)
         if ttype == "custom":
             md[TYPE_KEY] = "custom"
             value: JsonValue = get_str(body, "input") or ""
@@ -381,14 +395,17 @@ def reasoning_field(msg: JsonDict) -> str | None:
     return next((f for f in REASONING_FIELDS if type(msg.get(f)) is str), None)
 
 
-def message_parts(msg: JsonDict, field: str | None) -> list[tuple[str, Part]]:
-    """An assistant message's parts in order, each with its stream slot; ``field`` holds the reasoning."""
+def message_parts(msg: JsonDict, field: str | None, *, request: bool = False) -> list[tuple[str, Part]]:
+    """An assistant message's parts in order, each with its stream slot; ``field`` holds the reasoning.
+
+    A ``request`` message keeps its ``annotations`` on the item (the caller's) and its calls' ``index``.
+    """
     out: list[tuple[str, Part]] = []
     if field is not None and type(msg.get(field)) is str:
         out.append(("reasoning", ReasoningPart(msg[field], metadata={REASONING_FIELD_KEY: field})))
     content = msg.get("content")
     if isinstance(content, str):
-        notes = {CHAT + "annotations": copy_json(msg["annotations"])} if "annotations" in msg else {}
+        notes = {CHAT + "annotations": copy_json(msg["annotations"])} if "annotations" in msg and not request else {}
         out.append(("content", TextPart(content, metadata=notes)))
     else:
         out.extend((f"content-{j}", p) for j, p in enumerate(content_parts(content)))
@@ -400,7 +417,7 @@ def message_parts(msg: JsonDict, field: str | None) -> list[tuple[str, Part]]:
         out.append(("audio", _audio_part(audio)))
     for j, tc in enumerate(get_arr(msg, "tool_calls") or ()):
         try:
-            out.append((f"tool-{j}", _tool_call_part(tc)))
+            out.append((f"tool-{j}", _tool_call_part(tc, request)))
         except NormalizeError as exc:
             raise under(exc, "tool_calls", f"[{j}]") from None
     fc = get_obj(msg, "function_call")
@@ -422,6 +439,8 @@ def choice_item(
         md[CHAT + "annotations"] = copy_json(msg["annotations"])
     md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
     refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
-    finish = turn_finish(choice.get("finish_reason"), refused, top.get("error"))
+    called = any(isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call")
+                 for p in parts)
+    finish = turn_finish(choice.get("finish_reason"), refused, called, top.get("error"))
     return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
 

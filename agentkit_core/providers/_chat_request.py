@@ -38,8 +38,10 @@ from ._chat_codec import (
     AUDIO_RESPONSE_ONLY,
     BARE_KEY,
     CHAT,
+    ECHO_KEY,
     ITEM_MARKERS,
     LEGACY_KEY,
+    NO_CONTENT_KEY,
     OCTETS,
     PART_MARKERS,
     REASONING_FIELDS,
@@ -57,6 +59,17 @@ from ._chat_codec import (
 def native_fields(md: Mapping[str, JsonValue], skip: tuple[str, ...] = PART_MARKERS) -> JsonDict:
     """The native fields a part (or, with ``ITEM_MARKERS``, an item) carries, markers left out."""
     return carried(md, CHAT, skip)
+
+
+def item_fields(item: Item) -> JsonDict:
+    """The native message fields an item carries; ``annotations`` too when they came in a request."""
+    echo = item.metadata.get(ECHO_KEY) is True
+    return native_fields(item.metadata, tuple(m for m in ITEM_MARKERS if not echo or m != "annotations"))
+
+
+def _no_content(item: Item) -> bool:
+    """Whether the item is a request's message that had no ``content`` field."""
+    return item.metadata.get(NO_CONTENT_KEY) is True
 
 
 def _plain(part: Part) -> bool:
@@ -158,6 +171,7 @@ def _tool_call(part: ToolCallPart) -> JsonDict:
 
 def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:
     msg: JsonDict = {"role": "assistant"}
+    late: JsonDict = {}  # audio and function_call, which clients send after the content
     entries: list[tuple[Part, JsonValue]] = []
     refusals: list[str] = []
     calls: list[JsonDict] = []
@@ -167,15 +181,16 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
         try:
             if isinstance(part, ReasoningPart):
                 field = md.get(REASONING_FIELD_KEY)
-                if PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS and part.summary:
+                if (PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS
+                        and part.summary is not None):
                     reasoning[field] = reasoning.get(field, "") + part.summary
             elif isinstance(part, TextPart) and md.get(REFUSAL_KEY) is True and TYPE_KEY not in md:
                 refusals.append(part.text)
             elif isinstance(part, MediaPart) and part.modality is Modality.AUDIO and AUDIO + "id" in md:
-                msg["audio"] = carried(md, AUDIO, AUDIO_RESPONSE_ONLY)  # the server keeps the audio: its id
+                late["audio"] = _audio(part, item)
             elif isinstance(part, ToolCallPart) and md.get(LEGACY_KEY) is True:
                 fc = carried(md, CHAT + "function_call.")
-                msg["function_call"] = {**fc, "name": part.name, "arguments": _arguments_text(part)}
+                late["function_call"] = {**fc, "name": part.name, "arguments": _arguments_text(part)}
             elif isinstance(part, ToolCallPart):
                 calls.append(_tool_call(part))
             elif isinstance(part, CustomPart) and part.kind == CHAT + "tool_call" and isinstance(part.value, dict):
@@ -186,19 +201,31 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
                     entries.append((part, entry))
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{j}]") from None
-    msg.update(reasoning)
     if entries:
         msg["content"] = _content_value(entries)
     elif CHAT + "content" in item.metadata:
         msg["content"] = copy_json(item.metadata[CHAT + "content"])
-    elif calls or "function_call" in msg:
+    elif (calls or "function_call" in late) and not _no_content(item):
         msg["content"] = None
     if refusals:
         msg["refusal"] = "".join(refusals)
+    msg.update(late)
     if calls:
         msg["tool_calls"] = calls
-    msg.update((k, v) for k, v in native_fields(item.metadata, ITEM_MARKERS).items() if k not in msg)
-    return msg if len(msg) > 1 else None
+    msg.update(reasoning)
+    msg.update((k, v) for k, v in item_fields(item).items() if k not in msg)
+    return msg if len(msg) > 1 or _no_content(item) else None
+
+
+def _audio(part: MediaPart, item: Item) -> JsonDict:
+    """An answer's audio, sent back: its id (the server keeps the audio), or all of it as a request sent it."""
+    if item.metadata.get(ECHO_KEY) is not True:
+        return carried(part.metadata, AUDIO, AUDIO_RESPONSE_ONLY)
+    audio = carried(part.metadata, AUDIO)
+    text = inline_base64(part)
+    if text is not None:
+        audio["data"] = text
+    return audio
 
 
 def plain_message(role: str, parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:
@@ -214,9 +241,11 @@ def plain_message(role: str, parts: Sequence[tuple[int, Part]], item: Item) -> J
         content = _content_value(entries)
     elif CHAT + "content" in item.metadata:
         content = copy_json(item.metadata[CHAT + "content"])
+    elif _no_content(item):
+        return {"role": role, **item_fields(item)}
     else:
         return None
-    return {**native_fields(item.metadata, ITEM_MARKERS), "role": role, "content": content}
+    return {"role": role, "content": content, **item_fields(item)}
 
 
 def tool_message(
@@ -254,6 +283,9 @@ def tool_message(
         msg: JsonDict = {"role": "function", "name": name, "content": content}
     else:
         msg = {"role": "tool", "tool_call_id": part.call_id.value, "content": content}
-    return {**native_fields(item.metadata, ITEM_MARKERS), **msg}
+    if content == "" and _no_content(item):
+        del msg["content"]
+    msg.update((k, v) for k, v in item_fields(item).items() if k not in msg)
+    return msg
 
 

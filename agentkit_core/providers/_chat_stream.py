@@ -86,14 +86,36 @@ def _fragment_kind(frag: JsonDict) -> str | None:
     return ttype if ttype is not None else bodies[0] if bodies else None
 
 
-#: (choice index, call index) -> the call's type once known.
-_Kinds = dict[tuple[int, int], "str | None"]
+#: The order of a message's parts (:func:`message_parts`), by the kind of their slot: a stream may begin
+#: them in another (vLLM opens the content with ``""`` before the reasoning streams).
+_ORDER = {"reasoning": 0, "content": 1, "refusal": 2, "audio": 3, "tool": 4, "function": 5}
+
+#: (choice index, call index) -> the type (once known) and id of the call at that index, as an event leaves them.
+_Kinds = dict[tuple[int, int], "tuple[str | None, str | None]"]
+
+
+def _opening_id(frag: JsonDict) -> str | None:
+    """The id of a fragment that opens a call (it names it too), else ``None``.
+
+    OpenAI sends a call's id and name once, on its first fragment.  Ollama,
+    LiteLLM's Responses bridge and other compatible servers send every
+    parallel call at ``index`` 0, each opened with its own id and name;
+    Poolside sends a call's later fragments with another id but no name.
+    """
+    body = frag.get("function") if frag.get("function") is not None else frag.get("custom")
+    call_id, name = frag.get("id"), body.get("name") if isinstance(body, dict) else None
+    return call_id if isinstance(call_id, str) and call_id and isinstance(name, str) and name else None
+
+
+def _another_call(opening_id: str | None, known_id: object) -> bool:
+    """Whether a fragment opens a new call at an index whose call has another id."""
+    return opening_id is not None and isinstance(known_id, str) and known_id not in ("", opening_id)
 
 
 class _Choice:
     """What one choice of a stream has sent so far."""
 
-    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "headers", "committed",
+    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "at", "headers", "committed",
                  "reasoning", "pending", "sound", "ok")
 
     def __init__(self, index: int) -> None:
@@ -101,14 +123,26 @@ class _Choice:
         self.fields: JsonDict = {}  # choice-level fields, merged
         self.message: JsonDict = {}  # the message the deltas add up to
         self.slots: dict[str, PartId] = {}
-        self.calls: dict[int, tuple[str, JsonDict]] = {}  # index (< 0: none sent) -> (slot, call so far)
-        self.kinds: dict[int, str | None] = {}  # native index -> the call's type once known
+        self.calls: dict[int, tuple[str, JsonDict]] = {}  # key -> (slot, call so far); see key()
+        self.kinds: dict[int, str | None] = {}  # key -> the call's type once known
+        self.at: dict[int, int] = {}  # native index -> the key of the latest call there, if not the index
         self.headers: dict[str, dict[str, str]] = {}  # part id -> header keys sent
         self.committed = False
         self.reasoning: str | None = None  # the field the reasoning part reads
         self.pending = ""  # audio base64 not decoded yet (under four characters)
         self.sound = b""  # the audio's first bytes, to tell its MIME type
         self.ok = True  # the audio base64 decoded so far
+
+    def key(self, index: int | None, opening_id: str | None) -> int:
+        """Where the call a fragment belongs to is kept: its native ``index``, or a negative key for a
+        call sent without one or at an index another call holds (:func:`_another_call`)."""
+        key = None if index is None else self.at.get(index, index)
+        if key is None or (key in self.calls and _another_call(opening_id, self.calls[key][1].get("id"))):
+            new = -1 - sum(1 for k in self.calls if k < 0)
+            if index is not None:
+                self.at[index] = new
+            return new
+        return key
 
     def refused(self) -> bool:
         refusal = self.message.get("refusal")
@@ -133,13 +167,17 @@ class ChatStreamDecoder:
         self._usage: JsonDict | None = None
         self._choices: dict[int, _Choice] = {}
         self._began: list[int] = []  # the choice of every part begun, in order
+        self._kinds: list[str] = []  # and its slot's kind: "reasoning", "content", "tool"...
 
     @property
     def finish_reason(self) -> FinishReason | None:
         """The first choice's finish reason once it is known (an ``error`` event ends every choice)."""
-        first = self._choices[min(self._choices)] if self._choices else None
-        raw = None if first is None else first.fields.get("finish_reason")
-        return turn_finish(raw, first is not None and first.refused(), self._top.get("error"))[0]
+        error = self._top.get("error")
+        if not self._choices:
+            return turn_finish(None, False, False, error)[0]
+        first = self._choices[min(self._choices)]
+        called = bool(first.calls) or isinstance(first.message.get("function_call"), dict)
+        return turn_finish(first.fields.get("finish_reason"), first.refused(), called, error)[0]
 
     # -- events ------------------------------------------------------------------------------
 
@@ -200,7 +238,7 @@ class ChatStreamDecoder:
                 if not isinstance(frag, dict):
                     raise wrong("an object", frag)
                 get_str(frag, "id")
-                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), kinds)
+                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), frag, kinds)
             except NormalizeError as exc:
                 raise under(exc, "tool_calls", f"[{m}]") from None
         if closed:
@@ -210,16 +248,25 @@ class ChatStreamDecoder:
                     raise NormalizeError("content for a choice after its finish_reason", key)
 
     @staticmethod
-    def _check_kind(index: int, st: _Choice | None, call: int | None, kind: str | None, kinds: _Kinds) -> None:
+    def _check_kind(
+        index: int, st: _Choice | None, call: int | None, kind: str | None, frag: JsonDict, kinds: _Kinds
+    ) -> None:
         """A call keeps its type: a fragment may not turn a function call into a custom one."""
         if call is None:
             return  # a call without an index is a new call
         key = (index, call)
-        began = key in kinds or (st is not None and call in st.calls)
-        known = kinds[key] if key in kinds else None if st is None else st.kinds.get(call)
+        where = None if st is None else st.at.get(call, call)
+        if key in kinds:
+            began, (known, known_id) = True, kinds[key]
+        elif st is not None and where in st.calls:
+            began, known, known_id = True, st.kinds[where], st.calls[where][1].get("id")
+        else:
+            began, known, known_id = False, None, None
+        if began and _another_call(_opening_id(frag), known_id):
+            began, known, known_id = False, None, None
         if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):
             raise NormalizeError(f"a fragment of a {known or 'function'} call says it is {kind}", "type")
-        kinds[key] = known if kind is None else kind
+        kinds[key] = (known if kind is None else kind, frag["id"] if isinstance(frag.get("id"), str) else known_id)
 
     def _feed_choice(self, ch: JsonDict, out: list[Delta]) -> None:
         index = ch.get("index") or 0
@@ -244,6 +291,7 @@ class ChatStreamDecoder:
             pid = st.slots[slot] = PartId(f"part-{st.index}-{slot}")
             out.append(BeginPart(pid, kind))
             self._began.append(st.index)
+            self._kinds.append(slot.split("-")[0])
             if slot == "refusal":
                 out.append(SetMetadata(pid, {REFUSAL_KEY: True}))
         return pid
@@ -321,9 +369,7 @@ class ChatStreamDecoder:
         return raw
 
     def _tool_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
-        call = frag.get("index")
-        if call is None:  # a whole call without an index: a new call, under a key no index can take
-            call = -1 - sum(1 for k in st.calls if k < 0)
+        call = st.key(frag.get("index"), _opening_id(frag))
         kind = _fragment_kind(frag)
         if call not in st.calls:
             slot = f"tool-{len(st.calls)}"
@@ -404,12 +450,17 @@ class ChatStreamDecoder:
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
         short: a part for every part the decoder began, in the order begun
         (with one choice, any parts).  Other parts raise :class:`NormalizeError`.
+        The decoder's own parts are put in their message's order (reasoning,
+        content, refusal, audio, calls), as a response's items have them.
         """
         parts = checked_list(parts, Part, "parts")
         order = sorted(self._choices)
         if not order:
             return [choice_item(self._top, {}, {}, parts, self.usage, None)]
         groups = split_parts(parts, self._began, order)
+        if len(parts) == len(self._began):  # each choice's parts in its message's order, as a response has them
+            kinds = {c: [k for k, owner in zip(self._kinds, self._began) if owner == c] for c in order}
+            groups = {c: [p for _, p in sorted(zip(kinds[c], groups[c]), key=lambda kp: _ORDER[kp[0]])] for c in order}
         return [
             choice_item(self._top, st.fields, st.message, groups[c], self.usage if n == 0 else None, st.reasoning)
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)

@@ -48,6 +48,11 @@ nested object as ``openai.chat.<object>.<field>``: ``openai.chat.function.strict
 ``openai.chat.image_url.detail``) and go back where they came from; fields
 never seen before included.
 
+Several choices (``n > 1``) are alternative answers to one request: each is
+an item, with ``openai.index`` saying which.  A conversation goes on from the
+one chosen: ``request_from_items`` sends every item it is given, so passing
+them all would send them as consecutive assistant messages.
+
 Tool-call arguments are parsed with the fold's convention: empty text is
 ``{}``, text that is not JSON gives ``input=None`` with the text and the error
 in ``agentkit.input_json`` / ``agentkit.input_error``; text that is valid but
@@ -67,7 +72,9 @@ requests (the first DeepSeek reasoner did) need such parts removed first.
 Finish reasons (the raw string is always in ``agentkit.finish_reason``):
 
 =================================  ==============================================
-``stop``                           ``COMPLETED``; ``BLOCKED`` when the message is a refusal
+``stop``                           ``COMPLETED``; ``BLOCKED`` when the message is a refusal,
+                                   ``TOOL_CALL`` when it calls a tool (OpenAI says
+                                   ``stop`` when ``tool_choice`` names the function)
 ``length``                         ``MAX_TOKENS``
 ``tool_calls``, ``function_call``  ``TOOL_CALL``
 ``content_filter``                 ``BLOCKED``
@@ -104,6 +111,10 @@ from what accumulated exactly as a response is), a tool call cut off by
 for a choice after its ``finish_reason`` is refused.  Part ids are
 ``part-<choice>-<slot>``, slots ``reasoning``, ``content``, ``refusal``,
 ``audio``, ``tool-<n>`` (the n-th call to appear) and ``function-call``.
+Call fragments merge by ``index``; a fragment that opens a call (an id and
+a name) where the index's call has another id starts a new call (Ollama and
+LiteLLM's Responses bridge send every parallel call at ``index`` 0), and one
+without an index is a whole call.
 
 Usage arrives after the finish reasons, in a last chunk with ``choices: []``
 (``stream_options.include_usage``).  The decoder's live ``usage`` is the
@@ -111,6 +122,9 @@ latest one reported and ``finish_reason`` the first choice's once known;
 ``finish()`` uses the latest usage.  Several choices (``n > 1``) share one
 decoder and fold: :meth:`ChatStreamDecoder.finish_all` gives one item per
 choice, ``finish`` the first choice's, ``items_from_stream`` all of them.
+An item's parts come in its message's order (the order above), whatever
+order the fold began them in: vLLM and OpenRouter send ``content: ""``
+before the reasoning, which still comes first.
 
 Requests (``items_from_request`` / ``request_from_items``)
 ----------------------------------------------------------
@@ -144,6 +158,16 @@ assistant ``audio: {"id"}``               ``MediaPart(AUDIO, Handle(id))`` with
                                           ``openai.chat.audio.id``
 ``content`` null or ``[]`` with nothing   item metadata ``openai.chat.content``
 to make parts of
+no ``content`` field at all               ``openai.chat.no_content: true`` on the item (no
+                                          ``content: null`` is added beside tool calls)
+assistant fields that make no part        item metadata ``openai.chat.<field>``, sent back
+(``refusal: null``, ``audio: null``,      (a message appended as the SDK parsed it)
+``tool_calls: []``...)
+a tool call's ``index`` (the message      ``openai.chat.index`` on the call, sent back
+of a merged stream)
+``annotations``; assistant ``audio``      item metadata ``openai.chat.annotations``; the
+with ``data``, ``transcript`` or          audio part as in responses; and the item marked
+``expires_at``                            ``openai.chat.echo: true``: all sent back
 ========================================  ====================================================
 
 Writing back, the encoder reads only its own ``openai.chat.*`` keys and the
@@ -152,7 +176,8 @@ API's keys on parts it made).  An assistant audio part with
 ``openai.chat.audio.id`` becomes ``audio: {"id"}``; refusal parts the
 ``refusal`` field (or a refusal entry); tool calls are sent with their ids,
 invented ones included (Chat pairs results with calls by id and requires it);
-an assistant message with tool calls and no content gets ``content: null``.
+an assistant message with tool calls and no content gets ``content: null``
+(unless it came from a request without ``content``).
 Tool results become ``tool`` messages (``function`` messages when they answer
 a legacy call, named from ``agentkit.tool_name`` or the call earlier in the
 transcript).  Tool messages take text only: the media and files of a result
@@ -163,10 +188,12 @@ Dropped on purpose: ``ReasoningPart`` that carries ``agentkit.provider``
 reasoning, Gemini thought signatures) or did not come from a Chat reasoning
 field; other providers' ``CustomPart``; media and files in assistant
 messages (Chat takes none); ``ToolResultPart.is_error`` (no such flag);
-response-only data (annotations, audio data, transcript and expiry).  A
-message with nothing left to send is left out.  Refused with
-``NormalizeError``: video or other binary media, an image held as an
-artifact handle, a file given by a non-``data:`` URL.
+response-only data (annotations, audio data, transcript and expiry) of an
+answer decoded from a response, as a client that builds its next request
+by hand does (an item with ``openai.chat.echo`` came from a request that
+sent them, and sends them again).  A message with nothing left to send is
+left out.  Refused with ``NormalizeError``: video or other binary media, an
+image held as an artifact handle, a file given by a non-``data:`` URL.
 
 The rules every projection keeps
 --------------------------------
@@ -190,7 +217,8 @@ The rules every projection keeps
   every assistant item that has one (when an error the provider reported ended
   the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
   what a raw reason alone means.  A choice whose message is a refusal ends
-  ``BLOCKED`` although its raw reason is ``stop``.
+  ``BLOCKED``, and one that calls a tool ``TOOL_CALL``, although its raw
+  reason is ``stop``.
 
 * Tool names.  ``agentkit.tool_name`` is on every tool result of a request
   that names its tool or answers a call made earlier in the same request.  A
@@ -238,10 +266,12 @@ from .. import (
 from ._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
 from ._streams import events_from_sse, fold_stream
 from ._chat_codec import (
+    AUDIO_RESPONSE_ONLY,
     CHAT,
+    ECHO_KEY,
     KIND_ROLES,
     LEGACY_KEY,
-    MESSAGE_FIELDS,
+    NO_CONTENT_KEY,
     ROLE_KINDS,
     choice_item,
     content_part,
@@ -349,23 +379,33 @@ def _request_item(msg: Any) -> Item:
     kind = ROLE_KINDS.get(role)
     if kind is None:
         kind, md[CHAT + "role"] = ItemKind.USER, role
+    if "annotations" in msg:
+        md[ECHO_KEY] = True  # a request's annotations go back, unlike a response's
     if kind is ItemKind.TOOL:
         return _result_item(msg, role == "function", md)
     content = msg.get("content")
     consumed: tuple[str, ...] = ("role", "content")
     if kind is ItemKind.ASSISTANT:
         field = reasoning_field(msg)
-        parts = [p for _, p in message_parts(msg, field)]
-        consumed = MESSAGE_FIELDS + ((field,) if field else ())
+        parts = [p for _, p in message_parts(msg, field, request=True)]
+        consumed += _made_parts(msg) + ((field,) if field else ())
         calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
-        if "annotations" in msg and not isinstance(content, str):
-            md[CHAT + "annotations"] = copy_json(msg["annotations"])
+        if any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
+            md[ECHO_KEY] = True
     else:
         parts, calls = content_parts(content), False
-    if "content" in msg and not isinstance(content, str) and not content and (content is not None or not calls):
+    if "content" not in msg:
+        md[NO_CONTENT_KEY] = True
+    elif not isinstance(content, str) and not content and (content is not None or not calls):
         md[CHAT + "content"] = copy_json(content)  # null (without calls) or []: say so
     md.update(carry(msg, consumed, CHAT))
     return Item(kind, parts, metadata=md)
+
+
+def _made_parts(msg: JsonDict) -> tuple[str, ...]:
+    """The fields of an assistant message that made parts; others (``refusal: null``, ``annotations``...) are carried."""
+    kinds = {"refusal": str, "audio": dict, "function_call": dict, "tool_calls": list}
+    return tuple(k for k, t in kinds.items() if isinstance(msg.get(k), t) and msg[k] != [])
 
 
 def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
@@ -390,6 +430,8 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
         output = TextOutput("")
         if "content" in msg:
             md[CHAT + "content"] = None
+        else:
+            md[NO_CONTENT_KEY] = True
     else:
         raise wrong("a string or an array", content, "content")
     md.update(carry(msg, ("role", "content", key), CHAT))
