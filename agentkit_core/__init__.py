@@ -38,7 +38,7 @@ from .ids import (
     TurnId,
 )
 from .item import Item, ItemKind
-from .jsontext import JsonValue, parse_json
+from .jsontext import JsonValue, checked_json, parse_json
 from .keys import (
     CUSTOM_KIND_KEY,
     FILE_NAME_KEY,
@@ -130,8 +130,9 @@ __all__ = (
     "PROVIDER_KEY",
     "FINISH_REASON_KEY",
     "INVENTED_ID_KEY",
-    # JSON text
+    # JSON text and parsed JSON data
     "parse_json",
+    "checked_json",
     # ids
     "SessionId",
     "TurnId",

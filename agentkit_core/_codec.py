@@ -74,7 +74,12 @@ def describe(v: object) -> str:
 
 
 def too_deep() -> NoReturn:
-    fail(f"recursion limit exceeded: containers nest deeper than {MAX_DEPTH} levels")
+    fail(too_deep_message(MAX_DEPTH))
+
+
+def too_deep_message(limit: int) -> str:
+    """What an over-deep value is told: serde_json's words, with the limit."""
+    return f"recursion limit exceeded: containers nest deeper than {limit} levels"
 
 
 def valid_unicode(s: str) -> bool:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     J = TypeVar("J", bound="JsonCodec")
 
-__all__ = ("JsonValue", "MAX_DEPTH", "nesting_depth", "parse_json")
+__all__ = ("JsonValue", "MAX_DEPTH", "checked_json", "nesting_depth", "parse_json")
 
 #: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
 #: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
@@ -186,6 +186,39 @@ def parse_json(text: str | bytes | bytearray, /, *, max_depth: int = MAX_DEPTH) 
 
     # The decoders' own walker: what it refuses, no value of the package can hold.
     return json_value(loads(text, max_depth), 1)
+
+
+def checked_json(value: object, /, *, max_depth: int = MAX_DEPTH) -> JsonValue:
+    """A copy of JSON data parsed elsewhere (an SDK's dicts, a web framework's body) that every constructor accepts.
+
+    What :func:`parse_json` refuses in text, this refuses in data, each with a
+    :class:`NormalizeError` whose ``path`` names the bad value
+    (``messages[1].content[0].input['x']``): objects that are not JSON data (a
+    tuple, bytes, a set), keys that are not strings, NaN and infinities, lone
+    surrogates, containers nested deeper than ``max_depth`` levels (``value``
+    itself is level 1; at most :data:`MAX_DEPTH`).  Subclasses of the JSON
+    types become the exact types, and the copy shares no container with
+    ``value``.  Recursion is bounded by ``max_depth``, so no input can exhaust
+    the stack.
+
+    >>> checked_json({"city": "Paris", "days": (1, 2)})
+    Traceback (most recent call last):
+      ...
+    agentkit_core.NormalizeError: ['days']: invalid type: Python tuple (not JSON data), expected a JSON value
+    """
+    from ._codec import too_deep_message, json_value  # loaded by then, as for parse_json
+
+    if type(max_depth) is not int:
+        raise TypeError(f"checked_json: max_depth must be an int, not {type(max_depth).__name__}")
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise ValueError(f"checked_json: max_depth must be from 1 to {MAX_DEPTH}, not {max_depth}")
+    shift = MAX_DEPTH - max_depth  # json_value counts to MAX_DEPTH: start it that many levels down
+    try:
+        return json_value(value, 1 + shift)
+    except NormalizeError as exc:
+        if shift and exc.message == too_deep_message(MAX_DEPTH):
+            raise NormalizeError(too_deep_message(max_depth), exc.path) from None
+        raise
 
 
 # -- JSON text of the wire types -----------------------------------------------------

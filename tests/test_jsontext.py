@@ -9,7 +9,7 @@ from json import scanner
 from typing import Any
 
 from agentkit_core import NormalizeError
-from agentkit_core.jsontext import MAX_DEPTH, check_depth, nesting_depth, parse_json
+from agentkit_core.jsontext import MAX_DEPTH, check_depth, checked_json, nesting_depth, parse_json
 
 # Characters that make string literals hard to skip: brackets, quotes and backslashes inside them.
 TRICKY = ['"', "\\", "[", "]", "{", "}", "a", "\u00e9", "\n", ",", ":", " ", "\ud800", "\\u005c"]
@@ -140,3 +140,63 @@ class CheckDepth(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CheckedJson(unittest.TestCase):
+    """``checked_json``: parse_json's refusals, for data someone else parsed."""
+
+    def test_a_copy_of_exact_types_that_shares_no_container(self) -> None:
+        class Text(str):
+            pass
+
+        class Count(int):
+            pass
+
+        inner = {"b": [Count(2), 2.5, None, True]}
+        value = {"a": inner, Text("t"): Text("\u00e9")}
+        copy = checked_json(value)
+        self.assertEqual(copy, {"a": {"b": [2, 2.5, None, True]}, "t": "\u00e9"})
+        self.assertIsNot(copy["a"], inner)
+        self.assertIsNot(copy["a"]["b"], inner["b"])  # type: ignore[index]
+        self.assertEqual({type(k) for k in copy} | {type(copy["t"]), type(copy["a"]["b"][0])}, {str, int})  # type: ignore[index]
+        self.assertEqual(checked_json(json.loads('[1, "x", {"y": [null]}]')), [1, "x", {"y": [None]}])
+
+    def test_what_the_wire_cannot_carry_is_refused_with_its_path(self) -> None:
+        cases: list[tuple[Any, str, str]] = [
+            ({"a": [1, (2, 3)]}, "['a'][1]", "Python tuple (not JSON data)"),
+            ({"a": {"b": float("nan")}}, "['a']['b']", "NaN and infinities are refused"),
+            ([0, float("-inf")], "[1]", "NaN and infinities are refused"),
+            ({"a": {3: 1}}, "['a']", "invalid key"),
+            ({"a": ["ok", "\udc80"]}, "['a'][1]", "lone surrogate"),
+            ({"odd key": {"\ud800": 1}}, "['odd key']", "lone surrogate"),
+            ({"a": b"x"}, "['a']", "Python bytes"),
+            ({"a": {1, 2}}, "['a']", "Python set"),
+            (object(), "", "not JSON data"),
+        ]
+        for value, path, message in cases:
+            with self.subTest(path=path, message=message), self.assertRaises(NormalizeError) as caught:
+                checked_json(value)
+            self.assertEqual(caught.exception.path, path)
+            self.assertIn(message, caught.exception.message)
+
+    def test_nesting_is_bounded_by_max_depth(self) -> None:
+        for limit in (1, 5, 120, MAX_DEPTH):
+            at_limit: Any = 0
+            for _ in range(limit):
+                at_limit = [at_limit]
+            with self.subTest(limit=limit):
+                self.assertEqual(checked_json(at_limit, max_depth=limit), at_limit)
+                with self.assertRaises(NormalizeError) as caught:
+                    checked_json([at_limit], max_depth=limit)
+                self.assertEqual(caught.exception.message, f"recursion limit exceeded: containers nest deeper than {limit} levels")
+                self.assertEqual(caught.exception.path, "[0]" * limit)
+        deep: Any = None
+        for _ in range(100_000):
+            deep = {"a": deep}
+        with self.assertRaises(NormalizeError):  # refused at the limit: the stack is never at risk
+            checked_json(deep)
+
+    def test_max_depth_must_be_a_level_the_wire_allows(self) -> None:
+        for bad, error in ((0, ValueError), (MAX_DEPTH + 1, ValueError), (True, TypeError), (2.0, TypeError), ("5", TypeError)):
+            with self.subTest(bad=bad), self.assertRaises(error):
+                checked_json([], max_depth=bad)  # type: ignore[arg-type]

@@ -1192,15 +1192,17 @@ class BadInputTest(unittest.TestCase):
 
     def test_native_json_is_checked_before_values_are_made(self) -> None:
         nested: Any = []
-        for _ in range(119):
+        for _ in range(118):
             nested = [nested]
-        _common.check_json(nested)  # 120 levels: the bound
+        _common.native_object({"a": nested}, "a body")  # 120 levels: the bound
         with self.assertRaises(NormalizeError):
-            _common.check_json([nested])
-        _common.check_json({"a": [1, 2.5, True, None, "\u00e9", {"b": "c"}]})
-        for bad in ({"a": float("inf")}, {"a": {2: 1}}, {"a": {"\ud800": 1}}, {"a": {1, 2}}, [b"x"]):
-            with self.subTest(bad=bad), self.assertRaises(NormalizeError):
-                _common.check_json(bad)
+            _common.native_object({"a": [nested]}, "a body")
+        good = {"a": [1, 2.5, True, None, "\u00e9", {"b": "c"}]}
+        self.assertEqual(_common.native_object(good, "a body"), good)
+        for bad in ({"a": float("inf")}, {"a": {2: 1}}, {"a": {"\ud800": 1}}, {"a": {1, 2}}, {"a": [b"x"]}):
+            with self.subTest(bad=bad), self.assertRaises(NormalizeError) as caught:
+                _common.native_object(bad, "a body")
+            self.assertTrue(caught.exception.path.startswith("['a']"), caught.exception.path)
 
     def test_errors_name_the_field(self) -> None:
         cases = [

@@ -173,9 +173,9 @@ class OddInputTest(unittest.TestCase):
             innermost = innermost[0]
         bad_values: list[tuple[Any, str]] = [
             ("\ud800", "lone surrogate"),
-            (float("nan"), "not finite"),
-            (b"raw", "bytes is not JSON data"),
-            (deep, "nest deeper"),
+            (float("nan"), "NaN and infinities are refused"),
+            (b"raw", "Python bytes (not JSON data)"),
+            (deep, "nest deeper than 120 levels"),
         ]
         requests = {
             "anthropic": lambda v: {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "x", "extra": {"odd key": v}}]}]}]},
@@ -184,10 +184,10 @@ class OddInputTest(unittest.TestCase):
             "gemini": lambda v: {"contents": [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [{"text": "x", "extra": {"odd key": v}}]}]},
         }
         where = {
-            "anthropic": "messages[0].content[0].content[0].extra.odd key",
-            "openai_chat": "messages[1].extra.odd key",
-            "openai_responses": "input[1].extra.odd key",
-            "gemini": "contents[1].parts[0].extra.odd key",
+            "anthropic": "['messages'][0]['content'][0]['content'][0]['extra']['odd key']",
+            "openai_chat": "['messages'][1]['extra']['odd key']",
+            "openai_responses": "['input'][1]['extra']['odd key']",
+            "gemini": "['contents'][1]['parts'][0]['extra']['odd key']",
         }
         for name, body in requests.items():
             for value, message in bad_values:

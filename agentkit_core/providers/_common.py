@@ -5,7 +5,7 @@ uses only the public names of :mod:`agentkit_core`: these helpers are what a
 fifth adapter, written outside the package, would write too.
 
 * what a public function is handed: a native body or event checked once
-  (:func:`native_object`, :func:`check_json`), a stream's events
+  (:func:`native_object`), a stream's events
   (:func:`native_events`), values of the package (:func:`checked_list`);
   the errors that name the bad field (:func:`describe`, :func:`wrong`,
   :func:`under`, :func:`json_object`);
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import binascii
 import os
-from typing import Any, Iterable, Mapping, TypeVar
+from typing import Any, Iterable, Mapping, TypeVar, cast
 
 from .. import (
     FINISH_REASON_KEY,
@@ -54,6 +54,7 @@ from .. import (
     ToolCallPart,
     ToolResultPart,
     Usage,
+    checked_json,
     parse_json,
 )
 
@@ -103,76 +104,6 @@ def under(exc: NormalizeError, *segments: str) -> NormalizeError:
     return exc
 
 
-def check_json(value: object, max_depth: int = NATIVE_MAX_DEPTH) -> None:
-    """Raise :class:`NormalizeError` unless ``value`` is JSON data every value can carry.
-
-    A projection takes bodies someone else parsed: this refuses, before any
-    value is made from them, what a constructor would refuse (objects that are
-    not JSON data, keys that are not strings, NaN and infinities, strings
-    holding a lone surrogate) and containers nested deeper than ``max_depth``
-    levels (the root is level 1), so carried values stay within the wire's
-    nesting limit.  Iterative: no input can exhaust the stack.
-    """
-    import math
-
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, str):
-            if not v.isascii():
-                try:
-                    v.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise _located(value, v, "invalid Unicode: a string holds a lone surrogate") from None
-        elif isinstance(v, (dict, list)):
-            if depth > max_depth:
-                raise _located(value, v, f"containers nest deeper than {max_depth} levels")
-            if isinstance(v, dict):
-                if not all(type(k) is str for k in v):
-                    raise _located(value, v, "an object has a key that is not a string")
-                stack.extend((k, depth) for k in v)
-                stack.extend((x, depth + 1) for x in v.values())
-            else:
-                stack.extend((x, depth + 1) for x in v)
-        elif isinstance(v, float):
-            if not math.isfinite(v):
-                raise _located(value, v, "a number is not finite (NaN or an infinity)")
-        elif v is not None and not isinstance(v, int):
-            raise _located(value, v, f"a Python {type(v).__name__} is not JSON data")
-
-
-def _located(root: object, bad: object, message: str) -> NormalizeError:
-    """The error for ``bad``, with the path to where it sits in ``root`` (found again, by identity).
-
-    Only a refusal pays for the search, so :func:`check_json` builds no paths
-    while it walks.  A bad object key names the object that holds it.
-    """
-    found: list[str] | None = None
-    stack: list[tuple[object, list[str]]] = [(root, [])]
-    while stack and found is None:
-        v, path = stack.pop()
-        if v is bad:
-            found = path
-        elif isinstance(v, dict):
-            if any(k is bad for k in v):
-                found = path
-            else:
-                stack.extend((x, [*path, _segment(k)]) for k, x in v.items())
-        elif isinstance(v, list):
-            stack.extend((x, [*path, f"[{i}]"]) for i, x in enumerate(v))
-    error = NormalizeError(message)
-    for segment in reversed(found or []):
-        error = error.under(segment)
-    return error
-
-
-def _segment(key: object) -> str:
-    """An object key as a path segment, readable and printable whatever it holds."""
-    if isinstance(key, str) and key.isprintable() and key.isascii():
-        return key
-    return ascii(key) if isinstance(key, str) else repr(key)
-
-
 def json_object(value: object, path: str = "", what: str = "an object") -> JsonDict:
     """``value`` if it is a JSON object, else the error naming ``path``."""
     if not isinstance(value, dict):
@@ -181,19 +112,19 @@ def json_object(value: object, path: str = "", what: str = "an object") -> JsonD
 
 
 def native_object(value: object, what: str) -> JsonDict:
-    """``value``, a native body or event, checked once: a JSON object holding JSON data only.
+    """A copy of ``value``, a native body or event, checked once: a JSON object holding JSON data only.
 
     Every public function that takes native data starts here, so nothing
     past it meets a value the package's constructors would refuse for its
     type (an object that is not JSON data) or its nesting; the fields are
     then checked where they are read.  Any other mapping is taken as a
-    ``dict`` of it.  Raises :class:`NormalizeError` naming ``what``.
+    ``dict`` of it.  Raises :class:`NormalizeError` naming ``what``, or
+    (from :func:`~agentkit_core.checked_json`) the path to the bad value.
     """
     if isinstance(value, Mapping) and not isinstance(value, dict):
         value = dict(value)
     body = json_object(value, "", f"{what} (a JSON object)")
-    check_json(body)
-    return body
+    return cast(JsonDict, checked_json(body, max_depth=NATIVE_MAX_DEPTH))
 
 
 def native_events(events: object) -> Iterable[Any]:
