@@ -262,8 +262,9 @@ _RESULT_HEADER_KEYS = tuple(k for k in HEADER_KEYS if k != TOOL_NAME_KEY)
 _MODALITIES = {m._value_: m for m in Modality}
 
 
-#: Nesting level of a tool call's input on the wire: ``{"ToolCall": {"input": ...}}``.
-_INPUT_DEPTH = 3
+#: Nesting level of a tool call's input in an item's wire form,
+#: ``{"parts": [{"ToolCall": {"input": ...}}]}``: a finalized call always fits in an ``Item``.
+_INPUT_DEPTH = 5
 
 
 def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap]:

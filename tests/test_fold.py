@@ -21,6 +21,8 @@ from agentkit_core import (
     FoldState,
     InlineBytes,
     InlineText,
+    Item,
+    ItemKind,
     MediaPart,
     Modality,
     Part,
@@ -618,6 +620,15 @@ class FinalizeTest(unittest.TestCase):
                 self.assertIn(INPUT_ERROR, part.metadata)
                 encoded = json.dumps(part.to_dict(), allow_nan=False)
                 self.assertEqual(Part.from_dict(json.loads(encoded)), part)
+
+    def test_a_finalized_call_always_fits_in_an_item(self) -> None:
+        for levels in (122, 123, 124, 125):
+            raw = "[" * levels + "]" * levels
+            with self.subTest(levels=levels):
+                part = self.finalized_call(raw)
+                item = Item(ItemKind.ASSISTANT, [part])  # refused if the input nested too deep for an item
+                self.assertEqual(Item.from_dict(json.loads(json.dumps(item.to_dict()))), item)
+                self.assertEqual(part.input is None, levels > 123)
 
     def test_a_replaced_input_is_kept(self) -> None:
         state = fold_all((), [begin("t", K.TOOL_CALL), text("t", "{"), replace("t", [1])])

@@ -46,7 +46,7 @@ from agentkit_core import (
     ToolCallPart,
     ToolResultPart,
 )
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import _common, anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 from tests.mutation import ODD_VALUES, outcome
 
@@ -200,6 +200,19 @@ class OddInputTest(unittest.TestCase):
                 with self.assertRaises(NormalizeError) as caught:
                     PROVIDERS[name].items_from_request(body({1: 2}))
                 self.assertEqual(caught.exception.path, where[name])
+
+    def test_cut_off_arguments_follow_finalize_exactly(self) -> None:
+        """A call cut short is committed as the fold's ``finalize()`` would show it: same input, same words."""
+        from agentkit_core import AppendText, BeginPart, PartId, PartKind, fold_all
+
+        texts = ["", "  ", '{"city": "Par', '{"a": 1}', '{"a": NaN}', '{"a": "\\ud800"}', '{"a": [{"b": 1e999}]}',
+                 "[" * 123 + "]" * 123, "[" * 124 + "]" * 124, "[" * 100_000, "not json", '{"a": 1}}']
+        for text in texts:
+            with self.subTest(text=text[:24]):
+                state = fold_all((), [BeginPart(PartId("c"), PartKind.TOOL_CALL), AppendText(PartId("c"), text)])
+                (part,) = state.finalize()
+                assert isinstance(part, ToolCallPart)
+                self.assertEqual(_common.parse_arguments(text), (part.input, dict(part.metadata)))
 
     def test_an_event_stream_may_be_cut_anywhere(self) -> None:
         body = 'data: {"a": "\u00e9\U0001F600"}\r\n\r\n: comment\ndata: {"b": 1}\n\n'.encode()

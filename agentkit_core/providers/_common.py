@@ -327,7 +327,7 @@ def parse_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
     try:
         return parse_json(text, max_depth=ARGUMENTS_MAX_DEPTH), {}
     except NormalizeError as exc:
-        return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: exc.message}
+        return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)}  # the words finalize() uses
 
 
 # -- a turn's item and its usage ------------------------------------------------------------
