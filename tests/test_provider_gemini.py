@@ -839,6 +839,44 @@ class RequestTests(unittest.TestCase):
         )
         self.assertEqual(gemini.request_from_items([Item.text(ItemKind.USER, "hi")]), {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]})
 
+    def test_a_turn_held_in_several_items_goes_as_one_content(self) -> None:
+        # Gemini refuses a turn whose results are not all in the content after its calls; Chat sends one tool
+        # message per result, the Responses API one item per call, and loops often one item per result.
+        paris, oslo = (ToolCallPart(ToolCallId(f"call_{c}"), "weather", {"city": c}, metadata={"openai.id": f"fc_{c}"}) for c in ("paris", "oslo"))
+        results = [Item(ItemKind.TOOL, [ToolResultPart(call.id, TextOutput(w))]) for call, w in ((paris, "sun"), (oslo, "rain"))]
+        encrypted = ReasoningPart(None, data=InlineText("enc"), metadata={PROVIDER_KEY: "openai"})
+        calls = [{"functionCall": {"name": "weather", "args": {"city": c}, "id": f"call_{c}"}} for c in ("paris", "oslo")]
+        calls[0][SIG] = gemini.SKIP_SIGNATURE  # the first call of the step, once
+        answers = [{"functionResponse": {"name": "weather", "response": {"output": w}, "id": f"call_{c}"}} for c, w in (("paris", "sun"), ("oslo", "rain"))]
+        shapes = {
+            "chat: one message per result": [Item(ItemKind.ASSISTANT, [paris, oslo]), *results],
+            "responses: one item per call": [Item(ItemKind.ASSISTANT, [encrypted]), Item(ItemKind.ASSISTANT, [paris]), Item(ItemKind.ASSISTANT, [oslo]), *results],
+            "a system item in between": [Item(ItemKind.ASSISTANT, [paris, oslo]), results[0], Item.text(ItemKind.DEVELOPER, "be brief"), results[1]],
+        }
+        for label, turn in shapes.items():
+            with self.subTest(label):
+                body = gemini.request_from_items([Item.text(ItemKind.USER, "Weather?"), *turn, Item.text(ItemKind.USER, "thanks")])
+                self.assertEqual(body["contents"][1:], [
+                    {"role": "model", "parts": calls},
+                    {"role": "user", "parts": answers},
+                    {"role": "user", "parts": [{"text": "thanks"}]},  # a new message stays a content of its own
+                ])
+        # Gemini's own calls, answered one item per result by the loop: the results go together, without invented ids.
+        [assistant] = gemini.items_from_response(load(PARALLEL + ".response.json"))
+        tool_items = [Item(ItemKind.TOOL, [ToolResultPart(call.id, StructuredOutput({"n": n}))]) for n, call in enumerate(assistant.parts)]
+        contents = gemini.request_from_items([assistant, *tool_items])["contents"]
+        self.assertEqual(contents[0], load(PARALLEL + ".response.json")["candidates"][0]["content"])
+        self.assertEqual(contents[1:], [{"role": "user", "parts": [{"functionResponse": {"name": "generate_topic", "response": {"n": n}}} for n in range(3)]}])
+        # Contents a Gemini request holds stay as they were sent, split or not.
+        request = {"contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}, {"functionCall": {"name": "f", "args": {"a": 1}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"a": 0}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"a": 1}}}]},
+            {"role": "model", "parts": [{"text": "one"}]},
+            {"role": "model", "parts": [{"text": "two"}]},
+        ]}
+        self.assertEqual(gemini.request_from_items(gemini.items_from_request(copy.deepcopy(request))), request)
+
     def test_a_result_needs_the_name_of_its_function(self) -> None:
         orphan = Item(ItemKind.TOOL, [ToolResultPart(ToolCallId("nowhere"), TextOutput("x"))])
         with self.assertRaises(NormalizeError):
