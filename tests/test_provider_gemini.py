@@ -594,6 +594,35 @@ class StreamTests(unittest.TestCase):
                     self.assertEqual(response_from_chunks(events)["candidates"], response["candidates"])  # the generator is faithful
                     self.assertEqual(gemini.items_from_stream(events, new_call_id=ids()), gemini.items_from_response(response, new_call_id=ids()))
 
+    def test_text_cut_anywhere_and_raw_bytes_cut_anywhere_fold_alike(self) -> None:
+        # Thoughts and a signed answer with multi-byte characters, quotes, backslashes and a surrogate pair,
+        # a call, and text after it: each text part cut at every character, and the raw SSE body at every byte.
+        thought = {"text": 'Pesé "both" \\ cities\n', "thought": True}
+        answer = {"text": "Naïve 日本 😀!", SIG: "c2lnbmF0dXJl"}
+        response = {
+            "candidates": [{"content": {"role": "model", "parts": [thought, answer, {"functionCall": {"name": "f", "args": {"q": "ü"}}}, {"text": "ok 😀"}]}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 3, "candidatesTokenCount": 4, "totalTokenCount": 7},
+            "responseId": "r",
+        }
+        expected = gemini.items_from_response(response, new_call_id=ids())
+        parts = response["candidates"][0]["content"]["parts"]
+        for j in (0, 1, 3):
+            text = parts[j]["text"]
+            for cut in range(1, len(text)):
+                pieces = [{**parts[j], "text": text[:cut]}, {k: v for k, v in parts[j].items() if k != SIG} | {"text": text[cut:]}]
+                stream = [{"candidates": [{"content": {"role": "model", "parts": [p]}, "index": 0}], "responseId": "r"} for p in parts[:j] + pieces + parts[j + 1 :]]
+                stream[-1] |= {"usageMetadata": response["usageMetadata"]}
+                stream[-1]["candidates"][0]["finishReason"] = "STOP"
+                with self.subTest(part=j, cut=cut):
+                    self.assertEqual(gemini.items_from_stream(stream, new_call_id=ids()), expected)
+        for ascii_only in (False, True):  # raw UTF-8 bytes, then \u escapes (a surrogate pair for the emoji)
+            events = chunks_of(response, 50)
+            raw = "".join(f"data: {json.dumps(e, ensure_ascii=ascii_only)}\r\n\r\n" for e in events).encode("utf-8")
+            self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw), new_call_id=ids()), expected)
+            for cut in range(len(raw) + 1):
+                with self.subTest(ascii_only=ascii_only, byte=cut):
+                    self.assertEqual(list(gemini.events_from_sse([raw[:cut], raw[cut:]])), events)
+
     def test_media_arrives_whole_and_shows_its_header(self) -> None:
         decoder = gemini.stream_decoder()
         deltas = [d for e in chunks_of(DOCUMENTED_RESPONSE) for d in decoder.feed(e)]
