@@ -146,13 +146,13 @@ next (it refuses a count that differs), while other transcripts may hold one
 call or one result per item (Chat's tool messages, the Responses API's
 items, a loop's one item per result): an ASSISTANT or TOOL item that did not
 come from Gemini joins the content of the item before it when that item is
-of the same kind (a dropped or SYSTEM item in between does not count).
-Ids go back as the transcript holds them, except invented ones; a ``functionResponse``
-takes its ``name`` from ``agentkit.tool_name`` or from the call earlier in the
-transcript (``NormalizeError`` when neither exists), and drops its id when the
-call's id was invented.  ``StructuredOutput`` that is not an object, and
-``TextOutput``, go as ``{"output": ...}`` (``{"error": ...}`` when
-``is_error``); a ``PartsOutput`` that does not start with an object
+of the same kind (a dropped or SYSTEM item in between does not count).  Ids
+go back as the transcript holds them, except invented ones; a
+``functionResponse`` takes its ``name`` from ``agentkit.tool_name`` or from the
+call earlier in the transcript (``NormalizeError`` when neither exists), and
+drops its id when the call's id was invented.  ``StructuredOutput`` that is
+not an object, and ``TextOutput``, go as ``{"output": ...}`` (``{"error":
+...}`` when ``is_error``); a ``PartsOutput`` that does not start with an object
 ``StructuredPart`` as ``{"output": <its text>}`` plus its media as ``parts``,
 ``FilesOutput`` as ``{}`` plus its files.  ``StructuredPart`` goes as JSON text.
 
@@ -165,8 +165,8 @@ custom parts are dropped: Gemini cannot verify them.  The first
 come from Gemini (no ``gemini.*`` metadata on it or its parts) gets, unless
 it has a signature, the documented placeholder signature
 ``skip_thought_signature_validator`` (:data:`SKIP_SIGNATURE`), which Gemini 3
-requires on every step of the current turn and earlier models accept.  Artifact handles cannot be sent
-(``NormalizeError``).
+requires on every step of the current turn and earlier models accept.
+Artifact handles cannot be sent (``NormalizeError``).
 
 The rules every projection keeps
 --------------------------------
