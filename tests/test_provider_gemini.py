@@ -906,6 +906,55 @@ class RequestTests(unittest.TestCase):
         ]}
         self.assertEqual(gemini.request_from_items(gemini.items_from_request(copy.deepcopy(request))), request)
 
+    def test_a_long_conversation_from_every_kind_of_source_is_a_valid_request(self) -> None:
+        # Turns as other providers' transcripts hold them, and Gemini's own, mixed over a dozen items.
+        def calls(*names: str, source: str = "x") -> list[ToolCallPart]:
+            return [ToolCallPart(ToolCallId(f"{source}_{n}"), name, {"n": n}) for n, name in enumerate(names)]
+
+        def answer(call: ToolCallPart, **kwargs: Any) -> Item:
+            return Item(ItemKind.TOOL, [ToolResultPart(call.id, TextOutput("done"), **kwargs)])
+
+        png = MediaPart(Modality.IMAGE, "image/png", InlineBytes(base64.b64decode(PNG)))
+        claude = calls("search", "fetch", source="toolu")
+        chat = calls("lookup", "lookup", "clock", source="call")
+        [topics] = gemini.items_from_response(load(PARALLEL + ".response.json"))
+        [thinking] = gemini.items_from_stream(load_events(THINKING + ".stream.jsonl"))
+        items = [
+            Item(ItemKind.USER, [TextPart("Find the doc and check it."), png]),
+            Item(ItemKind.ASSISTANT, [ReasoningPart("plan", data=InlineText("anthropic-signature-0123456789"), metadata={PROVIDER_KEY: "anthropic"}), TextPart("Searching."), *claude]),
+            Item(ItemKind.TOOL, [ToolResultPart(claude[0].id, PartsOutput([TextPart("found"), png])), ToolResultPart(claude[1].id, TextOutput("404"), is_error=True)]),
+            Item(ItemKind.ASSISTANT, [], finish_reason=FinishReason.ERROR),  # an errored turn: nothing to send
+            Item.text(ItemKind.USER, "Try again, and look up the others."),
+            Item.text(ItemKind.DEVELOPER, "Prefer primary sources."),
+            Item(ItemKind.ASSISTANT, [ReasoningPart(None, data=InlineText("openai-encrypted-0123456789"), metadata={PROVIDER_KEY: "openai"})]),
+            *(Item(ItemKind.ASSISTANT, [call]) for call in chat),
+            *(answer(call) for call in chat),
+            Item.text(ItemKind.USER, "Now three topics."),
+            topics,
+            *(answer(call) for call in topics.parts),
+            Item.text(ItemKind.USER, "Any safety advice?"),
+            thinking,
+            Item.text(ItemKind.USER, "Thanks."),
+        ]
+        body = gemini.request_from_items(items)
+        self.assertEqual(body["systemInstruction"], {"parts": [{"text": "Prefer primary sources."}]})
+        contents = body["contents"]
+        text = json.dumps(body)
+        for secret in ("anthropic-signature", "openai-encrypted"):
+            self.assertNotIn(secret, text)
+        for n, content in enumerate(contents):
+            with self.subTest(content=n):
+                self.assertIn(content["role"], ("user", "model"))
+                self.assertTrue(content["parts"])
+                sent = [p["functionCall"] for p in content["parts"] if "functionCall" in p]
+                if content["role"] == "model" and sent:
+                    self.assertIn(SIG, next(p for p in content["parts"] if "functionCall" in p))  # every step's first call
+                    answers = [p["functionResponse"] for p in contents[n + 1]["parts"] if "functionResponse" in p]
+                    self.assertEqual([a["name"] for a in answers], [c["name"] for c in sent])  # all answered, next content
+                    self.assertEqual([a.get("id") for a in answers], [c.get("id") for c in sent])
+        self.assertEqual(contents[-2]["parts"][1][SIG], thinking.parts[1].metadata["gemini.thought_signature"])
+        self.assertEqual(len(contents), 12)
+
     def test_a_result_needs_the_name_of_its_function(self) -> None:
         orphan = Item(ItemKind.TOOL, [ToolResultPart(ToolCallId("nowhere"), TextOutput("x"))])
         with self.assertRaises(NormalizeError):
