@@ -594,6 +594,35 @@ class StreamTests(unittest.TestCase):
                     self.assertEqual(response_from_chunks(events)["candidates"], response["candidates"])  # the generator is faithful
                     self.assertEqual(gemini.items_from_stream(events, new_call_id=ids()), gemini.items_from_response(response, new_call_id=ids()))
 
+    def test_text_cut_anywhere_and_raw_bytes_cut_anywhere_fold_alike(self) -> None:
+        # Thoughts and a signed answer with multi-byte characters, quotes, backslashes and a surrogate pair,
+        # a call, and text after it: each text part cut at every character, and the raw SSE body at every byte.
+        thought = {"text": 'Pesé "both" \\ cities\n', "thought": True}
+        answer = {"text": "Naïve 日本 😀!", SIG: "c2lnbmF0dXJl"}
+        response = {
+            "candidates": [{"content": {"role": "model", "parts": [thought, answer, {"functionCall": {"name": "f", "args": {"q": "ü"}}}, {"text": "ok 😀"}]}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 3, "candidatesTokenCount": 4, "totalTokenCount": 7},
+            "responseId": "r",
+        }
+        expected = gemini.items_from_response(response, new_call_id=ids())
+        parts = response["candidates"][0]["content"]["parts"]
+        for j in (0, 1, 3):
+            text = parts[j]["text"]
+            for cut in range(1, len(text)):
+                pieces = [{**parts[j], "text": text[:cut]}, {k: v for k, v in parts[j].items() if k != SIG} | {"text": text[cut:]}]
+                stream = [{"candidates": [{"content": {"role": "model", "parts": [p]}, "index": 0}], "responseId": "r"} for p in parts[:j] + pieces + parts[j + 1 :]]
+                stream[-1] |= {"usageMetadata": response["usageMetadata"]}
+                stream[-1]["candidates"][0]["finishReason"] = "STOP"
+                with self.subTest(part=j, cut=cut):
+                    self.assertEqual(gemini.items_from_stream(stream, new_call_id=ids()), expected)
+        for ascii_only in (False, True):  # raw UTF-8 bytes, then \u escapes (a surrogate pair for the emoji)
+            events = chunks_of(response, 50)
+            raw = "".join(f"data: {json.dumps(e, ensure_ascii=ascii_only)}\r\n\r\n" for e in events).encode("utf-8")
+            self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw), new_call_id=ids()), expected)
+            for cut in range(len(raw) + 1):
+                with self.subTest(ascii_only=ascii_only, byte=cut):
+                    self.assertEqual(list(gemini.events_from_sse([raw[:cut], raw[cut:]])), events)
+
     def test_media_arrives_whole_and_shows_its_header(self) -> None:
         decoder = gemini.stream_decoder()
         deltas = [d for e in chunks_of(DOCUMENTED_RESPONSE) for d in decoder.feed(e)]
@@ -838,6 +867,93 @@ class RequestTests(unittest.TestCase):
             },
         )
         self.assertEqual(gemini.request_from_items([Item.text(ItemKind.USER, "hi")]), {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]})
+
+    def test_a_turn_held_in_several_items_goes_as_one_content(self) -> None:
+        # Gemini refuses a turn whose results are not all in the content after its calls; Chat sends one tool
+        # message per result, the Responses API one item per call, and loops often one item per result.
+        paris, oslo = (ToolCallPart(ToolCallId(f"call_{c}"), "weather", {"city": c}, metadata={"openai.id": f"fc_{c}"}) for c in ("paris", "oslo"))
+        results = [Item(ItemKind.TOOL, [ToolResultPart(call.id, TextOutput(w))]) for call, w in ((paris, "sun"), (oslo, "rain"))]
+        encrypted = ReasoningPart(None, data=InlineText("enc"), metadata={PROVIDER_KEY: "openai"})
+        calls = [{"functionCall": {"name": "weather", "args": {"city": c}, "id": f"call_{c}"}} for c in ("paris", "oslo")]
+        calls[0][SIG] = gemini.SKIP_SIGNATURE  # the first call of the step, once
+        answers = [{"functionResponse": {"name": "weather", "response": {"output": w}, "id": f"call_{c}"}} for c, w in (("paris", "sun"), ("oslo", "rain"))]
+        shapes = {
+            "chat: one message per result": [Item(ItemKind.ASSISTANT, [paris, oslo]), *results],
+            "responses: one item per call": [Item(ItemKind.ASSISTANT, [encrypted]), Item(ItemKind.ASSISTANT, [paris]), Item(ItemKind.ASSISTANT, [oslo]), *results],
+            "a system item in between": [Item(ItemKind.ASSISTANT, [paris, oslo]), results[0], Item.text(ItemKind.DEVELOPER, "be brief"), results[1]],
+        }
+        for label, turn in shapes.items():
+            with self.subTest(label):
+                body = gemini.request_from_items([Item.text(ItemKind.USER, "Weather?"), *turn, Item.text(ItemKind.USER, "thanks")])
+                self.assertEqual(body["contents"][1:], [
+                    {"role": "model", "parts": calls},
+                    {"role": "user", "parts": answers},
+                    {"role": "user", "parts": [{"text": "thanks"}]},  # a new message stays a content of its own
+                ])
+        # Gemini's own calls, answered one item per result by the loop: the results go together, without invented ids.
+        [assistant] = gemini.items_from_response(load(PARALLEL + ".response.json"))
+        tool_items = [Item(ItemKind.TOOL, [ToolResultPart(call.id, StructuredOutput({"n": n}))]) for n, call in enumerate(assistant.parts)]
+        contents = gemini.request_from_items([assistant, *tool_items])["contents"]
+        self.assertEqual(contents[0], load(PARALLEL + ".response.json")["candidates"][0]["content"])
+        self.assertEqual(contents[1:], [{"role": "user", "parts": [{"functionResponse": {"name": "generate_topic", "response": {"n": n}}} for n in range(3)]}])
+        # Contents a Gemini request holds stay as they were sent, split or not.
+        request = {"contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}, {"functionCall": {"name": "f", "args": {"a": 1}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"a": 0}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"a": 1}}}]},
+            {"role": "model", "parts": [{"text": "one"}]},
+            {"role": "model", "parts": [{"text": "two"}]},
+        ]}
+        self.assertEqual(gemini.request_from_items(gemini.items_from_request(copy.deepcopy(request))), request)
+
+    def test_a_long_conversation_from_every_kind_of_source_is_a_valid_request(self) -> None:
+        # Turns as other providers' transcripts hold them, and Gemini's own, mixed over a dozen items.
+        def calls(*names: str, source: str = "x") -> list[ToolCallPart]:
+            return [ToolCallPart(ToolCallId(f"{source}_{n}"), name, {"n": n}) for n, name in enumerate(names)]
+
+        def answer(call: ToolCallPart, **kwargs: Any) -> Item:
+            return Item(ItemKind.TOOL, [ToolResultPart(call.id, TextOutput("done"), **kwargs)])
+
+        png = MediaPart(Modality.IMAGE, "image/png", InlineBytes(base64.b64decode(PNG)))
+        claude = calls("search", "fetch", source="toolu")
+        chat = calls("lookup", "lookup", "clock", source="call")
+        [topics] = gemini.items_from_response(load(PARALLEL + ".response.json"))
+        [thinking] = gemini.items_from_stream(load_events(THINKING + ".stream.jsonl"))
+        items = [
+            Item(ItemKind.USER, [TextPart("Find the doc and check it."), png]),
+            Item(ItemKind.ASSISTANT, [ReasoningPart("plan", data=InlineText("anthropic-signature-0123456789"), metadata={PROVIDER_KEY: "anthropic"}), TextPart("Searching."), *claude]),
+            Item(ItemKind.TOOL, [ToolResultPart(claude[0].id, PartsOutput([TextPart("found"), png])), ToolResultPart(claude[1].id, TextOutput("404"), is_error=True)]),
+            Item(ItemKind.ASSISTANT, [], finish_reason=FinishReason.ERROR),  # an errored turn: nothing to send
+            Item.text(ItemKind.USER, "Try again, and look up the others."),
+            Item.text(ItemKind.DEVELOPER, "Prefer primary sources."),
+            Item(ItemKind.ASSISTANT, [ReasoningPart(None, data=InlineText("openai-encrypted-0123456789"), metadata={PROVIDER_KEY: "openai"})]),
+            *(Item(ItemKind.ASSISTANT, [call]) for call in chat),
+            *(answer(call) for call in chat),
+            Item.text(ItemKind.USER, "Now three topics."),
+            topics,
+            *(answer(call) for call in topics.parts),
+            Item.text(ItemKind.USER, "Any safety advice?"),
+            thinking,
+            Item.text(ItemKind.USER, "Thanks."),
+        ]
+        body = gemini.request_from_items(items)
+        self.assertEqual(body["systemInstruction"], {"parts": [{"text": "Prefer primary sources."}]})
+        contents = body["contents"]
+        text = json.dumps(body)
+        for secret in ("anthropic-signature", "openai-encrypted"):
+            self.assertNotIn(secret, text)
+        for n, content in enumerate(contents):
+            with self.subTest(content=n):
+                self.assertIn(content["role"], ("user", "model"))
+                self.assertTrue(content["parts"])
+                sent = [p["functionCall"] for p in content["parts"] if "functionCall" in p]
+                if content["role"] == "model" and sent:
+                    self.assertIn(SIG, next(p for p in content["parts"] if "functionCall" in p))  # every step's first call
+                    answers = [p["functionResponse"] for p in contents[n + 1]["parts"] if "functionResponse" in p]
+                    self.assertEqual([a["name"] for a in answers], [c["name"] for c in sent])  # all answered, next content
+                    self.assertEqual([a.get("id") for a in answers], [c.get("id") for c in sent])
+        self.assertEqual(contents[-2]["parts"][1][SIG], thinking.parts[1].metadata["gemini.thought_signature"])
+        self.assertEqual(len(contents), 12)
 
     def test_a_result_needs_the_name_of_its_function(self) -> None:
         orphan = Item(ItemKind.TOOL, [ToolResultPart(ToolCallId("nowhere"), TextOutput("x"))])

@@ -140,13 +140,19 @@ Requests (``request_from_items``)
 SYSTEM and DEVELOPER items -> ``systemInstruction`` (one content, parts in
 order; written with its original spelling and role); ASSISTANT -> ``role:
 "model"``, every other kind -> ``role: "user"`` (``gemini.content.role`` wins),
-one content per item; a content whose parts all drop is left out.  Ids go back
-as the transcript holds them, except invented ones; a ``functionResponse``
-takes its ``name`` from ``agentkit.tool_name`` or from the call earlier in the
-transcript (``NormalizeError`` when neither exists), and drops its id when the
-call's id was invented.  ``StructuredOutput`` that is not an object, and
-``TextOutput``, go as ``{"output": ...}`` (``{"error": ...}`` when
-``is_error``); a ``PartsOutput`` that does not start with an object
+one content per item; a content whose parts all drop is left out.  Gemini
+wants a turn's parallel calls in one content and all their results in the
+next (it refuses a count that differs), while other transcripts may hold one
+call or one result per item (Chat's tool messages, the Responses API's
+items, a loop's one item per result): an ASSISTANT or TOOL item that did not
+come from Gemini joins the content of the item before it when that item is
+of the same kind (a dropped or SYSTEM item in between does not count).  Ids
+go back as the transcript holds them, except invented ones; a
+``functionResponse`` takes its ``name`` from ``agentkit.tool_name`` or from the
+call earlier in the transcript (``NormalizeError`` when neither exists), and
+drops its id when the call's id was invented.  ``StructuredOutput`` that is
+not an object, and ``TextOutput``, go as ``{"output": ...}`` (``{"error":
+...}`` when ``is_error``); a ``PartsOutput`` that does not start with an object
 ``StructuredPart`` as ``{"output": <its text>}`` plus its media as ``parts``,
 ``FilesOutput`` as ``{}`` plus its files.  ``StructuredPart`` goes as JSON text.
 
@@ -155,11 +161,12 @@ Gemini's when it has ``gemini.*`` metadata.  A ``gemini.thought_signature`` is
 sent only on Gemini's parts.  Reasoning that is not Gemini's (Anthropic
 thinking, OpenAI encrypted reasoning, neutral summaries) and other providers'
 custom parts are dropped: Gemini cannot verify them.  The first
-``functionCall`` of an assistant item that did not come from Gemini (no
-``gemini.*`` metadata on it or its parts) gets the documented placeholder signature ``skip_thought_signature_validator``
-(:data:`SKIP_SIGNATURE`), which Gemini 3 requires on every step of the current
-turn and earlier models accept.  Artifact handles cannot be sent
-(``NormalizeError``).
+``functionCall`` of a model content holding an assistant item that did not
+come from Gemini (no ``gemini.*`` metadata on it or its parts) gets, unless
+it has a signature, the documented placeholder signature
+``skip_thought_signature_validator`` (:data:`SKIP_SIGNATURE`), which Gemini 3
+requires on every step of the current turn and earlier models accept.
+Artifact handles cannot be sent (``NormalizeError``).
 
 The rules every projection keeps
 --------------------------------
@@ -329,15 +336,23 @@ def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
     if not parts:
         return None
     metadata = item.metadata
-    if item.kind is ItemKind.ASSISTANT and not from_gemini(metadata) and not any(from_gemini(p.metadata) for p in item.parts):
-        call = next((p for p in parts if "functionCall" in p), None)
-        if call is not None and "thoughtSignature" not in call:
-            call["thoughtSignature"] = SKIP_SIGNATURE
     content = carried(metadata, CONTENT)
     if role is not None and "role" not in content and "role" not in marked_paths(metadata, OMITTED):
         content["role"] = role
     content["parts"] = parts
     return content
+
+
+#: Kinds whose consecutive items that did not come from Gemini go as one content: Gemini takes
+#: a turn's parallel calls, and their results, each in one content.
+_ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
+
+
+def _sign_first_call(content: JsonDict) -> None:
+    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature."""
+    call = next((p for p in content["parts"] if key_of(p, "functionCall") is not None), None)
+    if call is not None and key_of(call, "thoughtSignature") is None:
+        call["thoughtSignature"] = SKIP_SIGNATURE
 
 
 def request_from_items(items: Sequence[Item]) -> JsonDict:
@@ -350,6 +365,8 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     encoder = Encoder()
     contents: list[JsonDict] = []
     system: list[tuple[Item, JsonDict]] = []
+    last: ItemKind | None = None  # the kind of the item the last content came from
+    foreign_steps: list[JsonDict] = []  # model contents holding parts of items that did not come from Gemini
     for n, item in enumerate(checked_list(items, Item, "items")):
         instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
         role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
@@ -360,7 +377,16 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
         if content is not None and instruction:
             system.append((item, content))
         elif content is not None:
-            contents.append(content)
+            foreign = not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts)
+            if foreign and item.kind is last and item.kind in _ONE_TURN:
+                contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
+            else:
+                contents.append(content)
+            if foreign and item.kind is ItemKind.ASSISTANT and not (foreign_steps and foreign_steps[-1] is contents[-1]):
+                foreign_steps.append(contents[-1])
+            last = item.kind
+    for step in foreign_steps:
+        _sign_first_call(step)
     body: JsonDict = {"contents": contents}
     if system:
         snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
