@@ -38,7 +38,10 @@ from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_S
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
 _AUDIO_FORMATS = {**{mime: fmt for fmt, mime in AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}
 #: MIME type -> the extension of the ``filename`` an inline file without a name is sent with.
-_EXTENSIONS = {"application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md", "text/csv": ".csv", "text/html": ".html", "application/json": ".json"}
+_EXTENSIONS = {
+    "application/pdf": ".pdf", "application/json": ".json",
+    "text/plain": ".txt", "text/markdown": ".md", "text/csv": ".csv", "text/html": ".html",
+}
 
 
 def _ours(part: Part) -> bool:
