@@ -1079,7 +1079,7 @@ class RequestTest(unittest.TestCase):
         ogg = MediaPart(Modality.AUDIO, "audio/ogg", InlineBytes(b"OggS"))
         self.assertEqual(A.request_from_items([Item(ItemKind.USER, (mp3, ogg))])["input"][0]["content"], [
             {"type": "input_audio", "input_audio": {"data": "SUQzBA==", "format": "mp3"}},
-            {"type": "input_file", "file_data": "data:audio/ogg;base64,T2dnUw=="},
+            {"type": "input_file", "file_data": "data:audio/ogg;base64,T2dnUw==", "filename": "file"},
         ])
         # shapes it does not know stay verbatim
         for odd in ({"data": "AAAA", "format": "flac"}, {"data": "AAAA", "format": "wav", "sample_rate": 8000}, {"format": "wav"}, None):
@@ -1088,6 +1088,65 @@ class RequestTest(unittest.TestCase):
                 [odd_item] = A.items_from_request(body)
                 self.assertIsInstance(odd_item.parts[0], CustomPart)
                 self.assertEqual(A.request_from_items([odd_item]), body)
+
+    def test_assistant_messages_hold_no_media_of_another_api(self) -> None:
+        # The API takes only output_text and refusal entries in an assistant message ("Invalid value:
+        # 'input_image'"): a Gemini image answer or a Chat audio answer goes without its media.
+        image = MediaPart(Modality.IMAGE, "image/png", InlineText("iVBORw0KGgo="))
+        audio = MediaPart(Modality.AUDIO, "audio/wav", InlineText("UklGRg=="))
+        handle = MediaPart(Modality.AUDIO, "audio/*", Handle(ArtifactId("audio_1")), metadata={"openai.chat.audio.id": "audio_1"})
+        report = FilePart(InlineBytes(b"%PDF"), name="r.pdf", mime_type="application/pdf")
+        items = [
+            Item.text(ItemKind.USER, "Draw a cat."),
+            Item(ItemKind.ASSISTANT, (TextPart("Here it is:"), image, TextPart("Nice?")), finish_reason=FinishReason.COMPLETED),
+            Item(ItemKind.ASSISTANT, (audio, handle, report), finish_reason=FinishReason.COMPLETED),
+            Item(ItemKind.USER, (TextPart("Same again:"), image, audio)),
+        ]
+        self.assertEqual(A.request_from_items(items)["input"], [
+            {"role": "user", "content": "Draw a cat."},
+            {"role": "assistant", "content": [{"type": "output_text", "text": "Here it is:"}, {"type": "output_text", "text": "Nice?"}]},
+            {"role": "user", "content": [
+                {"type": "input_text", "text": "Same again:"},
+                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+                {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+            ]},
+        ])
+        # a request that sent such entries itself gets them back as they came
+        body = {"input": [{"role": "assistant", "content": [
+            {"type": "output_text", "text": "x"}, {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+            {"type": "input_file", "file_id": "file-1"}, {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}]}]}
+        self.assertEqual(A.request_from_items(A.items_from_request(body)), body)
+
+    def test_inline_files_are_sent_with_a_filename(self) -> None:
+        # The API refuses file_data without a filename: a file from elsewhere without a name gets one.
+        parts = (
+            FilePart(InlineBytes(b"%PDF"), mime_type="application/pdf"),
+            FilePart(InlineText("a,b\n"), mime_type="text/csv"),
+            FilePart(InlineText("notes")),
+            MediaPart(Modality.VIDEO, "video/mp4", InlineBytes(b"\x00\x00")),
+            FilePart(InlineBytes(b"%PDF"), name="kept.pdf", mime_type="application/pdf"),
+            FilePart(Uri("https://example.com/a.pdf")),
+        )
+        content = A.request_from_items([Item(ItemKind.USER, parts)])["input"][0]["content"]
+        self.assertEqual([entry.get("filename") for entry in content], ["file.pdf", "file.csv", "file.txt", "file", "kept.pdf", None])
+        self.assertEqual(content[0]["file_data"], "data:application/pdf;base64,JVBERg==")
+        # a request's own input_file without one is written back as it came
+        body = {"input": [{"role": "user", "content": [{"type": "input_file", "file_data": "data:application/pdf;base64,JVBERg=="}]},
+                          {"type": "function_call_output", "call_id": "c", "output": [{"type": "input_file", "file_data": "data:text/plain;base64,eA=="}]}]}
+        self.assertEqual(A.request_from_items(A.items_from_request(body)), body)
+
+    def test_tool_outputs_take_audio_of_another_api_as_a_file(self) -> None:
+        # A function_call_output list holds input_text, input_image and input_file entries only.
+        clip = MediaPart(Modality.AUDIO, "audio/wav", InlineText("UklGRg=="))
+        result = ToolResultPart(ToolCallId("call_1"), PartsOutput([TextPart("recorded:"), clip]))
+        [sent] = A.request_from_items([Item(ItemKind.TOOL, (result,))])["input"]
+        self.assertEqual(sent["output"], [
+            {"type": "input_text", "text": "recorded:"},
+            {"type": "input_file", "file_data": "data:audio/wav;base64,UklGRg==", "filename": "file"},
+        ])
+        body = {"input": [{"type": "function_call_output", "call_id": "c", "output": [
+            {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}]}]}
+        self.assertEqual(A.request_from_items(A.items_from_request(body)), body)
 
     def test_tool_output_with_images(self) -> None:
         for name, data in (

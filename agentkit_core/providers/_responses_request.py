@@ -37,6 +37,11 @@ from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_S
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
 _AUDIO_FORMATS = {**{mime: fmt for fmt, mime in AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}
+#: MIME type -> the extension of the ``filename`` an inline file without a name is sent with.
+_EXTENSIONS = {
+    "application/pdf": ".pdf", "application/json": ".json",
+    "text/plain": ".txt", "text/markdown": ".md", "text/csv": ".csv", "text/html": ".html",
+}
 
 
 def _ours(part: Part) -> bool:
@@ -48,10 +53,15 @@ def _text_type(role: str) -> str:
     return "output_text" if role == "assistant" else "input_text"
 
 
+def _from_request(part: Part) -> bool:
+    """Whether ``part`` is a content entry this API sent (its ``type`` kept), written back as it came."""
+    return (PART_NS + "type") in part.metadata
+
+
 def _entry(part: Part, role: str) -> JsonValue:
-    """One part -> one native content entry (of a message, or of a tool output list)."""
+    """One part -> one native content entry (of a message, or of a tool output list: ``role`` ``"tool"``)."""
     fields = carried(part.metadata, PART_NS)
-    if isinstance(part, CustomPart) and (PART_NS + "type") in part.metadata:
+    if isinstance(part, CustomPart) and _from_request(part):
         verbatim: JsonValue = copy_json(part.value)
         return verbatim
     if isinstance(part, TextPart):
@@ -65,7 +75,8 @@ def _entry(part: Part, role: str) -> JsonValue:
         if isinstance(data, Handle):
             return {"type": "input_image", "file_id": data.value.value, **fields}
         return {"type": "input_image", "image_url": data_url(part.mime_type, str(inline_base64(part))), **fields}
-    audio = _input_audio(part) if isinstance(part, MediaPart) else None
+    # a tool output list takes no input_audio: audio another API gave goes there as a file
+    audio = _input_audio(part) if isinstance(part, MediaPart) and (role != "tool" or _from_request(part)) else None
     if audio is not None:
         return {"type": "input_audio", "input_audio": audio, **fields}
     if isinstance(part, (MediaPart, FilePart)):
@@ -80,8 +91,10 @@ def _entry(part: Part, role: str) -> JsonValue:
         elif mime is None and isinstance(data, InlineText) and _ours(part):
             entry["file_data"] = data.value  # a file_data that was no data: URL, as it came
         else:
-            default = "text/plain" if holds_text(part) else "application/octet-stream"
-            entry["file_data"] = data_url(mime or default, str(inline_base64(part)))
+            mime = mime or ("text/plain" if holds_text(part) else "application/octet-stream")
+            entry["file_data"] = data_url(mime, str(inline_base64(part)))
+            if "filename" not in entry and not _from_request(part):  # the API refuses file_data without one
+                entry["filename"] = "file" + _EXTENSIONS.get(mime.lower(), "")
         return {**entry, **fields}
     if isinstance(part, (StructuredPart, CustomPart)):
         return {"type": _text_type(role), "text": dumps(part.value)}
@@ -103,9 +116,9 @@ def _output_native(output: ToolOutput) -> JsonValue:
     if isinstance(output, StructuredOutput):
         return dumps(output.value)
     if isinstance(output, PartsOutput):
-        return [_entry(p, "user") for p in output.parts]
+        return [_entry(p, "tool") for p in output.parts]
     if isinstance(output, FilesOutput):
-        return [_entry(f, "user") for f in output.files]
+        return [_entry(f, "tool") for f in output.files]
     return ""
 
 
@@ -196,7 +209,11 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
             yield _reasoning_native(group, fields)
         else:
             role = fields.pop("role") if "role" in fields else KIND_ROLES.get(item.kind, "user")
-            if len(group) == 1 and isinstance(first, TextPart) and (PART_NS + "type") not in first.metadata:
-                yield {"role": role, "content": first.text, **fields}
+            if role == "assistant":  # output_text and refusal entries only: another API's media and files stay out
+                group = [p for p in group if _from_request(p) or not isinstance(p, (MediaPart, FilePart))]
+            if not group:
+                continue
+            if len(group) == 1 and isinstance(group[0], TextPart) and not _from_request(group[0]):
+                yield {"role": role, "content": group[0].text, **fields}
             else:
                 yield {"role": role, "content": [_entry(p, role) for p in group], **fields}

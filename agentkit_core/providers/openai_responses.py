@@ -160,7 +160,14 @@ It keeps OpenAI's reasoning (parts marked ``agentkit.provider="openai"``, or
 unmarked ones carrying Responses metadata) and drops every other reasoning
 part: OpenAI takes back only its own reasoning items, so another provider's
 signatures and thoughts are not sent.  Custom parts outside the Responses
-namespace (Chat's ``openai.chat.*`` among them) are dropped too.  A tool
+namespace (Chat's ``openai.chat.*`` among them) are dropped too, and so are
+the media and files of an assistant item that did not come from this API
+(a Gemini image, a Chat audio answer): an assistant message takes only
+``output_text`` and ``refusal`` entries.  An inline file without a name is
+sent with ``filename`` ``"file"`` (``"file.pdf"``, ``"file.txt"``... by its
+MIME type), which the API requires beside ``file_data``; audio in a tool
+output, whose list takes no ``input_audio``, goes as an ``input_file``.
+Entries a request sent go back as they came.  A tool
 result's ``is_error`` has no native field.  A result without ``openai.type``
 that answers a ``custom_tool_call`` written before it goes as a
 ``custom_tool_call_output``, the only result the API matches to such a call
