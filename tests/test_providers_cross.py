@@ -18,6 +18,7 @@ import inspect
 import json
 import os
 import pkgutil
+import random
 import re
 import sys
 import unittest
@@ -220,6 +221,23 @@ class OddInputTest(unittest.TestCase):
             chunks = [body[i : i + size] for i in range(0, len(body), size)]
             with self.subTest(size=size):
                 self.assertEqual(list(openai_chat.events_from_sse(chunks)), [{"a": "\u00e9\U0001F600"}, {"b": 1}])
+
+    def test_a_recorded_body_cut_short_gives_a_prefix_of_its_events(self) -> None:
+        """A stream cut mid-event (a dropped connection) yields the events that ended, then stops quietly."""
+        rng = random.Random(7)
+        for name, module in PROVIDERS.items():
+            for sse in recorded.names(name, ".sse.txt"):
+                body = recorded.raw(name, sse)
+                whole = list(module.events_from_sse(body))
+                cuts = sorted(rng.sample(range(len(body)), min(60, len(body))))
+                for cut in cuts:
+                    with self.subTest(sse, cut=cut):
+                        events = list(module.events_from_sse(body[:cut]))
+                        self.assertEqual(events, whole[: len(events)])
+                        self.assertGreaterEqual(len(events), len(list(module.events_from_sse(body[: cut // 2]))))
+        with self.assertRaises(NormalizeError):  # an event that ended, yet is not JSON, is still refused
+            list(openai_chat.events_from_sse(b'data: {"a": 1}\n\ndata: {"b": \n\n'))
+        self.assertEqual(list(openai_chat.events_from_sse(b'data: {"a": 1}\n\ndata: {"b": 2}')), [{"a": 1}, {"b": 2}])
 
 
 # -- every recording to every provider -------------------------------------------------------------

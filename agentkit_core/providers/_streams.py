@@ -100,8 +100,11 @@ def events_from_sse(body: str | bytes | bytearray | Iterable[str | bytes]) -> It
     is dropped; several ``data:`` lines of one event are joined with newlines;
     a blank line ends an event; CRLF, LF and CR all end lines.  Padding around
     the JSON is ignored, and ``data: [DONE]`` (OpenAI's end marker) ends the
-    stream.  Data that is not a JSON object, and a body that is not UTF-8 text,
-    raise :class:`NormalizeError` naming the event or the piece.
+    stream.  A body that ends inside an event keeps it when its data parses,
+    and drops it when it does not (a stream cut short; the event-stream rules
+    drop an event no blank line ended).  Data that is not a JSON object, and a
+    body that is not UTF-8 text, raise :class:`NormalizeError` naming the
+    event or the piece.
     """
     data: list[str] = []
     n = 0
@@ -120,19 +123,22 @@ def events_from_sse(body: str | bytes | bytearray | Iterable[str | bytes]) -> It
         name, _, value = line.partition(":")
         if name == "data":
             data.append(value[1:] if value.startswith(" ") else value)
-    if data:
-        event = _event(data, n + 1)
+    if data:  # the body ended inside an event
+        event = _event(data, n + 1, cut=True)
         if event is not None:
             yield event
 
 
-def _event(data: list[str], n: int) -> JsonDict | None:
+def _event(data: list[str], n: int, cut: bool = False) -> JsonDict | None:
+    """Event ``n``'s JSON object; ``None`` for ``[DONE]``, and for data ``cut`` short that does not parse."""
     text = "\n".join(data).strip()
     if text == "[DONE]":
         return None
     try:
         value = parse_json(text)
     except NormalizeError as exc:
+        if cut:
+            return None  # a stream cut short mid-event: the event-stream rules drop what never ended
         raise NormalizeError(f"event {n}: {exc.message}") from None
     if not isinstance(value, dict):
         raise NormalizeError(f"event {n}: the data is not a JSON object")
