@@ -95,6 +95,24 @@ def without_empty_text(blocks: list[JsonDict]) -> list[JsonDict]:
     return [b for b in blocks if b != {"type": "text", "text": ""}]
 
 
+def blank(block: Any) -> bool:
+    """A text block of whitespace only, which the API refuses ("text content blocks must contain non-whitespace text")."""
+    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str) and not block["text"].strip()
+
+
+def sendable_blocks(content: Any) -> Any:
+    """``content`` (a message's, the system's or a tool result's) without its blank text blocks, nested ones too."""
+    if not isinstance(content, list):
+        return content
+    kept = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_result" and isinstance(block.get("content"), list):
+            block = {**block, "content": sendable_blocks(block["content"])}
+        if not blank(block):
+            kept.append(block)
+    return kept
+
+
 def accumulate(events: list[JsonDict]) -> JsonDict:
     """The final ``Message`` the Anthropic SDK's stream accumulator builds from ``events``."""
     message: JsonDict = {}
@@ -1027,6 +1045,45 @@ class RequestTests(unittest.TestCase):
         self.assertNotIn("c2ln", canonical(body))
         self.assertNotIn("gAAAAABencrypted", canonical(body))
 
+    def test_blank_text_from_other_providers_is_not_sent(self) -> None:
+        """The API refuses text blocks of whitespace only; Gemini and Chat transcripts hold them (a "\\n" before a call)."""
+        call = ToolCallPart(ToolCallId("call_1"), "f", {})
+        items = [
+            Item(ItemKind.SYSTEM, [TextPart("")]),
+            Item(ItemKind.USER, [TextPart("Go."), TextPart("\u2003")]),
+            Item(ItemKind.ASSISTANT, [TextPart("\n\n"), call, TextPart("", metadata={"gemini.thoughtSignature": "c2ln"})]),
+            Item(ItemKind.TOOL, [ToolResultPart(call.id, PartsOutput([TextPart(" "), TextPart("done")]))]),
+            Item(ItemKind.ASSISTANT, [TextPart(" ")]),
+        ]
+        self.assertEqual(
+            adapter.request_from_items(items),
+            {
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "Go."}]},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "call_1", "name": "f", "input": {}}]},
+                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "done"}], "is_error": False}]},
+                ]
+            },
+        )
+        # A request's string content is the API's to judge, and goes back as it came.
+        request = {"system": "", "messages": [{"role": "user", "content": "Go."}, {"role": "assistant", "content": ""}]}
+        self.assertEqual(adapter.request_from_items(adapter.items_from_request(request)), request)
+
+    def test_a_tool_call_input_is_sent_only_as_an_object(self) -> None:
+        """Another API's call may hold free text (a Responses custom tool) or an array: the Messages API takes neither."""
+        for value in ("print(1)", [1, 2], 5):
+            with self.subTest(value=value):
+                call = ToolCallPart(ToolCallId("call_1"), "python", value)
+                with self.assertRaises(NormalizeError) as caught:
+                    adapter.request_from_items([Item.text(ItemKind.USER, "hi"), Item(ItemKind.ASSISTANT, [TextPart("a"), call])])
+                self.assertEqual(caught.exception.path, "items[1].parts[1]")
+                # A tool_use block holding one (which the API never sends) stays the block it was, and goes back as it came.
+                block = {"type": "tool_use", "id": "toolu_1", "name": "python", "input": value}
+                request = {"messages": [{"role": "assistant", "content": [block]}]}
+                items = adapter.items_from_request(request)
+                self.assertEqual(items[0].parts, (CustomPart("anthropic.tool_use", value=block),))
+                self.assertEqual(adapter.request_from_items(items), request)
+
     def test_content_the_api_cannot_take_is_refused_with_its_path(self) -> None:
         refused = [
             MediaPart(Modality.AUDIO, "audio/wav", InlineBytes(b"RIFF")),
@@ -1083,8 +1140,11 @@ class BadInputTests(unittest.TestCase):
                     if items is not None:
                         self.assert_valid(items)
                         expected = {"messages": [], **transcript(bad)}  # absent messages are no messages
+                        if isinstance(expected.get("system"), list):  # blank text, which the API refuses, is not sent
+                            expected["system"] = sendable_blocks(expected["system"])
                         if isinstance(expected["messages"], list):  # nor are messages with no content
-                            expected["messages"] = [m for m in expected["messages"] if m.get("content") != []]
+                            messages = [{**m, "content": sendable_blocks(m.get("content"))} for m in expected["messages"]]
+                            expected["messages"] = [m for m in messages if m.get("content") != []]
                         self.assertEqual(canonical(adapter.request_from_items(items)), canonical(expected))
 
     def test_mutated_streams(self) -> None:

@@ -203,9 +203,9 @@ def _redacted_thinking(block: JsonDict) -> Part:
 
 
 def _tool_use(block: JsonDict) -> Part:
-    call_id, name = block.get("id"), block.get("name")
-    if not isinstance(call_id, str) or not isinstance(name, str):
-        return custom(block)
+    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
+    if not isinstance(call_id, str) or not isinstance(name, str) or not isinstance(arguments, (dict, type(None))):
+        return custom(block)  # an input the API never sends (null: a streamed input that did not parse)
     metadata = carry(block, ("type", "id", "name", "input"), NS)
     if "input" not in block:
         metadata[OMITTED] = ["input"]
@@ -361,6 +361,21 @@ def _reasoning_block(part: ReasoningPart) -> JsonDict | None:
     return block
 
 
+def _tool_input(part: ToolCallPart) -> JsonDict | None:
+    """A call's ``input``: a JSON object (``{}`` for text that did not parse), as the API takes no other."""
+    if part.input is None and INPUT_ERROR_KEY in part.metadata:
+        return {}
+    if not isinstance(part.input, (dict, type(None))):  # a custom tool's free text, a JSON array
+        raise NormalizeError(f"a tool_use input must be a JSON object, not {type(part.input).__name__}")
+    return None if part.input is None else copy_json(part.input)
+
+
+def sendable(block: JsonDict) -> bool:
+    """Whether ``block`` goes in a request: the API refuses text blocks of whitespace only (or none)."""
+    text = block.get("text") if block.get("type") == "text" else "x"
+    return not isinstance(text, str) or bool(text.strip())
+
+
 def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
     if isinstance(output, TextOutput):
         return output.text
@@ -372,7 +387,7 @@ def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
         if isinstance(part, _NOT_IN_RESULTS):
             raise NormalizeError(f"a tool_result cannot hold a {type(part).__name__}")
         block = block_from_part(part)
-        if block is not None:
+        if block is not None and sendable(block):
             blocks.append(block)
     return blocks
 
@@ -385,8 +400,7 @@ def block_from_part(part: Part) -> JsonDict | None:
     elif isinstance(part, ReasoningPart):
         block = _reasoning_block(part)
     elif isinstance(part, ToolCallPart):
-        unparsed = part.input is None and INPUT_ERROR_KEY in part.metadata
-        block = {"type": "tool_use", "id": part.id.value, "name": part.name, "input": {} if unparsed else copy_json(part.input)}
+        block = {"type": "tool_use", "id": part.id.value, "name": part.name, "input": _tool_input(part)}
     elif isinstance(part, ToolResultPart):
         content = _tool_content(part.output)
         block = {"type": "tool_result", "tool_use_id": part.call_id.value, "content": content, "is_error": part.is_error}

@@ -12,7 +12,8 @@ native block                       neutral part
                                    ``agentkit.provider: "anthropic"``
 ``redacted_thinking``              ``ReasoningPart(None, data=InlineText(data), redacted=True)``,
                                    ``agentkit.provider: "anthropic"``
-``tool_use``                       ``ToolCallPart(ToolCallId(id), name, input)``
+``tool_use``                       ``ToolCallPart(ToolCallId(id), name, input)`` (an object
+                                   ``input``; any other is a block the API never sends)
 ``tool_result``                    ``ToolResultPart(ToolCallId(tool_use_id), output, is_error)``:
                                    string ``content`` -> ``TextOutput``, a block list ->
                                    ``PartsOutput`` of the blocks' parts; ``agentkit.tool_name``
@@ -74,8 +75,11 @@ item metadata are written back, except on items decoded from a response
 (those with ``anthropic.type``, usage or a finish reason: the fields describe
 the response).  A message
 with no content blocks (a refusal's item, or one whose parts were all
-dropped) is not sent, since the API refuses empty messages.  What the encoder
-does with parts that did not come from Anthropic:
+dropped) is not sent, since the API refuses empty messages; nor is a text
+part of whitespace only (the API refuses such blocks, which other providers'
+transcripts hold, as in a ``"\\n"`` before a call), in a message, the system or
+a tool result; a message's or the system's plain string goes as it came.  What
+the encoder does with parts that did not come from Anthropic:
 
 * reasoning is sent only when it holds Anthropic's state
   (``agentkit.provider == "anthropic"``); another provider's reasoning, and
@@ -89,8 +93,10 @@ does with parts that did not come from Anthropic:
   did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``,
   and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
-* audio and video, artifact handles, custom parts of no provider, and parts a
-  ``tool_result`` cannot hold raise :class:`~agentkit_core.NormalizeError`.
+* audio and video, artifact handles, custom parts of no provider, parts a
+  ``tool_result`` cannot hold, and tool calls whose input is not a JSON object
+  (a Responses custom tool's free text) raise
+  :class:`~agentkit_core.NormalizeError`.
 
 Responses
 ---------
@@ -220,6 +226,7 @@ from ._anthropic_codec import (
     content_blocks,
     finish_reason,
     part_from_block,
+    sendable,
     usage_from_native,
     write_extras,
 )
@@ -338,7 +345,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
             block = block_from_part(part)
         except NormalizeError as exc:
             raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
-        if block is not None:
+        if block is not None and sendable(block):
             blocks.append(block)
     return blocks
 
