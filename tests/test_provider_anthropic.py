@@ -1045,6 +1045,27 @@ class RequestTests(unittest.TestCase):
         self.assertNotIn("c2ln", canonical(body))
         self.assertNotIn("gAAAAABencrypted", canonical(body))
 
+    def test_a_tool_result_with_null_fields_is_still_a_tool_result(self) -> None:
+        """Python clients write ``"is_error": None`` (or ``"content": None``): the result stays a result, the nulls go back."""
+        request = {"messages": [
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}, {"type": "tool_use", "id": "toolu_2", "name": "g", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok", "is_error": None},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": None},
+            ]},
+        ]}  # fmt: skip
+        items = adapter.items_from_request(request)
+        self.assertEqual(
+            [(type(p), p.call_id, p.output, p.is_error, p.metadata.get(TOOL_NAME_KEY)) for p in items[1].parts],  # type: ignore[attr-defined]
+            [(ToolResultPart, ToolCallId("toolu_1"), TextOutput("ok"), False, "f"), (ToolResultPart, ToolCallId("toolu_2"), TextOutput(""), False, "g")],
+        )
+        self.assertEqual(canonical(adapter.request_from_items(items)), canonical(request))
+        # Wrong types are still not taken for a result.
+        for bad in ({"is_error": 0}, {"content": 5}, {"content": False}):
+            with self.subTest(bad=bad):
+                block = {"type": "tool_result", "tool_use_id": "toolu_1", **bad}
+                self.assertIsInstance(adapter.items_from_request({"messages": [{"role": "user", "content": [block]}]})[0].parts[0], CustomPart)
+
     def test_blank_text_from_other_providers_is_not_sent(self) -> None:
         """The API refuses text blocks of whitespace only; Gemini and Chat transcripts hold them (a "\\n" before a call)."""
         call = ToolCallPart(ToolCallId("call_1"), "f", {})

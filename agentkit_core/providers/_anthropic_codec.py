@@ -213,7 +213,9 @@ def _tool_use(block: JsonDict) -> Part:
 
 
 def _tool_result(block: JsonDict) -> Part:
-    call_id, content, is_error = block.get("tool_use_id"), block.get("content", ""), block.get("is_error", False)
+    call_id, content, is_error = block.get("tool_use_id"), block.get("content"), block.get("is_error")
+    # A null content or is_error (a client's None) reads as the field left out, and is carried as null.
+    content, is_error = "" if content is None else content, False if is_error is None else is_error
     if not isinstance(call_id, str) or not isinstance(is_error, bool):
         return custom(block)
     output: ToolOutput
@@ -225,7 +227,7 @@ def _tool_result(block: JsonDict) -> Part:
             return custom(block)  # not content a tool_result holds: kept as it came
     else:
         return custom(block)
-    metadata = carry(block, ("type", "tool_use_id", "content", "is_error"), NS)
+    metadata = carry(block, ["type", "tool_use_id"] + [k for k in ("content", "is_error") if block.get(k) is not None], NS)
     omitted: list[JsonValue] = [name for name in ("content", "is_error") if name not in block]
     if omitted:
         metadata[OMITTED] = omitted

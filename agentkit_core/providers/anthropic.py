@@ -17,7 +17,8 @@ native block                       neutral part
 ``tool_result``                    ``ToolResultPart(ToolCallId(tool_use_id), output, is_error)``:
                                    string ``content`` -> ``TextOutput``, a block list ->
                                    ``PartsOutput`` of the blocks' parts; ``agentkit.tool_name``
-                                   when the request's earlier ``tool_use`` names the tool
+                                   when the request's earlier ``tool_use`` names the tool; a
+                                   null ``content``/``is_error`` reads as absent (kept as null)
 ``image``, ``base64`` source       ``MediaPart(IMAGE, media_type, InlineBytes(decoded))``
 ``image``, ``url`` source          ``MediaPart(IMAGE, "image/*", Uri(url))`` (no media type sent)
 ``document``, ``base64`` PDF       ``FilePart(InlineBytes(decoded), name=title,
