@@ -1105,6 +1105,19 @@ class RequestTests(unittest.TestCase):
                 self.assertEqual(items[0].parts, (CustomPart("anthropic.tool_use", value=block),))
                 self.assertEqual(adapter.request_from_items(items), request)
 
+    def test_the_system_prompt_takes_only_text(self) -> None:
+        """``system`` holds text blocks only: an image another API takes in a developer message is refused, not sent."""
+        image = MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"\x89PNG\r\n\x1a\n"))
+        for kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER):
+            for part in (image, FilePart(InlineBytes(b"%PDF"), mime_type="application/pdf"), ToolCallPart(ToolCallId("c"), "f", {})):
+                with self.subTest(kind=kind, part=part):
+                    with self.assertRaises(NormalizeError) as caught:
+                        adapter.request_from_items([Item.text(ItemKind.USER, "hi"), Item(kind, [TextPart("Rules."), part])])
+                    self.assertEqual(caught.exception.path, "items[1].parts[1]")
+        # Structured data goes as its text; reasoning and other providers' parts are dropped as anywhere else.
+        system = Item(ItemKind.SYSTEM, [StructuredPart({"a": 1}), ReasoningPart("r"), CustomPart("gemini.x", value={"x": 1})])
+        self.assertEqual(adapter.request_from_items([system])["system"], [{"type": "text", "text": '{"a":1}'}])
+
     def test_content_the_api_cannot_take_is_refused_with_its_path(self) -> None:
         refused = [
             MediaPart(Modality.AUDIO, "audio/wav", InlineBytes(b"RIFF")),

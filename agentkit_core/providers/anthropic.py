@@ -95,9 +95,10 @@ the encoder does with parts that did not come from Anthropic:
   and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
 * audio and video, artifact handles, custom parts of no provider, parts a
-  ``tool_result`` cannot hold, and tool calls whose input is not a JSON object
-  (a Responses custom tool's free text) raise
-  :class:`~agentkit_core.NormalizeError`.
+  ``tool_result`` cannot hold, tool calls whose input is not a JSON object
+  (a Responses custom tool's free text), and a ``SYSTEM`` or ``DEVELOPER``
+  item's parts other than text (an image in a Responses developer message:
+  ``system`` holds text blocks only) raise :class:`~agentkit_core.NormalizeError`.
 
 Responses
 ---------
@@ -217,7 +218,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
+from .. import CustomPart, Item, ItemKind, JsonValue, NormalizeError, TextPart
 from ._anthropic_codec import (
     NS,
     STRING_CONTENT,
@@ -334,7 +335,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
 
 
 def _native_content(item: Item, path: str) -> str | list[JsonDict]:
-    """The message content of ``item``: a string, or the blocks of the parts the encoder keeps."""
+    """The message (or system) content of ``item``: a string, or the blocks of the parts the encoder keeps."""
     parts = item.parts
     if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart:
         text = parts[0].text
@@ -344,6 +345,8 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
     for j, part in enumerate(parts):
         try:
             block = block_from_part(part)
+            if item.kind in _SYSTEM_KINDS and block is not None and block.get("type") != "text" and not isinstance(part, CustomPart):
+                raise NormalizeError(f"the system prompt holds only text, not a {block.get('type')} block")
         except NormalizeError as exc:
             raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
         if block is not None and sendable(block):
