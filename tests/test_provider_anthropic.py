@@ -1105,6 +1105,37 @@ class RequestTests(unittest.TestCase):
                 self.assertEqual(items[0].parts, (CustomPart("anthropic.tool_use", value=block),))
                 self.assertEqual(adapter.request_from_items(items), request)
 
+    def test_media_go_only_as_the_types_the_api_reads(self) -> None:
+        """Base64 images of JPEG, PNG, GIF or WebP; documents as PDF or UTF-8 text: others are refused, not sent."""
+        csv = "data:text/csv;base64," + base64.b64encode(b"a,b\n1,2\n").decode()
+        sent = [
+            (FilePart(Uri(csv), name="t.csv"), {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "a,b\n1,2\n"}, "title": "t.csv"}),
+            (FilePart(InlineBytes(b'{"a": 1}'), mime_type="application/json"), {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": '{"a": 1}'}}),
+            (MediaPart(Modality.IMAGE, "image/jpg", InlineBytes(b"\xff\xd8\xff")), {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/"}}),
+            (FilePart(Uri("data:image/gif;base64,R0lG")), {"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "R0lG"}}),
+        ]
+        for part, block in sent:
+            with self.subTest(part=part):
+                self.assertEqual(adapter.request_from_items([Item(ItemKind.USER, [part])])["messages"][0]["content"], [block])
+        refused = [
+            MediaPart(Modality.IMAGE, "image/heic", InlineBytes(b"....")),
+            MediaPart(Modality.IMAGE, "image/png", Uri("data:image/svg+xml;base64,PHN2Zz4=")),
+            MediaPart(Modality.IMAGE, "image/*", InlineBytes(b"\x89PNG")),
+            FilePart(InlineBytes(b"PK\x03\x04"), name="a.docx", mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+            FilePart(Uri("https://example.com/a.txt"), mime_type="text/plain"),
+            FilePart(InlineBytes(b"\xff\xfe"), mime_type="text/plain"),
+        ]
+        for part in refused:
+            with self.subTest(part=part):
+                with self.assertRaises(NormalizeError) as caught:
+                    adapter.request_from_items([Item(ItemKind.USER, [TextPart("a"), part])])
+                self.assertEqual(caught.exception.path, "items[0].parts[1]")
+        # A request's image of another type (which the API refuses) stays the block it was.
+        block = {"type": "image", "source": {"type": "base64", "media_type": "image/heic", "data": "Li4uLg=="}}
+        items = adapter.items_from_request({"messages": [{"role": "user", "content": [block]}]})
+        self.assertEqual(items[0].parts, (CustomPart("anthropic.image", value=block),))
+        self.assertEqual(adapter.request_from_items(items)["messages"][0]["content"], [block])
+
     def test_the_system_prompt_takes_only_text(self) -> None:
         """``system`` holds text blocks only: an image another API takes in a developer message is refused, not sent."""
         image = MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"\x89PNG\r\n\x1a\n"))

@@ -66,6 +66,13 @@ UNKNOWN_DELTAS = NS + "unknown_deltas"
 _MARKERS = ("omitted", "string_content", "unknown_deltas")
 #: Namespaces of the other providers' custom parts, which the encoder drops.
 _FOREIGN = ("openai.", "gemini.")
+#: The media types the API reads: base64 images, and base64 or URL documents (besides plain text).
+IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+PDF = "application/pdf"
+#: Documents besides ``text/*`` that are text.
+_TEXT_TYPES = ("application/json", "application/xml")
+#: Media types clients write for one the API names otherwise.
+_SPELLINGS = {"image/jpg": "image/jpeg"}
 #: Parts a ``tool_result``'s content cannot hold.
 _NOT_IN_RESULTS = (ReasoningPart, ToolCallPart, ToolResultPart)
 
@@ -250,7 +257,7 @@ def _source(block: JsonDict, kind: str, fields: tuple[str, ...]) -> JsonDict | N
 def _image(block: JsonDict) -> Part:
     metadata = carry(block, ("type", "source"), NS)
     source = _source(block, "base64", ("media_type", "data"))
-    data = None if source is None else b64decode(source["data"])
+    data = None if source is None or source["media_type"] not in IMAGE_TYPES else b64decode(source["data"])
     if source is not None and data is not None:
         return MediaPart(Modality.IMAGE, source["media_type"], InlineBytes(data), metadata=metadata)
     source = _source(block, "url", ("url",))
@@ -263,13 +270,13 @@ def _document_data(block: JsonDict) -> tuple[DataRef | None, str]:
     """A document's data and MIME type, for the sources the API documents for PDF and plain text."""
     source = _source(block, "base64", ("media_type", "data"))
     if source is not None:
-        decoded = b64decode(source["data"]) if source["media_type"] == "application/pdf" else None
-        return (None if decoded is None else InlineBytes(decoded)), "application/pdf"
+        decoded = b64decode(source["data"]) if source["media_type"] == PDF else None
+        return (None if decoded is None else InlineBytes(decoded)), PDF
     source = _source(block, "text", ("media_type", "data"))
     if source is not None:
         return (InlineText(source["data"]) if source["media_type"] == "text/plain" else None), "text/plain"
     source = _source(block, "url", ("url",))
-    return (None, "") if source is None else (Uri(source["url"]), "application/pdf")
+    return (None, "") if source is None else (Uri(source["url"]), PDF)
 
 
 def _document(block: JsonDict) -> Part:
@@ -311,34 +318,57 @@ def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDic
     return native
 
 
-def _image_source(data: DataRef, mime: str) -> JsonDict:
-    if isinstance(data, InlineBytes):
-        return {"type": "base64", "media_type": mime, "data": b64encode(data.value)}
-    if isinstance(data, InlineText):  # media held as its base64 text
-        return {"type": "base64", "media_type": mime, "data": data.value}
+def _base64_source(data: DataRef, mime: str, kinds: tuple[str, ...]) -> JsonDict:
+    """A source for ``data``: a URL, or base64 whose media type (a ``data:`` URL's own, else ``mime``) is in ``kinds``."""
     if isinstance(data, Uri):
         inline = parse_data_url(data.value, exact=False)
-        if inline is not None:
-            return {"type": "base64", "media_type": inline[0] or mime, "data": inline[1]}
-        return {"type": "url", "url": data.value}
-    raise NormalizeError("artifact handles must be resolved to data or a URL before sending")
+        if inline is None:
+            return {"type": "url", "url": data.value}
+        mime, text = inline[0] or mime, inline[1]
+    elif isinstance(data, InlineBytes):
+        text = b64encode(data.value)
+    elif isinstance(data, InlineText):  # media held as its base64 text
+        text = data.value
+    else:
+        raise NormalizeError("artifact handles must be resolved to data or a URL before sending")
+    mime = _SPELLINGS.get(mime, mime)
+    if mime not in kinds:
+        raise NormalizeError(f"the API reads base64 data of the types {', '.join(kinds)}, not {mime!r}")
+    return {"type": "base64", "media_type": mime, "data": text}
 
 
 def _document_source(data: DataRef, mime: str | None) -> JsonDict:
-    if isinstance(data, InlineBytes) and (mime or "").startswith("text/"):
+    """A document's source: a PDF (base64 or URL) or UTF-8 plain text, the documents the API reads."""
+    inline = parse_data_url(data.value, exact=False) if isinstance(data, Uri) else None
+    if isinstance(data, Uri) and inline is None and mime not in (None, PDF):
+        raise NormalizeError(f"the API reads a document by URL only as a PDF, not {mime!r}")
+    if inline is not None and _is_text(inline[0] or mime):
+        decoded = b64decode(inline[1])
+        if decoded is None:
+            raise NormalizeError("the data: URL's base64 does not decode")
+        data, mime = InlineBytes(decoded), inline[0] or mime
+    if isinstance(data, InlineBytes) and _is_text(mime):
         try:
             return {"type": "text", "media_type": "text/plain", "data": data.value.decode("utf-8")}
         except UnicodeDecodeError:
-            pass
-    if isinstance(data, InlineText) and (mime is None or mime.startswith("text/")):
+            raise NormalizeError(f"a {mime} document that is not UTF-8 text") from None
+    if isinstance(data, InlineText) and (mime is None or _is_text(mime)):
         return {"type": "text", "media_type": "text/plain", "data": data.value}
-    return _image_source(data, mime or "application/pdf")
+    return _base64_source(data, mime or PDF, (PDF,))
+
+
+def _is_text(mime: str | None) -> bool:
+    """Whether a document of ``mime`` is text, which the API reads as a ``text/plain`` source."""
+    return mime is not None and (mime.startswith("text/") or mime in _TEXT_TYPES)
 
 
 def _file_block(part: FilePart | MediaPart, name: str | None) -> JsonDict:
     mime = part.mime_type
+    if isinstance(part.data, Uri):  # a data: URL's own media type rules
+        inline = parse_data_url(part.data.value, exact=False)
+        mime = inline[0] if inline is not None and inline[0] else mime
     if mime is not None and mime.startswith("image/"):
-        return {"type": "image", "source": _image_source(part.data, mime)}
+        return {"type": "image", "source": _base64_source(part.data, mime, IMAGE_TYPES)}
     block = {"type": "document", "source": _document_source(part.data, mime)}
     if name is not None:
         block["title"] = name
@@ -408,7 +438,7 @@ def block_from_part(part: Part) -> JsonDict | None:
         block = {"type": "tool_result", "tool_use_id": part.call_id.value, "content": content, "is_error": part.is_error}
     elif isinstance(part, MediaPart):
         if part.modality is Modality.IMAGE:
-            block = {"type": "image", "source": _image_source(part.data, part.mime_type)}
+            block = {"type": "image", "source": _base64_source(part.data, part.mime_type, IMAGE_TYPES)}
         elif part.modality is Modality.BINARY:
             block = _file_block(part, None)
         else:

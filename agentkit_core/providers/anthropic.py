@@ -19,7 +19,8 @@ native block                       neutral part
                                    ``PartsOutput`` of the blocks' parts; ``agentkit.tool_name``
                                    when the request's earlier ``tool_use`` names the tool; a
                                    null ``content``/``is_error`` reads as absent (kept as null)
-``image``, ``base64`` source       ``MediaPart(IMAGE, media_type, InlineBytes(decoded))``
+``image``, ``base64`` source       ``MediaPart(IMAGE, media_type, InlineBytes(decoded))`` for
+                                   the four types the API reads (JPEG, PNG, GIF, WebP)
 ``image``, ``url`` source          ``MediaPart(IMAGE, "image/*", Uri(url))`` (no media type sent)
 ``document``, ``base64`` PDF       ``FilePart(InlineBytes(decoded), name=title,
                                    mime_type="application/pdf")``
@@ -89,13 +90,16 @@ the encoder does with parts that did not come from Anthropic:
 * another provider's custom parts (``openai.*``, ``gemini.*``: its server
   tools) are dropped, and so is its metadata (only ``anthropic.*`` is written);
 * ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
-  base64 ``data:`` URLs become base64 sources; a document's inline text or
-  UTF-8 ``text/*`` bytes a ``text`` source; tool calls whose argument text
+  base64 ``data:`` URLs become base64 sources; a document's inline text, or
+  UTF-8 ``text/*``, JSON or XML bytes (a ``data:`` URL's too), a ``text``
+  source; ``image/jpg`` is sent as ``image/jpeg``; tool calls whose argument text
   did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``,
   and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
-* audio and video, artifact handles, custom parts of no provider, parts a
-  ``tool_result`` cannot hold, tool calls whose input is not a JSON object
+* audio and video, images the API does not read (HEIC, SVG, an unknown
+  type held inline), documents other than PDF and text (a Word file, a text
+  file by URL, text that is not UTF-8), artifact handles, custom parts of no
+  provider, parts a ``tool_result`` cannot hold, tool calls whose input is not a JSON object
   (a Responses custom tool's free text), and a ``SYSTEM`` or ``DEVELOPER``
   item's parts other than text (an image in a Responses developer message:
   ``system`` holds text blocks only) raise :class:`~agentkit_core.NormalizeError`.
