@@ -959,6 +959,29 @@ class RequestTests(unittest.TestCase):
             {"system": [{"type": "text", "text": "be brief"}], "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]},
         )
 
+    def test_mid_conversation_system_messages_stay_in_place(self) -> None:
+        """``role: "system"`` messages (text, tool changes, ``clear_at``, an effort-only one first) go back where they were."""
+        request = load("messages.mid_conversation_system.request.json")
+        items = adapter.items_from_request(request)
+        kinds = [(item.kind, item.metadata.get("anthropic.role")) for item in items]
+        system_at = [n for n, m in enumerate(request["messages"]) if m["role"] == "system"]
+        self.assertEqual([n for n, (kind, role) in enumerate(kinds[1:]) if kind is ItemKind.SYSTEM and role == "system"], system_at)
+        self.assertEqual(kinds[0], (ItemKind.SYSTEM, None))  # the top-level system
+        self.assertEqual(items[1].parts, ())  # the effort-only message, whose content is empty
+        self.assertEqual(items[3].parts[0], CustomPart("anthropic.tool_removal", value=request["messages"][2]["content"][0]))
+        # The next turn: the response and a new user message after the system messages, each still in place.
+        answer = message([{"type": "text", "text": "Both files read."}])
+        later = items + adapter.items_from_response(answer) + [Item.text(ItemKind.USER, "Thanks.")]
+        self.assertEqual(
+            adapter.request_from_items(later)["messages"],
+            request["messages"] + [{"role": "assistant", "content": answer["content"]}, {"role": "user", "content": [{"type": "text", "text": "Thanks."}]}],
+        )
+        # A system or developer item of no system message (another provider's, an app's) joins the top-level system,
+        # which every model takes: only some take system messages.
+        neutral = [Item.text(ItemKind.USER, "Hi."), Item.text(ItemKind.DEVELOPER, "Be brief."), Item.text(ItemKind.USER, "Go on.")]
+        body = adapter.request_from_items(neutral)
+        self.assertEqual((body["system"], [m["role"] for m in body["messages"]]), ([{"type": "text", "text": "Be brief."}], ["user", "user"]))
+
     def test_several_system_items_join_as_blocks(self) -> None:
         items = [Item.text(ItemKind.SYSTEM, "one"), *adapter.items_from_request({"system": "two", "messages": []}), Item(ItemKind.DEVELOPER, [])]
         self.assertEqual(adapter.request_from_items(items), {"system": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}], "messages": []})
@@ -1209,7 +1232,7 @@ class BadInputTests(unittest.TestCase):
                             expected["system"] = sendable_blocks(expected["system"])
                         if isinstance(expected["messages"], list):  # nor are messages with no content
                             messages = [{**m, "content": sendable_blocks(m.get("content"))} for m in expected["messages"]]
-                            expected["messages"] = [m for m in messages if m.get("content") != []]
+                            expected["messages"] = [m for m in messages if m.get("content") != [] or m.get("role") == "system"]
                         self.assertEqual(canonical(adapter.request_from_items(items)), canonical(expected))
 
     def test_mutated_streams(self) -> None:

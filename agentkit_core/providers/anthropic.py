@@ -66,11 +66,18 @@ native                                         neutral
                                                ``tool_result`` (parts in native order, so text
                                                sent beside the results stays in place)
 ``role: "assistant"``                          ``ASSISTANT`` item
-other message fields                           item metadata ``"anthropic.<field>"``
+``role: "system"`` (a mid-conversation         ``SYSTEM`` item in place, its role kept in
+system message)                                ``"anthropic.role"``; ``tool_addition`` and
+                                               ``tool_removal`` blocks are custom parts
+other message fields (``clear_at``,            item metadata ``"anthropic.<field>"``
+``output_config``, ...)
 =============================================  ================================================
 
 Back to a request (:func:`request_from_items`): ``SYSTEM`` and ``DEVELOPER``
-items become ``system``; ``ASSISTANT`` items assistant messages; ``USER``,
+items become ``system``, but for those with ``anthropic.role: "system"``,
+which go back as the system messages they were, in place (even when empty: an
+``output_config`` alone); only some models take system messages, so no other
+item becomes one.  ``ASSISTANT`` items become assistant messages; ``USER``,
 ``TOOL``, ``CONTEXT`` and ``NOTIFICATION`` items user messages, one message
 per item (the API joins consecutive turns of one role).  Message fields in
 item metadata are written back, except on items decoded from a response
@@ -253,6 +260,8 @@ __all__ = (
 )
 
 _SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER)
+#: On a SYSTEM item from a ``role: "system"`` message: the message's role, so it goes back in place.
+_SYSTEM_ROLE = NS + "role"
 _ROLES = {
     ItemKind.USER: "user",
     ItemKind.TOOL: "user",
@@ -308,8 +317,10 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     role, content = message.get("role"), message.get("content")
     if role == "assistant":
         return ItemKind.ASSISTANT
+    if role == "system":
+        return ItemKind.SYSTEM
     if role != "user":
-        raise wrong("role 'user' or 'assistant'", role, path + ".role")
+        raise wrong("role 'user', 'assistant' or 'system'", role, path + ".role")
     if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
         return ItemKind.TOOL
     return ItemKind.USER
@@ -333,7 +344,8 @@ def items_from_request(body: JsonDict) -> list[Item]:
         path = f"messages[{i}]"
         json_object(message, path, "a message (a JSON object)")
         kind = _message_kind(message, path)
-        item = _content_item(kind, message.get("content"), carry(message, ("role", "content"), NS), path + ".content")
+        consumed = ("content",) if kind is ItemKind.SYSTEM else ("role", "content")  # a system message keeps its role
+        item = _content_item(kind, message.get("content"), carry(message, consumed, NS), path + ".content")
         items.append(item)
     return name_results(items)
 
@@ -385,13 +397,14 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     for i, item in enumerate(checked):
         path = f"items[{i}]"
         content = _native_content(item, path)
-        if item.kind in _SYSTEM_KINDS:
+        in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(_SYSTEM_ROLE) == "system"
+        if item.kind in _SYSTEM_KINDS and not in_place:
             if content != [] or not item.parts:  # kept unless every part was dropped
                 system.append(content)
             continue
-        if content == [] and not _empty_prefill(item, i == len(checked) - 1):
+        if content == [] and not in_place and not _empty_prefill(item, i == len(checked) - 1):
             continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
-        message: JsonDict = {"role": _ROLES[item.kind], "content": content}
+        message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
         if not _from_response(item):  # a response's fields describe it, not a message to send
             write_extras(message, item.metadata)
         messages.append(message)
