@@ -1115,12 +1115,16 @@ class RequestTests(unittest.TestCase):
 
     def test_a_tool_call_input_is_sent_only_as_an_object(self) -> None:
         """Another API's call may hold free text (a Responses custom tool) or an array: the Messages API takes neither."""
-        for value in ("print(1)", [1, 2], 5):
+        for value in ("print(1)", [1, 2], 5, None):
             with self.subTest(value=value):
                 call = ToolCallPart(ToolCallId("call_1"), "python", value)
-                with self.assertRaises(NormalizeError) as caught:
-                    adapter.request_from_items([Item.text(ItemKind.USER, "hi"), Item(ItemKind.ASSISTANT, [TextPart("a"), call])])
-                self.assertEqual(caught.exception.path, "items[1].parts[1]")
+                items = [Item.text(ItemKind.USER, "hi"), Item(ItemKind.ASSISTANT, [TextPart("a"), call])]
+                if value is None:  # no input (a Chat call whose arguments are "null"): an empty one
+                    self.assertEqual(adapter.request_from_items(items)["messages"][1]["content"][1]["input"], {})
+                else:
+                    with self.assertRaises(NormalizeError) as caught:
+                        adapter.request_from_items(items)
+                    self.assertEqual(caught.exception.path, "items[1].parts[1]")
                 # A tool_use block holding one (which the API never sends) stays the block it was, and goes back as it came.
                 block = {"type": "tool_use", "id": "toolu_1", "name": "python", "input": value}
                 request = {"messages": [{"role": "assistant", "content": [block]}]}

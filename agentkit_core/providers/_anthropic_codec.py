@@ -210,13 +210,13 @@ def _redacted_thinking(block: JsonDict) -> Part:
 
 
 def _tool_use(block: JsonDict) -> Part:
-    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
-    if not isinstance(call_id, str) or not isinstance(name, str) or not isinstance(arguments, (dict, type(None))):
-        return custom(block)  # an input the API never sends (null: a streamed input that did not parse)
+    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input", {})
+    if not isinstance(call_id, str) or not isinstance(name, str) or not isinstance(arguments, dict):
+        return custom(block)  # an input the API never sends
     metadata = carry(block, ("type", "id", "name", "input"), NS)
     if "input" not in block:
         metadata[OMITTED] = ["input"]
-    return ToolCallPart(ToolCallId(call_id), name, copy_json(block.get("input", {})), metadata=metadata)
+    return ToolCallPart(ToolCallId(call_id), name, copy_json(arguments), metadata=metadata)
 
 
 def _tool_result(block: JsonDict) -> Part:
@@ -393,13 +393,14 @@ def _reasoning_block(part: ReasoningPart) -> JsonDict | None:
     return block
 
 
-def _tool_input(part: ToolCallPart) -> JsonDict | None:
-    """A call's ``input``: a JSON object (``{}`` for text that did not parse), as the API takes no other."""
-    if part.input is None and INPUT_ERROR_KEY in part.metadata:
+def _tool_input(part: ToolCallPart) -> JsonDict:
+    """A call's ``input``: a JSON object, as the API takes no other (``{}`` for none, or text that did not parse)."""
+    if part.input is None:
         return {}
-    if not isinstance(part.input, (dict, type(None))):  # a custom tool's free text, a JSON array
+    if not isinstance(part.input, dict):  # a custom tool's free text, a JSON array
         raise NormalizeError(f"a tool_use input must be a JSON object, not {type(part.input).__name__}")
-    return None if part.input is None else copy_json(part.input)
+    arguments: JsonDict = copy_json(part.input)
+    return arguments
 
 
 def sendable(block: JsonDict) -> bool:

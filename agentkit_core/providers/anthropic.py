@@ -99,8 +99,9 @@ the encoder does with parts that did not come from Anthropic:
 * ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
   base64 ``data:`` URLs become base64 sources; a document's inline text, or
   UTF-8 ``text/*``, JSON or XML bytes (a ``data:`` URL's too), a ``text``
-  source; ``image/jpg`` is sent as ``image/jpeg``; tool calls whose argument text
-  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``,
+  source; ``image/jpg`` is sent as ``image/jpeg``; tool calls with no input
+  (``input=None``: argument text that did not parse, with
+  ``agentkit.input_error``, or a null) go with ``{}``,
   and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
 * audio and video, images the API does not read (HEIC, SVG, an unknown
