@@ -95,6 +95,24 @@ def without_empty_text(blocks: list[JsonDict]) -> list[JsonDict]:
     return [b for b in blocks if b != {"type": "text", "text": ""}]
 
 
+def blank(block: Any) -> bool:
+    """A text block of whitespace only, which the API refuses ("text content blocks must contain non-whitespace text")."""
+    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str) and not block["text"].strip()
+
+
+def sendable_blocks(content: Any) -> Any:
+    """``content`` (a message's, the system's or a tool result's) without its blank text blocks, nested ones too."""
+    if not isinstance(content, list):
+        return content
+    kept = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_result" and isinstance(block.get("content"), list):
+            block = {**block, "content": sendable_blocks(block["content"])}
+        if not blank(block):
+            kept.append(block)
+    return kept
+
+
 def accumulate(events: list[JsonDict]) -> JsonDict:
     """The final ``Message`` the Anthropic SDK's stream accumulator builds from ``events``."""
     message: JsonDict = {}
@@ -941,6 +959,29 @@ class RequestTests(unittest.TestCase):
             {"system": [{"type": "text", "text": "be brief"}], "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]},
         )
 
+    def test_mid_conversation_system_messages_stay_in_place(self) -> None:
+        """``role: "system"`` messages (text, tool changes, ``clear_at``, an effort-only one first) go back where they were."""
+        request = load("messages.mid_conversation_system.request.json")
+        items = adapter.items_from_request(request)
+        kinds = [(item.kind, item.metadata.get("anthropic.role")) for item in items]
+        system_at = [n for n, m in enumerate(request["messages"]) if m["role"] == "system"]
+        self.assertEqual([n for n, (kind, role) in enumerate(kinds[1:]) if kind is ItemKind.SYSTEM and role == "system"], system_at)
+        self.assertEqual(kinds[0], (ItemKind.SYSTEM, None))  # the top-level system
+        self.assertEqual(items[1].parts, ())  # the effort-only message, whose content is empty
+        self.assertEqual(items[3].parts[0], CustomPart("anthropic.tool_removal", value=request["messages"][2]["content"][0]))
+        # The next turn: the response and a new user message after the system messages, each still in place.
+        answer = message([{"type": "text", "text": "Both files read."}])
+        later = items + adapter.items_from_response(answer) + [Item.text(ItemKind.USER, "Thanks.")]
+        self.assertEqual(
+            adapter.request_from_items(later)["messages"],
+            request["messages"] + [{"role": "assistant", "content": answer["content"]}, {"role": "user", "content": [{"type": "text", "text": "Thanks."}]}],
+        )
+        # A system or developer item of no system message (another provider's, an app's) joins the top-level system,
+        # which every model takes: only some take system messages.
+        neutral = [Item.text(ItemKind.USER, "Hi."), Item.text(ItemKind.DEVELOPER, "Be brief."), Item.text(ItemKind.USER, "Go on.")]
+        body = adapter.request_from_items(neutral)
+        self.assertEqual((body["system"], [m["role"] for m in body["messages"]]), ([{"type": "text", "text": "Be brief."}], ["user", "user"]))
+
     def test_several_system_items_join_as_blocks(self) -> None:
         items = [Item.text(ItemKind.SYSTEM, "one"), *adapter.items_from_request({"system": "two", "messages": []}), Item(ItemKind.DEVELOPER, [])]
         self.assertEqual(adapter.request_from_items(items), {"system": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}], "messages": []})
@@ -1027,6 +1068,114 @@ class RequestTests(unittest.TestCase):
         self.assertNotIn("c2ln", canonical(body))
         self.assertNotIn("gAAAAABencrypted", canonical(body))
 
+    def test_a_tool_result_with_null_fields_is_still_a_tool_result(self) -> None:
+        """Python clients write ``"is_error": None`` (or ``"content": None``): the result stays a result, the nulls go back."""
+        request = {"messages": [
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}, {"type": "tool_use", "id": "toolu_2", "name": "g", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok", "is_error": None},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": None},
+            ]},
+        ]}  # fmt: skip
+        items = adapter.items_from_request(request)
+        self.assertEqual(
+            [(type(p), p.call_id, p.output, p.is_error, p.metadata.get(TOOL_NAME_KEY)) for p in items[1].parts],  # type: ignore[attr-defined]
+            [(ToolResultPart, ToolCallId("toolu_1"), TextOutput("ok"), False, "f"), (ToolResultPart, ToolCallId("toolu_2"), TextOutput(""), False, "g")],
+        )
+        self.assertEqual(canonical(adapter.request_from_items(items)), canonical(request))
+        # Wrong types are still not taken for a result.
+        for bad in ({"is_error": 0}, {"content": 5}, {"content": False}):
+            with self.subTest(bad=bad):
+                block = {"type": "tool_result", "tool_use_id": "toolu_1", **bad}
+                self.assertIsInstance(adapter.items_from_request({"messages": [{"role": "user", "content": [block]}]})[0].parts[0], CustomPart)
+
+    def test_blank_text_from_other_providers_is_not_sent(self) -> None:
+        """The API refuses text blocks of whitespace only; Gemini and Chat transcripts hold them (a "\\n" before a call)."""
+        call = ToolCallPart(ToolCallId("call_1"), "f", {})
+        items = [
+            Item(ItemKind.SYSTEM, [TextPart("")]),
+            Item(ItemKind.USER, [TextPart("Go."), TextPart("\u2003")]),
+            Item(ItemKind.ASSISTANT, [TextPart("\n\n"), call, TextPart("", metadata={"gemini.thoughtSignature": "c2ln"})]),
+            Item(ItemKind.TOOL, [ToolResultPart(call.id, PartsOutput([TextPart(" "), TextPart("done")]))]),
+            Item(ItemKind.ASSISTANT, [TextPart(" ")]),
+        ]
+        self.assertEqual(
+            adapter.request_from_items(items),
+            {
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "Go."}]},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "call_1", "name": "f", "input": {}}]},
+                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "done"}], "is_error": False}]},
+                ]
+            },
+        )
+        # A request's string content is the API's to judge, and goes back as it came.
+        request = {"system": "", "messages": [{"role": "user", "content": "Go."}, {"role": "assistant", "content": ""}]}
+        self.assertEqual(adapter.request_from_items(adapter.items_from_request(request)), request)
+
+    def test_a_tool_call_input_is_sent_only_as_an_object(self) -> None:
+        """Another API's call may hold free text (a Responses custom tool) or an array: the Messages API takes neither."""
+        for value in ("print(1)", [1, 2], 5, None):
+            with self.subTest(value=value):
+                call = ToolCallPart(ToolCallId("call_1"), "python", value)
+                items = [Item.text(ItemKind.USER, "hi"), Item(ItemKind.ASSISTANT, [TextPart("a"), call])]
+                if value is None:  # no input (a Chat call whose arguments are "null"): an empty one
+                    self.assertEqual(adapter.request_from_items(items)["messages"][1]["content"][1]["input"], {})
+                else:
+                    with self.assertRaises(NormalizeError) as caught:
+                        adapter.request_from_items(items)
+                    self.assertEqual(caught.exception.path, "items[1].parts[1]")
+                # A tool_use block holding one (which the API never sends) stays the block it was, and goes back as it came.
+                block = {"type": "tool_use", "id": "toolu_1", "name": "python", "input": value}
+                request = {"messages": [{"role": "assistant", "content": [block]}]}
+                items = adapter.items_from_request(request)
+                self.assertEqual(items[0].parts, (CustomPart("anthropic.tool_use", value=block),))
+                self.assertEqual(adapter.request_from_items(items), request)
+
+    def test_media_go_only_as_the_types_the_api_reads(self) -> None:
+        """Base64 images of JPEG, PNG, GIF or WebP; documents as PDF or UTF-8 text: others are refused, not sent."""
+        csv = "data:text/csv;base64," + base64.b64encode(b"a,b\n1,2\n").decode()
+        sent = [
+            (FilePart(Uri(csv), name="t.csv"), {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "a,b\n1,2\n"}, "title": "t.csv"}),
+            (FilePart(InlineBytes(b'{"a": 1}'), mime_type="application/json"), {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": '{"a": 1}'}}),
+            (MediaPart(Modality.IMAGE, "image/jpg", InlineBytes(b"\xff\xd8\xff")), {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/"}}),
+            (FilePart(Uri("data:image/gif;base64,R0lG")), {"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "R0lG"}}),
+        ]
+        for part, block in sent:
+            with self.subTest(part=part):
+                self.assertEqual(adapter.request_from_items([Item(ItemKind.USER, [part])])["messages"][0]["content"], [block])
+        refused = [
+            MediaPart(Modality.IMAGE, "image/heic", InlineBytes(b"....")),
+            MediaPart(Modality.IMAGE, "image/png", Uri("data:image/svg+xml;base64,PHN2Zz4=")),
+            MediaPart(Modality.IMAGE, "image/*", InlineBytes(b"\x89PNG")),
+            FilePart(InlineBytes(b"PK\x03\x04"), name="a.docx", mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+            FilePart(Uri("https://example.com/a.txt"), mime_type="text/plain"),
+            FilePart(InlineBytes(b"\xff\xfe"), mime_type="text/plain"),
+        ]
+        for part in refused:
+            with self.subTest(part=part):
+                with self.assertRaises(NormalizeError) as caught:
+                    adapter.request_from_items([Item(ItemKind.USER, [TextPart("a"), part])])
+                self.assertEqual(caught.exception.path, "items[0].parts[1]")
+        # A request's image of another type (which the API refuses) stays the block it was.
+        block = {"type": "image", "source": {"type": "base64", "media_type": "image/heic", "data": "Li4uLg=="}}
+        items = adapter.items_from_request({"messages": [{"role": "user", "content": [block]}]})
+        self.assertEqual(items[0].parts, (CustomPart("anthropic.image", value=block),))
+        self.assertEqual(adapter.request_from_items(items)["messages"][0]["content"], [block])
+
+    def test_the_system_prompt_takes_only_text(self) -> None:
+        """``system`` holds text blocks only: an image another API takes in a developer message is refused, not sent."""
+        image = MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"\x89PNG\r\n\x1a\n"))
+        for kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER):
+            for part in (image, FilePart(InlineBytes(b"%PDF"), mime_type="application/pdf"), ToolCallPart(ToolCallId("c"), "f", {})):
+                with self.subTest(kind=kind, part=part):
+                    with self.assertRaises(NormalizeError) as caught:
+                        adapter.request_from_items([Item.text(ItemKind.USER, "hi"), Item(kind, [TextPart("Rules."), part])])
+                    self.assertEqual(caught.exception.path, "items[1].parts[1]")
+        # Structured data goes as its text; reasoning and other providers' parts are dropped as anywhere else.
+        system = Item(ItemKind.SYSTEM, [StructuredPart({"a": 1}), ReasoningPart("r"), CustomPart("gemini.x", value={"x": 1})])
+        self.assertEqual(adapter.request_from_items([system])["system"], [{"type": "text", "text": '{"a":1}'}])
+
     def test_content_the_api_cannot_take_is_refused_with_its_path(self) -> None:
         refused = [
             MediaPart(Modality.AUDIO, "audio/wav", InlineBytes(b"RIFF")),
@@ -1083,8 +1232,11 @@ class BadInputTests(unittest.TestCase):
                     if items is not None:
                         self.assert_valid(items)
                         expected = {"messages": [], **transcript(bad)}  # absent messages are no messages
+                        if isinstance(expected.get("system"), list):  # blank text, which the API refuses, is not sent
+                            expected["system"] = sendable_blocks(expected["system"])
                         if isinstance(expected["messages"], list):  # nor are messages with no content
-                            expected["messages"] = [m for m in expected["messages"] if m.get("content") != []]
+                            messages = [{**m, "content": sendable_blocks(m.get("content"))} for m in expected["messages"]]
+                            expected["messages"] = [m for m in messages if m.get("content") != [] or m.get("role") == "system"]
                         self.assertEqual(canonical(adapter.request_from_items(items)), canonical(expected))
 
     def test_mutated_streams(self) -> None:

@@ -66,6 +66,13 @@ UNKNOWN_DELTAS = NS + "unknown_deltas"
 _MARKERS = ("omitted", "string_content", "unknown_deltas")
 #: Namespaces of the other providers' custom parts, which the encoder drops.
 _FOREIGN = ("openai.", "gemini.")
+#: The media types the API reads: base64 images, and base64 or URL documents (besides plain text).
+IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+PDF = "application/pdf"
+#: Documents besides ``text/*`` that are text.
+_TEXT_TYPES = ("application/json", "application/xml")
+#: Media types clients write for one the API names otherwise.
+_SPELLINGS = {"image/jpg": "image/jpeg"}
 #: Parts a ``tool_result``'s content cannot hold.
 _NOT_IN_RESULTS = (ReasoningPart, ToolCallPart, ToolResultPart)
 
@@ -203,17 +210,19 @@ def _redacted_thinking(block: JsonDict) -> Part:
 
 
 def _tool_use(block: JsonDict) -> Part:
-    call_id, name = block.get("id"), block.get("name")
-    if not isinstance(call_id, str) or not isinstance(name, str):
-        return custom(block)
+    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input", {})
+    if not isinstance(call_id, str) or not isinstance(name, str) or not isinstance(arguments, dict):
+        return custom(block)  # an input the API never sends
     metadata = carry(block, ("type", "id", "name", "input"), NS)
     if "input" not in block:
         metadata[OMITTED] = ["input"]
-    return ToolCallPart(ToolCallId(call_id), name, copy_json(block.get("input", {})), metadata=metadata)
+    return ToolCallPart(ToolCallId(call_id), name, copy_json(arguments), metadata=metadata)
 
 
 def _tool_result(block: JsonDict) -> Part:
-    call_id, content, is_error = block.get("tool_use_id"), block.get("content", ""), block.get("is_error", False)
+    call_id, content, is_error = block.get("tool_use_id"), block.get("content"), block.get("is_error")
+    # A null content or is_error (a client's None) reads as the field left out, and is carried as null.
+    content, is_error = "" if content is None else content, False if is_error is None else is_error
     if not isinstance(call_id, str) or not isinstance(is_error, bool):
         return custom(block)
     output: ToolOutput
@@ -225,7 +234,7 @@ def _tool_result(block: JsonDict) -> Part:
             return custom(block)  # not content a tool_result holds: kept as it came
     else:
         return custom(block)
-    metadata = carry(block, ("type", "tool_use_id", "content", "is_error"), NS)
+    metadata = carry(block, ["type", "tool_use_id"] + [k for k in ("content", "is_error") if block.get(k) is not None], NS)
     omitted: list[JsonValue] = [name for name in ("content", "is_error") if name not in block]
     if omitted:
         metadata[OMITTED] = omitted
@@ -248,7 +257,7 @@ def _source(block: JsonDict, kind: str, fields: tuple[str, ...]) -> JsonDict | N
 def _image(block: JsonDict) -> Part:
     metadata = carry(block, ("type", "source"), NS)
     source = _source(block, "base64", ("media_type", "data"))
-    data = None if source is None else b64decode(source["data"])
+    data = None if source is None or source["media_type"] not in IMAGE_TYPES else b64decode(source["data"])
     if source is not None and data is not None:
         return MediaPart(Modality.IMAGE, source["media_type"], InlineBytes(data), metadata=metadata)
     source = _source(block, "url", ("url",))
@@ -261,13 +270,13 @@ def _document_data(block: JsonDict) -> tuple[DataRef | None, str]:
     """A document's data and MIME type, for the sources the API documents for PDF and plain text."""
     source = _source(block, "base64", ("media_type", "data"))
     if source is not None:
-        decoded = b64decode(source["data"]) if source["media_type"] == "application/pdf" else None
-        return (None if decoded is None else InlineBytes(decoded)), "application/pdf"
+        decoded = b64decode(source["data"]) if source["media_type"] == PDF else None
+        return (None if decoded is None else InlineBytes(decoded)), PDF
     source = _source(block, "text", ("media_type", "data"))
     if source is not None:
         return (InlineText(source["data"]) if source["media_type"] == "text/plain" else None), "text/plain"
     source = _source(block, "url", ("url",))
-    return (None, "") if source is None else (Uri(source["url"]), "application/pdf")
+    return (None, "") if source is None else (Uri(source["url"]), PDF)
 
 
 def _document(block: JsonDict) -> Part:
@@ -309,34 +318,57 @@ def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDic
     return native
 
 
-def _image_source(data: DataRef, mime: str) -> JsonDict:
-    if isinstance(data, InlineBytes):
-        return {"type": "base64", "media_type": mime, "data": b64encode(data.value)}
-    if isinstance(data, InlineText):  # media held as its base64 text
-        return {"type": "base64", "media_type": mime, "data": data.value}
+def _base64_source(data: DataRef, mime: str, kinds: tuple[str, ...]) -> JsonDict:
+    """A source for ``data``: a URL, or base64 whose media type (a ``data:`` URL's own, else ``mime``) is in ``kinds``."""
     if isinstance(data, Uri):
         inline = parse_data_url(data.value, exact=False)
-        if inline is not None:
-            return {"type": "base64", "media_type": inline[0] or mime, "data": inline[1]}
-        return {"type": "url", "url": data.value}
-    raise NormalizeError("artifact handles must be resolved to data or a URL before sending")
+        if inline is None:
+            return {"type": "url", "url": data.value}
+        mime, text = inline[0] or mime, inline[1]
+    elif isinstance(data, InlineBytes):
+        text = b64encode(data.value)
+    elif isinstance(data, InlineText):  # media held as its base64 text
+        text = data.value
+    else:
+        raise NormalizeError("artifact handles must be resolved to data or a URL before sending")
+    mime = _SPELLINGS.get(mime, mime)
+    if mime not in kinds:
+        raise NormalizeError(f"the API reads base64 data of the types {', '.join(kinds)}, not {mime!r}")
+    return {"type": "base64", "media_type": mime, "data": text}
 
 
 def _document_source(data: DataRef, mime: str | None) -> JsonDict:
-    if isinstance(data, InlineBytes) and (mime or "").startswith("text/"):
+    """A document's source: a PDF (base64 or URL) or UTF-8 plain text, the documents the API reads."""
+    inline = parse_data_url(data.value, exact=False) if isinstance(data, Uri) else None
+    if isinstance(data, Uri) and inline is None and mime not in (None, PDF):
+        raise NormalizeError(f"the API reads a document by URL only as a PDF, not {mime!r}")
+    if inline is not None and _is_text(inline[0] or mime):
+        decoded = b64decode(inline[1])
+        if decoded is None:
+            raise NormalizeError("the data: URL's base64 does not decode")
+        data, mime = InlineBytes(decoded), inline[0] or mime
+    if isinstance(data, InlineBytes) and _is_text(mime):
         try:
             return {"type": "text", "media_type": "text/plain", "data": data.value.decode("utf-8")}
         except UnicodeDecodeError:
-            pass
-    if isinstance(data, InlineText) and (mime is None or mime.startswith("text/")):
+            raise NormalizeError(f"a {mime} document that is not UTF-8 text") from None
+    if isinstance(data, InlineText) and (mime is None or _is_text(mime)):
         return {"type": "text", "media_type": "text/plain", "data": data.value}
-    return _image_source(data, mime or "application/pdf")
+    return _base64_source(data, mime or PDF, (PDF,))
+
+
+def _is_text(mime: str | None) -> bool:
+    """Whether a document of ``mime`` is text, which the API reads as a ``text/plain`` source."""
+    return mime is not None and (mime.startswith("text/") or mime in _TEXT_TYPES)
 
 
 def _file_block(part: FilePart | MediaPart, name: str | None) -> JsonDict:
     mime = part.mime_type
+    if isinstance(part.data, Uri):  # a data: URL's own media type rules
+        inline = parse_data_url(part.data.value, exact=False)
+        mime = inline[0] if inline is not None and inline[0] else mime
     if mime is not None and mime.startswith("image/"):
-        return {"type": "image", "source": _image_source(part.data, mime)}
+        return {"type": "image", "source": _base64_source(part.data, mime, IMAGE_TYPES)}
     block = {"type": "document", "source": _document_source(part.data, mime)}
     if name is not None:
         block["title"] = name
@@ -361,6 +393,22 @@ def _reasoning_block(part: ReasoningPart) -> JsonDict | None:
     return block
 
 
+def _tool_input(part: ToolCallPart) -> JsonDict:
+    """A call's ``input``: a JSON object, as the API takes no other (``{}`` for none, or text that did not parse)."""
+    if part.input is None:
+        return {}
+    if not isinstance(part.input, dict):  # a custom tool's free text, a JSON array
+        raise NormalizeError(f"a tool_use input must be a JSON object, not {type(part.input).__name__}")
+    arguments: JsonDict = copy_json(part.input)
+    return arguments
+
+
+def sendable(block: JsonDict) -> bool:
+    """Whether ``block`` goes in a request: the API refuses text blocks of whitespace only (or none)."""
+    text = block.get("text") if block.get("type") == "text" else "x"
+    return not isinstance(text, str) or bool(text.strip())
+
+
 def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
     if isinstance(output, TextOutput):
         return output.text
@@ -372,7 +420,7 @@ def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
         if isinstance(part, _NOT_IN_RESULTS):
             raise NormalizeError(f"a tool_result cannot hold a {type(part).__name__}")
         block = block_from_part(part)
-        if block is not None:
+        if block is not None and sendable(block):
             blocks.append(block)
     return blocks
 
@@ -385,14 +433,13 @@ def block_from_part(part: Part) -> JsonDict | None:
     elif isinstance(part, ReasoningPart):
         block = _reasoning_block(part)
     elif isinstance(part, ToolCallPart):
-        unparsed = part.input is None and INPUT_ERROR_KEY in part.metadata
-        block = {"type": "tool_use", "id": part.id.value, "name": part.name, "input": {} if unparsed else copy_json(part.input)}
+        block = {"type": "tool_use", "id": part.id.value, "name": part.name, "input": _tool_input(part)}
     elif isinstance(part, ToolResultPart):
         content = _tool_content(part.output)
         block = {"type": "tool_result", "tool_use_id": part.call_id.value, "content": content, "is_error": part.is_error}
     elif isinstance(part, MediaPart):
         if part.modality is Modality.IMAGE:
-            block = {"type": "image", "source": _image_source(part.data, part.mime_type)}
+            block = {"type": "image", "source": _base64_source(part.data, part.mime_type, IMAGE_TYPES)}
         elif part.modality is Modality.BINARY:
             block = _file_block(part, None)
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from .. import (
+    INPUT_ERROR_KEY,
     PROVIDER_KEY,
     AppendText,
     BeginPart,
@@ -23,6 +24,7 @@ from .. import (
     ReplaceStructured,
     SetMetadata,
     TextPart,
+    ToolCallPart,
     Usage,
 )
 from ._anthropic_codec import (
@@ -239,6 +241,8 @@ class AnthropicStreamDecoder:
             if text:
                 block["input"], extra = parse_arguments(text)
             part = part_from_block(block)
+            if block.get("input", {}) is None and INPUT_ERROR_KEY in extra and block_type(block) == "tool_use":
+                part = _unparsed_call(block)  # cut off (by max_tokens): the fold's convention, not a custom part
             if part.part_kind is not opened.kind:  # a block that began malformed stays custom
                 part = custom(block)
             if isinstance(part, ReasoningPart) and not part.redacted and part.data in (None, _NO_SIGNATURE):
@@ -251,6 +255,14 @@ class AnthropicStreamDecoder:
         for index in indexes:
             del self._open[index]
         return commits
+
+
+def _unparsed_call(block: JsonDict) -> Part:
+    """The part of a ``tool_use`` block whose streamed input did not parse: its call, with no input."""
+    call = part_from_block({**block, "input": {}})
+    if not isinstance(call, ToolCallPart):
+        return call
+    return ToolCallPart(call.id, call.name, None, metadata=call.metadata)
 
 
 def _index(event: JsonDict) -> int:

@@ -12,12 +12,15 @@ native block                       neutral part
                                    ``agentkit.provider: "anthropic"``
 ``redacted_thinking``              ``ReasoningPart(None, data=InlineText(data), redacted=True)``,
                                    ``agentkit.provider: "anthropic"``
-``tool_use``                       ``ToolCallPart(ToolCallId(id), name, input)``
+``tool_use``                       ``ToolCallPart(ToolCallId(id), name, input)`` (an object
+                                   ``input``; any other is a block the API never sends)
 ``tool_result``                    ``ToolResultPart(ToolCallId(tool_use_id), output, is_error)``:
                                    string ``content`` -> ``TextOutput``, a block list ->
                                    ``PartsOutput`` of the blocks' parts; ``agentkit.tool_name``
-                                   when the request's earlier ``tool_use`` names the tool
-``image``, ``base64`` source       ``MediaPart(IMAGE, media_type, InlineBytes(decoded))``
+                                   when the request's earlier ``tool_use`` names the tool; a
+                                   null ``content``/``is_error`` reads as absent (kept as null)
+``image``, ``base64`` source       ``MediaPart(IMAGE, media_type, InlineBytes(decoded))`` for
+                                   the four types the API reads (JPEG, PNG, GIF, WebP)
 ``image``, ``url`` source          ``MediaPart(IMAGE, "image/*", Uri(url))`` (no media type sent)
 ``document``, ``base64`` PDF       ``FilePart(InlineBytes(decoded), name=title,
                                    mime_type="application/pdf")``
@@ -63,19 +66,29 @@ native                                         neutral
                                                ``tool_result`` (parts in native order, so text
                                                sent beside the results stays in place)
 ``role: "assistant"``                          ``ASSISTANT`` item
-other message fields                           item metadata ``"anthropic.<field>"``
+``role: "system"`` (a mid-conversation         ``SYSTEM`` item in place, its role kept in
+system message)                                ``"anthropic.role"``; ``tool_addition`` and
+                                               ``tool_removal`` blocks are custom parts
+other message fields (``clear_at``,            item metadata ``"anthropic.<field>"``
+``output_config``, ...)
 =============================================  ================================================
 
 Back to a request (:func:`request_from_items`): ``SYSTEM`` and ``DEVELOPER``
-items become ``system``; ``ASSISTANT`` items assistant messages; ``USER``,
+items become ``system``, but for those with ``anthropic.role: "system"``,
+which go back as the system messages they were, in place (even when empty: an
+``output_config`` alone); only some models take system messages, so no other
+item becomes one.  ``ASSISTANT`` items become assistant messages; ``USER``,
 ``TOOL``, ``CONTEXT`` and ``NOTIFICATION`` items user messages, one message
 per item (the API joins consecutive turns of one role).  Message fields in
 item metadata are written back, except on items decoded from a response
 (those with ``anthropic.type``, usage or a finish reason: the fields describe
 the response).  A message
 with no content blocks (a refusal's item, or one whose parts were all
-dropped) is not sent, since the API refuses empty messages.  What the encoder
-does with parts that did not come from Anthropic:
+dropped) is not sent, since the API refuses empty messages; nor is a text
+part of whitespace only (the API refuses such blocks, which other providers'
+transcripts hold, as in a ``"\\n"`` before a call), in a message, the system or
+a tool result; a message's or the system's plain string goes as it came.  What
+the encoder does with parts that did not come from Anthropic:
 
 * reasoning is sent only when it holds Anthropic's state
   (``agentkit.provider == "anthropic"``); another provider's reasoning, and
@@ -84,13 +97,20 @@ does with parts that did not come from Anthropic:
 * another provider's custom parts (``openai.*``, ``gemini.*``: its server
   tools) are dropped, and so is its metadata (only ``anthropic.*`` is written);
 * ``StructuredPart`` and ``StructuredOutput`` go as their compact JSON text;
-  base64 ``data:`` URLs become base64 sources; a document's inline text or
-  UTF-8 ``text/*`` bytes a ``text`` source; tool calls whose argument text
-  did not parse (``input=None`` with ``agentkit.input_error``) go with ``{}``,
+  base64 ``data:`` URLs become base64 sources; a document's inline text, or
+  UTF-8 ``text/*``, JSON or XML bytes (a ``data:`` URL's too), a ``text``
+  source; ``image/jpg`` is sent as ``image/jpeg``; tool calls with no input
+  (``input=None``: argument text that did not parse, with
+  ``agentkit.input_error``, or a null) go with ``{}``,
   and so do server and MCP tool calls cut off the same way;
   invented ids (``agentkit.invented_id``) are sent, since the API needs ids;
-* audio and video, artifact handles, custom parts of no provider, and parts a
-  ``tool_result`` cannot hold raise :class:`~agentkit_core.NormalizeError`.
+* audio and video, images the API does not read (HEIC, SVG, an unknown
+  type held inline), documents other than PDF and text (a Word file, a text
+  file by URL, text that is not UTF-8), artifact handles, custom parts of no
+  provider, parts a ``tool_result`` cannot hold, tool calls whose input is not a JSON object
+  (a Responses custom tool's free text), and a ``SYSTEM`` or ``DEVELOPER``
+  item's parts other than text (an image in a Responses developer message:
+  ``system`` holds text blocks only) raise :class:`~agentkit_core.NormalizeError`.
 
 Responses
 ---------
@@ -210,7 +230,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
+from .. import CustomPart, Item, ItemKind, JsonValue, NormalizeError, TextPart
 from ._anthropic_codec import (
     NS,
     STRING_CONTENT,
@@ -220,6 +240,7 @@ from ._anthropic_codec import (
     content_blocks,
     finish_reason,
     part_from_block,
+    sendable,
     usage_from_native,
     write_extras,
 )
@@ -240,6 +261,8 @@ __all__ = (
 )
 
 _SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER)
+#: On a SYSTEM item from a ``role: "system"`` message: the message's role, so it goes back in place.
+_SYSTEM_ROLE = NS + "role"
 _ROLES = {
     ItemKind.USER: "user",
     ItemKind.TOOL: "user",
@@ -295,8 +318,10 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     role, content = message.get("role"), message.get("content")
     if role == "assistant":
         return ItemKind.ASSISTANT
+    if role == "system":
+        return ItemKind.SYSTEM
     if role != "user":
-        raise wrong("role 'user' or 'assistant'", role, path + ".role")
+        raise wrong("role 'user', 'assistant' or 'system'", role, path + ".role")
     if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
         return ItemKind.TOOL
     return ItemKind.USER
@@ -320,13 +345,14 @@ def items_from_request(body: JsonDict) -> list[Item]:
         path = f"messages[{i}]"
         json_object(message, path, "a message (a JSON object)")
         kind = _message_kind(message, path)
-        item = _content_item(kind, message.get("content"), carry(message, ("role", "content"), NS), path + ".content")
+        consumed = ("content",) if kind is ItemKind.SYSTEM else ("role", "content")  # a system message keeps its role
+        item = _content_item(kind, message.get("content"), carry(message, consumed, NS), path + ".content")
         items.append(item)
     return name_results(items)
 
 
 def _native_content(item: Item, path: str) -> str | list[JsonDict]:
-    """The message content of ``item``: a string, or the blocks of the parts the encoder keeps."""
+    """The message (or system) content of ``item``: a string, or the blocks of the parts the encoder keeps."""
     parts = item.parts
     if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart:
         text = parts[0].text
@@ -336,9 +362,11 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
     for j, part in enumerate(parts):
         try:
             block = block_from_part(part)
+            if item.kind in _SYSTEM_KINDS and block is not None and block.get("type") != "text" and not isinstance(part, CustomPart):
+                raise NormalizeError(f"the system prompt holds only text, not a {block.get('type')} block")
         except NormalizeError as exc:
             raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
-        if block is not None:
+        if block is not None and sendable(block):
             blocks.append(block)
     return blocks
 
@@ -370,13 +398,14 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     for i, item in enumerate(checked):
         path = f"items[{i}]"
         content = _native_content(item, path)
-        if item.kind in _SYSTEM_KINDS:
+        in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(_SYSTEM_ROLE) == "system"
+        if item.kind in _SYSTEM_KINDS and not in_place:
             if content != [] or not item.parts:  # kept unless every part was dropped
                 system.append(content)
             continue
-        if content == [] and not _empty_prefill(item, i == len(checked) - 1):
+        if content == [] and not in_place and not _empty_prefill(item, i == len(checked) - 1):
             continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
-        message: JsonDict = {"role": _ROLES[item.kind], "content": content}
+        message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
         if not _from_response(item):  # a response's fields describe it, not a message to send
             write_extras(message, item.metadata)
         messages.append(message)
