@@ -1004,6 +1004,35 @@ class RequestTest(unittest.TestCase):
         item = Item(ItemKind.USER, (StructuredPart({"k": [1, "é"]}),))
         self.assertEqual(messages_of([item]), [{"role": "user", "content": [{"type": "text", "text": '{"k":[1,"é"]}'}]}])
 
+    def test_media_and_files_in_a_tool_message_are_parts_that_go_back_there(self) -> None:
+        # OpenRouter and LiteLLM take images in a tool message; other providers take them in tool results.
+        png = base64.b64encode(b"\x89PNG\r\n").decode()
+        entries = [{"type": "text", "text": "page 2"},
+                   {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}", "detail": "low"}},
+                   {"type": "file", "file": {"file_id": "file-1"}},
+                   {"type": "input_video", "video": {"url": "v"}}]
+        messages = [{"role": "assistant", "content": None, "tool_calls": [
+                        {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{}"}}]},
+                    {"role": "tool", "tool_call_id": "c1", "content": entries},
+                    {"role": "tool", "tool_call_id": "c1", "content": [entries[1]]}]
+        items = chat.items_from_request({"messages": messages})
+        result = items[1].parts[0]
+        assert isinstance(result, ToolResultPart) and isinstance(result.output, PartsOutput)
+        text, image, file, video = result.output.parts
+        self.assertEqual(text, TextPart("page 2"))
+        assert isinstance(image, MediaPart) and isinstance(file, FilePart)
+        self.assertEqual((image.mime_type, image.data, image.metadata["openai.chat.image_url.detail"]),
+                         ("image/png", InlineBytes(b"\x89PNG\r\n"), "low"))
+        self.assertEqual(file.data, Handle(ArtifactId("file-1")))
+        self.assertEqual(video, CustomPart("openai.chat.input_video", value=entries[3]))
+        self.assertEqual(messages_of(items), messages)
+        # The same image made elsewhere still follows the tool messages, as OpenAI takes it.
+        plain = image.with_metadata({})
+        moved = Item(ItemKind.TOOL, (ToolResultPart(ToolCallId("c1"), PartsOutput((text, plain))),))
+        self.assertEqual(messages_of([items[0], moved])[1:], [
+            {"role": "tool", "tool_call_id": "c1", "content": "page 2"},
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}"}}]}])
+
     def test_a_file_held_as_text_is_sent_as_its_bytes(self) -> None:
         item = Item(ItemKind.USER, (FilePart(InlineText("a,b\n1,2\n"), name="t.csv", mime_type="text/csv"),))
         [entry] = messages_of([item])[0]["content"]

@@ -65,10 +65,13 @@ NO_CONTENT_KEY = CHAT + "no_content"
 #: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
 #: so they go back.
 ECHO_KEY = CHAT + "echo"
+#: On media or a file read from a ``tool`` message's content (a compatible server's extension): it goes back
+#: there, not in a ``user`` message after the tool messages.
+IN_TOOL_KEY = CHAT + "in_tool"
 AUDIO = CHAT + "audio."
 #: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
 PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
-                 "annotations")
+                 "annotations", "in_tool")
 ITEM_MARKERS = ("role", "content", "annotations", "no_content", "echo")
 
 #: The fields compatible servers stream readable reasoning in, preferred first.

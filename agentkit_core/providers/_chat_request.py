@@ -39,6 +39,7 @@ from ._chat_codec import (
     BARE_KEY,
     CHAT,
     ECHO_KEY,
+    IN_TOOL_KEY,
     ITEM_MARKERS,
     LEGACY_KEY,
     NO_CONTENT_KEY,
@@ -268,7 +269,7 @@ def tool_message(
                 raise under(exc, "parts", f"[{j}]") from None
             if entry is None:
                 continue
-            if isinstance(part_in, (TextPart, StructuredPart)) or own_custom(part_in):
+            if isinstance(part_in, (TextPart, StructuredPart)) or own_custom(part_in) or IN_TOOL_KEY in part_in.metadata:
                 texts.append((part_in, entry))
             else:
                 media.append(entry)

@@ -136,7 +136,8 @@ native message                            neutral
 ``assistant``                             USER with ``openai.chat.role``
 ``tool``                                  TOOL: ``ToolResultPart(tool_call_id, TextOutput |
                                           PartsOutput)``; a ``name`` (some compatible servers)
-                                          also in ``agentkit.tool_name``
+                                          also in ``agentkit.tool_name``; its media and files
+                                          (OpenRouter, LiteLLM) marked ``openai.chat.in_tool``
 ``function`` (legacy)                     TOOL: ``ToolResultPart(ToolCallId(name), ...)`` with
                                           ``agentkit.tool_name``, ``agentkit.invented_id`` and
                                           ``openai.chat.legacy_function_call``
@@ -180,8 +181,9 @@ an assistant message with tool calls and no content gets ``content: null``
 (unless it came from a request without ``content``).
 Tool results become ``tool`` messages (``function`` messages when they answer
 a legacy call, named from ``agentkit.tool_name`` or the call earlier in the
-transcript).  Tool messages take text only: the media and files of a result
-follow the run of tool messages as one ``user`` message.
+transcript).  OpenAI's tool messages take text only: the media and files of a result
+follow the run of tool messages as one ``user`` message, except those read
+from a tool message (``openai.chat.in_tool``), which go back there.
 
 Dropped on purpose: ``ReasoningPart`` that carries ``agentkit.provider``
 (another provider's opaque state: Anthropic signatures, Responses encrypted
@@ -252,9 +254,11 @@ from typing import Any, Iterable
 from .. import (
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
+    FilePart,
     Item,
     ItemKind,
     JsonValue,
+    MediaPart,
     NormalizeError,
     PartsOutput,
     TextOutput,
@@ -269,6 +273,7 @@ from ._chat_codec import (
     AUDIO_RESPONSE_ONLY,
     CHAT,
     ECHO_KEY,
+    IN_TOOL_KEY,
     KIND_ROLES,
     LEGACY_KEY,
     NO_CONTENT_KEY,
@@ -284,7 +289,6 @@ from ._chat_codec import (
     message_parts,
     reasoning_field,
     usage_from_native,
-    verbatim,
 )
 from ._chat_request import assistant_message, plain_message, tool_message
 from ._chat_stream import ChatStreamDecoder
@@ -421,9 +425,11 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
     output: ToolOutput
     if isinstance(content, str):
         output = TextOutput(content)
-    elif isinstance(content, list):  # text entries; anything else goes back as it came
-        texts = (content_part(p) if isinstance(p, dict) and p.get("type") == "text" else verbatim(p) for p in content)
-        output = PartsOutput(tuple(listed(list(texts))))
+    elif isinstance(content, list):  # media and files (a compatible server's extension) go back where they were
+        parts = [content_part(p) for p in content]
+        marked = [p.with_metadata({**p.metadata, IN_TOOL_KEY: True}) if isinstance(p, (MediaPart, FilePart)) else p
+                  for p in parts]
+        output = PartsOutput(tuple(listed(marked)))
         if not content:
             md[CHAT + "content"] = []
     elif content is None:
