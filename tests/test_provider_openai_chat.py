@@ -1004,6 +1004,16 @@ class RequestTest(unittest.TestCase):
         item = Item(ItemKind.USER, (StructuredPart({"k": [1, "é"]}),))
         self.assertEqual(messages_of([item]), [{"role": "user", "content": [{"type": "text", "text": '{"k":[1,"é"]}'}]}])
 
+    def test_annotations_of_a_text_entry_go_back_with_it(self) -> None:
+        # A client that turns Responses output text into Chat entries keeps its citations on the entry.
+        note = {"type": "url_citation", "url_citation": {"url": "https://x", "title": "x", "start_index": 0, "end_index": 1}}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "a", "annotations": []}]},
+                    {"role": "assistant", "content": [{"type": "text", "text": "b", "annotations": [note]},
+                                                      {"type": "text", "text": "c"}]}]
+        items = chat.items_from_request({"messages": messages})
+        self.assertEqual(messages_of(items), messages)
+        self.assertEqual(items[1].parts[0], TextPart("b", metadata={"openai.chat.annotations": [note], "openai.chat.type": "text"}))
+
     def test_media_and_files_in_a_tool_message_are_parts_that_go_back_there(self) -> None:
         # OpenRouter and LiteLLM take images in a tool message; other providers take them in tool results.
         png = base64.b64encode(b"\x89PNG\r\n").decode()

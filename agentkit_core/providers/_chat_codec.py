@@ -240,6 +240,8 @@ def content_part(p: Any) -> Part:
     part: Part | None = None
     if ptype == "text" and type(p.get("text")) is str:
         part = TextPart(p["text"], metadata=carry(p, ("type", "text"), CHAT))
+        if "annotations" in p:  # the entry's own, not a response's: the type says so, and they go back
+            part = part.with_metadata({**part.metadata, TYPE_KEY: "text"})
     elif ptype == "refusal" and type(p.get("refusal")) is str:
         part = TextPart(p["refusal"], metadata=carry(p, ("refusal",), CHAT))
     elif ptype == "image_url" and isinstance(inner, dict) and type(inner.get("url")) is str:

@@ -95,7 +95,8 @@ def content_entry(part: Part) -> JsonValue:
     if isinstance(part, TextPart):
         if md.get(TYPE_KEY) == "refusal":
             return {**native_fields(md), "type": "refusal", "refusal": part.text}
-        return {**native_fields(md), "type": "text", "text": part.text}
+        own = {"annotations": md[CHAT + "annotations"]} if TYPE_KEY in md and CHAT + "annotations" in md else {}
+        return {**native_fields(md), **copy_json(own), "type": "text", "text": part.text}
     if isinstance(part, StructuredPart):
         return {"type": "text", "text": dumps(part.value)}
     if isinstance(part, MediaPart):

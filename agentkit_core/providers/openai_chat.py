@@ -141,8 +141,9 @@ native message                            neutral
 ``function`` (legacy)                     TOOL: ``ToolResultPart(ToolCallId(name), ...)`` with
                                           ``agentkit.tool_name``, ``agentkit.invented_id`` and
                                           ``openai.chat.legacy_function_call``
-``content`` a string                      one ``TextPart`` (a lone text part sent as a list
-                                          keeps ``openai.chat.type: "text"``)
+``content`` a string                      one ``TextPart`` (a lone text part sent as a list,
+                                          or an entry with ``annotations``, keeps
+                                          ``openai.chat.type: "text"``)
 ``text`` / ``refusal`` entries            ``TextPart`` (a refusal entry keeps
                                           ``openai.chat.type: "refusal"``)
 ``image_url``                             ``MediaPart(IMAGE, mime, data)``: a canonical base64
