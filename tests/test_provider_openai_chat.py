@@ -624,8 +624,10 @@ class StreamTest(unittest.TestCase):
                 self.assertEqual(usages[: reported[0]], [None] * reported[0])
                 self.assertEqual(usages[-1], final.usage)
                 self.assertIsNotNone(final.usage)
-                first_done = min(n for n, e in enumerate(events(name))
-                                 if any(ch["index"] == 0 and ch.get("finish_reason") for ch in e["choices"]))
+                # A choice ends at its finish_reason, an audio answer at its expiry mark (which may come alone).
+                first_done = min(n for n, e in enumerate(events(name)) if any(
+                    ch["index"] == 0 and (ch.get("finish_reason") or "expires_at" in ch["delta"].get("audio", {}))
+                    for ch in e["choices"]))
                 self.assertEqual(reasons[:first_done], [None] * first_done)
                 self.assertEqual(set(reasons[first_done:]), {final.finish_reason})
 
@@ -714,6 +716,32 @@ class StreamTest(unittest.TestCase):
         decoder, deltas, state = run(chunks)
         self.assertEqual(b"".join(d.chunk for d in deltas if isinstance(d, AppendBytes)), base64.b64decode(data))
         self.assertEqual(state.parts[0].data, InlineBytes(base64.b64decode(data)))  # type: ignore[attr-defined]
+
+    def test_an_audio_answer_ends_at_its_expiry_mark(self) -> None:
+        # gpt-4o-audio-preview as openai-node#1206 shows it: transcript first, then the audio, then a chunk with
+        # only expires_at, and no finish_reason at all.
+        pcm = base64.b64encode(bytes(range(90))).decode()
+        chunks = [chunk({"audio": {"transcript": "Hi"}}), chunk({"audio": {"transcript": "!"}}),
+                  chunk({"role": "assistant", "content": None, "refusal": None, "audio": {"id": "audio_1", "data": pcm[:55]}}),
+                  chunk({"audio": {"data": pcm[55:]}}), chunk({"audio": {"expires_at": 1730768595}}), chunk(usage=USAGE)]
+        decoder, _, state = run(chunks)
+        self.assertFalse(state.is_open)
+        item = decoder.finish(state.parts)
+        self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (FinishReason.COMPLETED, "stop"))
+        self.assertEqual(item.parts, (MediaPart(Modality.AUDIO, "application/octet-stream", InlineBytes(bytes(range(90))), metadata={
+            "openai.chat.audio.transcript": "Hi!", "openai.chat.audio.id": "audio_1", "openai.chat.audio.expires_at": 1730768595}),))
+        self.assertEqual(dicts(chat.items_from_response(decoder.response())), dicts([item]))
+        # A finish_reason or the mark again after it is taken; more audio is not.
+        self.assertEqual(dicts(chat.items_from_stream(chunks[:5] + [chunk({"audio": {"id": "audio_1", "expires_at": 1730768595}}),
+                                                                   chunk({}, "stop"), chunk(usage=USAGE)])), dicts([item]))
+        with self.assertRaises(NormalizeError):
+            chat.items_from_stream(chunks[:5] + [chunk({"audio": {"data": "AAAA"}})])
+        # Servers that send the expiry with every piece of audio end at their finish_reason.
+        every = [chunk({"audio": {"id": "audio_1", "data": pcm[:40], "expires_at": 1}}),
+                 chunk({"audio": {"data": pcm[40:], "expires_at": 1}}), chunk({}, "stop")]
+        decoder, _, state = run(every[:2])
+        self.assertTrue(state.is_open)
+        self.assertEqual(chat.items_from_stream(every)[0].parts[0].data, InlineBytes(bytes(range(90))))  # type: ignore[attr-defined]
 
     def test_cut_short_stream_finishes_from_finalize(self) -> None:
         chunks = events("chat.tool_call.stream.jsonl")[:-2]  # no finish_reason, no usage
