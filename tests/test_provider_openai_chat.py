@@ -736,12 +736,15 @@ class StreamTest(unittest.TestCase):
                                                                    chunk({}, "stop"), chunk(usage=USAGE)])), dicts([item]))
         with self.assertRaises(NormalizeError):
             chat.items_from_stream(chunks[:5] + [chunk({"audio": {"data": "AAAA"}})])
-        # Servers that send the expiry with every piece of audio end at their finish_reason.
+        # Servers that send the expiry with every piece of audio (or text) end at their finish_reason.
         every = [chunk({"audio": {"id": "audio_1", "data": pcm[:40], "expires_at": 1}}),
+                 chunk({"audio": {"data": "", "expires_at": 1}}), chunk({"content": "Hi", "audio": {"expires_at": 1}}),
                  chunk({"audio": {"data": pcm[40:], "expires_at": 1}}), chunk({}, "stop")]
-        decoder, _, state = run(every[:2])
+        decoder, _, state = run(every[:4])
         self.assertTrue(state.is_open)
-        self.assertEqual(chat.items_from_stream(every)[0].parts[0].data, InlineBytes(bytes(range(90))))  # type: ignore[attr-defined]
+        self.assertEqual(chat.items_from_stream(every)[0].parts, (
+            TextPart("Hi"), MediaPart(Modality.AUDIO, "application/octet-stream", InlineBytes(bytes(range(90))),
+                                      metadata={"openai.chat.audio.id": "audio_1", "openai.chat.audio.expires_at": 1})))
 
     def test_cut_short_stream_finishes_from_finalize(self) -> None:
         chunks = events("chat.tool_call.stream.jsonl")[:-2]  # no finish_reason, no usage

@@ -95,11 +95,12 @@ _Kinds = dict[tuple[int, int], "tuple[str | None, str | None]"]
 
 
 def _audio_ends(delta: JsonDict, st: _Choice | None) -> bool:
-    """Whether ``delta`` is the mark OpenAI ends an audio answer with: ``expires_at`` after the audio's data,
-    no data or transcript with it, and (gpt-4o-audio-preview) often no ``finish_reason`` after it."""
+    """Whether ``delta`` is the mark OpenAI ends an audio answer with (gpt-4o-audio-preview often sends no
+    ``finish_reason`` after it): the audio's ``expires_at`` (and id) alone, after its data."""
     audio, heard = delta.get("audio"), None if st is None else st.message.get("audio")
-    return (isinstance(audio, dict) and audio.get("expires_at") is not None and not _sound(audio)
-            and isinstance(heard, dict) and _sound(heard))
+    alone = all(delta.get(k) in (None, "") for k in PART_FIELDS if k != "audio")
+    return (isinstance(audio, dict) and audio.get("expires_at") is not None and set(audio) <= {"id", "expires_at"}
+            and alone and isinstance(heard, dict) and _sound(heard))
 
 
 def _sound(audio: JsonDict) -> bool:

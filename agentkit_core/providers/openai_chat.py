@@ -108,9 +108,9 @@ id and name, audio's modality and MIME type).  A choice's ``finish_reason``
 commits every part of that choice (``CommitPart`` with ``part_id``, decoded
 from what accumulated exactly as a response is), a tool call cut off by
 ``length`` included; so does an ``error`` event, for every choice.  An audio
-answer ends at the mark OpenAI ends it with, a delta with the audio's
-``expires_at`` and no data (gpt-4o-audio-preview sends no ``finish_reason``
-after it): its choice commits there with ``finish_reason: "stop"``, as the
+answer ends at the mark OpenAI ends it with, a delta holding only the audio's
+``expires_at`` (and id) after its data (gpt-4o-audio-preview sends no
+``finish_reason`` after it): its choice commits there with ``finish_reason: "stop"``, as the
 SDKs infer it, unless a later chunk says otherwise.  Content for a choice
 after its end is refused.  Part ids are
 ``part-<choice>-<slot>``, slots ``reasoning``, ``content``, ``refusal``,
