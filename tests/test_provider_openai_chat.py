@@ -1035,6 +1035,16 @@ class RequestTest(unittest.TestCase):
         item = Item(ItemKind.USER, (StructuredPart({"k": [1, "é"]}),))
         self.assertEqual(messages_of([item]), [{"role": "user", "content": [{"type": "text", "text": '{"k":[1,"é"]}'}]}])
 
+    def test_a_call_sent_without_its_type_goes_back_without_it(self) -> None:
+        calls = [{"id": "c1", "function": {"name": "f", "arguments": "{}"}}, {"id": "c2", "custom": {"name": "sh", "input": "ls"}}]
+        messages = [{"role": "assistant", "content": None, "tool_calls": calls}]
+        items = chat.items_from_request({"messages": messages})
+        self.assertEqual([type(p).__name__ for p in items[0].parts], ["ToolCallPart", "ToolCallPart"])
+        self.assertEqual(messages_of(items), messages)
+        # An answer from a server that leaves it out is sent as OpenAI takes it.
+        answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=calls)))
+        self.assertEqual([c["type"] for c in messages_of(answer)[0]["tool_calls"]], ["function", "custom"])
+
     def test_annotations_of_a_text_entry_go_back_with_it(self) -> None:
         # A client that turns Responses output text into Chat entries keeps its citations on the entry.
         note = {"type": "url_citation", "url_citation": {"url": "https://x", "title": "x", "start_index": 0, "end_index": 1}}

@@ -62,6 +62,8 @@ REASONING_FIELD_KEY = CHAT + "reasoning_field"
 BARE_KEY = CHAT + "bare_base64"
 #: On an item read from a request: the message had no ``content`` field (not even ``null``).
 NO_CONTENT_KEY = CHAT + "no_content"
+#: On a tool call read from a request: it had no ``type`` (some compatible clients leave it out).
+NO_TYPE_KEY = CHAT + "no_type"
 #: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
 #: so they go back.
 ECHO_KEY = CHAT + "echo"
@@ -71,7 +73,7 @@ IN_TOOL_KEY = CHAT + "in_tool"
 AUDIO = CHAT + "audio."
 #: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
 PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
-                 "annotations", "in_tool")
+                 "annotations", "in_tool", "no_type")
 ITEM_MARKERS = ("role", "content", "annotations", "no_content", "echo")
 
 #: The fields compatible servers stream readable reasoning in, preferred first.
@@ -359,6 +361,8 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         name = _name(body)
         # A stream's fragment index is no field of the call; a request that sends one sends it again.
         md = carry(tc, ("id", "type", ttype) if request else ("id", "type", "index", ttype), CHAT)
+        if request and "type" not in tc:
+            md[NO_TYPE_KEY] = True
         if ttype == "custom":
             md[TYPE_KEY] = "custom"
             value: JsonValue = get_str(body, "input") or ""

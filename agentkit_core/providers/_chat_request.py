@@ -43,6 +43,7 @@ from ._chat_codec import (
     ITEM_MARKERS,
     LEGACY_KEY,
     NO_CONTENT_KEY,
+    NO_TYPE_KEY,
     OCTETS,
     PART_MARKERS,
     REASONING_FIELDS,
@@ -163,12 +164,14 @@ def _arguments_text(part: ToolCallPart) -> JsonValue:
 
 def _tool_call(part: ToolCallPart) -> JsonDict:
     md = part.metadata
-    if md.get(TYPE_KEY) == "custom":
+    kind = "custom" if md.get(TYPE_KEY) == "custom" else "function"
+    if kind == "custom":
         text = part.input if isinstance(part.input, str) else dumps(part.input)
         body: JsonDict = {**carried(md, CHAT + "custom."), "name": part.name, "input": text}
-        return {**native_fields(md), "id": part.id.value, "type": "custom", "custom": body}
-    body = {**carried(md, CHAT + "function."), "name": part.name, "arguments": _arguments_text(part)}
-    return {**native_fields(md), "id": part.id.value, "type": "function", "function": body}
+    else:
+        body = {**carried(md, CHAT + "function."), "name": part.name, "arguments": _arguments_text(part)}
+    typed = {} if md.get(NO_TYPE_KEY) is True else {"type": kind}
+    return {**native_fields(md), "id": part.id.value, **typed, kind: body}
 
 
 def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:

@@ -171,6 +171,7 @@ assistant fields that make no part        item metadata ``openai.chat.<field>``,
 ``tool_calls: []``...)
 a tool call's ``index`` (the message      ``openai.chat.index`` on the call, sent back
 of a merged stream)
+a tool call without ``type``              ``openai.chat.no_type: true``: sent back without it
 ``annotations``; assistant ``audio``      item metadata ``openai.chat.annotations``; the
 with ``data``, ``transcript`` or          audio part as in responses; and the item marked
 ``expires_at``                            ``openai.chat.echo: true``: all sent back
