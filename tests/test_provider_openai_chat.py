@@ -624,8 +624,10 @@ class StreamTest(unittest.TestCase):
                 self.assertEqual(usages[: reported[0]], [None] * reported[0])
                 self.assertEqual(usages[-1], final.usage)
                 self.assertIsNotNone(final.usage)
-                first_done = min(n for n, e in enumerate(events(name))
-                                 if any(ch["index"] == 0 and ch.get("finish_reason") for ch in e["choices"]))
+                # A choice ends at its finish_reason, an audio answer at its expiry mark (which may come alone).
+                first_done = min(n for n, e in enumerate(events(name)) if any(
+                    ch["index"] == 0 and (ch.get("finish_reason") or "expires_at" in ch["delta"].get("audio", {}))
+                    for ch in e["choices"]))
                 self.assertEqual(reasons[:first_done], [None] * first_done)
                 self.assertEqual(set(reasons[first_done:]), {final.finish_reason})
 
@@ -714,6 +716,35 @@ class StreamTest(unittest.TestCase):
         decoder, deltas, state = run(chunks)
         self.assertEqual(b"".join(d.chunk for d in deltas if isinstance(d, AppendBytes)), base64.b64decode(data))
         self.assertEqual(state.parts[0].data, InlineBytes(base64.b64decode(data)))  # type: ignore[attr-defined]
+
+    def test_an_audio_answer_ends_at_its_expiry_mark(self) -> None:
+        # gpt-4o-audio-preview as openai-node#1206 shows it: transcript first, then the audio, then a chunk with
+        # only expires_at, and no finish_reason at all.
+        pcm = base64.b64encode(bytes(range(90))).decode()
+        chunks = [chunk({"audio": {"transcript": "Hi"}}), chunk({"audio": {"transcript": "!"}}),
+                  chunk({"role": "assistant", "content": None, "refusal": None, "audio": {"id": "audio_1", "data": pcm[:55]}}),
+                  chunk({"audio": {"data": pcm[55:]}}), chunk({"audio": {"expires_at": 1730768595}}), chunk(usage=USAGE)]
+        decoder, _, state = run(chunks)
+        self.assertFalse(state.is_open)
+        item = decoder.finish(state.parts)
+        self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (FinishReason.COMPLETED, "stop"))
+        self.assertEqual(item.parts, (MediaPart(Modality.AUDIO, "application/octet-stream", InlineBytes(bytes(range(90))), metadata={
+            "openai.chat.audio.transcript": "Hi!", "openai.chat.audio.id": "audio_1", "openai.chat.audio.expires_at": 1730768595}),))
+        self.assertEqual(dicts(chat.items_from_response(decoder.response())), dicts([item]))
+        # A finish_reason or the mark again after it is taken; more audio is not.
+        self.assertEqual(dicts(chat.items_from_stream(chunks[:5] + [chunk({"audio": {"id": "audio_1", "expires_at": 1730768595}}),
+                                                                   chunk({}, "stop"), chunk(usage=USAGE)])), dicts([item]))
+        with self.assertRaises(NormalizeError):
+            chat.items_from_stream(chunks[:5] + [chunk({"audio": {"data": "AAAA"}})])
+        # Servers that send the expiry with every piece of audio (or text) end at their finish_reason.
+        every = [chunk({"audio": {"id": "audio_1", "data": pcm[:40], "expires_at": 1}}),
+                 chunk({"audio": {"data": "", "expires_at": 1}}), chunk({"content": "Hi", "audio": {"expires_at": 1}}),
+                 chunk({"audio": {"data": pcm[40:], "expires_at": 1}}), chunk({}, "stop")]
+        decoder, _, state = run(every[:4])
+        self.assertTrue(state.is_open)
+        self.assertEqual(chat.items_from_stream(every)[0].parts, (
+            TextPart("Hi"), MediaPart(Modality.AUDIO, "application/octet-stream", InlineBytes(bytes(range(90))),
+                                      metadata={"openai.chat.audio.id": "audio_1", "openai.chat.audio.expires_at": 1})))
 
     def test_cut_short_stream_finishes_from_finalize(self) -> None:
         chunks = events("chat.tool_call.stream.jsonl")[:-2]  # no finish_reason, no usage
@@ -1003,6 +1034,55 @@ class RequestTest(unittest.TestCase):
 
         item = Item(ItemKind.USER, (StructuredPart({"k": [1, "é"]}),))
         self.assertEqual(messages_of([item]), [{"role": "user", "content": [{"type": "text", "text": '{"k":[1,"é"]}'}]}])
+
+    def test_a_call_sent_without_its_type_goes_back_without_it(self) -> None:
+        calls = [{"id": "c1", "function": {"name": "f", "arguments": "{}"}}, {"id": "c2", "custom": {"name": "sh", "input": "ls"}}]
+        messages = [{"role": "assistant", "content": None, "tool_calls": calls}]
+        items = chat.items_from_request({"messages": messages})
+        self.assertEqual([type(p).__name__ for p in items[0].parts], ["ToolCallPart", "ToolCallPart"])
+        self.assertEqual(messages_of(items), messages)
+        # An answer from a server that leaves it out is sent as OpenAI takes it.
+        answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=calls)))
+        self.assertEqual([c["type"] for c in messages_of(answer)[0]["tool_calls"]], ["function", "custom"])
+
+    def test_annotations_of_a_text_entry_go_back_with_it(self) -> None:
+        # A client that turns Responses output text into Chat entries keeps its citations on the entry.
+        note = {"type": "url_citation", "url_citation": {"url": "https://x", "title": "x", "start_index": 0, "end_index": 1}}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "a", "annotations": []}]},
+                    {"role": "assistant", "content": [{"type": "text", "text": "b", "annotations": [note]},
+                                                      {"type": "text", "text": "c"}]}]
+        items = chat.items_from_request({"messages": messages})
+        self.assertEqual(messages_of(items), messages)
+        self.assertEqual(items[1].parts[0], TextPart("b", metadata={"openai.chat.annotations": [note], "openai.chat.type": "text"}))
+
+    def test_media_and_files_in_a_tool_message_are_parts_that_go_back_there(self) -> None:
+        # OpenRouter and LiteLLM take images in a tool message; other providers take them in tool results.
+        png = base64.b64encode(b"\x89PNG\r\n").decode()
+        entries = [{"type": "text", "text": "page 2"},
+                   {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}", "detail": "low"}},
+                   {"type": "file", "file": {"file_id": "file-1"}},
+                   {"type": "input_video", "video": {"url": "v"}}]
+        messages = [{"role": "assistant", "content": None, "tool_calls": [
+                        {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{}"}}]},
+                    {"role": "tool", "tool_call_id": "c1", "content": entries},
+                    {"role": "tool", "tool_call_id": "c1", "content": [entries[1]]}]
+        items = chat.items_from_request({"messages": messages})
+        result = items[1].parts[0]
+        assert isinstance(result, ToolResultPart) and isinstance(result.output, PartsOutput)
+        text, image, file, video = result.output.parts
+        self.assertEqual(text, TextPart("page 2"))
+        assert isinstance(image, MediaPart) and isinstance(file, FilePart)
+        self.assertEqual((image.mime_type, image.data, image.metadata["openai.chat.image_url.detail"]),
+                         ("image/png", InlineBytes(b"\x89PNG\r\n"), "low"))
+        self.assertEqual(file.data, Handle(ArtifactId("file-1")))
+        self.assertEqual(video, CustomPart("openai.chat.input_video", value=entries[3]))
+        self.assertEqual(messages_of(items), messages)
+        # The same image made elsewhere still follows the tool messages, as OpenAI takes it.
+        plain = image.with_metadata({})
+        moved = Item(ItemKind.TOOL, (ToolResultPart(ToolCallId("c1"), PartsOutput((text, plain))),))
+        self.assertEqual(messages_of([items[0], moved])[1:], [
+            {"role": "tool", "tool_call_id": "c1", "content": "page 2"},
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}"}}]}])
 
     def test_a_file_held_as_text_is_sent_as_its_bytes(self) -> None:
         item = Item(ItemKind.USER, (FilePart(InlineText("a,b\n1,2\n"), name="t.csv", mime_type="text/csv"),))

@@ -62,13 +62,18 @@ REASONING_FIELD_KEY = CHAT + "reasoning_field"
 BARE_KEY = CHAT + "bare_base64"
 #: On an item read from a request: the message had no ``content`` field (not even ``null``).
 NO_CONTENT_KEY = CHAT + "no_content"
+#: On a tool call read from a request: it had no ``type`` (some compatible clients leave it out).
+NO_TYPE_KEY = CHAT + "no_type"
 #: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
 #: so they go back.
 ECHO_KEY = CHAT + "echo"
+#: On media or a file read from a ``tool`` message's content (a compatible server's extension): it goes back
+#: there, not in a ``user`` message after the tool messages.
+IN_TOOL_KEY = CHAT + "in_tool"
 AUDIO = CHAT + "audio."
 #: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
 PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
-                 "annotations")
+                 "annotations", "in_tool", "no_type")
 ITEM_MARKERS = ("role", "content", "annotations", "no_content", "echo")
 
 #: The fields compatible servers stream readable reasoning in, preferred first.
@@ -237,6 +242,8 @@ def content_part(p: Any) -> Part:
     part: Part | None = None
     if ptype == "text" and type(p.get("text")) is str:
         part = TextPart(p["text"], metadata=carry(p, ("type", "text"), CHAT))
+        if "annotations" in p:  # the entry's own, not a response's: the type says so, and they go back
+            part = part.with_metadata({**part.metadata, TYPE_KEY: "text"})
     elif ptype == "refusal" and type(p.get("refusal")) is str:
         part = TextPart(p["refusal"], metadata=carry(p, ("refusal",), CHAT))
     elif ptype == "image_url" and isinstance(inner, dict) and type(inner.get("url")) is str:
@@ -354,6 +361,8 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         name = _name(body)
         # A stream's fragment index is no field of the call; a request that sends one sends it again.
         md = carry(tc, ("id", "type", ttype) if request else ("id", "type", "index", ttype), CHAT)
+        if request and "type" not in tc:
+            md[NO_TYPE_KEY] = True
         if ttype == "custom":
             md[TYPE_KEY] = "custom"
             value: JsonValue = get_str(body, "input") or ""

@@ -39,9 +39,11 @@ from ._chat_codec import (
     BARE_KEY,
     CHAT,
     ECHO_KEY,
+    IN_TOOL_KEY,
     ITEM_MARKERS,
     LEGACY_KEY,
     NO_CONTENT_KEY,
+    NO_TYPE_KEY,
     OCTETS,
     PART_MARKERS,
     REASONING_FIELDS,
@@ -94,7 +96,8 @@ def content_entry(part: Part) -> JsonValue:
     if isinstance(part, TextPart):
         if md.get(TYPE_KEY) == "refusal":
             return {**native_fields(md), "type": "refusal", "refusal": part.text}
-        return {**native_fields(md), "type": "text", "text": part.text}
+        own = {"annotations": md[CHAT + "annotations"]} if TYPE_KEY in md and CHAT + "annotations" in md else {}
+        return {**native_fields(md), **copy_json(own), "type": "text", "text": part.text}
     if isinstance(part, StructuredPart):
         return {"type": "text", "text": dumps(part.value)}
     if isinstance(part, MediaPart):
@@ -161,12 +164,14 @@ def _arguments_text(part: ToolCallPart) -> JsonValue:
 
 def _tool_call(part: ToolCallPart) -> JsonDict:
     md = part.metadata
-    if md.get(TYPE_KEY) == "custom":
+    kind = "custom" if md.get(TYPE_KEY) == "custom" else "function"
+    if kind == "custom":
         text = part.input if isinstance(part.input, str) else dumps(part.input)
         body: JsonDict = {**carried(md, CHAT + "custom."), "name": part.name, "input": text}
-        return {**native_fields(md), "id": part.id.value, "type": "custom", "custom": body}
-    body = {**carried(md, CHAT + "function."), "name": part.name, "arguments": _arguments_text(part)}
-    return {**native_fields(md), "id": part.id.value, "type": "function", "function": body}
+    else:
+        body = {**carried(md, CHAT + "function."), "name": part.name, "arguments": _arguments_text(part)}
+    typed = {} if md.get(NO_TYPE_KEY) is True else {"type": kind}
+    return {**native_fields(md), "id": part.id.value, **typed, kind: body}
 
 
 def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict | None:
@@ -268,7 +273,7 @@ def tool_message(
                 raise under(exc, "parts", f"[{j}]") from None
             if entry is None:
                 continue
-            if isinstance(part_in, (TextPart, StructuredPart)) or own_custom(part_in):
+            if isinstance(part_in, (TextPart, StructuredPart)) or own_custom(part_in) or IN_TOOL_KEY in part_in.metadata:
                 texts.append((part_in, entry))
             else:
                 media.append(entry)

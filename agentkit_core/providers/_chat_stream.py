@@ -94,6 +94,20 @@ _ORDER = {"reasoning": 0, "content": 1, "refusal": 2, "audio": 3, "tool": 4, "fu
 _Kinds = dict[tuple[int, int], "tuple[str | None, str | None]"]
 
 
+def _audio_ends(delta: JsonDict, st: _Choice | None) -> bool:
+    """Whether ``delta`` is the mark OpenAI ends an audio answer with (gpt-4o-audio-preview often sends no
+    ``finish_reason`` after it): the audio's ``expires_at`` (and id) alone, after its data."""
+    audio, heard = delta.get("audio"), None if st is None else st.message.get("audio")
+    alone = all(delta.get(k) in (None, "") for k in PART_FIELDS if k != "audio")
+    return (isinstance(audio, dict) and audio.get("expires_at") is not None and set(audio) <= {"id", "expires_at"}
+            and alone and isinstance(heard, dict) and _sound(heard))
+
+
+def _sound(audio: JsonDict) -> bool:
+    """Whether an audio object or fragment holds audio or its transcript (not only its id and expiry)."""
+    return bool(audio.get("data") or audio.get("transcript"))
+
+
 def _opening_id(frag: JsonDict) -> str | None:
     """The id of a fragment that opens a call (it names it too), else ``None``.
 
@@ -218,7 +232,7 @@ class ChatStreamDecoder:
                         self._check_delta(index, st, delta, closed, kinds)
                     except NormalizeError as exc:
                         raise exc.under("delta") from None
-                if get_str(ch, "finish_reason") is not None:
+                if get_str(ch, "finish_reason") is not None or (delta is not None and _audio_ends(delta, st)):
                     ending.add(index)
             except NormalizeError as exc:
                 raise under(exc, "choices", f"[{n}]") from None
@@ -244,7 +258,8 @@ class ChatStreamDecoder:
         if closed:
             for key in PART_FIELDS:
                 v = delta.get(key)
-                if v not in (None, "", [], {}) and (key not in REASONING_FIELDS or isinstance(v, str)):
+                if v not in (None, "", [], {}) and (key not in REASONING_FIELDS or isinstance(v, str)) and (
+                        key != "audio" or _sound(v)):
                     raise NormalizeError("content for a choice after its finish_reason", key)
 
     @staticmethod
@@ -283,6 +298,9 @@ class ChatStreamDecoder:
         if isinstance(delta, dict):
             self._apply(st, delta, out)
         if ch.get("finish_reason") is not None and not st.committed:
+            self._commit(st, out)
+        elif isinstance(delta, dict) and _audio_ends(delta, st) and not st.committed:
+            st.fields["finish_reason"] = "stop"  # as the SDKs infer it; a finish_reason sent later replaces it
             self._commit(st, out)
 
     def _open(self, st: _Choice, slot: str, kind: PartKind, out: list[Delta]) -> PartId:

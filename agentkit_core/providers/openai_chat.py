@@ -107,8 +107,12 @@ header keys are sent with ``SetMetadata`` as soon as they are known (a call's
 id and name, audio's modality and MIME type).  A choice's ``finish_reason``
 commits every part of that choice (``CommitPart`` with ``part_id``, decoded
 from what accumulated exactly as a response is), a tool call cut off by
-``length`` included; so does an ``error`` event, for every choice.  Content
-for a choice after its ``finish_reason`` is refused.  Part ids are
+``length`` included; so does an ``error`` event, for every choice.  An audio
+answer ends at the mark OpenAI ends it with, a delta holding only the audio's
+``expires_at`` (and id) after its data (gpt-4o-audio-preview sends no
+``finish_reason`` after it): its choice commits there with ``finish_reason: "stop"``, as the
+SDKs infer it, unless a later chunk says otherwise.  Content for a choice
+after its end is refused.  Part ids are
 ``part-<choice>-<slot>``, slots ``reasoning``, ``content``, ``refusal``,
 ``audio``, ``tool-<n>`` (the n-th call to appear) and ``function-call``.
 Call fragments merge by ``index``; a fragment that opens a call (an id and
@@ -136,12 +140,14 @@ native message                            neutral
 ``assistant``                             USER with ``openai.chat.role``
 ``tool``                                  TOOL: ``ToolResultPart(tool_call_id, TextOutput |
                                           PartsOutput)``; a ``name`` (some compatible servers)
-                                          also in ``agentkit.tool_name``
+                                          also in ``agentkit.tool_name``; its media and files
+                                          (OpenRouter, LiteLLM) marked ``openai.chat.in_tool``
 ``function`` (legacy)                     TOOL: ``ToolResultPart(ToolCallId(name), ...)`` with
                                           ``agentkit.tool_name``, ``agentkit.invented_id`` and
                                           ``openai.chat.legacy_function_call``
-``content`` a string                      one ``TextPart`` (a lone text part sent as a list
-                                          keeps ``openai.chat.type: "text"``)
+``content`` a string                      one ``TextPart`` (a lone text part sent as a list,
+                                          or an entry with ``annotations``, keeps
+                                          ``openai.chat.type: "text"``)
 ``text`` / ``refusal`` entries            ``TextPart`` (a refusal entry keeps
                                           ``openai.chat.type: "refusal"``)
 ``image_url``                             ``MediaPart(IMAGE, mime, data)``: a canonical base64
@@ -165,6 +171,7 @@ assistant fields that make no part        item metadata ``openai.chat.<field>``,
 ``tool_calls: []``...)
 a tool call's ``index`` (the message      ``openai.chat.index`` on the call, sent back
 of a merged stream)
+a tool call without ``type``              ``openai.chat.no_type: true``: sent back without it
 ``annotations``; assistant ``audio``      item metadata ``openai.chat.annotations``; the
 with ``data``, ``transcript`` or          audio part as in responses; and the item marked
 ``expires_at``                            ``openai.chat.echo: true``: all sent back
@@ -180,8 +187,9 @@ an assistant message with tool calls and no content gets ``content: null``
 (unless it came from a request without ``content``).
 Tool results become ``tool`` messages (``function`` messages when they answer
 a legacy call, named from ``agentkit.tool_name`` or the call earlier in the
-transcript).  Tool messages take text only: the media and files of a result
-follow the run of tool messages as one ``user`` message.
+transcript).  OpenAI's tool messages take text only: the media and files of a result
+follow the run of tool messages as one ``user`` message, except those read
+from a tool message (``openai.chat.in_tool``), which go back there.
 
 Dropped on purpose: ``ReasoningPart`` that carries ``agentkit.provider``
 (another provider's opaque state: Anthropic signatures, Responses encrypted
@@ -252,9 +260,11 @@ from typing import Any, Iterable
 from .. import (
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
+    FilePart,
     Item,
     ItemKind,
     JsonValue,
+    MediaPart,
     NormalizeError,
     PartsOutput,
     TextOutput,
@@ -269,6 +279,7 @@ from ._chat_codec import (
     AUDIO_RESPONSE_ONLY,
     CHAT,
     ECHO_KEY,
+    IN_TOOL_KEY,
     KIND_ROLES,
     LEGACY_KEY,
     NO_CONTENT_KEY,
@@ -284,7 +295,6 @@ from ._chat_codec import (
     message_parts,
     reasoning_field,
     usage_from_native,
-    verbatim,
 )
 from ._chat_request import assistant_message, plain_message, tool_message
 from ._chat_stream import ChatStreamDecoder
@@ -421,9 +431,11 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
     output: ToolOutput
     if isinstance(content, str):
         output = TextOutput(content)
-    elif isinstance(content, list):  # text entries; anything else goes back as it came
-        texts = (content_part(p) if isinstance(p, dict) and p.get("type") == "text" else verbatim(p) for p in content)
-        output = PartsOutput(tuple(listed(list(texts))))
+    elif isinstance(content, list):  # media and files (a compatible server's extension) go back where they were
+        parts = [content_part(p) for p in content]
+        marked = [p.with_metadata({**p.metadata, IN_TOOL_KEY: True}) if isinstance(p, (MediaPart, FilePart)) else p
+                  for p in parts]
+        output = PartsOutput(tuple(listed(marked)))
         if not content:
             md[CHAT + "content"] = []
     elif content is None:
