@@ -221,6 +221,11 @@ class OddInputTest(unittest.TestCase):
             chunks = [body[i : i + size] for i in range(0, len(body), size)]
             with self.subTest(size=size):
                 self.assertEqual(list(openai_chat.events_from_sse(chunks)), [{"a": "\u00e9\U0001F600"}, {"b": 1}])
+        text = 'data: {"a":\r\ndata: 1}\r\n\r\ndata: {"b": 2}\r\n\r\n'
+        for cut in range(len(text) + 1):  # an empty piece anywhere, between a CR and its LF included
+            with self.subTest(empty_piece_at=cut):
+                pieces = [text[:cut], "", text[cut:]]
+                self.assertEqual(list(openai_chat.events_from_sse(pieces)), [{"a": 1}, {"b": 2}])
 
     def test_a_recorded_body_cut_short_gives_a_prefix_of_its_events(self) -> None:
         """A stream cut mid-event (a dropped connection) yields the events that ended, then stops quietly."""

@@ -77,9 +77,10 @@ def _lines(body: object) -> Iterator[str]:
             raise wrong("text or bytes", chunk, f"[{n}]")
         if first and text:
             text, first = text.removeprefix("\ufeff"), False
-        lines = split(pending + text)
+        joined = pending + text
+        lines = split(joined)
         pending = lines.pop()  # not ended yet (or "" after a line end)
-        if lines and pending == "" and (pending + text).endswith("\r"):
+        if lines and pending == "" and joined.endswith("\r"):
             pending = lines.pop() + "\r"  # a CR at the very end may be the first half of CRLF
         yield from lines
     try:
@@ -94,8 +95,9 @@ def events_from_sse(body: str | bytes | bytearray | Iterable[str | bytes]) -> It
     """A ``text/event-stream`` body -> the JSON object of each event's data, in order.
 
     ``body`` is the whole body (text or bytes) or any iterable of its pieces,
-    an HTTP response read line by line or in chunks of any size included, so
-    events come out as they arrive.  Follows the event-stream rules: ``event:``, ``id:`` and
+    an HTTP response read in chunks of any size included, so events come out
+    as they arrive; pieces keep their line ends (read lines with them, not
+    through an ``iter_lines()`` that strips them).  Follows the event-stream rules: ``event:``, ``id:`` and
     ``retry:`` lines and ``:`` comments are skipped; one space after ``data:``
     is dropped; several ``data:`` lines of one event are joined with newlines;
     a blank line ends an event; CRLF, LF and CR all end lines.  Padding around
