@@ -135,9 +135,10 @@ def accumulate(events: list[JsonDict]) -> JsonDict:
                 block["citations"] = (block.get("citations") or []) + [delta["citation"]]
             elif delta["type"] == "input_json_delta":
                 buffers[event["index"]] = buffers.get(event["index"], "") + delta["partial_json"]
-            elif delta["type"] == "compaction_delta":  # the summary, and the state to send back verbatim
-                block["content"] = delta["content"]
-                if "encrypted_content" in delta:
+            elif delta["type"] == "compaction_delta":  # the summary grows; the state to send back is the last one
+                if delta.get("content") is not None:
+                    block["content"] = (block.get("content") or "") + delta["content"]
+                if delta.get("encrypted_content") is not None:
                     block["encrypted_content"] = delta["encrypted_content"]
         elif kind == "content_block_stop" and buffers.get(event["index"]):
             # The SDK parses the partial JSON after every fragment; the last parse is this one.
@@ -526,6 +527,29 @@ class DocumentedBlockTests(unittest.TestCase):
         self.assertEqual(summaries[0], None)
         self.assertEqual(summaries[-1], compaction["content"])  # shown as soon as its delta came
         self.assertEqual(adapter.request_from_items([item])["messages"][0]["content"], native["content"])
+
+    def test_a_summary_in_several_compaction_deltas_is_joined(self) -> None:
+        """A long summary comes in several compaction_delta events: each extends the summary, and the
+        last encrypted state stands (the SDK's fixture compaction_multi_delta_response.txt, in
+        messages.compaction_multi_delta.sse.txt: anthropics/anthropic-sdk-python tests/lib/streaming/fixtures)."""
+        events = load_events("messages.compaction_multi_delta.stream.jsonl")
+        pieces = [e["delta"] for e in events if e["type"] == "content_block_delta" and e["delta"]["type"] == "compaction_delta"]
+        self.assertEqual(len(pieces), 2)
+        summaries: list[Any] = []
+
+        def watch(decoder: adapter.AnthropicStreamDecoder, state: FoldState) -> None:
+            summaries.extend(p.value["content"] for p in state.snapshot() if isinstance(p, CustomPart))
+
+        item, state = run_stream(events, watch)
+        self.assertFalse(state.is_open)
+        whole = {"type": "compaction", "content": pieces[0]["content"] + pieces[1]["content"], "encrypted_content": pieces[1]["encrypted_content"]}
+        self.assertEqual(item.parts[0], CustomPart("anthropic.compaction", value=whole))
+        shown = [s for i, s in enumerate(summaries) if i == 0 or s != summaries[i - 1]]
+        self.assertEqual(shown, [None, pieces[0]["content"], whole["content"]])  # the summary only grows
+        self.assertEqual(adapter.request_from_items([item])["messages"][0]["content"][0], whole)
+        # A delta that carries no new state (null) keeps the state already there.
+        late = [*events[:4], {"type": "content_block_delta", "index": 0, "delta": {"type": "compaction_delta", "content": " More.", "encrypted_content": None}}, *events[4:]]
+        self.assertEqual(streamed_item(late).parts[0].value, {**whole, "content": whole["content"] + " More."})
 
     def test_mcp_tool_input_streams_like_a_server_tool(self) -> None:
         native = message([SERVER_BLOCKS[-2], SERVER_BLOCKS[-1]])

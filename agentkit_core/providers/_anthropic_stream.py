@@ -300,9 +300,16 @@ def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
     return deltas
 
 
-def _replace_fields(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
-    """A ``compaction_delta``: the fields it carries (the summary, its encrypted state) replace the block's."""
-    opened.block.update((k, copy_json(v)) for k, v in delta.items() if k != "type")
+def _compaction(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
+    """A ``compaction_delta``: its summary text extends the block's (a long summary comes in several deltas);
+    its other fields (the encrypted state) replace the block's, but a null never erases a value already there."""
+    for key, value in delta.items():
+        if key == "type" or (value is None and opened.block.get(key) is not None):
+            continue
+        so_far = opened.block.get(key)
+        if key == "content" and isinstance(value, str) and isinstance(so_far, str):
+            value = so_far + value
+        opened.block[key] = copy_json(value)
     return [ReplaceStructured(pid, copy_json(opened.block))]
 
 
@@ -323,7 +330,7 @@ _DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Open, PartId, Any
     "signature_delta": (("thinking",), "signature", _signature),
     "input_json_delta": (_TOOL_INPUT_BLOCKS, "partial_json", _input_json),
     "citations_delta": (("text",), "citation", _citation),
-    "compaction_delta": (("compaction",), "", _replace_fields),
+    "compaction_delta": (("compaction",), "", _compaction),
 }
 
 _EVENT_HANDLERS: dict[str, Callable[[AnthropicStreamDecoder, JsonDict], list[Delta]]] = {

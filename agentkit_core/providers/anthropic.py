@@ -159,8 +159,9 @@ event                                  deltas and state
 ``input_json_delta``                   ``AppendText`` of the fragment (tool calls, server tools)
 ``citations_delta``                    ``SetMetadata`` of ``"anthropic.citations"`` so far
 ``signature_delta``                    kept for the commit
-``compaction_delta``                   its fields replace the block's (the summary, the
-                                       encrypted state): ``ReplaceStructured`` of the block
+``compaction_delta``                   its summary extends the block's (a long one comes in
+                                       several deltas), its other fields (the encrypted state)
+                                       replace the block's unless null: ``ReplaceStructured``
 other delta types                      ``SetMetadata`` of ``"anthropic.unknown_deltas"`` (a marker)
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
