@@ -148,7 +148,34 @@ def accumulate(events: list[JsonDict]) -> JsonDict:
             for key, value in event.get("usage", {}).items():
                 if value is not None:
                     message["usage"][key] = copy.deepcopy(value)
+            for key in ("context_management", "input_transformations"):
+                if key in event:
+                    message[key] = copy.deepcopy(event[key])
+        if kind != "message_start":  # the SDK merges an event's undeclared fields into the message
+            for key, value in event.items():
+                if key not in DECLARED.get(kind, ("type",)):
+                    message[key] = deep_merge(message[key], value) if key in message else copy.deepcopy(value)
     return message
+
+
+#: The fields each stream event type declares (the SDK's event models); the others are extras.
+DECLARED = {
+    "content_block_start": ("type", "index", "content_block"),
+    "content_block_delta": ("type", "index", "delta"),
+    "content_block_stop": ("type", "index"),
+    "message_delta": ("type", "delta", "usage", "context_management", "input_transformations"),
+    "ping": ("type",),
+    "error": ("type", "error", "request_id"),
+}
+
+
+def deep_merge(old: Any, new: Any) -> Any:
+    """The SDK's merge of extra fields: objects key by key, lists extended, other values replaced."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {**old, **{k: deep_merge(old[k], v) if k in old else copy.deepcopy(v) for k, v in new.items()}}
+    if isinstance(old, list) and isinstance(new, list):
+        return old + copy.deepcopy(new)
+    return copy.deepcopy(new)
 
 
 def _chunks(text: str, size: int) -> list[str]:
@@ -550,6 +577,27 @@ class DocumentedBlockTests(unittest.TestCase):
         # A delta that carries no new state (null) keeps the state already there.
         late = [*events[:4], {"type": "content_block_delta", "index": 0, "delta": {"type": "compaction_delta", "content": " More.", "encrypted_content": None}}, *events[4:]]
         self.assertEqual(streamed_item(late).parts[0].value, {**whole, "content": whole["content"] + " More."})
+
+    def test_fields_nobody_knows_yet_merge_into_the_message_as_the_sdk_merges_them(self) -> None:
+        """Undeclared fields of message_start, of content block events and of message_delta end in the
+        message merged (objects key by key, lists extended), not the last one alone (the SDK's fixture
+        extra_fields_response.txt and its test_extra_fields.py, in messages.extra_fields.sse.txt:
+        anthropics/anthropic-sdk-python tests/lib/streaming)."""
+        events = load_events("messages.extra_fields.stream.jsonl")
+        item = streamed_item(events)
+        self.assertEqual(item.metadata["anthropic.private_field"], {"nested": {"values": [1, 2, 3, 4, 5, 6], "metadata": "chunk2"}})
+        self.assertEqual(item.parts, (TextPart("Hello!"),))
+        self.assertEqual(item.metadata["anthropic.type"], "message")
+        # Fields the message defines are no extras: message_delta's replace, a block event's are ignored.
+        edited = copy.deepcopy(events)
+        edited[2]["model"] = "not-the-model"
+        edited[-2]["context_management"] = {"applied_edits": []}
+        item = streamed_item(edited)
+        self.assertEqual(item.metadata["anthropic.model"], "claude-3-opus-latest")
+        self.assertEqual(item.metadata["anthropic.context_management"], {"applied_edits": []})
+        # Values that are not both objects or both lists replace.
+        edited[-2]["private_field"] = 1
+        self.assertEqual(streamed_item(edited).metadata["anthropic.private_field"], 1)
 
     def test_mcp_tool_input_streams_like_a_server_tool(self) -> None:
         native = message([SERVER_BLOCKS[-2], SERVER_BLOCKS[-1]])

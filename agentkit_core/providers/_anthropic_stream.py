@@ -111,7 +111,17 @@ class AnthropicStreamDecoder:
         event = native_object(event, "a stream event")
         kind = event.get("type")
         handler = _EVENT_HANDLERS.get(kind) if isinstance(kind, str) else None
-        return [] if handler is None else handler(self, event)  # ping and future events: nothing
+        if handler is None:
+            return []  # ping and future events: nothing
+        merged = None
+        if kind in _BLOCK_EVENT_FIELDS:  # fields nobody knows yet join the message's, as the SDK's accumulator merges them
+            extras = {k: v for k, v in event.items() if k not in _BLOCK_EVENT_FIELDS[kind] and k not in _MESSAGE_FIELDS}
+            if extras:
+                merged = _merge_extras(self._message, extras)
+        deltas = handler(self, event)
+        if merged is not None:
+            self._live(merged)
+        return deltas
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried."""
@@ -189,7 +199,9 @@ class AnthropicStreamDecoder:
         optional(usage, dict, "usage")
         message = copy_json(self._message)
         message.update(copy_json(delta or {}))
-        message.update((k, copy_json(v)) for k, v in event.items() if k not in ("type", "delta", "usage"))
+        # Message fields (``context_management``, ``input_transformations``) replace the message's; others merge.
+        message.update((k, copy_json(v)) for k, v in event.items() if k in _MESSAGE_FIELDS and k not in ("type", "usage"))
+        message = _merge_extras(message, {k: v for k, v in event.items() if k not in _MESSAGE_FIELDS and k != "delta"})
         if usage is not None:  # cumulative; null means "not reported here"
             merged = dict(message.get("usage") or {})
             merged.update((k, copy_json(v)) for k, v in usage.items() if v is not None)
@@ -255,6 +267,37 @@ class AnthropicStreamDecoder:
         for index in indexes:
             del self._open[index]
         return commits
+
+
+#: The fields a ``Message`` defines (``type`` among them): an event's field of one of these names is no extra.
+_MESSAGE_FIELDS = frozenset(
+    ("id", "type", "role", "content", "model", "stop_reason", "stop_sequence", "stop_details", "usage",
+     "container", "context_management", "input_transformations")
+)
+#: The fields each content block event and ``message_stop`` defines; any other is an extra field of the message.
+_BLOCK_EVENT_FIELDS: dict[str, frozenset[str]] = {
+    "content_block_start": frozenset(("type", "index", "content_block")),
+    "content_block_delta": frozenset(("type", "index", "delta")),
+    "content_block_stop": frozenset(("type", "index")),
+    "message_stop": frozenset(("type",)),
+}
+
+
+def _merge_extras(message: JsonDict, extras: JsonDict) -> JsonDict:
+    """A copy of ``message`` with an event's extra fields merged in as the SDK does: objects merge key by
+    key, lists extend, anything else replaces."""
+
+    def merge(old: JsonValue, new: JsonValue) -> JsonValue:
+        if isinstance(old, dict) and isinstance(new, dict):
+            return {**old, **{k: merge(old[k], v) if k in old else v for k, v in new.items()}}
+        if isinstance(old, list) and isinstance(new, list):
+            return [*old, *new]
+        return new
+
+    merged = copy_json(message)
+    for key, value in copy_json(extras).items():
+        merged[key] = merge(merged[key], value) if key in merged else value
+    return merged
 
 
 def _unparsed_call(block: JsonDict) -> Part:

@@ -165,6 +165,8 @@ event                                  deltas and state
 other delta types                      ``SetMetadata`` of ``"anthropic.unknown_deltas"`` (a marker)
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
+any event's undeclared fields          merged into the message's as the SDK merges them (objects
+                                       key by key, lists extended, other values replaced)
 ``message_stop``                       commits every block still open
 ``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``,
                                        its other fields (``request_id``) as an error body's;
