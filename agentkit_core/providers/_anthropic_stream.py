@@ -294,7 +294,7 @@ def _merge_extras(message: JsonDict, extras: JsonDict) -> JsonDict:
             return [*old, *new]
         return new
 
-    merged = copy_json(message)
+    merged: JsonDict = dict(copy_json(message))
     for key, value in copy_json(extras).items():
         merged[key] = merge(merged[key], value) if key in merged else value
     return merged
