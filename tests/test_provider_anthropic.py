@@ -434,6 +434,20 @@ class ResponseTests(unittest.TestCase):
         refusal = adapter.items_from_response(load("messages.refusal.response.json"))[0]
         self.assertEqual((refusal.usage.tokens.input_tokens, refusal.usage.tokens.cached_input_tokens), (20, None))
 
+    def test_thinking_tokens_are_the_reasoning_tokens_output_includes(self) -> None:
+        """Newer models report how many output tokens were thinking (pydantic/pydantic-ai
+        tests/models/cassettes/test_anthropic/test_anthropic_opus_5_features.yaml, in
+        messages.thinking_tokens.response.json); a stream's message_delta reports it the same way."""
+        native = load("messages.thinking_tokens.response.json")
+        for item in (adapter.items_from_response(native)[0], streamed_item(synthetic_stream(native))):
+            with self.subTest(streamed=item.id is None):
+                tokens = item.usage.tokens
+                self.assertEqual((tokens.output_tokens, tokens.reasoning_tokens), (44, 33))
+                self.assertEqual(item.usage.metadata["anthropic.usage"]["output_tokens_details"], {"thinking_tokens": 33})
+        # Details that are not a count stay unknown, as other counts that are not counts do.
+        broken = {**native, "usage": {**native["usage"], "output_tokens_details": {"thinking_tokens": "33"}}}
+        self.assertIsNone(adapter.items_from_response(broken)[0].usage.tokens.reasoning_tokens)
+
     def test_every_stop_reason_maps_and_stays_raw(self) -> None:
         expected = {
             "end_turn": FinishReason.COMPLETED,

@@ -137,7 +137,8 @@ Tokens: Anthropic's ``input_tokens`` *excludes* cache traffic, so
 cache_creation_input_tokens``, ``cached_input_tokens =
 cache_read_input_tokens`` and ``cache_write_input_tokens =
 cache_creation_input_tokens`` (``None`` when not reported);
-``output_tokens`` already includes thinking; ``reasoning_tokens`` is ``None``.
+``output_tokens`` already includes thinking; ``reasoning_tokens`` is
+``output_tokens_details.thinking_tokens`` where reported (newer models), else ``None``.
 
 Stop reasons: ``end_turn``, ``stop_sequence`` -> ``COMPLETED``; ``tool_use``
 -> ``TOOL_CALL``; ``max_tokens``, ``model_context_window_exceeded`` ->
