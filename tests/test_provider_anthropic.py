@@ -135,9 +135,10 @@ def accumulate(events: list[JsonDict]) -> JsonDict:
                 block["citations"] = (block.get("citations") or []) + [delta["citation"]]
             elif delta["type"] == "input_json_delta":
                 buffers[event["index"]] = buffers.get(event["index"], "") + delta["partial_json"]
-            elif delta["type"] == "compaction_delta":  # the summary, and the state to send back verbatim
-                block["content"] = delta["content"]
-                if "encrypted_content" in delta:
+            elif delta["type"] == "compaction_delta":  # the summary grows; the state to send back is the last one
+                if delta.get("content") is not None:
+                    block["content"] = (block.get("content") or "") + delta["content"]
+                if delta.get("encrypted_content") is not None:
                     block["encrypted_content"] = delta["encrypted_content"]
         elif kind == "content_block_stop" and buffers.get(event["index"]):
             # The SDK parses the partial JSON after every fragment; the last parse is this one.
@@ -147,7 +148,34 @@ def accumulate(events: list[JsonDict]) -> JsonDict:
             for key, value in event.get("usage", {}).items():
                 if value is not None:
                     message["usage"][key] = copy.deepcopy(value)
+            for key in ("context_management", "input_transformations"):
+                if key in event:
+                    message[key] = copy.deepcopy(event[key])
+        if kind != "message_start":  # the SDK merges an event's undeclared fields into the message
+            for key, value in event.items():
+                if key not in DECLARED.get(kind, ("type",)):
+                    message[key] = deep_merge(message[key], value) if key in message else copy.deepcopy(value)
     return message
+
+
+#: The fields each stream event type declares (the SDK's event models); the others are extras.
+DECLARED = {
+    "content_block_start": ("type", "index", "content_block"),
+    "content_block_delta": ("type", "index", "delta"),
+    "content_block_stop": ("type", "index"),
+    "message_delta": ("type", "delta", "usage", "context_management", "input_transformations"),
+    "ping": ("type",),
+    "error": ("type", "error", "request_id"),
+}
+
+
+def deep_merge(old: Any, new: Any) -> Any:
+    """The SDK's merge of extra fields: objects key by key, lists extended, other values replaced."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {**old, **{k: deep_merge(old[k], v) if k in old else copy.deepcopy(v) for k, v in new.items()}}
+    if isinstance(old, list) and isinstance(new, list):
+        return old + copy.deepcopy(new)
+    return copy.deepcopy(new)
 
 
 def _chunks(text: str, size: int) -> list[str]:
@@ -406,6 +434,20 @@ class ResponseTests(unittest.TestCase):
         refusal = adapter.items_from_response(load("messages.refusal.response.json"))[0]
         self.assertEqual((refusal.usage.tokens.input_tokens, refusal.usage.tokens.cached_input_tokens), (20, None))
 
+    def test_thinking_tokens_are_the_reasoning_tokens_output_includes(self) -> None:
+        """Newer models report how many output tokens were thinking (pydantic/pydantic-ai
+        tests/models/cassettes/test_anthropic/test_anthropic_opus_5_features.yaml, in
+        messages.thinking_tokens.response.json); a stream's message_delta reports it the same way."""
+        native = load("messages.thinking_tokens.response.json")
+        for item in (adapter.items_from_response(native)[0], streamed_item(synthetic_stream(native))):
+            with self.subTest(streamed=item.id is None):
+                tokens = item.usage.tokens
+                self.assertEqual((tokens.output_tokens, tokens.reasoning_tokens), (44, 33))
+                self.assertEqual(item.usage.metadata["anthropic.usage"]["output_tokens_details"], {"thinking_tokens": 33})
+        # Details that are not a count stay unknown, as other counts that are not counts do.
+        broken = {**native, "usage": {**native["usage"], "output_tokens_details": {"thinking_tokens": "33"}}}
+        self.assertIsNone(adapter.items_from_response(broken)[0].usage.tokens.reasoning_tokens)
+
     def test_every_stop_reason_maps_and_stays_raw(self) -> None:
         expected = {
             "end_turn": FinishReason.COMPLETED,
@@ -526,6 +568,50 @@ class DocumentedBlockTests(unittest.TestCase):
         self.assertEqual(summaries[0], None)
         self.assertEqual(summaries[-1], compaction["content"])  # shown as soon as its delta came
         self.assertEqual(adapter.request_from_items([item])["messages"][0]["content"], native["content"])
+
+    def test_a_summary_in_several_compaction_deltas_is_joined(self) -> None:
+        """A long summary comes in several compaction_delta events: each extends the summary, and the
+        last encrypted state stands (the SDK's fixture compaction_multi_delta_response.txt, in
+        messages.compaction_multi_delta.sse.txt: anthropics/anthropic-sdk-python tests/lib/streaming/fixtures)."""
+        events = load_events("messages.compaction_multi_delta.stream.jsonl")
+        pieces = [e["delta"] for e in events if e["type"] == "content_block_delta" and e["delta"]["type"] == "compaction_delta"]
+        self.assertEqual(len(pieces), 2)
+        summaries: list[Any] = []
+
+        def watch(decoder: adapter.AnthropicStreamDecoder, state: FoldState) -> None:
+            summaries.extend(p.value["content"] for p in state.snapshot() if isinstance(p, CustomPart))
+
+        item, state = run_stream(events, watch)
+        self.assertFalse(state.is_open)
+        whole = {"type": "compaction", "content": pieces[0]["content"] + pieces[1]["content"], "encrypted_content": pieces[1]["encrypted_content"]}
+        self.assertEqual(item.parts[0], CustomPart("anthropic.compaction", value=whole))
+        shown = [s for i, s in enumerate(summaries) if i == 0 or s != summaries[i - 1]]
+        self.assertEqual(shown, [None, pieces[0]["content"], whole["content"]])  # the summary only grows
+        self.assertEqual(adapter.request_from_items([item])["messages"][0]["content"][0], whole)
+        # A delta that carries no new state (null) keeps the state already there.
+        late = [*events[:4], {"type": "content_block_delta", "index": 0, "delta": {"type": "compaction_delta", "content": " More.", "encrypted_content": None}}, *events[4:]]
+        self.assertEqual(streamed_item(late).parts[0].value, {**whole, "content": whole["content"] + " More."})
+
+    def test_fields_nobody_knows_yet_merge_into_the_message_as_the_sdk_merges_them(self) -> None:
+        """Undeclared fields of message_start, of content block events and of message_delta end in the
+        message merged (objects key by key, lists extended), not the last one alone (the SDK's fixture
+        extra_fields_response.txt and its test_extra_fields.py, in messages.extra_fields.sse.txt:
+        anthropics/anthropic-sdk-python tests/lib/streaming)."""
+        events = load_events("messages.extra_fields.stream.jsonl")
+        item = streamed_item(events)
+        self.assertEqual(item.metadata["anthropic.private_field"], {"nested": {"values": [1, 2, 3, 4, 5, 6], "metadata": "chunk2"}})
+        self.assertEqual(item.parts, (TextPart("Hello!"),))
+        self.assertEqual(item.metadata["anthropic.type"], "message")
+        # Fields the message defines are no extras: message_delta's replace, a block event's are ignored.
+        edited = copy.deepcopy(events)
+        edited[2]["model"] = "not-the-model"
+        edited[-2]["context_management"] = {"applied_edits": []}
+        item = streamed_item(edited)
+        self.assertEqual(item.metadata["anthropic.model"], "claude-3-opus-latest")
+        self.assertEqual(item.metadata["anthropic.context_management"], {"applied_edits": []})
+        # Values that are not both objects or both lists replace.
+        edited[-2]["private_field"] = 1
+        self.assertEqual(streamed_item(edited).metadata["anthropic.private_field"], 1)
 
     def test_mcp_tool_input_streams_like_a_server_tool(self) -> None:
         native = message([SERVER_BLOCKS[-2], SERVER_BLOCKS[-1]])

@@ -131,11 +131,13 @@ def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
     native = native_object(usage, "a usage object")
     read = count(native.get("cache_read_input_tokens"))
     write = count(native.get("cache_creation_input_tokens"))
+    details = native.get("output_tokens_details")  # newer models: how many output tokens were thinking
     return make_usage(
         native,
         NS + "usage",
         (count(native.get("input_tokens")) or 0) + (read or 0) + (write or 0),
         count(native.get("output_tokens")) or 0,
+        reasoning=count(details.get("thinking_tokens")) if isinstance(details, dict) else None,
         cached=read,
         cache_write=write,
     )

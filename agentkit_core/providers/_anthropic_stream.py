@@ -111,7 +111,17 @@ class AnthropicStreamDecoder:
         event = native_object(event, "a stream event")
         kind = event.get("type")
         handler = _EVENT_HANDLERS.get(kind) if isinstance(kind, str) else None
-        return [] if handler is None else handler(self, event)  # ping and future events: nothing
+        if handler is None:
+            return []  # ping and future events: nothing
+        merged = None
+        if kind in _BLOCK_EVENT_FIELDS:  # fields nobody knows yet join the message's, as the SDK's accumulator merges them
+            extras = {k: v for k, v in event.items() if k not in _BLOCK_EVENT_FIELDS[kind] and k not in _MESSAGE_FIELDS}
+            if extras:
+                merged = _merge_extras(self._message, extras)
+        deltas = handler(self, event)
+        if merged is not None:
+            self._live(merged)
+        return deltas
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried."""
@@ -189,7 +199,9 @@ class AnthropicStreamDecoder:
         optional(usage, dict, "usage")
         message = copy_json(self._message)
         message.update(copy_json(delta or {}))
-        message.update((k, copy_json(v)) for k, v in event.items() if k not in ("type", "delta", "usage"))
+        # Message fields (``context_management``, ``input_transformations``) replace the message's; others merge.
+        message.update((k, copy_json(v)) for k, v in event.items() if k in _MESSAGE_FIELDS and k not in ("type", "usage"))
+        message = _merge_extras(message, {k: v for k, v in event.items() if k not in _MESSAGE_FIELDS and k != "delta"})
         if usage is not None:  # cumulative; null means "not reported here"
             merged = dict(message.get("usage") or {})
             merged.update((k, copy_json(v)) for k, v in usage.items() if v is not None)
@@ -257,6 +269,37 @@ class AnthropicStreamDecoder:
         return commits
 
 
+#: The fields a ``Message`` defines (``type`` among them): an event's field of one of these names is no extra.
+_MESSAGE_FIELDS = frozenset(
+    ("id", "type", "role", "content", "model", "stop_reason", "stop_sequence", "stop_details", "usage",
+     "container", "context_management", "input_transformations")
+)
+#: The fields each content block event and ``message_stop`` defines; any other is an extra field of the message.
+_BLOCK_EVENT_FIELDS: dict[str, frozenset[str]] = {
+    "content_block_start": frozenset(("type", "index", "content_block")),
+    "content_block_delta": frozenset(("type", "index", "delta")),
+    "content_block_stop": frozenset(("type", "index")),
+    "message_stop": frozenset(("type",)),
+}
+
+
+def _merge_extras(message: JsonDict, extras: JsonDict) -> JsonDict:
+    """A copy of ``message`` with an event's extra fields merged in as the SDK does: objects merge key by
+    key, lists extend, anything else replaces."""
+
+    def merge(old: JsonValue, new: JsonValue) -> JsonValue:
+        if isinstance(old, dict) and isinstance(new, dict):
+            return {**old, **{k: merge(old[k], v) if k in old else v for k, v in new.items()}}
+        if isinstance(old, list) and isinstance(new, list):
+            return [*old, *new]
+        return new
+
+    merged: JsonDict = dict(copy_json(message))
+    for key, value in copy_json(extras).items():
+        merged[key] = merge(merged[key], value) if key in merged else value
+    return merged
+
+
 def _unparsed_call(block: JsonDict) -> Part:
     """The part of a ``tool_use`` block whose streamed input did not parse: its call, with no input."""
     call = part_from_block({**block, "input": {}})
@@ -300,9 +343,16 @@ def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
     return deltas
 
 
-def _replace_fields(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
-    """A ``compaction_delta``: the fields it carries (the summary, its encrypted state) replace the block's."""
-    opened.block.update((k, copy_json(v)) for k, v in delta.items() if k != "type")
+def _compaction(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
+    """A ``compaction_delta``: its summary text extends the block's (a long summary comes in several deltas);
+    its other fields (the encrypted state) replace the block's, but a null never erases a value already there."""
+    for key, value in delta.items():
+        if key == "type" or (value is None and opened.block.get(key) is not None):
+            continue
+        so_far = opened.block.get(key)
+        if key == "content" and isinstance(value, str) and isinstance(so_far, str):
+            value = so_far + value
+        opened.block[key] = copy_json(value)
     return [ReplaceStructured(pid, copy_json(opened.block))]
 
 
@@ -323,7 +373,7 @@ _DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Open, PartId, Any
     "signature_delta": (("thinking",), "signature", _signature),
     "input_json_delta": (_TOOL_INPUT_BLOCKS, "partial_json", _input_json),
     "citations_delta": (("text",), "citation", _citation),
-    "compaction_delta": (("compaction",), "", _replace_fields),
+    "compaction_delta": (("compaction",), "", _compaction),
 }
 
 _EVENT_HANDLERS: dict[str, Callable[[AnthropicStreamDecoder, JsonDict], list[Delta]]] = {

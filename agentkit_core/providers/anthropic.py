@@ -137,7 +137,8 @@ Tokens: Anthropic's ``input_tokens`` *excludes* cache traffic, so
 cache_creation_input_tokens``, ``cached_input_tokens =
 cache_read_input_tokens`` and ``cache_write_input_tokens =
 cache_creation_input_tokens`` (``None`` when not reported);
-``output_tokens`` already includes thinking; ``reasoning_tokens`` is ``None``.
+``output_tokens`` already includes thinking; ``reasoning_tokens`` is
+``output_tokens_details.thinking_tokens`` where reported (newer models), else ``None``.
 
 Stop reasons: ``end_turn``, ``stop_sequence`` -> ``COMPLETED``; ``tool_use``
 -> ``TOOL_CALL``; ``max_tokens``, ``model_context_window_exceeded`` ->
@@ -159,11 +160,14 @@ event                                  deltas and state
 ``input_json_delta``                   ``AppendText`` of the fragment (tool calls, server tools)
 ``citations_delta``                    ``SetMetadata`` of ``"anthropic.citations"`` so far
 ``signature_delta``                    kept for the commit
-``compaction_delta``                   its fields replace the block's (the summary, the
-                                       encrypted state): ``ReplaceStructured`` of the block
+``compaction_delta``                   its summary extends the block's (a long one comes in
+                                       several deltas), its other fields (the encrypted state)
+                                       replace the block's unless null: ``ReplaceStructured``
 other delta types                      ``SetMetadata`` of ``"anthropic.unknown_deltas"`` (a marker)
 ``content_block_stop``                 ``CommitPart(part, part_id=...)``: the finished block's part
 ``message_delta``                      stop reason (live ``finish_reason``), fields, cumulative usage
+any event's undeclared fields          merged into the message's as the SDK merges them (objects
+                                       key by key, lists extended, other values replaced)
 ``message_stop``                       commits every block still open
 ``error``                              ``ERROR`` (raw ``"error"``), the error in ``"anthropic.error"``,
                                        its other fields (``request_id``) as an error body's;
