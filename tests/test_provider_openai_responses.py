@@ -114,7 +114,7 @@ def replayed(body: dict[str, Any]) -> list[Any]:
 
 class CorpusTest(unittest.TestCase):
     def test_corpus_is_all_here(self) -> None:
-        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (6, 7, 5, 4))
+        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (6, 7, 6, 5))
 
     def test_module_is_a_provider_adapter(self) -> None:
         adapter: ProviderAdapter[dict[str, Any], dict[str, Any]] = A  # type: ignore[assignment]
@@ -535,6 +535,25 @@ class StreamTest(unittest.TestCase):
                 from_sse = A.items_from_stream(A.events_from_sse(load_sse(name)))
                 self.assertEqual(from_sse, A.items_from_stream(load_stream(name.replace(".sse.txt", ".stream.jsonl"))))
 
+    def test_a_terminal_copy_under_another_id_is_not_a_second_item(self) -> None:
+        """OpenRouter's terminal response renames the streamed reasoning item (``rs_tmp_...``).
+
+        Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/
+        test_openai_responses_raw_cot_stream_openrouter.yaml (its recorded SSE body).
+        """
+        events = load_stream("responses.openrouter_renamed_reasoning.stream.jsonl")
+        [item] = A.items_from_stream(events)
+        reasoning, text = item.parts
+        assert isinstance(reasoning, ReasoningPart) and isinstance(text, TextPart)
+        self.assertEqual(reasoning.metadata["openai.id"], "rs_tmp_2kbe7x16sax")  # as its events named it
+        self.assertEqual(reasoning.summary, events[-1]["response"]["output"][0]["content"][0]["text"])
+        self.assertEqual(text.text, "4")
+        # an item the stream never announced is still added from the terminal copy
+        events[-1]["response"]["output"].append({"type": "message", "id": "msg_late", "role": "assistant",
+                                                 "content": [{"type": "output_text", "text": "late"}]})
+        [item] = A.items_from_stream(events)
+        self.assertEqual([p.metadata["openai.id"] for p in item.parts], ["rs_tmp_2kbe7x16sax", "msg_tmp_8cjof4f6zpw", "msg_late"])
+
     def test_the_terminal_event_closes_every_part(self) -> None:
         for name in STREAMS:
             with self.subTest(name):
@@ -574,6 +593,7 @@ class StreamTest(unittest.TestCase):
             "responses.reasoning_summary.stream.jsonl": FinishReason.COMPLETED,
             "responses.web_search_annotations.stream.jsonl": FinishReason.COMPLETED,
             "responses.incomplete.reconstructed.stream.jsonl": FinishReason.MAX_TOKENS,
+            "responses.openrouter_renamed_reasoning.stream.jsonl": FinishReason.COMPLETED,
         }
         self.assertEqual(set(expected), set(STREAMS))
         for name, finish in expected.items():
@@ -602,8 +622,9 @@ class StreamTest(unittest.TestCase):
                     if e["type"] != "response.output_item.done":
                         continue
                     done, final = e["item"], terminal[e["output_index"]]
-                    strip = {k: v for k, v in done.items() if k != "encrypted_content"}
-                    self.assertEqual(strip, {k: v for k, v in final.items() if k != "encrypted_content"})
+                    kept = ("encrypted_content", "id") if "openrouter" in name else ("encrypted_content",)  # it renames
+                    strip = {k: v for k, v in done.items() if k not in kept}
+                    self.assertEqual(strip, {k: v for k, v in final.items() if k not in kept})
                     differing += done.get("encrypted_content") != final.get("encrypted_content")
         self.assertEqual(differing, 2)  # function_call and reasoning_summary: real streams re-encrypt
 

@@ -135,7 +135,9 @@ is the complete one (``output_item.added`` and the terminal response carry
 other encryptions).  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
-arrived, and adds the output items the stream never announced; an ``error``
+arrived, and adds the output items the stream never announced (an item of
+the type the stream announced at its index is that one, renamed: OpenRouter
+renews reasoning ids); an ``error``
 event (or an event with no ``type`` holding an ``error`` object, the error
 payload the SDKs raise on) commits them from what arrived, and puts its fields
 (those of its ``error`` object when that is all it holds) in the item's
