@@ -872,6 +872,35 @@ class DocumentedEventsTest(unittest.TestCase):
         self.assertEqual((call.name, call.input), ("python", "print(1)"))
         self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
 
+    def test_a_custom_tool_call_cut_off_goes_back_as_one(self) -> None:
+        """A stream that ends mid custom-tool input (no terminal event) folds to a call that replays as it was.
+
+        Events from pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/
+        test_gpt5_freeform_text_streaming.yaml (its first stream, cut after the fourth input delta).
+        """
+        ctc = "ctc_0e3f1d7b90a3b1d70069580db5e9d08191a1bd569bc6a4ce56"
+        at = {"output_index": 1, "item_id": ctc}
+        events = [
+            {"type": "response.output_item.added", "sequence_number": 4, "output_index": 1,
+             "item": {"id": ctc, "type": "custom_tool_call", "status": "in_progress",
+                      "call_id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "input": "", "name": "execute_sql"}},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 5, **at, "delta": "SELECT",
+             "obfuscation": "pSBNMtqYmN"},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 6, **at, "delta": " *",
+             "obfuscation": "lLTbiVQ8hHSFp4"},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 7, **at, "delta": " FROM",
+             "obfuscation": "xKXNbmgNqCv"},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 8, **at, "delta": " users",
+             "obfuscation": "CmLWzfqc06"},
+        ]
+        [item] = A.items_from_stream(events)
+        [call] = item.parts
+        assert isinstance(call, ToolCallPart)
+        self.assertEqual((call.id, call.name), (ToolCallId("call_2GHkSm2Jm0n7vgXsQEryfGmL"), "execute_sql"))
+        self.assertEqual(A.request_from_items([item])["input"], [
+            {"call_id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "name": "execute_sql", "input": "SELECT * FROM users",
+             "id": ctc, "type": "custom_tool_call"}])
+
     def test_annotation_under_its_older_name_and_queued(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
         note = {"type": "file_citation", "file_id": "file-1", "filename": "a.pdf", "index": 2}

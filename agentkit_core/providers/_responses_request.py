@@ -189,7 +189,8 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
                 fields.pop("status", None)
             if fields.get("type") == "custom_tool_call":
                 custom_calls.add(first.id.value)
-                text = first.input if isinstance(first.input, str) else dumps(first.input)
+                raw = first.metadata.get(INPUT_JSON_KEY)  # a cut-off input the fold could not parse: its text
+                text = first.input if isinstance(first.input, str) else raw if isinstance(raw, str) else dumps(first.input)
                 yield {"call_id": first.id.value, "name": first.name, "input": text, **fields}
                 continue
             raw, args = fields.pop("arguments", None), first.metadata.get(INPUT_JSON_KEY)

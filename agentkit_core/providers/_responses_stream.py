@@ -250,6 +250,8 @@ class ResponsesStreamDecoder:
                 shown = header(ToolCallPart(call_id, name, None))
                 if isinstance(item.get("id"), str):
                     shown[NS + "id"] = item["id"]
+                if itype == "custom_tool_call":  # so a call the stream cuts off still goes back as one
+                    shown[NS + "type"] = itype
                 return self._begin(index, state, "item", PartKind.TOOL_CALL, shown)
         kind = NS + itype if isinstance(itype, str) else UNKNOWN
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))

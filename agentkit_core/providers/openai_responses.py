@@ -117,7 +117,9 @@ Streaming.  Part ids are ``"<output_index>"`` for the first part an output item
 opens and ``"<output_index>.<n>"`` for its next ones.  ``output_item.added``
 opens a reasoning item's first part (so a reporter shows it thinking), a tool
 call's part (with the fold's header keys ``agentkit.tool_call_id`` and
-``agentkit.tool_name``, and ``openai.id``) and a custom part for every other
+``agentkit.tool_name``, ``openai.id``, and ``openai.type`` for a custom
+tool call, so one the stream cuts off still goes back as one, its input the
+text that arrived) and a custom part for every other
 non-message item (``agentkit.custom_kind``); ``content_part.added`` and
 ``reasoning_summary_part.added`` open the others (a text delta for an entry
 never announced opens it too).  Text, refusal, reasoning, summary, argument and
