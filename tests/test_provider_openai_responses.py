@@ -472,6 +472,31 @@ class DocumentedItemsTest(unittest.TestCase):
         [item] = A.items_from_response(response(self.OUTPUT["shell_call"], ran))
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
 
+    def test_a_tool_search_the_client_runs_waits_for_it(self) -> None:
+        """``tool_search_call`` with ``execution: "client"`` (the SDK's ResponseToolSearchCall) is the client's to answer.
+
+        The answered pair is the one pydantic/pydantic-ai recorded in tests/models/cassettes/test_openai_responses/
+        test_openai_deferred_capability_keeps_native_tool_search.yaml (its second request).
+        """
+        search = {"arguments": {"queries": ["refunds"]}, "call_id": "auto_load_0f10f8b659c3c105", "execution": "client",
+                  "status": "completed", "type": "tool_search_call"}
+        tool = {"defer_loading": True, "description": None, "name": "lookup_refund_policy", "strict": True, "type": "function",
+                "parameters": {"additionalProperties": False, "properties": {"order_id": {"type": "string"}},
+                               "required": ["order_id"], "type": "object"}}
+        found = {"call_id": "auto_load_0f10f8b659c3c105", "execution": "client", "status": "completed", "tools": [tool],
+                 "type": "tool_search_output"}
+        cases = [((search,), FinishReason.TOOL_CALL), ((search, found), FinishReason.COMPLETED),
+                 (({**search, "execution": "server"},), FinishReason.COMPLETED)]
+        for output, finish in cases:
+            with self.subTest(output=len(output), execution=output[0]["execution"]):
+                [item] = A.items_from_response(response(*output))
+                self.assertEqual(item.finish_reason, finish)
+                self.assertEqual(replayed(response(*output)), list(output))
+        request = {"input": [{"role": "user", "content": "First load the refunds capability."}, search, found]}
+        kinds = [item.kind for item in A.items_from_request(request)]
+        self.assertEqual(kinds, [ItemKind.USER, ItemKind.ASSISTANT, ItemKind.TOOL])
+        self.assertEqual(A.request_from_items(A.items_from_request(request)), request)
+
     def test_encrypted_state_on_other_items_is_marked(self) -> None:
         compaction = {"type": "compaction", "id": "cmp_1", "encrypted_content": "gAAAA-summary"}
         [item] = A.items_from_response(response(compaction))

@@ -322,7 +322,8 @@ def usage_of(native: object) -> Usage | None:
 
 def _awaits_client(output: Sequence[JsonDict]) -> bool:
     types = [(string(o.get("type")) or "", o) for o in output]
-    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if t in _CLIENT_CALLS}
+    calls = {string(o.get("call_id") or o.get("id")) for t, o in types
+             if t in _CLIENT_CALLS or (t == "tool_search_call" and o.get("execution") == "client")}
     answered = {string(o.get("call_id")) for t, o in types if t.endswith("_output")}
     return bool(calls - answered)
 
