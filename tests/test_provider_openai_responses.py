@@ -114,7 +114,7 @@ def replayed(body: dict[str, Any]) -> list[Any]:
 
 class CorpusTest(unittest.TestCase):
     def test_corpus_is_all_here(self) -> None:
-        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (6, 7, 6, 5))
+        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (7, 7, 6, 5))
 
     def test_module_is_a_provider_adapter(self) -> None:
         adapter: ProviderAdapter[dict[str, Any], dict[str, Any]] = A  # type: ignore[assignment]
@@ -471,6 +471,22 @@ class DocumentedItemsTest(unittest.TestCase):
         ran = {"type": "shell_call_output", "id": "sho_1", "call_id": "call_sh", "output": []}
         [item] = A.items_from_response(response(self.OUTPUT["shell_call"], ran))
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
+
+    def test_hosted_shell_calls_do_not_wait_for_the_client(self) -> None:
+        """Three hosted-shell calls, one ``shell_call_output`` and the answer: a finished turn.
+
+        Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/
+        test_openai_responses_hosted_shell_with_uploaded_file.yaml (its second /v1/responses response).
+        """
+        body = load("responses.hosted_shell.response.json")
+        [item] = A.items_from_response(body)
+        self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
+        self.assertEqual(item.text_content(), "2")
+        local = {k: v for k, v in body["output"][0].items() if k != "environment"}
+        for shell in (local, {**local, "environment": {"type": "local"}}):  # a shell the client runs still waits
+            with self.subTest(shell.get("environment")):
+                [item] = A.items_from_response(response(shell))
+                self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
 
     def test_a_tool_search_the_client_runs_waits_for_it(self) -> None:
         """``tool_search_call`` with ``execution: "client"`` (the SDK's ResponseToolSearchCall) is the client's to answer.

@@ -100,9 +100,10 @@ reason, and a stream that ended on an ``error`` event, like an error body (an
 ==============================================================  ===============
 ``completed``, the output holds a call the client must answer   ``TOOL_CALL``
 (``function_call``, ``custom_tool_call``, ``computer_call``,
-``local_shell_call``, ``shell_call``, ``apply_patch_call``,
-``mcp_approval_request``, a ``tool_search_call`` whose
-``execution`` is ``client``) and no ``*_output`` item answering it
+``local_shell_call``, ``apply_patch_call``, ``mcp_approval_request``,
+a ``shell_call`` not run in a container (``environment``), a
+``tool_search_call`` whose ``execution`` is ``client``) and no
+``*_output`` item answering it
 ``completed``, the output's content is refusals only            ``BLOCKED``
 (reasoning aside)
 ``completed`` otherwise                                         ``COMPLETED``
