@@ -97,9 +97,14 @@ def terminal_with_done_items(events: list[dict[str, Any]]) -> dict[str, Any]:
     return response
 
 
-def without_replay_status(native: dict[str, Any]) -> dict[str, Any]:
+def as_replayed(native: dict[str, Any]) -> dict[str, Any]:
+    """A response's output item as clients send it back: no response-side ``status`` or token ``logprobs``."""
     if native.get("type") in ("reasoning", "function_call", "custom_tool_call"):
         return {k: v for k, v in native.items() if k != "status"}
+    if native.get("type") == "message" and isinstance(native.get("content"), list):
+        content = [{k: v for k, v in e.items() if k != "logprobs"} if e.get("type") == "output_text" else e
+                   for e in native["content"]]
+        return {**native, "content": content}
     return native
 
 
@@ -152,7 +157,10 @@ class ResponseTest(unittest.TestCase):
                 assert item.usage is not None
                 self.assertEqual(item.usage.metadata["openai.usage"], body["usage"])
                 # output level: the parts regroup into the native output items
-                self.assertEqual(A.request_from_items([item])["input"], [without_replay_status(o) for o in body["output"]])
+                self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in body["output"]])
+                # what the replay leaves out stays on the parts
+                logprobs = [e["logprobs"] for o in body["output"] if o["type"] == "message" for e in o["content"] if "logprobs" in e]
+                self.assertEqual([p.metadata["openai.part.logprobs"] for p in item.parts if "openai.part.logprobs" in p.metadata], logprobs)
                 # everything is plain JSON the neutral codec carries
                 self.assertEqual(stored(item), item)
 
@@ -161,7 +169,7 @@ class ResponseTest(unittest.TestCase):
         before = copy.deepcopy(body)
         [item] = A.items_from_response(body)
         body["output"][1]["content"][0]["annotations"].append("changed")
-        self.assertEqual(A.request_from_items([item])["input"], before["output"])
+        self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in before["output"]])
 
     def test_reasoning_and_function_call(self) -> None:
         body = load("responses.reasoning_function_call.response.json")
@@ -355,7 +363,7 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(reasoning.metadata["openai.part.type"], "reasoning_text")
         self.assertIsNone(reasoning.data)
         self.assertIsNone(reasoning.metadata["openai.encrypted_content"])  # null kept, not dropped
-        self.assertEqual(A.request_from_items([item])["input"], [without_replay_status(o) for o in body["output"]])
+        self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in body["output"]])
 
     def test_arguments_kept_raw_only_when_needed(self) -> None:
         cases: list[tuple[str, Any, str | None]] = [
@@ -438,7 +446,10 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual(text.metadata["openai.part.logprobs"], self.LOGPROBS)
         self.assertEqual(refusal.metadata["openai.part.type"], "refusal")
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)  # not refusals only
-        self.assertEqual(replayed(response(message)), [message])
+        self.assertEqual(replayed(response(message)), [as_replayed(message)])  # logprobs are not sent back
+        self.assertNotIn("logprobs", replayed(response(message))[0]["content"][0])
+        # a request's assistant message sends them back as it came
+        self.assertEqual(A.request_from_items(A.items_from_request({"input": [message]}))["input"], [message])
 
     def test_reasoning_content_summary_and_encrypted_content(self) -> None:
         rs = {"type": "reasoning", "id": "rs_1", "status": "completed", "encrypted_content": "gAAAA-opaque",
@@ -448,7 +459,7 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual([p.summary for p in item.parts if isinstance(p, ReasoningPart)], ["Step 1.", "Step 2.", "Thought briefly."])
         self.assertEqual([p.data for p in item.parts if isinstance(p, ReasoningPart)], [InlineText("gAAAA-opaque"), None, None])
         self.assertTrue(all(p.metadata[PROVIDER_KEY] == "openai" for p in item.parts))
-        self.assertEqual(replayed(response(rs)), [without_replay_status(rs)])
+        self.assertEqual(replayed(response(rs)), [as_replayed(rs)])
         # entries whose type does not say which list they came from, and entries that are not objects with text
         odd = {"type": "reasoning", "id": "rs_2", "content": [{"type": "summary_text", "text": "x"}, 7],
                "summary": [{"type": "reasoning_text", "text": "y"}, {"type": "summary_text"}]}
@@ -487,6 +498,30 @@ class DocumentedItemsTest(unittest.TestCase):
             with self.subTest(shell.get("environment")):
                 [item] = A.items_from_response(response(shell))
                 self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
+
+    def test_a_replayed_answer_is_sent_back_as_clients_send_it(self) -> None:
+        """The recorded follow-up drops the answer's token ``logprobs`` (and the call's ``status``).
+
+        Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/test_openai_responses_phase_live.yaml
+        (its first response and the follow-up request; the encrypted reasoning shortened).
+        """
+        question = {"content": "What is the capital of PotatoLand?", "role": "user"}
+        first = {"input": [question], "instructions": "Briefly narrate what you are about to do before calling each tool."}
+        rs = {"encrypted_content": "gAAAAABp79WDw4XrgvYRqT5JP7i32L_akJcFj0qu", "id": "rs_094ebefab06f6c100069efd58250cc8195b3b443e9b3d9bd84",
+              "summary": [], "type": "reasoning"}
+        text = {"annotations": [], "text": "I'll check the capital lookup tool for \"PotatoLand.\"", "type": "output_text"}
+        msg = {"content": [{**text, "logprobs": []}], "id": "msg_094ebefab06f6c100069efd58302b4819587854b18d82b5690",
+               "phase": "commentary", "role": "assistant", "status": "completed", "type": "message"}
+        fc = {"arguments": "{\"country\":\"PotatoLand\"}", "call_id": "call_ALAJMWK9buNN7RXxxXbECcHa",
+              "id": "fc_094ebefab06f6c100069efd5833ce081959f3a131863e89e53", "name": "get_capital", "type": "function_call"}
+        body = {"id": "resp_094ebefab06f6c100069efd5814cd881958cfa10878ca4446d", "object": "response", "status": "completed",
+                "output": [rs, msg, {**fc, "status": "completed"}]}
+        result = {"call_id": "call_ALAJMWK9buNN7RXxxXbECcHa", "output": "Potato City", "type": "function_call_output"}
+        follow_up = {"input": [question, rs, {**msg, "content": [text]}, fc, result], "instructions": first["instructions"]}
+        [answer] = A.items_from_response(body)
+        *_, tool_turn = A.items_from_request(follow_up)
+        rebuilt = A.request_from_items(A.items_from_request(first) + [answer, tool_turn])
+        self.assertEqual(rebuilt, follow_up)
 
     def test_a_tool_search_the_client_runs_waits_for_it(self) -> None:
         """``tool_search_call`` with ``execution: "client"`` (the SDK's ResponseToolSearchCall) is the client's to answer.
@@ -1077,7 +1112,7 @@ class RequestTest(unittest.TestCase):
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("6666")),))
         rebuilt = A.request_from_items(A.items_from_request(first) + [turn, result])
         done = [e["item"] for e in events if e["type"] == "response.output_item.done"]
-        self.assertEqual(rebuilt, {"input": first["input"] + [without_replay_status(d) for d in done]
+        self.assertEqual(rebuilt, {"input": first["input"] + [as_replayed(d) for d in done]
                                    + [{"type": "function_call_output", "call_id": done[1]["call_id"], "output": "6666"}]})
         self.assertEqual(rebuilt["input"][1]["encrypted_content"], done[0]["encrypted_content"])  # the complete one
         self.assertEqual((rebuilt["input"][2]["id"][:3], rebuilt["input"][2]["call_id"][:5]), ("fc_", "call_"))

@@ -217,4 +217,8 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
             if len(group) == 1 and isinstance(group[0], TextPart) and not _from_request(group[0]):
                 yield {"role": role, "content": group[0].text, **fields}
             else:
-                yield {"role": role, "content": [_entry(p, role) for p in group], **fields}
+                entries = [_entry(p, role) for p in group]
+                for entry in entries if from_response else ():  # token logprobs are response-side, as status
+                    if isinstance(entry, dict) and entry.get("type") == "output_text":
+                        entry.pop("logprobs", None)
+                yield {"role": role, "content": entries, **fields}

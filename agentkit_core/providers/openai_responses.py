@@ -181,9 +181,10 @@ that answers a ``custom_tool_call`` written before it goes as a
 in ``openai.type``).  A call whose id another adapter invented
 (``agentkit.invented_id``) is sent with it all the same, as OpenAI requires a
 ``call_id`` and matches the result by it.
-``status`` of reasoning, function and custom tool calls is response-side
-state: on items from a response (they have a ``finish_reason``) it is not sent
-back, as clients replay them; on items decoded from a request it is echoed.
+``status`` of reasoning, function and custom tool calls, and the token
+``logprobs`` of an ``output_text`` entry, are response-side state: on items
+from a response (they have a ``finish_reason``) they are not sent back, as
+clients replay them; on items decoded from a request they are echoed.
 
 The rules every projection keeps
 --------------------------------
