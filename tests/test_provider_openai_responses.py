@@ -97,9 +97,14 @@ def terminal_with_done_items(events: list[dict[str, Any]]) -> dict[str, Any]:
     return response
 
 
-def without_replay_status(native: dict[str, Any]) -> dict[str, Any]:
+def as_replayed(native: dict[str, Any]) -> dict[str, Any]:
+    """A response's output item as clients send it back: no response-side ``status`` or token ``logprobs``."""
     if native.get("type") in ("reasoning", "function_call", "custom_tool_call"):
         return {k: v for k, v in native.items() if k != "status"}
+    if native.get("type") == "message" and isinstance(native.get("content"), list):
+        content = [{k: v for k, v in e.items() if k != "logprobs"} if e.get("type") == "output_text" else e
+                   for e in native["content"]]
+        return {**native, "content": content}
     return native
 
 
@@ -114,7 +119,7 @@ def replayed(body: dict[str, Any]) -> list[Any]:
 
 class CorpusTest(unittest.TestCase):
     def test_corpus_is_all_here(self) -> None:
-        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (6, 7, 5, 4))
+        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (7, 7, 6, 5))
 
     def test_module_is_a_provider_adapter(self) -> None:
         adapter: ProviderAdapter[dict[str, Any], dict[str, Any]] = A  # type: ignore[assignment]
@@ -152,7 +157,10 @@ class ResponseTest(unittest.TestCase):
                 assert item.usage is not None
                 self.assertEqual(item.usage.metadata["openai.usage"], body["usage"])
                 # output level: the parts regroup into the native output items
-                self.assertEqual(A.request_from_items([item])["input"], [without_replay_status(o) for o in body["output"]])
+                self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in body["output"]])
+                # what the replay leaves out stays on the parts
+                logprobs = [e["logprobs"] for o in body["output"] if o["type"] == "message" for e in o["content"] if "logprobs" in e]
+                self.assertEqual([p.metadata["openai.part.logprobs"] for p in item.parts if "openai.part.logprobs" in p.metadata], logprobs)
                 # everything is plain JSON the neutral codec carries
                 self.assertEqual(stored(item), item)
 
@@ -161,7 +169,7 @@ class ResponseTest(unittest.TestCase):
         before = copy.deepcopy(body)
         [item] = A.items_from_response(body)
         body["output"][1]["content"][0]["annotations"].append("changed")
-        self.assertEqual(A.request_from_items([item])["input"], before["output"])
+        self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in before["output"]])
 
     def test_reasoning_and_function_call(self) -> None:
         body = load("responses.reasoning_function_call.response.json")
@@ -355,7 +363,7 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(reasoning.metadata["openai.part.type"], "reasoning_text")
         self.assertIsNone(reasoning.data)
         self.assertIsNone(reasoning.metadata["openai.encrypted_content"])  # null kept, not dropped
-        self.assertEqual(A.request_from_items([item])["input"], [without_replay_status(o) for o in body["output"]])
+        self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in body["output"]])
 
     def test_arguments_kept_raw_only_when_needed(self) -> None:
         cases: list[tuple[str, Any, str | None]] = [
@@ -438,7 +446,10 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual(text.metadata["openai.part.logprobs"], self.LOGPROBS)
         self.assertEqual(refusal.metadata["openai.part.type"], "refusal")
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)  # not refusals only
-        self.assertEqual(replayed(response(message)), [message])
+        self.assertEqual(replayed(response(message)), [as_replayed(message)])  # logprobs are not sent back
+        self.assertNotIn("logprobs", replayed(response(message))[0]["content"][0])
+        # a request's assistant message sends them back as it came
+        self.assertEqual(A.request_from_items(A.items_from_request({"input": [message]}))["input"], [message])
 
     def test_reasoning_content_summary_and_encrypted_content(self) -> None:
         rs = {"type": "reasoning", "id": "rs_1", "status": "completed", "encrypted_content": "gAAAA-opaque",
@@ -448,7 +459,7 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual([p.summary for p in item.parts if isinstance(p, ReasoningPart)], ["Step 1.", "Step 2.", "Thought briefly."])
         self.assertEqual([p.data for p in item.parts if isinstance(p, ReasoningPart)], [InlineText("gAAAA-opaque"), None, None])
         self.assertTrue(all(p.metadata[PROVIDER_KEY] == "openai" for p in item.parts))
-        self.assertEqual(replayed(response(rs)), [without_replay_status(rs)])
+        self.assertEqual(replayed(response(rs)), [as_replayed(rs)])
         # entries whose type does not say which list they came from, and entries that are not objects with text
         odd = {"type": "reasoning", "id": "rs_2", "content": [{"type": "summary_text", "text": "x"}, 7],
                "summary": [{"type": "reasoning_text", "text": "y"}, {"type": "summary_text"}]}
@@ -471,6 +482,71 @@ class DocumentedItemsTest(unittest.TestCase):
         ran = {"type": "shell_call_output", "id": "sho_1", "call_id": "call_sh", "output": []}
         [item] = A.items_from_response(response(self.OUTPUT["shell_call"], ran))
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
+
+    def test_hosted_shell_calls_do_not_wait_for_the_client(self) -> None:
+        """Three hosted-shell calls, one ``shell_call_output`` and the answer: a finished turn.
+
+        Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/
+        test_openai_responses_hosted_shell_with_uploaded_file.yaml (its second /v1/responses response).
+        """
+        body = load("responses.hosted_shell.response.json")
+        [item] = A.items_from_response(body)
+        self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
+        self.assertEqual(item.text_content(), "2")
+        local = {k: v for k, v in body["output"][0].items() if k != "environment"}
+        for shell in (local, {**local, "environment": {"type": "local"}}):  # a shell the client runs still waits
+            with self.subTest(shell.get("environment")):
+                [item] = A.items_from_response(response(shell))
+                self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
+
+    def test_a_replayed_answer_is_sent_back_as_clients_send_it(self) -> None:
+        """The recorded follow-up drops the answer's token ``logprobs`` (and the call's ``status``).
+
+        Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/test_openai_responses_phase_live.yaml
+        (its first response and the follow-up request; the encrypted reasoning shortened).
+        """
+        question = {"content": "What is the capital of PotatoLand?", "role": "user"}
+        first = {"input": [question], "instructions": "Briefly narrate what you are about to do before calling each tool."}
+        rs = {"encrypted_content": "gAAAAABp79WDw4XrgvYRqT5JP7i32L_akJcFj0qu", "id": "rs_094ebefab06f6c100069efd58250cc8195b3b443e9b3d9bd84",
+              "summary": [], "type": "reasoning"}
+        text = {"annotations": [], "text": "I'll check the capital lookup tool for \"PotatoLand.\"", "type": "output_text"}
+        msg = {"content": [{**text, "logprobs": []}], "id": "msg_094ebefab06f6c100069efd58302b4819587854b18d82b5690",
+               "phase": "commentary", "role": "assistant", "status": "completed", "type": "message"}
+        fc = {"arguments": "{\"country\":\"PotatoLand\"}", "call_id": "call_ALAJMWK9buNN7RXxxXbECcHa",
+              "id": "fc_094ebefab06f6c100069efd5833ce081959f3a131863e89e53", "name": "get_capital", "type": "function_call"}
+        body = {"id": "resp_094ebefab06f6c100069efd5814cd881958cfa10878ca4446d", "object": "response", "status": "completed",
+                "output": [rs, msg, {**fc, "status": "completed"}]}
+        result = {"call_id": "call_ALAJMWK9buNN7RXxxXbECcHa", "output": "Potato City", "type": "function_call_output"}
+        follow_up = {"input": [question, rs, {**msg, "content": [text]}, fc, result], "instructions": first["instructions"]}
+        [answer] = A.items_from_response(body)
+        *_, tool_turn = A.items_from_request(follow_up)
+        rebuilt = A.request_from_items(A.items_from_request(first) + [answer, tool_turn])
+        self.assertEqual(rebuilt, follow_up)
+
+    def test_a_tool_search_the_client_runs_waits_for_it(self) -> None:
+        """``tool_search_call`` with ``execution: "client"`` (the SDK's ResponseToolSearchCall) is the client's to answer.
+
+        The answered pair is the one pydantic/pydantic-ai recorded in tests/models/cassettes/test_openai_responses/
+        test_openai_deferred_capability_keeps_native_tool_search.yaml (its second request).
+        """
+        search = {"arguments": {"queries": ["refunds"]}, "call_id": "auto_load_0f10f8b659c3c105", "execution": "client",
+                  "status": "completed", "type": "tool_search_call"}
+        tool = {"defer_loading": True, "description": None, "name": "lookup_refund_policy", "strict": True, "type": "function",
+                "parameters": {"additionalProperties": False, "properties": {"order_id": {"type": "string"}},
+                               "required": ["order_id"], "type": "object"}}
+        found = {"call_id": "auto_load_0f10f8b659c3c105", "execution": "client", "status": "completed", "tools": [tool],
+                 "type": "tool_search_output"}
+        cases = [((search,), FinishReason.TOOL_CALL), ((search, found), FinishReason.COMPLETED),
+                 (({**search, "execution": "server"},), FinishReason.COMPLETED)]
+        for output, finish in cases:
+            with self.subTest(output=len(output), execution=output[0]["execution"]):
+                [item] = A.items_from_response(response(*output))
+                self.assertEqual(item.finish_reason, finish)
+                self.assertEqual(replayed(response(*output)), list(output))
+        request = {"input": [{"role": "user", "content": "First load the refunds capability."}, search, found]}
+        kinds = [item.kind for item in A.items_from_request(request)]
+        self.assertEqual(kinds, [ItemKind.USER, ItemKind.ASSISTANT, ItemKind.TOOL])
+        self.assertEqual(A.request_from_items(A.items_from_request(request)), request)
 
     def test_encrypted_state_on_other_items_is_marked(self) -> None:
         compaction = {"type": "compaction", "id": "cmp_1", "encrypted_content": "gAAAA-summary"}
@@ -535,6 +611,25 @@ class StreamTest(unittest.TestCase):
                 from_sse = A.items_from_stream(A.events_from_sse(load_sse(name)))
                 self.assertEqual(from_sse, A.items_from_stream(load_stream(name.replace(".sse.txt", ".stream.jsonl"))))
 
+    def test_a_terminal_copy_under_another_id_is_not_a_second_item(self) -> None:
+        """OpenRouter's terminal response renames the streamed reasoning item (``rs_tmp_...``).
+
+        Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/
+        test_openai_responses_raw_cot_stream_openrouter.yaml (its recorded SSE body).
+        """
+        events = load_stream("responses.openrouter_renamed_reasoning.stream.jsonl")
+        [item] = A.items_from_stream(events)
+        reasoning, text = item.parts
+        assert isinstance(reasoning, ReasoningPart) and isinstance(text, TextPart)
+        self.assertEqual(reasoning.metadata["openai.id"], "rs_tmp_2kbe7x16sax")  # as its events named it
+        self.assertEqual(reasoning.summary, events[-1]["response"]["output"][0]["content"][0]["text"])
+        self.assertEqual(text.text, "4")
+        # an item the stream never announced is still added from the terminal copy
+        events[-1]["response"]["output"].append({"type": "message", "id": "msg_late", "role": "assistant",
+                                                 "content": [{"type": "output_text", "text": "late"}]})
+        [item] = A.items_from_stream(events)
+        self.assertEqual([p.metadata["openai.id"] for p in item.parts], ["rs_tmp_2kbe7x16sax", "msg_tmp_8cjof4f6zpw", "msg_late"])
+
     def test_the_terminal_event_closes_every_part(self) -> None:
         for name in STREAMS:
             with self.subTest(name):
@@ -574,6 +669,7 @@ class StreamTest(unittest.TestCase):
             "responses.reasoning_summary.stream.jsonl": FinishReason.COMPLETED,
             "responses.web_search_annotations.stream.jsonl": FinishReason.COMPLETED,
             "responses.incomplete.reconstructed.stream.jsonl": FinishReason.MAX_TOKENS,
+            "responses.openrouter_renamed_reasoning.stream.jsonl": FinishReason.COMPLETED,
         }
         self.assertEqual(set(expected), set(STREAMS))
         for name, finish in expected.items():
@@ -602,8 +698,9 @@ class StreamTest(unittest.TestCase):
                     if e["type"] != "response.output_item.done":
                         continue
                     done, final = e["item"], terminal[e["output_index"]]
-                    strip = {k: v for k, v in done.items() if k != "encrypted_content"}
-                    self.assertEqual(strip, {k: v for k, v in final.items() if k != "encrypted_content"})
+                    kept = ("encrypted_content", "id") if "openrouter" in name else ("encrypted_content",)  # it renames
+                    strip = {k: v for k, v in done.items() if k not in kept}
+                    self.assertEqual(strip, {k: v for k, v in final.items() if k not in kept})
                     differing += done.get("encrypted_content") != final.get("encrypted_content")
         self.assertEqual(differing, 2)  # function_call and reasoning_summary: real streams re-encrypt
 
@@ -851,6 +948,35 @@ class DocumentedEventsTest(unittest.TestCase):
         self.assertEqual((call.name, call.input), ("python", "print(1)"))
         self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
 
+    def test_a_custom_tool_call_cut_off_goes_back_as_one(self) -> None:
+        """A stream that ends mid custom-tool input (no terminal event) folds to a call that replays as it was.
+
+        Events from pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/
+        test_gpt5_freeform_text_streaming.yaml (its first stream, cut after the fourth input delta).
+        """
+        ctc = "ctc_0e3f1d7b90a3b1d70069580db5e9d08191a1bd569bc6a4ce56"
+        at = {"output_index": 1, "item_id": ctc}
+        events = [
+            {"type": "response.output_item.added", "sequence_number": 4, "output_index": 1,
+             "item": {"id": ctc, "type": "custom_tool_call", "status": "in_progress",
+                      "call_id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "input": "", "name": "execute_sql"}},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 5, **at, "delta": "SELECT",
+             "obfuscation": "pSBNMtqYmN"},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 6, **at, "delta": " *",
+             "obfuscation": "lLTbiVQ8hHSFp4"},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 7, **at, "delta": " FROM",
+             "obfuscation": "xKXNbmgNqCv"},
+            {"type": "response.custom_tool_call_input.delta", "sequence_number": 8, **at, "delta": " users",
+             "obfuscation": "CmLWzfqc06"},
+        ]
+        [item] = A.items_from_stream(events)
+        [call] = item.parts
+        assert isinstance(call, ToolCallPart)
+        self.assertEqual((call.id, call.name), (ToolCallId("call_2GHkSm2Jm0n7vgXsQEryfGmL"), "execute_sql"))
+        self.assertEqual(A.request_from_items([item])["input"], [
+            {"call_id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "name": "execute_sql", "input": "SELECT * FROM users",
+             "id": ctc, "type": "custom_tool_call"}])
+
     def test_annotation_under_its_older_name_and_queued(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
         note = {"type": "file_citation", "file_id": "file-1", "filename": "a.pdf", "index": 2}
@@ -986,7 +1112,7 @@ class RequestTest(unittest.TestCase):
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("6666")),))
         rebuilt = A.request_from_items(A.items_from_request(first) + [turn, result])
         done = [e["item"] for e in events if e["type"] == "response.output_item.done"]
-        self.assertEqual(rebuilt, {"input": first["input"] + [without_replay_status(d) for d in done]
+        self.assertEqual(rebuilt, {"input": first["input"] + [as_replayed(d) for d in done]
                                    + [{"type": "function_call_output", "call_id": done[1]["call_id"], "output": "6666"}]})
         self.assertEqual(rebuilt["input"][1]["encrypted_content"], done[0]["encrypted_content"])  # the complete one
         self.assertEqual((rebuilt["input"][2]["id"][:3], rebuilt["input"][2]["call_id"][:5]), ("fc_", "call_"))

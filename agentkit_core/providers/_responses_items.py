@@ -320,9 +320,25 @@ def usage_of(native: object) -> Usage | None:
     return usage_from_native(native) if isinstance(native, dict) else None
 
 
+def _client_call(itype: str, native: JsonDict) -> bool:
+    """Whether output item ``native`` of type ``itype`` is a call the client runs.
+
+    A ``tool_search_call`` is when its ``execution`` is ``client``; a
+    ``shell_call`` is not when its ``environment`` is a container (the hosted
+    shell, whose outputs the server may leave out of the response).
+    """
+    if itype == "tool_search_call":
+        return native.get("execution") == "client"
+    if itype == "shell_call":
+        environment = native.get("environment")
+        kind = environment.get("type") if isinstance(environment, dict) else None
+        return not (isinstance(kind, str) and kind.startswith("container"))
+    return itype in _CLIENT_CALLS
+
+
 def _awaits_client(output: Sequence[JsonDict]) -> bool:
     types = [(string(o.get("type")) or "", o) for o in output]
-    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if t in _CLIENT_CALLS}
+    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if _client_call(t, o)}
     answered = {string(o.get("call_id")) for t, o in types if t.endswith("_output")}
     return bool(calls - answered)
 

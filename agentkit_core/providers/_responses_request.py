@@ -189,7 +189,8 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
                 fields.pop("status", None)
             if fields.get("type") == "custom_tool_call":
                 custom_calls.add(first.id.value)
-                text = first.input if isinstance(first.input, str) else dumps(first.input)
+                raw = first.metadata.get(INPUT_JSON_KEY)  # a cut-off input the fold could not parse: its text
+                text = first.input if isinstance(first.input, str) else raw if isinstance(raw, str) else dumps(first.input)
                 yield {"call_id": first.id.value, "name": first.name, "input": text, **fields}
                 continue
             raw, args = fields.pop("arguments", None), first.metadata.get(INPUT_JSON_KEY)
@@ -216,4 +217,8 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
             if len(group) == 1 and isinstance(group[0], TextPart) and not _from_request(group[0]):
                 yield {"role": role, "content": group[0].text, **fields}
             else:
-                yield {"role": role, "content": [_entry(p, role) for p in group], **fields}
+                entries = [_entry(p, role) for p in group]
+                for entry in entries if from_response else ():  # token logprobs are response-side, as status
+                    if isinstance(entry, dict) and entry.get("type") == "output_text":
+                        entry.pop("logprobs", None)
+                yield {"role": role, "content": entries, **fields}

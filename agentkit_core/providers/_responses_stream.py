@@ -186,7 +186,7 @@ class ResponsesStreamDecoder:
         for index in sorted(self._open):
             deltas += self._close(index, self._terminal_copy(index, output))
         for index, native in enumerate(output):
-            if isinstance(native, dict) and self._key(index, native) not in self._seen:
+            if isinstance(native, dict) and not self._announced(index, native):
                 self._open_item(index, native)
                 deltas += self._close(index, native)
         self._end(finish_of(status, response.get("incomplete_details"), [n for _, n in sorted(self._closed, key=lambda c: c[0])]))
@@ -210,6 +210,14 @@ class ResponsesStreamDecoder:
     def _key(index: int, item: JsonDict) -> object:
         item_id = item.get("id")
         return item_id if isinstance(item_id, str) else index
+
+    def _announced(self, index: int, native: JsonDict) -> bool:
+        """Whether the stream announced output item ``native``: its id, or an item of its type at its index.
+
+        A terminal response may name an item otherwise than its events did
+        (OpenRouter renews the ``rs_tmp_...`` id of a reasoning item).
+        """
+        return self._key(index, native) in self._seen or (index, string(native.get("type"))) in self._seen
 
     def _terminal_copy(self, index: int, output: list[Any]) -> JsonDict | None:
         item = self._open[index].item
@@ -242,12 +250,14 @@ class ResponsesStreamDecoder:
                 shown = header(ToolCallPart(call_id, name, None))
                 if isinstance(item.get("id"), str):
                     shown[NS + "id"] = item["id"]
+                if itype == "custom_tool_call":  # so a call the stream cuts off still goes back as one
+                    shown[NS + "type"] = itype
                 return self._begin(index, state, "item", PartKind.TOOL_CALL, shown)
         kind = NS + itype if isinstance(itype, str) else UNKNOWN
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
 
     def _open_item(self, index: int, item: JsonDict) -> _OpenItem:
-        self._seen.add(self._key(index, item))
+        self._seen.update((self._key(index, item), (index, string(item.get("type")))))
         state = self._open[index] = _OpenItem(item)
         return state
 

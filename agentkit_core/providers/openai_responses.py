@@ -100,8 +100,10 @@ reason, and a stream that ended on an ``error`` event, like an error body (an
 ==============================================================  ===============
 ``completed``, the output holds a call the client must answer   ``TOOL_CALL``
 (``function_call``, ``custom_tool_call``, ``computer_call``,
-``local_shell_call``, ``shell_call``, ``apply_patch_call``,
-``mcp_approval_request``) and no ``*_output`` item answering it
+``local_shell_call``, ``apply_patch_call``, ``mcp_approval_request``,
+a ``shell_call`` not run in a container (``environment``), a
+``tool_search_call`` whose ``execution`` is ``client``) and no
+``*_output`` item answering it
 ``completed``, the output's content is refusals only            ``BLOCKED``
 (reasoning aside)
 ``completed`` otherwise                                         ``COMPLETED``
@@ -117,7 +119,9 @@ Streaming.  Part ids are ``"<output_index>"`` for the first part an output item
 opens and ``"<output_index>.<n>"`` for its next ones.  ``output_item.added``
 opens a reasoning item's first part (so a reporter shows it thinking), a tool
 call's part (with the fold's header keys ``agentkit.tool_call_id`` and
-``agentkit.tool_name``, and ``openai.id``) and a custom part for every other
+``agentkit.tool_name``, ``openai.id``, and ``openai.type`` for a custom
+tool call, so one the stream cuts off still goes back as one, its input the
+text that arrived) and a custom part for every other
 non-message item (``agentkit.custom_kind``); ``content_part.added`` and
 ``reasoning_summary_part.added`` open the others (a text delta for an entry
 never announced opens it too).  Text, refusal, reasoning, summary, argument and
@@ -135,7 +139,9 @@ is the complete one (``output_item.added`` and the terminal response carry
 other encryptions).  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
-arrived, and adds the output items the stream never announced; an ``error``
+arrived, and adds the output items the stream never announced (an item of
+the type the stream announced at its index is that one, renamed: OpenRouter
+renews reasoning ids); an ``error``
 event (or an event with no ``type`` holding an ``error`` object, the error
 payload the SDKs raise on) commits them from what arrived, and puts its fields
 (those of its ``error`` object when that is all it holds) in the item's
@@ -175,9 +181,10 @@ that answers a ``custom_tool_call`` written before it goes as a
 in ``openai.type``).  A call whose id another adapter invented
 (``agentkit.invented_id``) is sent with it all the same, as OpenAI requires a
 ``call_id`` and matches the result by it.
-``status`` of reasoning, function and custom tool calls is response-side
-state: on items from a response (they have a ``finish_reason``) it is not sent
-back, as clients replay them; on items decoded from a request it is echoed.
+``status`` of reasoning, function and custom tool calls, and the token
+``logprobs`` of an ``output_text`` entry, are response-side state: on items
+from a response (they have a ``finish_reason``) they are not sent back, as
+clients replay them; on items decoded from a request they are echoed.
 
 The rules every projection keeps
 --------------------------------
