@@ -66,12 +66,24 @@ events = partial(recorded.load_events, PROVIDER)
 files = partial(recorded.names, PROVIDER)
 
 
+def grow(held: dict[str, Any], fragment: dict[str, Any]) -> None:
+    """A fragment of a list entry (same ``index``) into the entry: strings concatenate, objects merge."""
+    for k, v in fragment.items():
+        if isinstance(v, str) and isinstance(held.get(k), str) and k not in ("index", "type"):
+            held[k] += v
+        elif isinstance(v, dict) and isinstance(held.get(k), dict):
+            grow(held[k], v)
+        elif v is not None or k not in held:
+            held[k] = v
+
+
 def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """Chunks -> the equivalent ``chat.completion``, the way the OpenAI SDK's stream state builds it.
 
     Written independently of the adapter: text fragments (content, refusal,
     arguments, audio data and transcript) concatenate, tool calls merge by
-    ``index`` (id, type and name arrive on the first fragment only), other
+    ``index`` (id, type and name arrive on the first fragment only), so do the
+    entries of other list fields that carry an ``index``, other
     chunk and choice fields keep their last non-null value, usage comes from
     the one chunk that has it.
     """
@@ -112,6 +124,15 @@ def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
                         obj[k] = obj.get(k, "") + v if k in ("data", "transcript", "arguments") else v
                 elif isinstance(value, str) and isinstance(msg.get(key), str) and key != "role":
                     msg[key] += value
+                elif isinstance(value, list):
+                    entries = msg.setdefault(key, [])
+                    for entry in value:
+                        held = [e for e in entries if isinstance(entry, dict) and isinstance(entry.get("index"), int)
+                                and e.get("index") == entry["index"]]
+                        if held:
+                            grow(held[0], entry)
+                        else:
+                            entries.append(json.loads(json.dumps(entry)))
                 elif value is not None or key not in msg:
                     msg[key] = value
     body["object"] = "chat.completion"
@@ -457,7 +478,7 @@ HAND_WRITTEN_STREAMS = [
 class StreamTest(unittest.TestCase):
     def test_every_stream_folds_closed_into_the_items_of_the_accumulated_response(self) -> None:
         names = files(".stream.jsonl")
-        self.assertEqual(len(names), 7)
+        self.assertEqual(len(names), 8)
         for name in names:
             with self.subTest(name):
                 chunks = events(name)
@@ -481,7 +502,7 @@ class StreamTest(unittest.TestCase):
 
     def test_raw_sse_bodies(self) -> None:
         names = files(".sse.txt")
-        self.assertEqual(len(names), 6)
+        self.assertEqual(len(names), 7)
         self.assertIs(chat.events_from_sse, _streams.events_from_sse)
         for name in names:
             with self.subTest(name):
@@ -696,6 +717,30 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "length")
         self.assertEqual(item.text_content(), '{"')
+
+    def test_list_fragments_with_an_index_continue_their_entry(self) -> None:
+        """OpenRouter streams ``reasoning_details`` as fragments of entries named by ``index``: they join
+        into one entry per index, as the non-streaming message holds them and the SDK accumulates them.
+        Recorded: pydantic/pydantic-ai tests/models/cassettes/test_openrouter/test_openrouter_stream_error.yaml
+        (minimax-m2 through OpenRouter, cut by max tokens, then an error chunk)."""
+        [item] = chat.items_from_stream(chat.events_from_sse(recorded.raw(PROVIDER, "chat.openrouter_reasoning_details.sse.txt")))
+        text = "We need to respond to a greeting. The user"
+        self.assertEqual(item.metadata["openai.chat.reasoning_details"],
+                         [{"type": "reasoning.text", "text": text, "index": 0, "format": None}])
+        self.assertEqual(item.parts[0], ReasoningPart(summary=text, metadata={"openai.chat.reasoning_field": "reasoning"}))
+        self.assertEqual((item.finish_reason, item.metadata["openai.error"]),
+                         (FinishReason.MAX_TOKENS, {"code": 400, "message": "Token limit reached"}))
+        # entries without an index (annotations...) and other indexes are new entries
+        chunks = [chunk({"reasoning_details": [{"type": "reasoning.summary", "summary": "A", "index": 0}]}),
+                  chunk({"reasoning_details": [{"type": "reasoning.summary", "summary": "B", "index": 0},
+                                               {"type": "reasoning.encrypted", "data": "xyz", "index": 1}]}),
+                  chunk({"annotations": [{"type": "url_citation", "url_citation": {"url": "u"}}]}),
+                  chunk({"annotations": [{"type": "url_citation", "url_citation": {"url": "u"}}]}), chunk({}, "stop")]
+        [item] = chat.items_from_stream(chunks)
+        self.assertEqual(item.metadata["openai.chat.reasoning_details"],
+                         [{"type": "reasoning.summary", "summary": "AB", "index": 0},
+                          {"type": "reasoning.encrypted", "data": "xyz", "index": 1}])
+        self.assertEqual(len(item.metadata["openai.chat.annotations"]), 2)  # type: ignore[arg-type]
 
     def test_audio_streams_as_bytes(self) -> None:
         chunks = events("chat.audio_output.reconstructed.stream.jsonl")
