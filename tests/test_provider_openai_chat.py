@@ -926,7 +926,7 @@ class StreamTest(unittest.TestCase):
 class RequestTest(unittest.TestCase):
     def test_every_request_round_trips(self) -> None:
         names = files(".request.json")
-        self.assertEqual(len(names), 6)
+        self.assertEqual(len(names), 7)
         for name in names:
             with self.subTest(name):
                 request = load(name)
@@ -1089,6 +1089,28 @@ class RequestTest(unittest.TestCase):
         # An answer from a server that leaves it out is sent as OpenAI takes it.
         answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=calls)))
         self.assertEqual([c["type"] for c in messages_of(answer)[0]["tool_calls"]], ["function", "custom"])
+
+    def test_a_call_sent_without_arguments_goes_back_without_them(self) -> None:
+        """pydantic-ai's Hugging Face client sent a call whose ``function`` had no ``arguments``.
+        Recorded: pydantic/pydantic-ai tests/models/cassettes/test_huggingface/test_together_500_on_tool_continuation.yaml
+        (interaction 2, through router.huggingface.co/together)."""
+        recorded_messages = load("chat.tool_call_without_arguments.request.json")["messages"]
+        items = chat.items_from_request({"messages": recorded_messages})
+        call = items[1].parts[0]
+        assert isinstance(call, ToolCallPart)
+        self.assertEqual((call.name, call.input), ("get_weather", {}))
+        self.assertEqual(messages_of(items), recorded_messages)
+        # ``arguments: null`` goes back as null; an edited input is sent as edited, and a response's call as OpenAI takes it.
+        null = [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": None}}]}]
+        self.assertEqual(messages_of(chat.items_from_request({"messages": null})), null)
+        for messages in (recorded_messages, null):
+            [item] = [i for i in chat.items_from_request({"messages": messages}) if i.kind is ItemKind.ASSISTANT]
+            sent = item.parts[0]
+            assert isinstance(sent, ToolCallPart)
+            edited = item.with_parts([ToolCallPart(sent.id, sent.name, {"city": "Rome"}, metadata=sent.metadata)])
+            self.assertEqual(messages_of([edited])[0]["tool_calls"][0]["function"]["arguments"], '{"city":"Rome"}')
+        answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=null[0]["tool_calls"])))
+        self.assertEqual(messages_of(answer)[0]["tool_calls"][0]["function"]["arguments"], "{}")
 
     def test_annotations_of_a_text_entry_go_back_with_it(self) -> None:
         # A client that turns Responses output text into Chat entries keeps its citations on the entry.

@@ -175,6 +175,9 @@ assistant fields that make no part        item metadata ``openai.chat.<field>``,
 a tool call's ``index`` (the message      ``openai.chat.index`` on the call, sent back
 of a merged stream)
 a tool call without ``type``              ``openai.chat.no_type: true``: sent back without it
+a function without ``arguments``, or      input ``{}`` with ``openai.chat.no_arguments: true``
+with ``arguments: null``                  or ``openai.chat.arguments: null``: sent back so
+                                          while the input is still ``{}``
 ``annotations``; assistant ``audio``      item metadata ``openai.chat.annotations``; the
 with ``data``, ``transcript`` or          audio part as in responses; and the item marked
 ``expires_at``                            ``openai.chat.echo: true``: all sent back
