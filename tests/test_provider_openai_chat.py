@@ -66,13 +66,18 @@ events = partial(recorded.load_events, PROVIDER)
 files = partial(recorded.names, PROVIDER)
 
 
-def grow(held: dict[str, Any], fragment: dict[str, Any]) -> None:
-    """A fragment of a list entry (same ``index``) into the entry: strings concatenate, objects merge."""
+def grow(entries: list[Any], fragment: Any) -> None:
+    """A fragment of a list field: it continues the last entry of its ``index`` (when it names no other
+    ``type``), whose text grows and whose identity fields (index, type, id, format) it repeats."""
+    same = [e for e in entries if isinstance(fragment, dict) and isinstance(fragment.get("index"), int)
+            and isinstance(e, dict) and e.get("index") == fragment["index"]]
+    if not same or fragment.get("type") not in (None, same[-1].get("type")):
+        entries.append(json.loads(json.dumps(fragment)))
+        return
+    held = same[-1]
     for k, v in fragment.items():
-        if isinstance(v, str) and isinstance(held.get(k), str) and k not in ("index", "type"):
+        if isinstance(v, str) and isinstance(held.get(k), str) and k not in ("index", "type", "id", "format"):
             held[k] += v
-        elif isinstance(v, dict) and isinstance(held.get(k), dict):
-            grow(held[k], v)
         elif v is not None or k not in held:
             held[k] = v
 
@@ -125,14 +130,8 @@ def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
                 elif isinstance(value, str) and isinstance(msg.get(key), str) and key != "role":
                     msg[key] += value
                 elif isinstance(value, list):
-                    entries = msg.setdefault(key, [])
                     for entry in value:
-                        held = [e for e in entries if isinstance(entry, dict) and isinstance(entry.get("index"), int)
-                                and e.get("index") == entry["index"]]
-                        if held:
-                            grow(held[0], entry)
-                        else:
-                            entries.append(json.loads(json.dumps(entry)))
+                        grow(msg.setdefault(key, []), entry)
                 elif value is not None or key not in msg:
                     msg[key] = value
     body["object"] = "chat.completion"
@@ -478,7 +477,7 @@ HAND_WRITTEN_STREAMS = [
 class StreamTest(unittest.TestCase):
     def test_every_stream_folds_closed_into_the_items_of_the_accumulated_response(self) -> None:
         names = files(".stream.jsonl")
-        self.assertEqual(len(names), 8)
+        self.assertEqual(len(names), 9)
         for name in names:
             with self.subTest(name):
                 chunks = events(name)
@@ -502,7 +501,7 @@ class StreamTest(unittest.TestCase):
 
     def test_raw_sse_bodies(self) -> None:
         names = files(".sse.txt")
-        self.assertEqual(len(names), 7)
+        self.assertEqual(len(names), 8)
         self.assertIs(chat.events_from_sse, _streams.events_from_sse)
         for name in names:
             with self.subTest(name):
@@ -730,16 +729,27 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(item.parts[0], ReasoningPart(summary=text, metadata={"openai.chat.reasoning_field": "reasoning"}))
         self.assertEqual((item.finish_reason, item.metadata["openai.error"]),
                          (FinishReason.MAX_TOKENS, {"code": 400, "message": "Token limit reached"}))
-        # entries without an index (annotations...) and other indexes are new entries
+        # Claude through OpenRouter: the text, then the signature, each fragment repeating type, format and index.
+        # Recorded: pydantic/pydantic-ai tests/models/cassettes/test_openrouter/test_openrouter_streaming_reasoning.yaml
+        [item] = chat.items_from_stream(events("chat.openrouter_claude_reasoning.stream.jsonl"))
+        [detail] = item.metadata["openai.chat.reasoning_details"]  # type: ignore[misc]
+        self.assertEqual({k: v for k, v in detail.items() if k != "signature"},  # type: ignore[union-attr]
+                         {"type": "reasoning.text", "text": "This is a simple arithmetic question. 2+2 equals 4.",
+                          "format": "anthropic-claude-v1", "index": 0})
+        self.assertTrue(detail["signature"].startswith("Et0BCkgIChACGAIqQA2s"))  # type: ignore[index]
+        # another type at the same index, entries without an index (annotations...) and other indexes are new entries
         chunks = [chunk({"reasoning_details": [{"type": "reasoning.summary", "summary": "A", "index": 0}]}),
                   chunk({"reasoning_details": [{"type": "reasoning.summary", "summary": "B", "index": 0},
                                                {"type": "reasoning.encrypted", "data": "xyz", "index": 1}]}),
+                  chunk({"reasoning_details": [{"type": "reasoning.encrypted", "data": "gA", "id": "rs_1", "index": 0}]}),
+                  chunk({"reasoning_details": [{"data": "AB", "id": "rs_1", "index": 0}]}),
                   chunk({"annotations": [{"type": "url_citation", "url_citation": {"url": "u"}}]}),
                   chunk({"annotations": [{"type": "url_citation", "url_citation": {"url": "u"}}]}), chunk({}, "stop")]
         [item] = chat.items_from_stream(chunks)
         self.assertEqual(item.metadata["openai.chat.reasoning_details"],
                          [{"type": "reasoning.summary", "summary": "AB", "index": 0},
-                          {"type": "reasoning.encrypted", "data": "xyz", "index": 1}])
+                          {"type": "reasoning.encrypted", "data": "xyz", "index": 1},
+                          {"type": "reasoning.encrypted", "data": "gAAB", "id": "rs_1", "index": 0}])
         self.assertEqual(len(item.metadata["openai.chat.annotations"]), 2)  # type: ignore[arg-type]
 
     def test_audio_streams_as_bytes(self) -> None:

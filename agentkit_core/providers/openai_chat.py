@@ -118,10 +118,12 @@ after its end is refused.  Part ids are
 Call fragments merge by ``index``; a fragment that opens a call (an id and
 a name) where the index's call has another id starts a new call (Ollama and
 LiteLLM's Responses bridge send every parallel call at ``index`` 0), and one
-without an index is a whole call.  Other message fields accumulate as the
-SDKs accumulate them: strings concatenate, list entries that carry an
-``index`` already held continue that entry (OpenRouter's ``reasoning_details``),
-other entries are appended.
+without an index is a whole call.  Other message fields accumulate: strings
+concatenate; a list entry that carries an ``index`` continues the last entry
+of that index unless it names another ``type`` (OpenRouter's
+``reasoning_details``: its text, summary, data and signature grow, its
+``type``, ``format`` and ``id`` are repeated, not joined); other entries are
+appended.
 
 Usage arrives after the finish reasons, in a last chunk with ``choices: []``
 (``stream_options.include_usage``).  The decoder's live ``usage`` is the
