@@ -66,12 +66,29 @@ events = partial(recorded.load_events, PROVIDER)
 files = partial(recorded.names, PROVIDER)
 
 
+def grow(entries: list[Any], fragment: Any) -> None:
+    """A fragment of a list field: it continues the last entry of its ``index`` (when it names no other
+    ``type``), whose text grows and whose identity fields (index, type, id, format) it repeats."""
+    same = [e for e in entries if isinstance(fragment, dict) and isinstance(fragment.get("index"), int)
+            and isinstance(e, dict) and e.get("index") == fragment["index"]]
+    if not same or fragment.get("type") not in (None, same[-1].get("type")):
+        entries.append(json.loads(json.dumps(fragment)))
+        return
+    held = same[-1]
+    for k, v in fragment.items():
+        if isinstance(v, str) and isinstance(held.get(k), str) and k not in ("index", "type", "id", "format"):
+            held[k] += v
+        elif v is not None or k not in held:
+            held[k] = v
+
+
 def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """Chunks -> the equivalent ``chat.completion``, the way the OpenAI SDK's stream state builds it.
 
     Written independently of the adapter: text fragments (content, refusal,
     arguments, audio data and transcript) concatenate, tool calls merge by
-    ``index`` (id, type and name arrive on the first fragment only), other
+    ``index`` (id, type and name arrive on the first fragment only), so do the
+    entries of other list fields that carry an ``index``, other
     chunk and choice fields keep their last non-null value, usage comes from
     the one chunk that has it.
     """
@@ -112,6 +129,9 @@ def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
                         obj[k] = obj.get(k, "") + v if k in ("data", "transcript", "arguments") else v
                 elif isinstance(value, str) and isinstance(msg.get(key), str) and key != "role":
                     msg[key] += value
+                elif isinstance(value, list):
+                    for entry in value:
+                        grow(msg.setdefault(key, []), entry)
                 elif value is not None or key not in msg:
                     msg[key] = value
     body["object"] = "chat.completion"
@@ -457,7 +477,7 @@ HAND_WRITTEN_STREAMS = [
 class StreamTest(unittest.TestCase):
     def test_every_stream_folds_closed_into_the_items_of_the_accumulated_response(self) -> None:
         names = files(".stream.jsonl")
-        self.assertEqual(len(names), 7)
+        self.assertEqual(len(names), 9)
         for name in names:
             with self.subTest(name):
                 chunks = events(name)
@@ -481,7 +501,7 @@ class StreamTest(unittest.TestCase):
 
     def test_raw_sse_bodies(self) -> None:
         names = files(".sse.txt")
-        self.assertEqual(len(names), 6)
+        self.assertEqual(len(names), 8)
         self.assertIs(chat.events_from_sse, _streams.events_from_sse)
         for name in names:
             with self.subTest(name):
@@ -697,6 +717,41 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "length")
         self.assertEqual(item.text_content(), '{"')
 
+    def test_list_fragments_with_an_index_continue_their_entry(self) -> None:
+        """OpenRouter streams ``reasoning_details`` as fragments of entries named by ``index``: they join
+        into one entry per index, as the non-streaming message holds them and the SDK accumulates them.
+        Recorded: pydantic/pydantic-ai tests/models/cassettes/test_openrouter/test_openrouter_stream_error.yaml
+        (minimax-m2 through OpenRouter, cut by max tokens, then an error chunk)."""
+        [item] = chat.items_from_stream(chat.events_from_sse(recorded.raw(PROVIDER, "chat.openrouter_reasoning_details.sse.txt")))
+        text = "We need to respond to a greeting. The user"
+        self.assertEqual(item.metadata["openai.chat.reasoning_details"],
+                         [{"type": "reasoning.text", "text": text, "index": 0, "format": None}])
+        self.assertEqual(item.parts[0], ReasoningPart(summary=text, metadata={"openai.chat.reasoning_field": "reasoning"}))
+        self.assertEqual((item.finish_reason, item.metadata["openai.error"]),
+                         (FinishReason.MAX_TOKENS, {"code": 400, "message": "Token limit reached"}))
+        # Claude through OpenRouter: the text, then the signature, each fragment repeating type, format and index.
+        # Recorded: pydantic/pydantic-ai tests/models/cassettes/test_openrouter/test_openrouter_streaming_reasoning.yaml
+        [item] = chat.items_from_stream(events("chat.openrouter_claude_reasoning.stream.jsonl"))
+        [detail] = item.metadata["openai.chat.reasoning_details"]  # type: ignore[misc]
+        self.assertEqual({k: v for k, v in detail.items() if k != "signature"},  # type: ignore[union-attr]
+                         {"type": "reasoning.text", "text": "This is a simple arithmetic question. 2+2 equals 4.",
+                          "format": "anthropic-claude-v1", "index": 0})
+        self.assertTrue(detail["signature"].startswith("Et0BCkgIChACGAIqQA2s"))  # type: ignore[index]
+        # another type at the same index, entries without an index (annotations...) and other indexes are new entries
+        chunks = [chunk({"reasoning_details": [{"type": "reasoning.summary", "summary": "A", "index": 0}]}),
+                  chunk({"reasoning_details": [{"type": "reasoning.summary", "summary": "B", "index": 0},
+                                               {"type": "reasoning.encrypted", "data": "xyz", "index": 1}]}),
+                  chunk({"reasoning_details": [{"type": "reasoning.encrypted", "data": "gA", "id": "rs_1", "index": 0}]}),
+                  chunk({"reasoning_details": [{"data": "AB", "id": "rs_1", "index": 0}]}),
+                  chunk({"annotations": [{"type": "url_citation", "url_citation": {"url": "u"}}]}),
+                  chunk({"annotations": [{"type": "url_citation", "url_citation": {"url": "u"}}]}), chunk({}, "stop")]
+        [item] = chat.items_from_stream(chunks)
+        self.assertEqual(item.metadata["openai.chat.reasoning_details"],
+                         [{"type": "reasoning.summary", "summary": "AB", "index": 0},
+                          {"type": "reasoning.encrypted", "data": "xyz", "index": 1},
+                          {"type": "reasoning.encrypted", "data": "gAAB", "id": "rs_1", "index": 0}])
+        self.assertEqual(len(item.metadata["openai.chat.annotations"]), 2)  # type: ignore[arg-type]
+
     def test_audio_streams_as_bytes(self) -> None:
         chunks = events("chat.audio_output.reconstructed.stream.jsonl")
         decoder, deltas, state = run(chunks)
@@ -881,7 +936,7 @@ class StreamTest(unittest.TestCase):
 class RequestTest(unittest.TestCase):
     def test_every_request_round_trips(self) -> None:
         names = files(".request.json")
-        self.assertEqual(len(names), 6)
+        self.assertEqual(len(names), 7)
         for name in names:
             with self.subTest(name):
                 request = load(name)
@@ -1044,6 +1099,28 @@ class RequestTest(unittest.TestCase):
         # An answer from a server that leaves it out is sent as OpenAI takes it.
         answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=calls)))
         self.assertEqual([c["type"] for c in messages_of(answer)[0]["tool_calls"]], ["function", "custom"])
+
+    def test_a_call_sent_without_arguments_goes_back_without_them(self) -> None:
+        """pydantic-ai's Hugging Face client sent a call whose ``function`` had no ``arguments``.
+        Recorded: pydantic/pydantic-ai tests/models/cassettes/test_huggingface/test_together_500_on_tool_continuation.yaml
+        (interaction 2, through router.huggingface.co/together)."""
+        recorded_messages = load("chat.tool_call_without_arguments.request.json")["messages"]
+        items = chat.items_from_request({"messages": recorded_messages})
+        call = items[1].parts[0]
+        assert isinstance(call, ToolCallPart)
+        self.assertEqual((call.name, call.input), ("get_weather", {}))
+        self.assertEqual(messages_of(items), recorded_messages)
+        # ``arguments: null`` goes back as null; an edited input is sent as edited, and a response's call as OpenAI takes it.
+        null = [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": None}}]}]
+        self.assertEqual(messages_of(chat.items_from_request({"messages": null})), null)
+        for messages in (recorded_messages, null):
+            [item] = [i for i in chat.items_from_request({"messages": messages}) if i.kind is ItemKind.ASSISTANT]
+            sent = item.parts[0]
+            assert isinstance(sent, ToolCallPart)
+            edited = item.with_parts([ToolCallPart(sent.id, sent.name, {"city": "Rome"}, metadata=sent.metadata)])
+            self.assertEqual(messages_of([edited])[0]["tool_calls"][0]["function"]["arguments"], '{"city":"Rome"}')
+        answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=null[0]["tool_calls"])))
+        self.assertEqual(messages_of(answer)[0]["tool_calls"][0]["function"]["arguments"], "{}")
 
     def test_annotations_of_a_text_entry_go_back_with_it(self) -> None:
         # A client that turns Responses output text into Chat entries keeps its citations on the entry.

@@ -64,6 +64,9 @@ BARE_KEY = CHAT + "bare_base64"
 NO_CONTENT_KEY = CHAT + "no_content"
 #: On a tool call read from a request: it had no ``type`` (some compatible clients leave it out).
 NO_TYPE_KEY = CHAT + "no_type"
+#: On a tool call read from a request: its ``function`` had no ``arguments`` (pydantic-ai's Hugging Face
+#: client sent such calls); ``openai.chat.arguments: null`` says it had ``arguments: null``.
+NO_ARGUMENTS_KEY = CHAT + "no_arguments"
 #: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
 #: so they go back.
 ECHO_KEY = CHAT + "echo"
@@ -73,7 +76,7 @@ IN_TOOL_KEY = CHAT + "in_tool"
 AUDIO = CHAT + "audio."
 #: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
 PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
-                 "annotations", "in_tool", "no_type")
+                 "annotations", "in_tool", "no_type", "no_arguments")
 ITEM_MARKERS = ("role", "content", "annotations", "no_content", "echo")
 
 #: The fields compatible servers stream readable reasoning in, preferred first.
@@ -370,6 +373,8 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         else:
             value, extra = _arguments(body.get("arguments"))
             md.update(extra)
+            if request and body.get("arguments") is None:  # absent or null: sent back so, while the input is {}
+                md.update({NO_ARGUMENTS_KEY: True} if "arguments" not in body else {ARGUMENTS_KEY: None})
             md.update(carry(body, ("name", "arguments"), CHAT + "function."))
     except NormalizeError as exc:
         raise exc.under(ttype) from None

@@ -43,6 +43,7 @@ from ._chat_codec import (
     ITEM_MARKERS,
     LEGACY_KEY,
     NO_CONTENT_KEY,
+    NO_ARGUMENTS_KEY,
     NO_TYPE_KEY,
     OCTETS,
     PART_MARKERS,
@@ -153,6 +154,8 @@ def _arguments_text(part: ToolCallPart) -> JsonValue:
     """The ``arguments`` a call is sent with: the text it came with while that still says its input."""
     md = part.metadata
     raw = md.get(ARGUMENTS_KEY)
+    if raw is None and ARGUMENTS_KEY in md and part.input == {}:
+        return None  # a request's call sent with ``arguments: null``
     if isinstance(raw, str) and dumps(parse_arguments(raw)[0]) == dumps(part.input):
         return raw
     if isinstance(raw, (dict, list)) and raw == part.input:
@@ -169,7 +172,9 @@ def _tool_call(part: ToolCallPart) -> JsonDict:
         text = part.input if isinstance(part.input, str) else dumps(part.input)
         body: JsonDict = {**carried(md, CHAT + "custom."), "name": part.name, "input": text}
     else:
-        body = {**carried(md, CHAT + "function."), "name": part.name, "arguments": _arguments_text(part)}
+        body = {**carried(md, CHAT + "function."), "name": part.name}
+        if not (md.get(NO_ARGUMENTS_KEY) is True and part.input == {}):  # sent without arguments, unedited since
+            body["arguments"] = _arguments_text(part)
     typed = {} if md.get(NO_TYPE_KEY) is True else {"type": kind}
     return {**native_fields(md), "id": part.id.value, **typed, kind: body}
 

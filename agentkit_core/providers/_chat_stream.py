@@ -28,6 +28,7 @@ from .. import (
 )
 from ._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
 from ._streams import split_parts
+from ._chat_fragments import merge_fragment, merge_snapshot
 from ._chat_codec import (
     AUDIO,
     CHAT,
@@ -47,27 +48,6 @@ from ._chat_codec import (
 
 
 # -- fragments -----------------------------------------------------------------------------------
-
-
-def _merge_fragment(acc: JsonDict, key: str, value: Any) -> None:
-    """A delta field: strings concatenate, lists extend, anything else replaces (``null`` never does)."""
-    old = acc.get(key)
-    if value is None:
-        acc.setdefault(key, None)
-    elif isinstance(value, str) and isinstance(old, str):
-        acc[key] = old + value
-    elif isinstance(value, list) and isinstance(old, list):
-        old.extend(copy_json(value))
-    else:
-        acc[key] = copy_json(value)
-
-
-def _merge_snapshot(acc: JsonDict, key: str, value: Any) -> None:
-    """A chunk or choice field, repeated by every chunk: the last non-null value wins."""
-    if value is None:
-        acc.setdefault(key, None)
-    else:
-        acc[key] = copy_json(value)
 
 
 def _fragment_kind(frag: JsonDict) -> str | None:
@@ -203,7 +183,7 @@ class ChatStreamDecoder:
             if k == "usage" and v is not None:
                 self._usage, self.usage = copy_json(v), usage_from_native(v)
             elif k not in ("choices", "object", "obfuscation", "usage"):
-                _merge_snapshot(self._top, k, v)
+                merge_snapshot(self._top, k, v)
         for ch in event.get("choices") or ():
             self._feed_choice(ch, out)
         if event.get("error") is not None:  # the turn ends here
@@ -291,9 +271,9 @@ class ChatStreamDecoder:
         for k, v in ch.items():
             if k == "logprobs" and isinstance(v, dict) and isinstance(st.fields.get(k), dict):
                 for lk, lv in v.items():  # token lists grow; anything else is a snapshot
-                    (_merge_fragment if isinstance(lv, list) else _merge_snapshot)(st.fields[k], lk, lv)
+                    (merge_fragment if isinstance(lv, list) else merge_snapshot)(st.fields[k], lk, lv)
             elif k != "delta":
-                _merge_snapshot(st.fields, k, v)
+                merge_snapshot(st.fields, k, v)
         delta = ch.get("delta")
         if isinstance(delta, dict):
             self._apply(st, delta, out)
@@ -341,13 +321,13 @@ class ChatStreamDecoder:
             elif k == "function_call":
                 self._function_call(st, v, out)
             elif k == "role":
-                _merge_snapshot(msg, k, v)
+                merge_snapshot(msg, k, v)
             else:
-                _merge_fragment(msg, k, v)
+                merge_fragment(msg, k, v)
 
     def _text(self, st: _Choice, key: str, slot: str, text: str, kind: PartKind, out: list[Delta]) -> None:
         pid = self._open(st, slot, kind, out)
-        _merge_fragment(st.message, key, text)
+        merge_fragment(st.message, key, text)
         if text:
             out.append(AppendText(pid, text))
 
@@ -359,11 +339,11 @@ class ChatStreamDecoder:
         chunk = b""
         for k, v in frag.items():
             if k in ("data", "transcript") and isinstance(v, str):
-                _merge_fragment(acc, k, v)
+                merge_fragment(acc, k, v)
                 if k == "data":
                     chunk = self._audio_bytes(st, v)
             else:
-                _merge_snapshot(acc, k, v)
+                merge_snapshot(acc, k, v)
         found: dict[str, object] = {MODALITY_KEY: Modality.AUDIO.value, MIME_TYPE_KEY: sniff_audio(st.sound)}
         found.update({AUDIO + k: acc.get(k) for k in ("id", "transcript")})
         self._header(st, pid, found, out)
@@ -411,13 +391,13 @@ class ChatStreamDecoder:
                     body = acc[k] = {}
                 for bk, bv in v.items():
                     if bk in ("arguments", "input") and isinstance(bv, str):
-                        _merge_fragment(body, bk, bv)
+                        merge_fragment(body, bk, bv)
                         if k == "custom":
                             out.append(ReplaceStructured(pid, body[bk]))
                         elif bv:
                             out.append(AppendText(pid, bv))
                     elif bv is not None and bv != "" or bk not in body:
-                        _merge_snapshot(body, bk, bv)
+                        merge_snapshot(body, bk, bv)
             elif v is not None or k not in acc:
                 acc[k] = copy_json(v)
         if st.kinds[call] in (None, "function", "custom"):
@@ -432,11 +412,11 @@ class ChatStreamDecoder:
             acc = st.message["function_call"] = {}
         for k, v in frag.items():
             if k == "arguments" and isinstance(v, str):
-                _merge_fragment(acc, k, v)
+                merge_fragment(acc, k, v)
                 if v:
                     out.append(AppendText(pid, v))
             elif v is not None and v != "" or k not in acc:
-                _merge_snapshot(acc, k, v)
+                merge_snapshot(acc, k, v)
         name = acc.get("name")
         self._header(st, pid, {TOOL_CALL_ID_KEY: name, TOOL_NAME_KEY: name}, out)  # the name stands in for the id
 

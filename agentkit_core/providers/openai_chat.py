@@ -118,7 +118,12 @@ after its end is refused.  Part ids are
 Call fragments merge by ``index``; a fragment that opens a call (an id and
 a name) where the index's call has another id starts a new call (Ollama and
 LiteLLM's Responses bridge send every parallel call at ``index`` 0), and one
-without an index is a whole call.
+without an index is a whole call.  Other message fields accumulate: strings
+concatenate; a list entry that carries an ``index`` continues the last entry
+of that index unless it names another ``type`` (OpenRouter's
+``reasoning_details``: its text, summary, data and signature grow, its
+``type``, ``format`` and ``id`` are repeated, not joined); other entries are
+appended.
 
 Usage arrives after the finish reasons, in a last chunk with ``choices: []``
 (``stream_options.include_usage``).  The decoder's live ``usage`` is the
@@ -172,6 +177,9 @@ assistant fields that make no part        item metadata ``openai.chat.<field>``,
 a tool call's ``index`` (the message      ``openai.chat.index`` on the call, sent back
 of a merged stream)
 a tool call without ``type``              ``openai.chat.no_type: true``: sent back without it
+a function without ``arguments``, or      input ``{}`` with ``openai.chat.no_arguments: true``
+with ``arguments: null``                  or ``openai.chat.arguments: null``: sent back so
+                                          while the input is still ``{}``
 ``annotations``; assistant ``audio``      item metadata ``openai.chat.annotations``; the
 with ``data``, ``transcript`` or          audio part as in responses; and the item marked
 ``expires_at``                            ``openai.chat.echo: true``: all sent back
