@@ -69,6 +69,7 @@ JsonDict = dict[str, Any]
 THINKING = "stream_generate_content.thinking_text"
 PARALLEL = "generate_content.parallel_function_calls"
 CODE = "generate_content.code_execution"
+CALL3 = "stream_generate_content.call_gemini_3"
 SIG = "thoughtSignature"
 
 
@@ -198,7 +199,7 @@ def response_from_chunks(events: list[JsonDict]) -> JsonDict:
                     if same and (SIG not in part or (SIG not in last and part["text"] == "")):
                         last["text"] += part["text"]
                         last.update((k, v) for k, v in part.items() if k != "text")
-                    else:
+                    elif part != {"text": ""}:
                         parts.append(copy.deepcopy(part))
     response["candidates"] = [candidates[i] for i in sorted(candidates)]
     return response
@@ -508,13 +509,13 @@ class StreamTests(unittest.TestCase):
         for name in files(".stream.jsonl"):
             with self.subTest(name):
                 events = load_events(name)
-                expected = gemini.items_from_response(response_from_chunks(events))
-                decoder = gemini.stream_decoder()
+                expected = gemini.items_from_response(response_from_chunks(events), new_call_id=ids())
+                decoder = gemini.stream_decoder(new_call_id=ids())
                 state = fold_events(events, decoder)
                 self.assertFalse(state.is_open)  # the chunk with a finishReason committed everything
                 self.assertEqual([decoder.finish(state.parts)], expected)
-                self.assertEqual(gemini.items_from_stream(events), expected)
-                self.assertEqual(json.dumps(expected[0].to_dict()), json.dumps(gemini.items_from_stream(events)[0].to_dict()))
+                self.assertEqual(gemini.items_from_stream(events, new_call_id=ids()), expected)
+                self.assertEqual(json.dumps(expected[0].to_dict()), json.dumps(gemini.items_from_stream(events, new_call_id=ids())[0].to_dict()))
 
     def test_raw_sse_body_is_the_jsonl_events(self) -> None:
         for name in files(".sse.txt"):
@@ -524,7 +525,7 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(list(gemini.events_from_sse(raw)), events)
                 self.assertEqual(list(gemini.events_from_sse(raw.decode("utf-8"))), events)
                 self.assertEqual(list(gemini.events_from_sse(raw[i : i + 100] for i in range(0, len(raw), 100))), events)
-                self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw)), gemini.items_from_stream(events))
+                self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw), new_call_id=ids()), gemini.items_from_stream(events, new_call_id=ids()))
 
     def test_thinking_stream_parts_and_signature(self) -> None:
         events = load_events(THINKING + ".stream.jsonl")
@@ -689,7 +690,8 @@ class StreamTests(unittest.TestCase):
 
     def test_a_gemini_3_call_stream_replays_as_the_client_sends_it(self) -> None:
         # Gemini 3 streams thoughts, then the signed calls (no ids) in one chunk, then a finish chunk of its own,
-        # as raw SSE with CRLF; the follow-up carries the model content as it came and results named by their calls.
+        # as raw SSE with CRLF; the follow-up carries the model content as it came (less the finish chunk's empty
+        # text, which no client sends back) and results named by their calls.
         request = {"systemInstruction": {"parts": [{"text": "Be brief."}]}, "contents": [{"role": "user", "parts": [{"text": "Weather in Paris and Oslo?"}]}]}
         thought = {"text": "**Checking both cities**", "thought": True}
         calls = [{"functionCall": {"name": "weather", "args": {"city": c}}} for c in ("Paris", "Oslo")]
@@ -720,7 +722,7 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(same, gemini.items_from_response(response_from_chunks(chunks), new_call_id=ids()))
                 results = [ToolResultPart(p.id, StructuredOutput({"celsius": n})) for n, p in enumerate(assistant.parts[1:3])]
                 followup = gemini.request_from_items(gemini.items_from_request(request) + [assistant, Item(ItemKind.TOOL, results)])
-                model_parts = [thought, *calls] + [p for p in finish.get("content", {}).get("parts", [])]
+                model_parts = [thought, *calls]  # the empty finish text is no part: clients send the turn without it
                 self.assertEqual(followup, {
                     "systemInstruction": request["systemInstruction"],
                     "contents": [
@@ -729,6 +731,35 @@ class StreamTests(unittest.TestCase):
                         {"role": "user", "parts": [{"functionResponse": {"name": "weather", "response": {"celsius": n}}} for n in (0, 1)]},
                     ],
                 })
+
+
+    def test_a_recorded_gemini_3_call_stream_ends_without_an_empty_text_part(self) -> None:
+        """The signed call, then a finish chunk holding only ``{"text": ""}``: one part, and the client's follow-up.
+
+        Recorded: pydantic/pydantic-ai, tests/models/cassettes/test_google/
+        test_google_streaming_tool_call_thought_signature.yaml (gemini-3-pro-preview), interactions 0 and 1.
+        """
+        followup = load(CALL3 + "_turn2.request.json")
+        model, tool = followup["contents"][1:3]
+        [assistant] = gemini.items_from_stream(gemini.events_from_sse(recorded.raw("gemini", CALL3 + ".sse.txt")), new_call_id=lambda: model["parts"][0]["functionCall"]["id"])
+        [call] = assistant.parts
+        self.assertIsInstance(call, ToolCallPart)
+        self.assertEqual(assistant.finish_reason, FinishReason.TOOL_CALL)
+        [result] = gemini.items_from_request(followup)[2:]
+        rebuilt = gemini.request_from_items(gemini.items_from_request(load(CALL3 + ".request.json")) + [assistant, result])
+        self.assertEqual(signature_bytes(rebuilt), signature_bytes(transcript(followup)))
+        self.assertEqual(ToolCallId(tool["parts"][0]["functionResponse"]["id"]), call.id)
+
+    def test_an_empty_text_chunk_alone_opens_no_part(self) -> None:
+        chunks = [
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "index": 0}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}, "index": 0}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "finishReason": "STOP", "index": 0}]},
+        ]
+        [item] = gemini.items_from_stream(chunks)
+        self.assertEqual(item.parts, (TextPart("Hi"),))
+        [signed] = gemini.items_from_stream([{"candidates": [{"content": {"parts": [{"text": "", SIG: "c2ln"}]}, "finishReason": "STOP"}]}])
+        self.assertEqual(signed.parts[0].metadata["gemini.thought_signature"], "c2ln")  # a signature is kept, text or not
 
 
 class RequestTests(unittest.TestCase):

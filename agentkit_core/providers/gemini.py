@@ -123,7 +123,9 @@ grows by ``AppendText``; a new part opens when the kind changes (``thought``
 flips) or when a chunk's ``thoughtSignature`` cannot belong to the open part:
 it joins the open part only when that part has no signature yet and one of
 the two has no text (Gemini 3 may send an answer's signature in a last chunk
-with empty text; the first answer chunk of Gemini 2.5 opens a part).  Any other part (a ``functionCall``, media, code, unknown)
+with empty text; the first answer chunk of Gemini 2.5 opens a part).  A chunk
+holding only ``{"text": ""}`` opens no part (Gemini 3 ends a stream whose
+answer is a call with one; clients send the turn back without it).  Any other part (a ``functionCall``, media, code, unknown)
 arrives whole: ``BeginPart``, the fold's header keys, ``CommitPart``, and it
 closes the open text part.  Part ids are ``part-<candidate>-<n>``.  The chunk
 with a ``finishReason`` commits every part of its candidate; the decoder keeps
