@@ -675,6 +675,25 @@ class StreamTests(unittest.TestCase):
         self.assertEqual((item.finish_reason, item.metadata["gemini.error"]), (FinishReason.ERROR, error))
         self.assertEqual(len(item.parts), 2)
 
+    def test_an_error_body_ends_the_turn_with_error_as_its_stream_does(self) -> None:
+        """An HTTP 400 body of ``generateContent``: one item, ``ERROR``, the error kept.
+
+        Recorded: pydantic/pydantic-ai, tests/models/cassettes/test_gemini/
+        test_image_as_binary_content_tool_response.yaml (gemini-3-pro-preview), interaction 0 response (kept here:
+        the tests over every recorded response expect candidates).
+        """
+        message = "Invalid JSON payload received. Unknown name \"additionalProperties\" at 'tools.function_declarations[0].parameters': Cannot find field."
+        violation = {"description": message, "field": "tools.function_declarations[0].parameters"}
+        details = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [violation]}]
+        body = {"error": {"code": 400, "details": details, "message": message, "status": "INVALID_ARGUMENT"}}
+        [item] = gemini.items_from_response(body)
+        self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (FinishReason.ERROR, "error"))
+        self.assertEqual((item.parts, item.metadata["gemini.error"]), ((), body["error"]))
+        self.assertEqual(gemini.items_from_stream([body]), [item])
+        with self.assertRaises(NormalizeError) as caught:
+            gemini.items_from_response({"error": "overloaded"})
+        self.assertIn("error", str(caught.exception))
+
     def test_several_candidates_stream_into_one_item_each(self) -> None:
         def chunk(index: int, text: str, finish: str | None = None) -> JsonDict:
             candidate: JsonDict = {"index": index, "content": {"role": "model", "parts": [{"text": text}]}}

@@ -82,7 +82,8 @@ other response fields                    item metadata ``gemini.<field>``: ``mod
                                          of the same name wins)
 no candidates                            one ASSISTANT item without parts; ``promptFeedback.blockReason``
                                          (a prompt blocked before generation) -> ``BLOCKED``, the reason
-                                         in ``agentkit.finish_reason``
+                                         in ``agentkit.finish_reason``; an error body (``{"error":
+                                         {...}}``) -> ``ERROR``
 =======================================  ===========================================================
 
 Usage (``agentkit_core.usage`` conventions; the native object verbatim in
@@ -108,8 +109,8 @@ Finish reasons:
 ``IMAGE_RECITATION``, ``MODEL_ARMOR``; any ``blockReason``
 ``MALFORMED_FUNCTION_CALL``, ``UNEXPECTED_TOOL_CALL``,             ``ERROR``
 ``TOO_MANY_TOOL_CALLS``, ``MISSING_THOUGHT_SIGNATURE``,
-``MALFORMED_RESPONSE``; a stream's ``error`` chunk (raw
-``"error"``, the error in ``gemini.error``)
+``MALFORMED_RESPONSE``; an error body or a stream's ``error``
+chunk (raw ``"error"``, the error in ``gemini.error``)
 ``LANGUAGE``, ``OTHER``, ``NO_IMAGE``, ``IMAGE_OTHER``,             ``FinishReason.other(raw)``
 ``FINISH_REASON_UNSPECIFIED``, anything else
 absent (a stream cut short)                                       ``None``
@@ -225,7 +226,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import Item, ItemKind, JsonValue, NormalizeError, ToolResultPart
-from ._common import JsonDict, carried, carry, checked_list, name_results, native_object, under, wrong
+from ._common import JsonDict, carried, carry, checked_list, json_object, name_results, native_object, under, wrong
 from ._streams import events_from_sse, fold_stream
 from ._gemini_codec import (
     Calls,
@@ -268,8 +269,9 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     response = native_object(body, "a response body")
     usage = usage_of(response)
     candidates = candidates_of(response)
-    if not candidates:
-        return [candidate_item(response, {}, {}, (), usage, prompt_only=True)]
+    if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)
+        error = json_object(response["error"], "error") if "error" in response else None
+        return [candidate_item(response, {}, {}, (), usage, prompt_only=True, error=error)]
     calls = Calls(new_call_id)
     items = []
     for n, (_, candidate, content) in enumerate(candidates):
