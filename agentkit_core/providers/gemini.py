@@ -37,7 +37,8 @@ fields: ``gemini.snake_case`` (the consumed fields the client spelled in
 snake_case, as camelCase paths: ``["inlineData", "inlineData.mimeType"]``;
 python-genai sends such mixes), ``gemini.omitted`` (native fields that were
 absent although the part has a value: ``functionCall.args`` -> ``{}``,
-``functionResponse.response`` -> ``{}``; on an item, ``role``) and
+``functionResponse.response`` -> ``{}``, ``thoughtSignature`` -> the
+placeholder (see Requests); on an item, ``role``) and
 ``gemini.base64: "urlsafe"`` (inline data sent in URL-safe base64).
 
 Function-call ids.  ``functionCall.id`` is optional (Gemini 2.x and most
@@ -164,11 +165,13 @@ Gemini's when it has ``gemini.*`` metadata.  A ``gemini.thought_signature`` is
 sent only on Gemini's parts.  Reasoning that is not Gemini's (Anthropic
 thinking, OpenAI encrypted reasoning, neutral summaries) and other providers'
 custom parts are dropped: Gemini cannot verify them.  The first
-``functionCall`` of a model content holding an assistant item that did not
-come from Gemini (no ``gemini.*`` metadata on it or its parts) gets, unless
-it has a signature, the documented placeholder signature
-``skip_thought_signature_validator`` (:data:`SKIP_SIGNATURE`), which Gemini 3
-requires on every step of the current turn and earlier models accept.
+``functionCall`` of every model content gets, unless it has a signature, the
+documented placeholder signature ``skip_thought_signature_validator``
+(:data:`SKIP_SIGNATURE`), which Gemini 3 requires on every step of the
+current turn and earlier models accept: calls of other providers, and
+Gemini 2.x calls that came without one (clients send them so).  A call a
+request held without a signature goes back without (:func:`items_from_request`
+marks it ``gemini.omitted: ["thoughtSignature"]``).
 Artifact handles cannot be sent (``NormalizeError``).
 
 The rules every projection keeps
@@ -225,7 +228,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import Item, ItemKind, JsonValue, NormalizeError, ToolResultPart
+from .. import Item, ItemKind, JsonValue, NormalizeError, Part, ToolResultPart
 from ._common import JsonDict, carried, carry, checked_list, json_object, name_results, native_object, under, wrong
 from ._streams import events_from_sse, fold_stream
 from ._gemini_codec import (
@@ -293,8 +296,20 @@ def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCa
 # -- requests -----------------------------------------------------------------------------
 
 
+def _unsigned_as_sent(content: JsonDict, parts: list[Part]) -> None:
+    """Mark the first ``functionCall`` of a model content sent without a signature, so none is added to it."""
+    natives = content.get("parts") or ()
+    first = next((n for n, p in enumerate(natives) if key_of(p, "functionCall") is not None), None)
+    if first is not None and key_of(natives[first], "thoughtSignature") is None:
+        part = parts[first]
+        omitted: list[JsonValue] = [*marked_paths(part.metadata, OMITTED), "thoughtSignature"]
+        parts[first] = part.with_metadata(part.metadata.merged({OMITTED: omitted}))
+
+
 def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | None = None) -> Item:
     parts = parts_from_content(content, calls, path)
+    if kind is None and content.get("role") == "model":
+        _unsigned_as_sent(content, parts)
     metadata = carry(content, ("parts",), CONTENT)
     omitted: list[JsonValue] = [f for f in ("role", "parts") if f not in content and kind is None]
     if omitted:
@@ -328,7 +343,8 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     return name_results(items)
 
 
-def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
+def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) -> JsonDict | None:
+    """``item`` as a content; ``as_sent`` gathers the calls that go without a signature as they came."""
     parts = []
     for n, part in enumerate(item.parts):
         try:
@@ -337,6 +353,8 @@ def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
             raise exc.under(f"parts[{n}]") from None
         if native is not None:
             parts.append(native)
+            if "thoughtSignature" in marked_paths(part.metadata, OMITTED):
+                as_sent.add(id(native))
     if not parts:
         return None
     metadata = item.metadata
@@ -352,10 +370,13 @@ def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
 _ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
 
 
-def _sign_first_call(content: JsonDict) -> None:
-    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature."""
+def _sign_first_call(content: JsonDict, as_sent: set[int]) -> None:
+    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature.
+
+    A call a request held without one (``as_sent``) goes back as it was sent.
+    """
     call = next((p for p in content["parts"] if key_of(p, "functionCall") is not None), None)
-    if call is not None and key_of(call, "thoughtSignature") is None:
+    if call is not None and key_of(call, "thoughtSignature") is None and id(call) not in as_sent:
         call["thoughtSignature"] = SKIP_SIGNATURE
 
 
@@ -370,12 +391,13 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     contents: list[JsonDict] = []
     system: list[tuple[Item, JsonDict]] = []
     last: ItemKind | None = None  # the kind of the item the last content came from
-    foreign_steps: list[JsonDict] = []  # model contents holding parts of items that did not come from Gemini
+    steps: list[JsonDict] = []  # the contents of ASSISTANT items
+    as_sent: set[int] = set()  # calls a request held without a signature
     for n, item in enumerate(checked_list(items, Item, "items")):
         instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
         role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
         try:
-            content = _content(item, encoder, role)
+            content = _content(item, encoder, role, as_sent)
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
         if content is not None and instruction:
@@ -386,11 +408,11 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
                 contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
             else:
                 contents.append(content)
-            if foreign and item.kind is ItemKind.ASSISTANT and not (foreign_steps and foreign_steps[-1] is contents[-1]):
-                foreign_steps.append(contents[-1])
+            if item.kind is ItemKind.ASSISTANT and not (steps and steps[-1] is contents[-1]):
+                steps.append(contents[-1])
             last = item.kind
-    for step in foreign_steps:
-        _sign_first_call(step)
+    for step in steps:
+        _sign_first_call(step, as_sent)
     body: JsonDict = {"contents": contents}
     if system:
         snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
