@@ -69,6 +69,8 @@ JsonDict = dict[str, Any]
 THINKING = "stream_generate_content.thinking_text"
 PARALLEL = "generate_content.parallel_function_calls"
 CODE = "generate_content.code_execution"
+CALL3 = "stream_generate_content.call_gemini_3"
+CALL2 = "generate_content.call_gemini_2_0"
 SIG = "thoughtSignature"
 
 
@@ -166,6 +168,18 @@ def signature_bytes(value: Any) -> Any:
     return value
 
 
+def replayed(content: JsonDict) -> JsonDict:
+    """A model content from a response as a client sends it back: its first call signed, with the placeholder if unsigned.
+
+    pydantic-ai's Gemini clients do so (Google documents the placeholder for calls that carry no signature).
+    """
+    content = copy.deepcopy(content)
+    call = next((p for p in content.get("parts", ()) if "functionCall" in p or "function_call" in p), None)
+    if call is not None and SIG not in call and "thought_signature" not in call:
+        call[SIG] = gemini.SKIP_SIGNATURE
+    return content
+
+
 def ids(prefix: str = "id") -> Callable[[], str]:
     """A deterministic ``new_call_id``: ``id-1``, ``id-2``..."""
     n = iter(range(1, 10**6))
@@ -198,7 +212,7 @@ def response_from_chunks(events: list[JsonDict]) -> JsonDict:
                     if same and (SIG not in part or (SIG not in last and part["text"] == "")):
                         last["text"] += part["text"]
                         last.update((k, v) for k, v in part.items() if k != "text")
-                    else:
+                    elif part != {"text": ""}:
                         parts.append(copy.deepcopy(part))
     response["candidates"] = [candidates[i] for i in sorted(candidates)]
     return response
@@ -250,16 +264,36 @@ class ResponseTests(unittest.TestCase):
                 self.assertEqual(len(item.parts), len(candidate["content"].get("parts", ())))
                 self.assertEqual(stored(item), item)
 
-    def test_assistant_turn_echoes_back_verbatim(self) -> None:
+    def test_assistant_turn_echoes_back_as_it_came(self) -> None:
         responses = {name: load(name) for name in files(".response.json")}
         responses[THINKING] = response_from_chunks(load_events(THINKING + ".stream.jsonl"))
         for name, response in responses.items():
             with self.subTest(name):
                 content = response["candidates"][0]["content"]
                 item = gemini.items_from_response(response)[0]  # invented ids, never sent
-                expected = [content] if content.get("parts") else []  # a turn without parts is not sent
+                expected = [replayed(content)] if content.get("parts") else []  # a turn without parts is not sent
                 self.assertEqual(gemini.request_from_items([item]), {"contents": expected})
                 self.assertEqual(gemini.request_from_items([stored(item)]), {"contents": expected})
+
+    def test_an_unsigned_call_goes_back_with_the_placeholder_as_clients_send_it(self) -> None:
+        """Gemini 2.0 answers with a call that has no signature; the follow-up signs it with the documented placeholder.
+
+        Recorded: pydantic/pydantic-ai, tests/models/cassettes/test_gemini/test_gemini_tool_output.yaml
+        (gemini-2.0-flash), interactions 0 and 1.  A request that held such a call sends it back unsigned.
+        """
+        followup = load(CALL2 + "_turn2.request.json")
+        [assistant] = gemini.items_from_response(load(CALL2 + ".response.json"))
+        [result] = gemini.items_from_request(followup)[2:]
+        rebuilt = gemini.request_from_items(gemini.items_from_request(load(CALL2 + ".request.json")) + [assistant, result])
+        self.assertEqual(rebuilt, transcript(followup))
+        self.assertEqual(rebuilt["contents"][1]["parts"][0][SIG], gemini.SKIP_SIGNATURE)
+        unsigned = copy.deepcopy(followup)
+        del unsigned["contents"][1]["parts"][0][SIG]
+        self.assertEqual(gemini.request_from_items(gemini.items_from_request(unsigned)), transcript(unsigned))
+        two = {"contents": [{"role": "model", "parts": [{"text": "x"}, *[{"functionCall": {"name": n, "args": {}}} for n in "fg"]]}]}
+        [both] = gemini.items_from_response({"candidates": [{"content": two["contents"][0]}]})
+        sent = gemini.request_from_items([both])["contents"][0]["parts"]
+        self.assertEqual([SIG in p for p in sent], [False, True, False])  # the first call of the step only
 
     def test_thought_signature_stays_on_the_first_of_parallel_calls(self) -> None:
         response = load(PARALLEL + ".response.json")
@@ -484,7 +518,7 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(item.metadata["gemini.modelStatus"], {"stage": "PREVIEW"})
         self.assertEqual(item.metadata["gemini.content.future"], 1)
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)  # a call inside a custom part is not one to run
-        self.assertEqual(gemini.request_from_items([item]), {"contents": [response["candidates"][0]["content"]]})
+        self.assertEqual(gemini.request_from_items([item]), {"contents": [replayed(response["candidates"][0]["content"])]})
 
     def test_documented_part_shapes(self) -> None:
         png, pcm = base64.b64decode(PNG), base64.b64decode(PCM)
@@ -500,7 +534,7 @@ class ResponseTests(unittest.TestCase):
         self.assertEqual(call, ToolCallPart(ToolCallId("fc-9"), "lookup", {"q": "x"}))
         self.assertEqual((ping.input, ping.metadata["gemini.omitted"]), ({}, ["functionCall.args"]))
         self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
-        self.assertEqual(gemini.request_from_items([item]), {"contents": [response["candidates"][0]["content"]]})
+        self.assertEqual(gemini.request_from_items([item]), {"contents": [replayed(response["candidates"][0]["content"])]})
 
 
 class StreamTests(unittest.TestCase):
@@ -508,13 +542,13 @@ class StreamTests(unittest.TestCase):
         for name in files(".stream.jsonl"):
             with self.subTest(name):
                 events = load_events(name)
-                expected = gemini.items_from_response(response_from_chunks(events))
-                decoder = gemini.stream_decoder()
+                expected = gemini.items_from_response(response_from_chunks(events), new_call_id=ids())
+                decoder = gemini.stream_decoder(new_call_id=ids())
                 state = fold_events(events, decoder)
                 self.assertFalse(state.is_open)  # the chunk with a finishReason committed everything
                 self.assertEqual([decoder.finish(state.parts)], expected)
-                self.assertEqual(gemini.items_from_stream(events), expected)
-                self.assertEqual(json.dumps(expected[0].to_dict()), json.dumps(gemini.items_from_stream(events)[0].to_dict()))
+                self.assertEqual(gemini.items_from_stream(events, new_call_id=ids()), expected)
+                self.assertEqual(json.dumps(expected[0].to_dict()), json.dumps(gemini.items_from_stream(events, new_call_id=ids())[0].to_dict()))
 
     def test_raw_sse_body_is_the_jsonl_events(self) -> None:
         for name in files(".sse.txt"):
@@ -524,7 +558,7 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(list(gemini.events_from_sse(raw)), events)
                 self.assertEqual(list(gemini.events_from_sse(raw.decode("utf-8"))), events)
                 self.assertEqual(list(gemini.events_from_sse(raw[i : i + 100] for i in range(0, len(raw), 100))), events)
-                self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw)), gemini.items_from_stream(events))
+                self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw), new_call_id=ids()), gemini.items_from_stream(events, new_call_id=ids()))
 
     def test_thinking_stream_parts_and_signature(self) -> None:
         events = load_events(THINKING + ".stream.jsonl")
@@ -674,6 +708,25 @@ class StreamTests(unittest.TestCase):
         self.assertEqual((item.finish_reason, item.metadata["gemini.error"]), (FinishReason.ERROR, error))
         self.assertEqual(len(item.parts), 2)
 
+    def test_an_error_body_ends_the_turn_with_error_as_its_stream_does(self) -> None:
+        """An HTTP 400 body of ``generateContent``: one item, ``ERROR``, the error kept.
+
+        Recorded: pydantic/pydantic-ai, tests/models/cassettes/test_gemini/
+        test_image_as_binary_content_tool_response.yaml (gemini-3-pro-preview), interaction 0 response (kept here:
+        the tests over every recorded response expect candidates).
+        """
+        message = "Invalid JSON payload received. Unknown name \"additionalProperties\" at 'tools.function_declarations[0].parameters': Cannot find field."
+        violation = {"description": message, "field": "tools.function_declarations[0].parameters"}
+        details = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [violation]}]
+        body = {"error": {"code": 400, "details": details, "message": message, "status": "INVALID_ARGUMENT"}}
+        [item] = gemini.items_from_response(body)
+        self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (FinishReason.ERROR, "error"))
+        self.assertEqual((item.parts, item.metadata["gemini.error"]), ((), body["error"]))
+        self.assertEqual(gemini.items_from_stream([body]), [item])
+        with self.assertRaises(NormalizeError) as caught:
+            gemini.items_from_response({"error": "overloaded"})
+        self.assertIn("error", str(caught.exception))
+
     def test_several_candidates_stream_into_one_item_each(self) -> None:
         def chunk(index: int, text: str, finish: str | None = None) -> JsonDict:
             candidate: JsonDict = {"index": index, "content": {"role": "model", "parts": [{"text": text}]}}
@@ -689,7 +742,8 @@ class StreamTests(unittest.TestCase):
 
     def test_a_gemini_3_call_stream_replays_as_the_client_sends_it(self) -> None:
         # Gemini 3 streams thoughts, then the signed calls (no ids) in one chunk, then a finish chunk of its own,
-        # as raw SSE with CRLF; the follow-up carries the model content as it came and results named by their calls.
+        # as raw SSE with CRLF; the follow-up carries the model content as it came (less the finish chunk's empty
+        # text, which no client sends back) and results named by their calls.
         request = {"systemInstruction": {"parts": [{"text": "Be brief."}]}, "contents": [{"role": "user", "parts": [{"text": "Weather in Paris and Oslo?"}]}]}
         thought = {"text": "**Checking both cities**", "thought": True}
         calls = [{"functionCall": {"name": "weather", "args": {"city": c}}} for c in ("Paris", "Oslo")]
@@ -720,7 +774,7 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(same, gemini.items_from_response(response_from_chunks(chunks), new_call_id=ids()))
                 results = [ToolResultPart(p.id, StructuredOutput({"celsius": n})) for n, p in enumerate(assistant.parts[1:3])]
                 followup = gemini.request_from_items(gemini.items_from_request(request) + [assistant, Item(ItemKind.TOOL, results)])
-                model_parts = [thought, *calls] + [p for p in finish.get("content", {}).get("parts", [])]
+                model_parts = [thought, *calls]  # the empty finish text is no part: clients send the turn without it
                 self.assertEqual(followup, {
                     "systemInstruction": request["systemInstruction"],
                     "contents": [
@@ -729,6 +783,35 @@ class StreamTests(unittest.TestCase):
                         {"role": "user", "parts": [{"functionResponse": {"name": "weather", "response": {"celsius": n}}} for n in (0, 1)]},
                     ],
                 })
+
+
+    def test_a_recorded_gemini_3_call_stream_ends_without_an_empty_text_part(self) -> None:
+        """The signed call, then a finish chunk holding only ``{"text": ""}``: one part, and the client's follow-up.
+
+        Recorded: pydantic/pydantic-ai, tests/models/cassettes/test_google/
+        test_google_streaming_tool_call_thought_signature.yaml (gemini-3-pro-preview), interactions 0 and 1.
+        """
+        followup = load(CALL3 + "_turn2.request.json")
+        model, tool = followup["contents"][1:3]
+        [assistant] = gemini.items_from_stream(gemini.events_from_sse(recorded.raw("gemini", CALL3 + ".sse.txt")), new_call_id=lambda: model["parts"][0]["functionCall"]["id"])
+        [call] = assistant.parts
+        self.assertIsInstance(call, ToolCallPart)
+        self.assertEqual(assistant.finish_reason, FinishReason.TOOL_CALL)
+        [result] = gemini.items_from_request(followup)[2:]
+        rebuilt = gemini.request_from_items(gemini.items_from_request(load(CALL3 + ".request.json")) + [assistant, result])
+        self.assertEqual(signature_bytes(rebuilt), signature_bytes(transcript(followup)))
+        self.assertEqual(ToolCallId(tool["parts"][0]["functionResponse"]["id"]), call.id)
+
+    def test_an_empty_text_chunk_alone_opens_no_part(self) -> None:
+        chunks = [
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "index": 0}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}, "index": 0}]},
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "finishReason": "STOP", "index": 0}]},
+        ]
+        [item] = gemini.items_from_stream(chunks)
+        self.assertEqual(item.parts, (TextPart("Hi"),))
+        [signed] = gemini.items_from_stream([{"candidates": [{"content": {"parts": [{"text": "", SIG: "c2ln"}]}, "finishReason": "STOP"}]}])
+        self.assertEqual(signed.parts[0].metadata["gemini.thought_signature"], "c2ln")  # a signature is kept, text or not
 
 
 class RequestTests(unittest.TestCase):
@@ -1051,7 +1134,7 @@ class BadInputTests(unittest.TestCase):
                         by_index = sorted(body.get("candidates") or (), key=lambda c: c.get("index", 0))
                         for item, candidate in zip(items, by_index):
                             content = candidate.get("content") or {}
-                            echoed = [{"role": "model", **content}] if content.get("parts") else []
+                            echoed = [replayed({"role": "model", **content})] if content.get("parts") else []
                             self.assertEqual(gemini.request_from_items([item])["contents"], echoed, f"{name} mutation {n}")
                     for item in items:
                         self.assertEqual(stored(item), item)
@@ -1098,7 +1181,8 @@ class BadInputTests(unittest.TestCase):
         part = TextPart("real", metadata={"gemini.text": "forged", "gemini.partMetadata": {"k": 1}})
         call = ToolCallPart(ToolCallId("c"), "f", {"a": 1}, metadata={"gemini.functionCall.name": "g", "gemini.functionCall.args": {}})
         contents = gemini.request_from_items([Item(ItemKind.ASSISTANT, [part, call], metadata={"gemini.content.role": "model"})])["contents"]
-        self.assertEqual(contents[0]["parts"], [{"text": "real", "partMetadata": {"k": 1}}, {"functionCall": {"id": "c", "name": "f", "args": {"a": 1}}}])
+        signed = {"functionCall": {"id": "c", "name": "f", "args": {"a": 1}}, SIG: gemini.SKIP_SIGNATURE}
+        self.assertEqual(contents[0]["parts"], [{"text": "real", "partMetadata": {"k": 1}}, signed])
 
     def test_what_is_not_an_object_is_refused(self) -> None:
         for bad in (None, [], "x", 3):

@@ -142,6 +142,8 @@ class GeminiStreamDecoder:
                         deltas.append(AppendText(opened.part_id, text))
                     opened.native, opened.part = whole, grown
                     return
+        if text == "" and native.keys() == {"text"}:
+            return  # nothing to show: Gemini 3 ends a stream whose answer is a call with such a chunk
         self._close(candidate, deltas)
         pid = self._begin(candidate, part.part_kind, deltas)
         if part.metadata:

@@ -37,7 +37,8 @@ fields: ``gemini.snake_case`` (the consumed fields the client spelled in
 snake_case, as camelCase paths: ``["inlineData", "inlineData.mimeType"]``;
 python-genai sends such mixes), ``gemini.omitted`` (native fields that were
 absent although the part has a value: ``functionCall.args`` -> ``{}``,
-``functionResponse.response`` -> ``{}``; on an item, ``role``) and
+``functionResponse.response`` -> ``{}``, ``thoughtSignature`` -> the
+placeholder (see Requests); on an item, ``role``) and
 ``gemini.base64: "urlsafe"`` (inline data sent in URL-safe base64).
 
 Function-call ids.  ``functionCall.id`` is optional (Gemini 2.x and most
@@ -82,7 +83,8 @@ other response fields                    item metadata ``gemini.<field>``: ``mod
                                          of the same name wins)
 no candidates                            one ASSISTANT item without parts; ``promptFeedback.blockReason``
                                          (a prompt blocked before generation) -> ``BLOCKED``, the reason
-                                         in ``agentkit.finish_reason``
+                                         in ``agentkit.finish_reason``; an error body (``{"error":
+                                         {...}}``) -> ``ERROR``
 =======================================  ===========================================================
 
 Usage (``agentkit_core.usage`` conventions; the native object verbatim in
@@ -108,8 +110,8 @@ Finish reasons:
 ``IMAGE_RECITATION``, ``MODEL_ARMOR``; any ``blockReason``
 ``MALFORMED_FUNCTION_CALL``, ``UNEXPECTED_TOOL_CALL``,             ``ERROR``
 ``TOO_MANY_TOOL_CALLS``, ``MISSING_THOUGHT_SIGNATURE``,
-``MALFORMED_RESPONSE``; a stream's ``error`` chunk (raw
-``"error"``, the error in ``gemini.error``)
+``MALFORMED_RESPONSE``; an error body or a stream's ``error``
+chunk (raw ``"error"``, the error in ``gemini.error``)
 ``LANGUAGE``, ``OTHER``, ``NO_IMAGE``, ``IMAGE_OTHER``,             ``FinishReason.other(raw)``
 ``FINISH_REASON_UNSPECIFIED``, anything else
 absent (a stream cut short)                                       ``None``
@@ -123,7 +125,9 @@ grows by ``AppendText``; a new part opens when the kind changes (``thought``
 flips) or when a chunk's ``thoughtSignature`` cannot belong to the open part:
 it joins the open part only when that part has no signature yet and one of
 the two has no text (Gemini 3 may send an answer's signature in a last chunk
-with empty text; the first answer chunk of Gemini 2.5 opens a part).  Any other part (a ``functionCall``, media, code, unknown)
+with empty text; the first answer chunk of Gemini 2.5 opens a part).  A chunk
+holding only ``{"text": ""}`` opens no part (Gemini 3 ends a stream whose
+answer is a call with one; clients send the turn back without it).  Any other part (a ``functionCall``, media, code, unknown)
 arrives whole: ``BeginPart``, the fold's header keys, ``CommitPart``, and it
 closes the open text part.  Part ids are ``part-<candidate>-<n>``.  The chunk
 with a ``finishReason`` commits every part of its candidate; the decoder keeps
@@ -161,11 +165,13 @@ Gemini's when it has ``gemini.*`` metadata.  A ``gemini.thought_signature`` is
 sent only on Gemini's parts.  Reasoning that is not Gemini's (Anthropic
 thinking, OpenAI encrypted reasoning, neutral summaries) and other providers'
 custom parts are dropped: Gemini cannot verify them.  The first
-``functionCall`` of a model content holding an assistant item that did not
-come from Gemini (no ``gemini.*`` metadata on it or its parts) gets, unless
-it has a signature, the documented placeholder signature
-``skip_thought_signature_validator`` (:data:`SKIP_SIGNATURE`), which Gemini 3
-requires on every step of the current turn and earlier models accept.
+``functionCall`` of every model content gets, unless it has a signature, the
+documented placeholder signature ``skip_thought_signature_validator``
+(:data:`SKIP_SIGNATURE`), which Gemini 3 requires on every step of the
+current turn and earlier models accept: calls of other providers, and
+Gemini 2.x calls that came without one (clients send them so).  A call a
+request held without a signature goes back without (:func:`items_from_request`
+marks it ``gemini.omitted: ["thoughtSignature"]``).
 Artifact handles cannot be sent (``NormalizeError``).
 
 The rules every projection keeps
@@ -222,8 +228,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import Item, ItemKind, JsonValue, NormalizeError, ToolResultPart
-from ._common import JsonDict, carried, carry, checked_list, name_results, native_object, under, wrong
+from .. import Item, ItemKind, JsonValue, NormalizeError, Part, ToolResultPart
+from ._common import JsonDict, carried, carry, checked_list, json_object, name_results, native_object, under, wrong
 from ._streams import events_from_sse, fold_stream
 from ._gemini_codec import (
     Calls,
@@ -266,8 +272,9 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     response = native_object(body, "a response body")
     usage = usage_of(response)
     candidates = candidates_of(response)
-    if not candidates:
-        return [candidate_item(response, {}, {}, (), usage, prompt_only=True)]
+    if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)
+        error = json_object(response["error"], "error") if "error" in response else None
+        return [candidate_item(response, {}, {}, (), usage, prompt_only=True, error=error)]
     calls = Calls(new_call_id)
     items = []
     for n, (_, candidate, content) in enumerate(candidates):
@@ -289,8 +296,20 @@ def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCa
 # -- requests -----------------------------------------------------------------------------
 
 
+def _unsigned_as_sent(content: JsonDict, parts: list[Part]) -> None:
+    """Mark the first ``functionCall`` of a model content sent without a signature, so none is added to it."""
+    natives = content.get("parts") or ()
+    first = next((n for n, p in enumerate(natives) if key_of(p, "functionCall") is not None), None)
+    if first is not None and key_of(natives[first], "thoughtSignature") is None:
+        part = parts[first]
+        omitted: list[JsonValue] = [*marked_paths(part.metadata, OMITTED), "thoughtSignature"]
+        parts[first] = part.with_metadata(part.metadata.merged({OMITTED: omitted}))
+
+
 def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | None = None) -> Item:
     parts = parts_from_content(content, calls, path)
+    if kind is None and content.get("role") == "model":
+        _unsigned_as_sent(content, parts)
     metadata = carry(content, ("parts",), CONTENT)
     omitted: list[JsonValue] = [f for f in ("role", "parts") if f not in content and kind is None]
     if omitted:
@@ -324,7 +343,8 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     return name_results(items)
 
 
-def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
+def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) -> JsonDict | None:
+    """``item`` as a content; ``as_sent`` gathers the calls that go without a signature as they came."""
     parts = []
     for n, part in enumerate(item.parts):
         try:
@@ -333,6 +353,8 @@ def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
             raise exc.under(f"parts[{n}]") from None
         if native is not None:
             parts.append(native)
+            if "thoughtSignature" in marked_paths(part.metadata, OMITTED):
+                as_sent.add(id(native))
     if not parts:
         return None
     metadata = item.metadata
@@ -348,10 +370,13 @@ def _content(item: Item, encoder: Encoder, role: str | None) -> JsonDict | None:
 _ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
 
 
-def _sign_first_call(content: JsonDict) -> None:
-    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature."""
+def _sign_first_call(content: JsonDict, as_sent: set[int]) -> None:
+    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature.
+
+    A call a request held without one (``as_sent``) goes back as it was sent.
+    """
     call = next((p for p in content["parts"] if key_of(p, "functionCall") is not None), None)
-    if call is not None and key_of(call, "thoughtSignature") is None:
+    if call is not None and key_of(call, "thoughtSignature") is None and id(call) not in as_sent:
         call["thoughtSignature"] = SKIP_SIGNATURE
 
 
@@ -366,12 +391,13 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     contents: list[JsonDict] = []
     system: list[tuple[Item, JsonDict]] = []
     last: ItemKind | None = None  # the kind of the item the last content came from
-    foreign_steps: list[JsonDict] = []  # model contents holding parts of items that did not come from Gemini
+    steps: list[JsonDict] = []  # the contents of ASSISTANT items
+    as_sent: set[int] = set()  # calls a request held without a signature
     for n, item in enumerate(checked_list(items, Item, "items")):
         instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
         role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
         try:
-            content = _content(item, encoder, role)
+            content = _content(item, encoder, role, as_sent)
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
         if content is not None and instruction:
@@ -382,11 +408,11 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
                 contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
             else:
                 contents.append(content)
-            if foreign and item.kind is ItemKind.ASSISTANT and not (foreign_steps and foreign_steps[-1] is contents[-1]):
-                foreign_steps.append(contents[-1])
+            if item.kind is ItemKind.ASSISTANT and not (steps and steps[-1] is contents[-1]):
+                steps.append(contents[-1])
             last = item.kind
-    for step in foreign_steps:
-        _sign_first_call(step)
+    for step in steps:
+        _sign_first_call(step, as_sent)
     body: JsonDict = {"contents": contents}
     if system:
         snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
