@@ -87,10 +87,10 @@ def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
 
     Written independently of the adapter: text fragments (content, refusal,
     arguments, audio data and transcript) concatenate, tool calls merge by
-    ``index`` (id, type and name arrive on the first fragment only), so do the
-    entries of other list fields that carry an ``index``, other
-    chunk and choice fields keep their last non-null value, usage comes from
-    the one chunk that has it.
+    ``index`` (id, type and name arrive on the first fragment only; an empty
+    one later changes nothing), so do the entries of other list fields that
+    carry an ``index``, other chunk and choice fields keep their last non-null
+    value, usage comes from the one chunk that has it.
     """
     body: dict[str, Any] = {}
     choices: dict[int, dict[str, Any]] = {}
@@ -121,7 +121,7 @@ def accumulate(chunks: list[dict[str, Any]]) -> dict[str, Any]:
                                 fn["arguments"] = fn.get("arguments", "") + v.get("arguments", "")
                                 if v.get("name"):
                                     fn["name"] = v["name"]
-                            elif v is not None:
+                            elif v is not None and v != "":  # the SDK joins strings: "call_1" + "" stays
                                 call[k] = v
                 elif key in ("audio", "function_call"):
                     obj = msg.setdefault(key, {})
@@ -608,6 +608,27 @@ class StreamTest(unittest.TestCase):
         renamed = [chunk({"tool_calls": [frag("{\"n\":", "call_a", "f")]}), chunk({"tool_calls": [frag("1}", "call_z")]}), chunk({}, "tool_calls")]
         for chunks in (repeated, renamed):
             self.assertEqual([(p.name, p.input) for p in run(chunks)[2].parts], [("f", {"n": 1})])  # type: ignore[attr-defined]
+
+    def test_an_empty_id_on_a_later_fragment_keeps_the_call_id(self) -> None:
+        """Alibaba DashScope repeats ``"id": ""`` (and sometimes ``"name": ""``) on every later fragment of a call;
+        the call keeps the id it opened with, as the SDK's accumulator keeps it (``"call_..." + ""``), so the
+        tool result pairs with it.  The first two chunks are as captured from DashScope (qwen3.8-max) in
+        anomalyco/opencode pull request 40969; the ``"name": ""`` form is from pull request 37783."""
+        captured = [
+            {"choices": [{"index": 0, "delta": {"tool_calls": [{"id": "call_a1ad8367bde7444f82142e8e", "type": "function",
+                                                                "index": 0, "function": {"name": "bash", "arguments": ""}}]}}]},
+            {"choices": [{"index": 0, "delta": {"tool_calls": [{"id": "", "type": "function", "index": 0,
+                                                                "function": {"arguments": "{\"command\": "}}]}}]},
+            chunk({"tool_calls": [{"id": "", "type": "function", "index": 0, "function": {"name": "", "arguments": "\"ls\"}"}}]}),
+            chunk({}, "tool_calls")]
+        decoder, _, state = run(captured)
+        self.assertFalse(state.is_open)
+        [item] = chat.items_from_stream(captured)
+        [call] = item.parts
+        assert isinstance(call, ToolCallPart)
+        self.assertEqual((call.id, call.name, call.input), (ToolCallId("call_a1ad8367bde7444f82142e8e"), "bash", {"command": "ls"}))
+        self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(captured))))
+        self.assertEqual(messages_of([item])[0]["tool_calls"][0]["id"], "call_a1ad8367bde7444f82142e8e")
 
     def test_open_parts_show_their_header(self) -> None:
         decoder, state = chat.stream_decoder(), FoldState()

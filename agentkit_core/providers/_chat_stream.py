@@ -261,7 +261,8 @@ class ChatStreamDecoder:
             began, known, known_id = False, None, None
         if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):
             raise NormalizeError(f"a fragment of a {known or 'function'} call says it is {kind}", "type")
-        kinds[key] = (known if kind is None else kind, frag["id"] if isinstance(frag.get("id"), str) else known_id)
+        new_id = frag.get("id")
+        kinds[key] = (known if kind is None else kind, new_id if isinstance(new_id, str) and new_id else known_id)
 
     def _feed_choice(self, ch: JsonDict, out: list[Delta]) -> None:
         index = ch.get("index") or 0
@@ -398,7 +399,7 @@ class ChatStreamDecoder:
                             out.append(AppendText(pid, bv))
                     elif bv is not None and bv != "" or bk not in body:
                         merge_snapshot(body, bk, bv)
-            elif v is not None or k not in acc:
+            elif v is not None and v != "" or k not in acc:  # DashScope repeats ``"id": ""``
                 acc[k] = copy_json(v)
         if st.kinds[call] in (None, "function", "custom"):
             body = acc.get(st.kinds[call] or "function")
