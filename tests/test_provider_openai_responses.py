@@ -1064,6 +1064,38 @@ class DocumentedEventsTest(unittest.TestCase):
         item, _ = self.check(stream(terminal=completed(message)))
         self.assertEqual(item.text_content(), "Hi")
 
+    def test_a_done_item_whose_added_event_the_stream_lacks_is_kept(self) -> None:
+        """A stream resumed past an item's ``output_item.added`` (``starting_after``) still gives the item.
+
+        The events are pydantic-ai's recorded background-mode stream
+        (``test_openai_responses/test_background_mode_streaming_continuation_vcr.yaml``)
+        from sequence number 4 on; the terminal response carries ``output: null``,
+        as the backends openai-python's ``test_null_output_streaming.py`` falls
+        back for send it.  The item used to be dropped: its ``done`` was ignored.
+        """
+        mid = "msg_02e13c3a3d66fc9500699cb03beca081978d4ecbf06a3ad88f"
+        text = "2 + 2 equals 4."
+        entry = {"annotations": [], "text": text, "logprobs": [], "type": "output_text"}
+        message = {"id": mid, "content": [entry], "role": "assistant", "status": "completed", "type": "message"}
+        where = {"item_id": mid, "content_index": 0, "output_index": 0}
+        events = [
+            {"type": "response.content_part.added", **where, "part": {**entry, "text": ""}, "sequence_number": 4},
+            *({"type": "response.output_text.delta", "delta": d, "logprobs": [], **where, "sequence_number": 5 + n}
+              for n, d in enumerate(["2", " +", " ", "2", " equals", " ", "4", "."])),
+            {"type": "response.output_text.done", "text": text, "logprobs": [], **where, "sequence_number": 13},
+            {"type": "response.content_part.done", **where, "part": entry, "sequence_number": 14},
+            {"type": "response.output_item.done", "item": message, "output_index": 0, "sequence_number": 15},
+        ]
+        terminal = completed(message)
+        terminal["response"]["output"] = None
+        item, _ = run_stream(stream(*events, terminal=terminal))
+        self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
+        [expected] = A.items_from_response(completed(message)["response"])
+        self.assertEqual(item.parts, expected.parts)
+        # a second done for the same item adds nothing
+        item, _ = run_stream(stream(*events, events[-1], terminal=completed(message)))
+        self.assertEqual(item.parts, expected.parts)
+
     def test_text_deltas_without_their_part_announced(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
         events = [

@@ -330,10 +330,13 @@ class ResponsesStreamDecoder:
         return [] if slot is None else [SetMetadata(slot.pid, {NS + "status": parts[2]})]
 
     def _on_done(self, event: JsonDict) -> list[Delta]:
-        index = count(event.get("output_index"))
-        if index is None or index not in self._open:
+        index, item = count(event.get("output_index")), event.get("item")
+        if index is None:
             return []
-        item = event.get("item")
+        if index not in self._open:  # no added event (a stream resumed past it): the done item is the whole item
+            if not isinstance(item, dict) or self._announced(index, item):
+                return []
+            self._open_item(index, item)
         return self._close(index, item if isinstance(item, dict) else None)
 
     # -- parts --------------------------------------------------------------------------

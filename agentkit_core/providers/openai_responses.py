@@ -136,7 +136,8 @@ interpreter code and MCP argument fragments are kept for an item cut short.
 ``output_item.done`` commits every part of the item, decoded from the done
 item exactly as the non-streaming path decodes it: its ``encrypted_content``
 is the complete one (``output_item.added`` and the terminal response carry
-other encryptions).  A terminal event (``response.completed``, ``incomplete``,
+other encryptions); a ``done`` whose ``added`` the stream lacks (a stream
+resumed past it) adds the item whole.  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
 arrived, and adds the output items the stream never announced (an item of
