@@ -119,7 +119,7 @@ def replayed(body: dict[str, Any]) -> list[Any]:
 
 class CorpusTest(unittest.TestCase):
     def test_corpus_is_all_here(self) -> None:
-        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (7, 7, 6, 5))
+        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (7, 7, 7, 5))
 
     def test_module_is_a_provider_adapter(self) -> None:
         adapter: ProviderAdapter[dict[str, Any], dict[str, Any]] = A  # type: ignore[assignment]
@@ -656,7 +656,7 @@ class StreamTest(unittest.TestCase):
                             if text is not None:
                                 seen.setdefault(i, []).append(text)
                 final = state.parts
-                self.assertTrue(seen or name.startswith("responses.function_call"))
+                self.assertTrue(seen or name.startswith(("responses.function_call", "responses.shell_call")))  # no text
                 for i, texts in seen.items():
                     last = final[i].text if isinstance(final[i], TextPart) else final[i].summary  # type: ignore[attr-defined]
                     for text in texts:
@@ -670,6 +670,7 @@ class StreamTest(unittest.TestCase):
             "responses.web_search_annotations.stream.jsonl": FinishReason.COMPLETED,
             "responses.incomplete.reconstructed.stream.jsonl": FinishReason.MAX_TOKENS,
             "responses.openrouter_renamed_reasoning.stream.jsonl": FinishReason.COMPLETED,
+            "responses.shell_call_commands.stream.jsonl": FinishReason.TOOL_CALL,
         }
         self.assertEqual(set(expected), set(STREAMS))
         for name, finish in expected.items():
@@ -1036,6 +1037,35 @@ class DocumentedEventsTest(unittest.TestCase):
         self.assertEqual(code.value["code"], "print(2)")  # type: ignore[attr-defined,index,call-overload]
         self.assertEqual(call.value["arguments"], '{"a":')  # type: ignore[attr-defined,index,call-overload]
         self.assertEqual(item.finish_reason, FinishReason.ERROR)
+
+    def test_a_shell_call_cut_short_keeps_the_commands_that_arrived(self) -> None:
+        """A recorded local-shell call (vercel/ai ``openai-shell-tool.1.chunks.txt``, first stream), then cut short.
+
+        Its commands stream in ``shell_call_command.added`` / ``delta`` / ``done``
+        events, which were ignored: a call the stream cut off went back with the
+        empty ``commands`` of its ``output_item.added``.  So did an
+        ``apply_patch_call``'s ``operation.diff`` (``apply_patch_call_operation_diff.*``).
+        """
+        events = load_stream("responses.shell_call_commands.stream.jsonl")
+        [whole] = A.items_from_stream(events)
+        [expected] = A.items_from_response(events[-1]["response"])
+        self.assertEqual(whole, expected)
+        cut = events[:8]  # up to the fourth command delta: "ls -a ~/"
+        incomplete = {**events[-1]["response"], "status": "incomplete", "output": [],
+                      "incomplete_details": {"reason": "max_output_tokens"}}
+        item, _ = run_stream([*cut, {"type": "response.incomplete", "response": incomplete}])
+        [call] = A.request_from_items([item])["input"]
+        self.assertEqual(call["action"], {**events[2]["item"]["action"], "commands": ["ls -a ~/"]})
+        self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
+        patch = {"id": "apc_1", "type": "apply_patch_call", "status": "in_progress", "call_id": "call_1",
+                 "operation": {"type": "create_file", "path": "a.md", "diff": ""}}
+        item, _ = run_stream(stream(
+            {"type": "response.output_item.added", "output_index": 0, "item": patch},
+            {"type": "response.apply_patch_call_operation_diff.delta", "output_index": 0, "delta": "+## A"},
+            {"type": "response.apply_patch_call_operation_diff.delta", "output_index": 0, "delta": "\n"},
+            terminal={"type": "response.incomplete", "response": incomplete}))
+        [call] = A.request_from_items([item])["input"]
+        self.assertEqual(call["operation"], {**patch["operation"], "diff": "+## A\n"})
 
     def test_failed_response_and_a_call_cut_mid_arguments(self) -> None:
         added = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "", "status": "in_progress"}

@@ -130,7 +130,9 @@ appends whatever its full text adds; ``output_text.annotation.added`` re-sends
 the entry's annotations so far (``SetMetadata``); the
 ``*_call.in_progress`` / ``searching`` / ``interpreting`` / ``generating`` /
 ``completed`` / ``failed`` events set the open part's ``openai.status``; code
-interpreter code and MCP argument fragments are kept for an item cut short.
+interpreter code, MCP argument, shell command (``shell_call_command.*``, by
+``command_index``) and patch diff (``apply_patch_call_operation_diff.*``)
+fragments are kept for an item cut short.
 ``response.created`` / ``in_progress`` / ``queued`` only update the response.
 
 ``output_item.done`` commits every part of the item, decoded from the done
