@@ -119,7 +119,7 @@ def replayed(body: dict[str, Any]) -> list[Any]:
 
 class CorpusTest(unittest.TestCase):
     def test_corpus_is_all_here(self) -> None:
-        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (7, 7, 6, 5))
+        self.assertEqual((len(RESPONSES), len(REQUESTS), len(STREAMS), len(SSE)), (7, 7, 7, 5))
 
     def test_module_is_a_provider_adapter(self) -> None:
         adapter: ProviderAdapter[dict[str, Any], dict[str, Any]] = A  # type: ignore[assignment]
@@ -656,7 +656,7 @@ class StreamTest(unittest.TestCase):
                             if text is not None:
                                 seen.setdefault(i, []).append(text)
                 final = state.parts
-                self.assertTrue(seen or name.startswith("responses.function_call"))
+                self.assertTrue(seen or name.startswith(("responses.function_call", "responses.shell_call")))  # no text
                 for i, texts in seen.items():
                     last = final[i].text if isinstance(final[i], TextPart) else final[i].summary  # type: ignore[attr-defined]
                     for text in texts:
@@ -670,6 +670,7 @@ class StreamTest(unittest.TestCase):
             "responses.web_search_annotations.stream.jsonl": FinishReason.COMPLETED,
             "responses.incomplete.reconstructed.stream.jsonl": FinishReason.MAX_TOKENS,
             "responses.openrouter_renamed_reasoning.stream.jsonl": FinishReason.COMPLETED,
+            "responses.shell_call_commands.stream.jsonl": FinishReason.TOOL_CALL,
         }
         self.assertEqual(set(expected), set(STREAMS))
         for name, finish in expected.items():
@@ -1037,6 +1038,35 @@ class DocumentedEventsTest(unittest.TestCase):
         self.assertEqual(call.value["arguments"], '{"a":')  # type: ignore[attr-defined,index,call-overload]
         self.assertEqual(item.finish_reason, FinishReason.ERROR)
 
+    def test_a_shell_call_cut_short_keeps_the_commands_that_arrived(self) -> None:
+        """A recorded local-shell call (vercel/ai ``openai-shell-tool.1.chunks.txt``, first stream), then cut short.
+
+        Its commands stream in ``shell_call_command.added`` / ``delta`` / ``done``
+        events, which were ignored: a call the stream cut off went back with the
+        empty ``commands`` of its ``output_item.added``.  So did an
+        ``apply_patch_call``'s ``operation.diff`` (``apply_patch_call_operation_diff.*``).
+        """
+        events = load_stream("responses.shell_call_commands.stream.jsonl")
+        [whole] = A.items_from_stream(events)
+        [expected] = A.items_from_response(events[-1]["response"])
+        self.assertEqual(whole, expected)
+        cut = events[:8]  # up to the fourth command delta: "ls -a ~/"
+        incomplete = {**events[-1]["response"], "status": "incomplete", "output": [],
+                      "incomplete_details": {"reason": "max_output_tokens"}}
+        item, _ = run_stream([*cut, {"type": "response.incomplete", "response": incomplete}])
+        [call] = A.request_from_items([item])["input"]
+        self.assertEqual(call["action"], {**events[2]["item"]["action"], "commands": ["ls -a ~/"]})
+        self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
+        patch = {"id": "apc_1", "type": "apply_patch_call", "status": "in_progress", "call_id": "call_1",
+                 "operation": {"type": "create_file", "path": "a.md", "diff": ""}}
+        item, _ = run_stream(stream(
+            {"type": "response.output_item.added", "output_index": 0, "item": patch},
+            {"type": "response.apply_patch_call_operation_diff.delta", "output_index": 0, "delta": "+## A"},
+            {"type": "response.apply_patch_call_operation_diff.delta", "output_index": 0, "delta": "\n"},
+            terminal={"type": "response.incomplete", "response": incomplete}))
+        [call] = A.request_from_items([item])["input"]
+        self.assertEqual(call["operation"], {**patch["operation"], "diff": "+## A\n"})
+
     def test_failed_response_and_a_call_cut_mid_arguments(self) -> None:
         added = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "", "status": "in_progress"}
         events = stream(
@@ -1063,6 +1093,38 @@ class DocumentedEventsTest(unittest.TestCase):
                    "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}
         item, _ = self.check(stream(terminal=completed(message)))
         self.assertEqual(item.text_content(), "Hi")
+
+    def test_a_done_item_whose_added_event_the_stream_lacks_is_kept(self) -> None:
+        """A stream resumed past an item's ``output_item.added`` (``starting_after``) still gives the item.
+
+        The events are pydantic-ai's recorded background-mode stream
+        (``test_openai_responses/test_background_mode_streaming_continuation_vcr.yaml``)
+        from sequence number 4 on; the terminal response carries ``output: null``,
+        as the backends openai-python's ``test_null_output_streaming.py`` falls
+        back for send it.  The item used to be dropped: its ``done`` was ignored.
+        """
+        mid = "msg_02e13c3a3d66fc9500699cb03beca081978d4ecbf06a3ad88f"
+        text = "2 + 2 equals 4."
+        entry = {"annotations": [], "text": text, "logprobs": [], "type": "output_text"}
+        message = {"id": mid, "content": [entry], "role": "assistant", "status": "completed", "type": "message"}
+        where = {"item_id": mid, "content_index": 0, "output_index": 0}
+        events = [
+            {"type": "response.content_part.added", **where, "part": {**entry, "text": ""}, "sequence_number": 4},
+            *({"type": "response.output_text.delta", "delta": d, "logprobs": [], **where, "sequence_number": 5 + n}
+              for n, d in enumerate(["2", " +", " ", "2", " equals", " ", "4", "."])),
+            {"type": "response.output_text.done", "text": text, "logprobs": [], **where, "sequence_number": 13},
+            {"type": "response.content_part.done", **where, "part": entry, "sequence_number": 14},
+            {"type": "response.output_item.done", "item": message, "output_index": 0, "sequence_number": 15},
+        ]
+        terminal = completed(message)
+        terminal["response"]["output"] = None
+        item, _ = run_stream(stream(*events, terminal=terminal))
+        self.assertEqual(item.finish_reason, FinishReason.COMPLETED)
+        [expected] = A.items_from_response(completed(message)["response"])
+        self.assertEqual(item.parts, expected.parts)
+        # a second done for the same item adds nothing
+        item, _ = run_stream(stream(*events, events[-1], terminal=completed(message)))
+        self.assertEqual(item.parts, expected.parts)
 
     def test_text_deltas_without_their_part_announced(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}

@@ -68,6 +68,8 @@ _TEXT_EVENTS = {
     "response.custom_tool_call_input.done": (None, "input"),
     "response.code_interpreter_call_code.done": (None, "code"),
     "response.mcp_call_arguments.done": (None, "arguments"),
+    "response.apply_patch_call_operation_diff.delta": (None, "delta"),
+    "response.apply_patch_call_operation_diff.done": (None, "diff"),
 }
 
 
@@ -118,6 +120,12 @@ class _OpenItem:
                     item[of] = [{**copy_json(self.entries.get(k, {"type": default})), "text": self.text(k)} for k in found]
         elif isinstance(itype, str) and itype in _ITEM_TEXT and ("item" in self.texts or "item" in self.done):
             item[_ITEM_TEXT[itype]] = self.text("item")
+        elif itype == "apply_patch_call" and ("item" in self.texts or "item" in self.done):
+            operation = item.get("operation")
+            item["operation"] = {**(operation if isinstance(operation, dict) else {}), "diff": self.text("item")}
+        elif itype == "shell_call" and any(k[0] == "k" for k in keys):
+            action, commands = item.get("action"), [self.text(k) for k in keys if k[0] == "k"]
+            item["action"] = {**(action if isinstance(action, dict) else {}), "commands": commands}
         return item
 
 
@@ -298,6 +306,19 @@ class ResponsesStreamDecoder:
             deltas.append(AppendText(slot.pid, chunk))
         return deltas
 
+    def _on_command(self, event: JsonDict) -> list[Delta]:
+        """``shell_call_command.added`` / ``delta`` / ``done``: a command of a shell call, kept for a call cut short."""
+        state, entry = self._index(event), count(event.get("command_index"))
+        text = event.get("delta" if event["type"].endswith(".delta") else "command")
+        if state is not None and entry is not None and isinstance(text, str):
+            key = f"k{entry}"
+            if event["type"].endswith(".done"):
+                state.done[key] = text
+            else:
+                state.texts.setdefault(key, []).append(text)
+                state.done.pop(key, None)
+        return []
+
     def _on_annotation(self, event: JsonDict) -> list[Delta]:
         state, entry, at = self._index(event), count(event.get("content_index")), count(event.get("annotation_index"))
         if state is None or entry is None:
@@ -330,10 +351,13 @@ class ResponsesStreamDecoder:
         return [] if slot is None else [SetMetadata(slot.pid, {NS + "status": parts[2]})]
 
     def _on_done(self, event: JsonDict) -> list[Delta]:
-        index = count(event.get("output_index"))
-        if index is None or index not in self._open:
+        index, item = count(event.get("output_index")), event.get("item")
+        if index is None:
             return []
-        item = event.get("item")
+        if index not in self._open:  # no added event (a stream resumed past it): the done item is the whole item
+            if not isinstance(item, dict) or self._announced(index, item):
+                return []
+            self._open_item(index, item)
         return self._close(index, item if isinstance(item, dict) else None)
 
     # -- parts --------------------------------------------------------------------------
@@ -458,6 +482,9 @@ _HANDLERS: dict[str, _Handler] = {
     "response.content_part.done": ResponsesStreamDecoder._on_part,
     "response.reasoning_summary_part.added": ResponsesStreamDecoder._on_part,
     "response.reasoning_summary_part.done": ResponsesStreamDecoder._on_part,
+    "response.shell_call_command.added": ResponsesStreamDecoder._on_command,
+    "response.shell_call_command.delta": ResponsesStreamDecoder._on_command,
+    "response.shell_call_command.done": ResponsesStreamDecoder._on_command,
     "response.output_text.annotation.added": ResponsesStreamDecoder._on_annotation,
     "response.output_text_annotation.added": ResponsesStreamDecoder._on_annotation,  # its older name
     **{name: ResponsesStreamDecoder._on_text for name in _TEXT_EVENTS},

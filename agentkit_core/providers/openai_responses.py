@@ -130,13 +130,16 @@ appends whatever its full text adds; ``output_text.annotation.added`` re-sends
 the entry's annotations so far (``SetMetadata``); the
 ``*_call.in_progress`` / ``searching`` / ``interpreting`` / ``generating`` /
 ``completed`` / ``failed`` events set the open part's ``openai.status``; code
-interpreter code and MCP argument fragments are kept for an item cut short.
+interpreter code, MCP argument, shell command (``shell_call_command.*``, by
+``command_index``) and patch diff (``apply_patch_call_operation_diff.*``)
+fragments are kept for an item cut short.
 ``response.created`` / ``in_progress`` / ``queued`` only update the response.
 
 ``output_item.done`` commits every part of the item, decoded from the done
 item exactly as the non-streaming path decodes it: its ``encrypted_content``
 is the complete one (``output_item.added`` and the terminal response carry
-other encryptions).  A terminal event (``response.completed``, ``incomplete``,
+other encryptions); a ``done`` whose ``added`` the stream lacks (a stream
+resumed past it) adds the item whole.  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
 arrived, and adds the output items the stream never announced (an item of
