@@ -802,6 +802,26 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(signature_bytes(rebuilt), signature_bytes(transcript(followup)))
         self.assertEqual(ToolCallId(tool["parts"][0]["functionResponse"]["id"]), call.id)
 
+    def test_a_prompt_blocked_chunk_ends_a_stream_that_had_begun(self) -> None:
+        """Text chunks, then a chunk holding only ``promptFeedback.blockReason``: the text is committed, BLOCKED.
+
+        Recorded: FirebaseExtended/vertexai-sdk-test-data (the Firebase SDKs' shared fixtures),
+        mock-responses/googleai/streaming-failure-prompt-blocked-safety.txt.
+        """
+        raw = recorded.raw("gemini", "stream_generate_content.prompt_blocked.sse.txt")
+        decoder = gemini.stream_decoder()
+        state = fold_events(list(gemini.events_from_sse(raw)), decoder)
+        self.assertFalse(state.is_open)
+        item = decoder.finish(state.parts)
+        self.assertEqual(item.parts, (TextPart("text1text2"),))
+        self.assertEqual((item.finish_reason, decoder.finish_reason), (FinishReason.BLOCKED, FinishReason.BLOCKED))
+        self.assertEqual(item.metadata[FINISH_REASON_KEY], "SAFETY")
+        # The response holding the same content says the same.
+        [whole] = gemini.items_from_response({"candidates": [{"content": {"parts": [{"text": "text1text2"}], "role": "model"}}], "promptFeedback": {"blockReason": "OTHER"}})
+        self.assertEqual((whole.finish_reason, whole.metadata[FINISH_REASON_KEY]), (FinishReason.BLOCKED, "OTHER"))
+        [finished] = gemini.items_from_response({"candidates": [{"content": {"parts": [{"text": "a"}]}, "finishReason": "STOP"}], "promptFeedback": {"blockReason": "OTHER"}})
+        self.assertEqual(finished.finish_reason, FinishReason.COMPLETED)  # a candidate's own reason wins
+
     def test_an_empty_text_chunk_alone_opens_no_part(self) -> None:
         chunks = [
             {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "index": 0}]},

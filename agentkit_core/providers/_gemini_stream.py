@@ -22,7 +22,7 @@ from .. import (
 )
 from ._common import JsonDict, checked_list, copy_json, json_object, native_object
 from ._streams import header, split_parts
-from ._gemini_codec import Calls, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._gemini_codec import Calls, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
 from ._gemini_spelling import SIGNATURE, NewCallId
 
 
@@ -97,13 +97,15 @@ class GeminiStreamDecoder:
                 self._part(candidate, raw, part, deltas)
             if native.get("finishReason") is not None:
                 self._close(candidate, deltas)
+        blocked = block_reason(chunk) is not None
+        if blocked:  # the prompt was blocked: nothing more comes for any candidate
+            for opened in self._candidates.values():
+                self._close(opened, deltas)
         first = self._first()
         if first is not None and isinstance(first.fields.get("finishReason"), str):
             self.finish_reason = candidate_finish(first.fields["finishReason"], first.call)
-        elif first is None and not candidates:
-            feedback = self._response.get("promptFeedback")
-            if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
-                self.finish_reason = FinishReason.BLOCKED
+        elif blocked:
+            self.finish_reason = FinishReason.BLOCKED
         return deltas
 
     def _first(self) -> _Candidate | None:

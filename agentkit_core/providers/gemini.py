@@ -132,7 +132,9 @@ arrives whole: ``BeginPart``, the fold's header keys, ``CommitPart``, and it
 closes the open text part.  Part ids are ``part-<candidate>-<n>``.  The chunk
 with a ``finishReason`` commits every part of its candidate; the decoder keeps
 the latest ``usageMetadata`` snapshot (``usage``, live) and the finish reason
-(``finish_reason``, live, of the first candidate).  Response and candidate
+(``finish_reason``, live, of the first candidate).  A chunk with a
+``promptFeedback.blockReason`` ends the stream: it commits every part, and a
+candidate without a finish reason ends ``BLOCKED``.  Response and candidate
 fields of later chunks overwrite earlier ones.  A stream folds to the item the
 non-streaming response holding the same content gives.  ``partialArgs`` /
 ``willContinue`` function-call fragments (Vertex only) are not reassembled:
@@ -196,7 +198,8 @@ The rules every projection keeps
   the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
   what a raw reason alone means.  A candidate holding a ``functionCall`` ends
   ``TOOL_CALL`` although its raw reason is ``STOP``, and a prompt blocked
-  before generation ``BLOCKED`` whatever its ``blockReason``.
+  before generation ``BLOCKED`` whatever its ``blockReason`` (so does a
+  candidate without a finish reason when the response has one).
 
 * Tool names.  ``agentkit.tool_name`` is on every tool result of a request
   that names its tool or answers a call made earlier in the same request.  The
