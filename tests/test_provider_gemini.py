@@ -169,12 +169,15 @@ def signature_bytes(value: Any) -> Any:
 
 
 def replayed(content: JsonDict) -> JsonDict:
-    """A model content from a response as a client sends it back: its first call signed, with the placeholder if unsigned.
+    """A model content from a response as a client sends it back: its first call signed, with the placeholder if
+    unsigned, and without empty parts.
 
     pydantic-ai's Gemini clients do so (Google documents the placeholder for calls that carry no signature).
     """
     content = copy.deepcopy(content)
-    call = next((p for p in content.get("parts", ()) if "functionCall" in p or "function_call" in p), None)
+    if isinstance(content.get("parts"), list):
+        content["parts"] = [p for p in content["parts"] if p != {}]  # an empty part is no part
+    call = next((p for p in content.get("parts") or () if "functionCall" in p or "function_call" in p), None)
     if call is not None and SIG not in call and "thought_signature" not in call:
         call[SIG] = gemini.SKIP_SIGNATURE
     return content
@@ -261,7 +264,7 @@ class ResponseTests(unittest.TestCase):
                 self.assertEqual(item.metadata["gemini.modelVersion"], response["modelVersion"])
                 self.assertEqual(item.metadata[FINISH_REASON_KEY], candidate["finishReason"])
                 self.assertEqual(item.usage.metadata["gemini.usage"], response["usageMetadata"])
-                self.assertEqual(len(item.parts), len(candidate["content"].get("parts", ())))
+                self.assertEqual(len(item.parts), len([p for p in candidate["content"].get("parts", ()) if p != {}]))
                 self.assertEqual(stored(item), item)
 
     def test_assistant_turn_echoes_back_as_it_came(self) -> None:
@@ -271,7 +274,8 @@ class ResponseTests(unittest.TestCase):
             with self.subTest(name):
                 content = response["candidates"][0]["content"]
                 item = gemini.items_from_response(response)[0]  # invented ids, never sent
-                expected = [replayed(content)] if content.get("parts") else []  # a turn without parts is not sent
+                again = replayed(content)
+                expected = [again] if again.get("parts") else []  # a turn without parts is not sent
                 self.assertEqual(gemini.request_from_items([item]), {"contents": expected})
                 self.assertEqual(gemini.request_from_items([stored(item)]), {"contents": expected})
 
@@ -802,6 +806,26 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(signature_bytes(rebuilt), signature_bytes(transcript(followup)))
         self.assertEqual(ToolCallId(tool["parts"][0]["functionResponse"]["id"]), call.id)
 
+    def test_an_empty_part_of_an_answer_is_no_part(self) -> None:
+        """An image model's answer holding ``{}`` between its text and its image: two parts, and a follow-up without it.
+
+        Recorded: FirebaseExtended/vertexai-sdk-test-data, mock-responses/vertexai/unary-success-empty-part.json
+        (gemini-2.5-flash-image-preview on Vertex AI).
+        """
+        body = load("generate_content.image_empty_part.response.json")
+        text, empty, image = body["candidates"][0]["content"]["parts"]
+        self.assertEqual(empty, {})
+        [item] = gemini.items_from_response(body)
+        self.assertEqual([type(p) for p in item.parts], [TextPart, MediaPart])
+        chunks = [{**body, "candidates": [{"content": {"role": "model", "parts": [p]}}]} for p in (text, empty)]
+        chunks.append({**body, "candidates": [{"content": {"role": "model", "parts": [image]}, "finishReason": "STOP"}]})
+        self.assertEqual(gemini.items_from_stream(chunks), [item])
+        user = {"role": "user", "parts": [{"text": "Draw a pig"}]}
+        followup = gemini.request_from_items(gemini.items_from_request({"contents": [user]}) + [item])
+        self.assertEqual(followup["contents"][1], {"role": "model", "parts": [text, image]})
+        request = {"contents": [user, {"role": "model", "parts": [text, empty, image]}]}
+        self.assertEqual(gemini.request_from_items(gemini.items_from_request(request)), request)  # a request keeps it
+
     def test_a_prompt_blocked_chunk_ends_a_stream_that_had_begun(self) -> None:
         """Text chunks, then a chunk holding only ``promptFeedback.blockReason``: the text is committed, BLOCKED.
 
@@ -1154,7 +1178,8 @@ class BadInputTests(unittest.TestCase):
                         by_index = sorted(body.get("candidates") or (), key=lambda c: c.get("index", 0))
                         for item, candidate in zip(items, by_index):
                             content = candidate.get("content") or {}
-                            echoed = [replayed({"role": "model", **content})] if content.get("parts") else []
+                            again = replayed({"role": "model", **content})
+                            echoed = [again] if again.get("parts") else []
                             self.assertEqual(gemini.request_from_items([item])["contents"], echoed, f"{name} mutation {n}")
                     for item in items:
                         self.assertEqual(stored(item), item)

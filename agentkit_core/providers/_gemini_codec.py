@@ -442,3 +442,6 @@ def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDi
     return sorted(checked, key=lambda found: found[0])
 
 
+def answer_parts(content: Mapping[str, Any]) -> list[JsonDict]:
+    """A checked candidate content's parts but empty ones (``{}``, sent by image models; the API refuses it back)."""
+    return [p for p in content.get("parts") or () if p]

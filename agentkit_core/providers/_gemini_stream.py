@@ -22,7 +22,7 @@ from .. import (
 )
 from ._common import JsonDict, checked_list, copy_json, json_object, native_object
 from ._streams import header, split_parts
-from ._gemini_codec import Calls, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._gemini_codec import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
 from ._gemini_spelling import SIGNATURE, NewCallId
 
 
@@ -83,7 +83,7 @@ class GeminiStreamDecoder:
         usage = usage_of(chunk)
         candidates = candidates_of(chunk)  # checked before anything changes
         # Decoded before anything changes too: ``new_call_id`` may hand back what is no id.
-        decoded = [[(p, part_from_native(p, self._calls)) for p in content.get("parts") or ()] for _, _, content in candidates]
+        decoded = [[(p, part_from_native(p, self._calls)) for p in answer_parts(content)] for _, _, content in candidates]
         self._response.update((k, copy_json(v)) for k, v in chunk.items() if k not in ("candidates", "usageMetadata"))
         if usage is not None:
             self.usage = usage

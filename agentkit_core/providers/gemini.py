@@ -71,6 +71,8 @@ native field                             neutral field
 =======================================  ===========================================================
 ``candidates[i]``                        one ASSISTANT item each (``n > 1``: in ``index`` order)
 ``candidates[i].content``                ``Item.parts`` (table above); ``role`` -> ``gemini.content.role``
+                                         (an empty part ``{}``, which image models send and
+                                         the API refuses back, is no part; a request keeps it)
 ``candidates[i].finishReason``           ``Item.finish_reason`` (below); verbatim in ``agentkit.finish_reason``
 other candidate fields                   item metadata ``gemini.<field>``: ``index``, ``safetyRatings``,
                                          ``citationMetadata``, ``groundingMetadata``, ``finishMessage``,
@@ -236,6 +238,7 @@ from ._common import JsonDict, carried, carry, checked_list, json_object, name_r
 from ._streams import events_from_sse, fold_stream
 from ._gemini_codec import (
     Calls,
+    answer_parts,
     candidate_item,
     candidates_of,
     finish_reason,
@@ -281,7 +284,7 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     calls = Calls(new_call_id)
     items = []
     for n, (_, candidate, content) in enumerate(candidates):
-        parts = [part_from_native(p, calls) for p in content.get("parts") or ()]
+        parts = [part_from_native(p, calls) for p in answer_parts(content)]
         items.append(candidate_item(response, candidate, content, parts, usage if n == 0 else None))
     return items
 
