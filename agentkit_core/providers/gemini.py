@@ -138,9 +138,13 @@ the latest ``usageMetadata`` snapshot (``usage``, live) and the finish reason
 ``promptFeedback.blockReason`` ends the stream: it commits every part, and a
 candidate without a finish reason ends ``BLOCKED``.  Response and candidate
 fields of later chunks overwrite earlier ones.  A stream folds to the item the
-non-streaming response holding the same content gives.  ``partialArgs`` /
-``willContinue`` function-call fragments (Vertex only) are not reassembled:
-each chunk's call is its own part, the fields kept as metadata.
+non-streaming response holding the same content gives.  ``partialArgs`` function-call fragments (Vertex AI's
+``streamFunctionCallArguments``) are reassembled: the chunk with the call's
+``name`` and ``willContinue: true`` begins a TOOL_CALL part (header only);
+the next chunks' ``partialArgs`` set values by JSON path (a string continued
+with ``willContinue`` is joined); the first chunk whose ``functionCall`` does
+not say ``willContinue`` (or the finish chunk, or any other part) commits the
+call the non-streaming response would hold (``name`` + ``args``).
 
 Requests (``request_from_items``)
 ---------------------------------
