@@ -901,6 +901,20 @@ class StreamTests(unittest.TestCase):
             decoder.feed(bad)
         self.assertIn("candidates[0].content.parts[0].functionCall.partialArgs[0].jsonPath", str(raised.exception))
 
+    def test_parallel_calls_streamed_in_fragments_each_end_with_an_empty_call(self) -> None:
+        """Three calls sent in fragments, each ended by ``{"functionCall": {}}``, after a whole call without arguments.
+
+        Recorded: vercel/ai, packages/google/src/__fixtures__/google-stream-no-args-tool-call.chunks.txt
+        (gemini-3-flash-preview on Vertex AI).
+        """
+        events = load_events("stream_generate_content.vertex_partial_args_parallel.stream.jsonl")
+        [item] = gemini.items_from_stream(events, new_call_id=ids())
+        self.assertEqual([(p.name, p.input) for p in item.parts[1:]], [("read_theme", {}), *[("read_screen", {"id": x}) for x in "ABC"]])
+        self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
+        sent = gemini.request_from_items([item])["contents"][0]["parts"][1:]
+        self.assertEqual([p["functionCall"].get("args") for p in sent], [None, {"id": "A"}, {"id": "B"}, {"id": "C"}])  # as each came
+        self.assertEqual([SIG in p for p in sent], [True, False, False, False])
+
     def test_a_prompt_blocked_chunk_ends_a_stream_that_had_begun(self) -> None:
         """Text chunks, then a chunk holding only ``promptFeedback.blockReason``: the text is committed, BLOCKED.
 
