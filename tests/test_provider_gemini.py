@@ -169,12 +169,15 @@ def signature_bytes(value: Any) -> Any:
 
 
 def replayed(content: JsonDict) -> JsonDict:
-    """A model content from a response as a client sends it back: its first call signed, with the placeholder if unsigned.
+    """A model content from a response as a client sends it back: its first call signed, with the placeholder if
+    unsigned, and without empty parts.
 
     pydantic-ai's Gemini clients do so (Google documents the placeholder for calls that carry no signature).
     """
     content = copy.deepcopy(content)
-    call = next((p for p in content.get("parts", ()) if "functionCall" in p or "function_call" in p), None)
+    if isinstance(content.get("parts"), list):
+        content["parts"] = [p for p in content["parts"] if p != {}]  # an empty part is no part
+    call = next((p for p in content.get("parts") or () if "functionCall" in p or "function_call" in p), None)
     if call is not None and SIG not in call and "thought_signature" not in call:
         call[SIG] = gemini.SKIP_SIGNATURE
     return content
@@ -207,6 +210,14 @@ def response_from_chunks(events: list[JsonDict]) -> JsonDict:
                 content.update((k, copy.deepcopy(v)) for k, v in value.items() if k != "parts")
                 parts = content.setdefault("parts", []) if "parts" in value else []
                 for part in value.get("parts", ()):
+                    call = part.get("functionCall")
+                    if isinstance(call, dict) and "name" not in call:  # a fragment of a call's arguments (Vertex)
+                        fragment_into(parts[-1]["functionCall"], call)
+                        continue
+                    if isinstance(call, dict) and call.get("willContinue"):  # a call whose arguments follow
+                        part = copy.deepcopy(part)
+                        del part["functionCall"]["willContinue"]
+                        part["functionCall"]["args"] = {}
                     last = parts[-1] if parts else None
                     same = last is not None and "text" in part and "text" in last and bool(part.get("thought")) == bool(last.get("thought"))
                     if same and (SIG not in part or (SIG not in last and part["text"] == "")):
@@ -216,6 +227,29 @@ def response_from_chunks(events: list[JsonDict]) -> JsonDict:
                         parts.append(copy.deepcopy(part))
     response["candidates"] = [candidates[i] for i in sorted(candidates)]
     return response
+
+
+def fragment_into(call: JsonDict, fragment: JsonDict) -> None:
+    """Put a ``partialArgs`` fragment's values into ``call["args"]``: ``$.a[0].b`` paths, strings sent in pieces joined."""
+    for piece in fragment.get("partialArgs", ()):
+        steps = [int(s) if s.isdigit() else s for s in piece["jsonPath"][2:].replace("[", ".").replace("]", "").split(".")]
+        kind = next(k for k in piece if k.endswith("Value"))
+        holder = call["args"]
+        for step, after in zip(steps, steps[1:]):
+            if isinstance(step, int):
+                holder += [None] * (step + 1 - len(holder))
+                holder[step] = holder[step] if holder[step] is not None else ([] if isinstance(after, int) else {})
+                holder = holder[step]
+            else:
+                holder = holder.setdefault(step, [] if isinstance(after, int) else {})
+        last = steps[-1]
+        if isinstance(holder, list):
+            holder += [None] * (last + 1 - len(holder))
+            old = holder[last]
+        else:
+            old = holder.get(last)
+        value = None if kind == "nullValue" else piece[kind]
+        holder[last] = old + value if kind == "stringValue" and isinstance(old, str) else value
 
 
 def chunks_of(response: JsonDict, size: int = 9) -> list[JsonDict]:
@@ -261,7 +295,7 @@ class ResponseTests(unittest.TestCase):
                 self.assertEqual(item.metadata["gemini.modelVersion"], response["modelVersion"])
                 self.assertEqual(item.metadata[FINISH_REASON_KEY], candidate["finishReason"])
                 self.assertEqual(item.usage.metadata["gemini.usage"], response["usageMetadata"])
-                self.assertEqual(len(item.parts), len(candidate["content"].get("parts", ())))
+                self.assertEqual(len(item.parts), len([p for p in candidate["content"].get("parts", ()) if p != {}]))
                 self.assertEqual(stored(item), item)
 
     def test_assistant_turn_echoes_back_as_it_came(self) -> None:
@@ -271,7 +305,8 @@ class ResponseTests(unittest.TestCase):
             with self.subTest(name):
                 content = response["candidates"][0]["content"]
                 item = gemini.items_from_response(response)[0]  # invented ids, never sent
-                expected = [replayed(content)] if content.get("parts") else []  # a turn without parts is not sent
+                again = replayed(content)
+                expected = [again] if again.get("parts") else []  # a turn without parts is not sent
                 self.assertEqual(gemini.request_from_items([item]), {"contents": expected})
                 self.assertEqual(gemini.request_from_items([stored(item)]), {"contents": expected})
 
@@ -802,6 +837,115 @@ class StreamTests(unittest.TestCase):
         self.assertEqual(signature_bytes(rebuilt), signature_bytes(transcript(followup)))
         self.assertEqual(ToolCallId(tool["parts"][0]["functionResponse"]["id"]), call.id)
 
+    def test_an_empty_part_of_an_answer_is_no_part(self) -> None:
+        """An image model's answer holding ``{}`` between its text and its image: two parts, and a follow-up without it.
+
+        Recorded: FirebaseExtended/vertexai-sdk-test-data, mock-responses/vertexai/unary-success-empty-part.json
+        (gemini-2.5-flash-image-preview on Vertex AI).
+        """
+        body = load("generate_content.image_empty_part.response.json")
+        text, empty, image = body["candidates"][0]["content"]["parts"]
+        self.assertEqual(empty, {})
+        [item] = gemini.items_from_response(body)
+        self.assertEqual([type(p) for p in item.parts], [TextPart, MediaPart])
+        chunks = [{**body, "candidates": [{"content": {"role": "model", "parts": [p]}}]} for p in (text, empty)]
+        chunks.append({**body, "candidates": [{"content": {"role": "model", "parts": [image]}, "finishReason": "STOP"}]})
+        self.assertEqual(gemini.items_from_stream(chunks), [item])
+        user = {"role": "user", "parts": [{"text": "Draw a pig"}]}
+        followup = gemini.request_from_items(gemini.items_from_request({"contents": [user]}) + [item])
+        self.assertEqual(followup["contents"][1], {"role": "model", "parts": [text, image]})
+        request = {"contents": [user, {"role": "model", "parts": [text, empty, image]}]}
+        self.assertEqual(gemini.request_from_items(gemini.items_from_request(request)), request)  # a request keeps it
+
+    def test_call_arguments_streamed_in_fragments_make_one_call(self) -> None:
+        """Vertex AI's ``partialArgs``: the named call, then fragments by JSON path (strings in pieces), then the end.
+
+        Recorded: vercel/ai, packages/google/src/__fixtures__/
+        google-stream-tool-call-array-arguments-missing-terminal-function-call.chunks.txt (gemini-3-flash-preview on
+        Vertex AI; six of its chunks left out, the ones for ``itemid`` and the second description).
+        """
+        events = load_events("stream_generate_content.vertex_partial_args.stream.jsonl")
+        start = events[0]["candidates"][0]["content"]["parts"][0]
+        decoder = gemini.stream_decoder(new_call_id=lambda: "call-1")
+        deltas = [d for e in events for d in decoder.feed(e)]
+        state = FoldState()
+        for delta in deltas:
+            state = fold(state, delta)
+        self.assertFalse(state.is_open)
+        args = {"operations": [{"action": "add", "description": "Fresh red apple", "price": 0.5}, {"action": "add", "price": 0.3}]}
+        call = ToolCallPart(ToolCallId("call-1"), "writeItems", args, metadata={"gemini.thought_signature": start[SIG], PROVIDER_KEY: "gemini"})
+        self.assertEqual(deltas[0], BeginPart(PartId("part-0-0"), PartKind.TOOL_CALL))
+        self.assertEqual([d for d in deltas if isinstance(d, CommitPart)], [CommitPart(call, part_id=PartId("part-0-0"))])
+        item = decoder.finish(state.parts)
+        self.assertEqual((item.parts, item.finish_reason), ((call,), FinishReason.TOOL_CALL))
+        whole = {**events[-1], "candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "writeItems", "args": args}, SIG: start[SIG]}]}, "finishReason": "STOP"}]}
+        self.assertEqual(gemini.items_from_response(whole, new_call_id=lambda: "call-1"), [item])
+        sent = gemini.request_from_items([item])["contents"][0]["parts"]
+        self.assertEqual(sent, [{"functionCall": {"id": "call-1", "name": "writeItems", "args": args}, SIG: start[SIG]}])
+        # Chunks holding only ``willContinue`` go on; a string continued into the next fragment is joined.
+        pieces = [
+            {"functionCall": {"name": "cook", "willContinue": True}},
+            {"functionCall": {"partialArgs": [{"jsonPath": "$.recipe['the name']", "stringValue": "Las", "willContinue": True}], "willContinue": True}},
+            {"functionCall": {"willContinue": True}},
+            {"functionCall": {"partialArgs": [{"jsonPath": "$.recipe['the name']", "stringValue": "agna"}], "willContinue": True}},
+            {"functionCall": {"partialArgs": [{"jsonPath": "$.ok", "boolValue": True}, {"jsonPath": "$.none", "nullValue": "NULL_VALUE"}]}},
+        ]
+        chunks = [{"candidates": [{"content": {"role": "model", "parts": [p]}}]} for p in pieces]
+        [cooked] = gemini.items_from_stream([*chunks, {"candidates": [{"content": {"role": "model", "parts": [{"text": "Done."}]}, "finishReason": "STOP"}]}])
+        self.assertEqual(cooked.parts[0].input, {"recipe": {"the name": "Lasagna"}, "ok": True, "none": None})
+        self.assertEqual(cooked.parts[1], TextPart("Done."))
+        bad = {"candidates": [{"content": {"parts": [{"functionCall": {"partialArgs": [{"jsonPath": "operations", "stringValue": "x"}]}}]}}]}
+        decoder = gemini.stream_decoder()
+        decoder.feed(chunks[0])
+        with self.assertRaises(NormalizeError) as raised:
+            decoder.feed(bad)
+        self.assertIn("candidates[0].content.parts[0].functionCall.partialArgs[0].jsonPath", str(raised.exception))
+
+    def test_parallel_calls_streamed_in_fragments_each_end_with_an_empty_call(self) -> None:
+        """Three calls sent in fragments, each ended by ``{"functionCall": {}}``, after a whole call without arguments.
+
+        Recorded: vercel/ai, packages/google/src/__fixtures__/google-stream-no-args-tool-call.chunks.txt
+        (gemini-3-flash-preview on Vertex AI).
+        """
+        events = load_events("stream_generate_content.vertex_partial_args_parallel.stream.jsonl")
+        [item] = gemini.items_from_stream(events, new_call_id=ids())
+        self.assertEqual([(p.name, p.input) for p in item.parts[1:]], [("read_theme", {}), *[("read_screen", {"id": x}) for x in "ABC"]])
+        self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
+        sent = gemini.request_from_items([item])["contents"][0]["parts"][1:]
+        self.assertEqual([p["functionCall"].get("args") for p in sent], [None, {"id": "A"}, {"id": "B"}, {"id": "C"}])  # as each came
+        self.assertEqual([SIG in p for p in sent], [True, False, False, False])
+
+    def test_a_prompt_blocked_chunk_ends_a_stream_that_had_begun(self) -> None:
+        """Text chunks, then a chunk holding only ``promptFeedback.blockReason``: the text is committed, BLOCKED.
+
+        Recorded: FirebaseExtended/vertexai-sdk-test-data (the Firebase SDKs' shared fixtures),
+        mock-responses/googleai/streaming-failure-prompt-blocked-safety.txt (its second text chunk and two safety
+        ratings left out).  Kept here, not under tests/payloads: its last chunk has no ``usageMetadata``, which the
+        CLI's body sniffer needs to tell a Gemini chunk holding only ``promptFeedback``.
+        """
+        raw = (
+            'data: {"candidates": [{"content": {"parts": [{"text": "text1"}],"role": "model"}}],"usageMetadata": '
+            '{"promptTokenCount": 7,"totalTokenCount": 7,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 7}]},'
+            '"modelVersion": "gemini-2.0-flash"}\n\n'
+            'data: {"candidates": [{"content": {"parts": [{"text": "text2"}],"role": "model"}}],"usageMetadata": '
+            '{"promptTokenCount": 7,"totalTokenCount": 7,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 7}]},'
+            '"modelVersion": "gemini-2.0-flash"}\n\n'
+            'data: {"promptFeedback": {"blockReason": "SAFETY","safetyRatings": [{"category": "HARM_CATEGORY_SEXUALLY_EXPLICIT",'
+            '"probability": "NEGLIGIBLE"},{"category": "HARM_CATEGORY_HATE_SPEECH","probability": "HIGH"}]}}\n'
+        )
+        decoder = gemini.stream_decoder()
+        state = fold_events(list(gemini.events_from_sse(raw)), decoder)
+        self.assertFalse(state.is_open)
+        item = decoder.finish(state.parts)
+        self.assertEqual(item.parts, (TextPart("text1text2"),))
+        self.assertEqual((item.finish_reason, decoder.finish_reason), (FinishReason.BLOCKED, FinishReason.BLOCKED))
+        self.assertEqual(item.metadata[FINISH_REASON_KEY], "SAFETY")
+        # The response holding the same content says the same.
+        [whole] = gemini.items_from_response({"candidates": [{"content": {"parts": [{"text": "text1text2"}], "role": "model"}}], "promptFeedback": {"blockReason": "OTHER"}})
+        self.assertEqual((whole.finish_reason, whole.metadata[FINISH_REASON_KEY]), (FinishReason.BLOCKED, "OTHER"))
+        [finished] = gemini.items_from_response({"candidates": [{"content": {"parts": [{"text": "a"}]}, "finishReason": "STOP"}], "promptFeedback": {"blockReason": "OTHER"}})
+        self.assertEqual(finished.finish_reason, FinishReason.COMPLETED)  # a candidate's own reason wins
+
     def test_an_empty_text_chunk_alone_opens_no_part(self) -> None:
         chunks = [
             {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "index": 0}]},
@@ -1134,7 +1278,8 @@ class BadInputTests(unittest.TestCase):
                         by_index = sorted(body.get("candidates") or (), key=lambda c: c.get("index", 0))
                         for item, candidate in zip(items, by_index):
                             content = candidate.get("content") or {}
-                            echoed = [replayed({"role": "model", **content})] if content.get("parts") else []
+                            again = replayed({"role": "model", **content})
+                            echoed = [again] if again.get("parts") else []
                             self.assertEqual(gemini.request_from_items([item])["contents"], echoed, f"{name} mutation {n}")
                     for item in items:
                         self.assertEqual(stored(item), item)

@@ -375,14 +375,12 @@ def candidate_item(
     metadata.update(carry(candidate, ("content", "finishReason"), NS))
     metadata.update(carry(content, ("parts",), CONTENT))
     raw = candidate.get("finishReason")
+    blocked = block_reason(response)
     finish: tuple[FinishReason | None, str | None] = (None, None)
-    if prompt_only:
-        feedback = response.get("promptFeedback")
-        raw = feedback.get("blockReason") if isinstance(feedback, dict) else None
-        if isinstance(raw, str):
-            finish = FinishReason.BLOCKED, raw
-    elif isinstance(raw, str):
+    if isinstance(raw, str) and not prompt_only:
         finish = candidate_finish(raw, any(isinstance(p, ToolCallPart) for p in parts)), raw
+    elif blocked is not None:  # before generation, or ending a stream that had begun (the SDKs' fixtures)
+        finish = FinishReason.BLOCKED, blocked
     if error is not None:
         metadata[NS + "error"] = copy_json(error)
         if finish[0] is None:
@@ -395,6 +393,13 @@ def candidate_item(
         finish=finish,
         created_at=_millis(response.get("createTime")),
     )
+
+
+def block_reason(response: Mapping[str, Any]) -> str | None:
+    """``promptFeedback.blockReason`` when it is a string: the prompt was blocked."""
+    feedback = response.get("promptFeedback")
+    reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
+    return reason if isinstance(reason, str) else None
 
 
 def usage_of(native: Mapping[str, Any]) -> Usage | None:
@@ -437,3 +442,6 @@ def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDi
     return sorted(checked, key=lambda found: found[0])
 
 
+def answer_parts(content: Mapping[str, Any]) -> list[JsonDict]:
+    """A checked candidate content's parts but empty ones (``{}``, sent by image models; the API refuses it back)."""
+    return [p for p in content.get("parts") or () if p]

@@ -22,8 +22,9 @@ from .. import (
 )
 from ._common import JsonDict, checked_list, copy_json, json_object, native_object
 from ._streams import header, split_parts
-from ._gemini_codec import Calls, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._gemini_codec import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
 from ._gemini_spelling import SIGNATURE, NewCallId
+from ._gemini_partial import Arguments, JsonPath, continues, fragments, starts
 
 
 # -- the decoder ------------------------------------------------------------------------------
@@ -38,6 +39,7 @@ class _Candidate:
         self.content: JsonDict = {}  # content fields but parts
         self.count = 0  # parts begun
         self.open: _Open | None = None  # the text or thought part still growing
+        self.building: _Building | None = None  # the call whose arguments still arrive in fragments
         self.call = False  # a functionCall arrived
 
 
@@ -46,6 +48,19 @@ class _Open:
 
     def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart) -> None:
         self.part_id, self.native, self.part = part_id, native, part
+
+
+class _Building:
+    """A call whose arguments arrive in ``partialArgs`` fragments: its part id, the call its first chunk opened."""
+
+    def __init__(self, part_id: PartId, start: ToolCallPart) -> None:
+        self.part_id, self.start, self.arguments = part_id, start, Arguments()
+
+
+def _fragments_of(native: JsonDict, where: str) -> list[tuple[JsonPath, str, Any, bool]] | None:
+    """The checked ``partialArgs`` of a part that is a call fragment, else ``None``."""
+    call = native.get("functionCall")
+    return fragments(call, f"{where}.functionCall") if isinstance(call, dict) and continues(call) else None
 
 
 def _text_of(part: TextPart | ReasoningPart) -> str:
@@ -83,7 +98,10 @@ class GeminiStreamDecoder:
         usage = usage_of(chunk)
         candidates = candidates_of(chunk)  # checked before anything changes
         # Decoded before anything changes too: ``new_call_id`` may hand back what is no id.
-        decoded = [[(p, part_from_native(p, self._calls)) for p in content.get("parts") or ()] for _, _, content in candidates]
+        decoded = [
+            [(p, _fragments_of(p, f"candidates[{i}].content.parts[{j}]"), part_from_native(p, self._calls)) for j, p in enumerate(answer_parts(content))]
+            for i, (_, _, content) in enumerate(candidates)
+        ]
         self._response.update((k, copy_json(v)) for k, v in chunk.items() if k not in ("candidates", "usageMetadata"))
         if usage is not None:
             self.usage = usage
@@ -93,17 +111,20 @@ class GeminiStreamDecoder:
                 candidate = self._candidates[index] = _Candidate(index)
             candidate.fields.update((k, copy_json(v)) for k, v in native.items() if k != "content")
             candidate.content.update((k, copy_json(v)) for k, v in content.items() if k != "parts")
-            for raw, part in parts:
-                self._part(candidate, raw, part, deltas)
+            for raw, found, part in parts:
+                if not self._fragment(candidate, raw, found, part, deltas):
+                    self._part(candidate, raw, part, deltas)
             if native.get("finishReason") is not None:
                 self._close(candidate, deltas)
+        blocked = block_reason(chunk) is not None
+        if blocked:  # the prompt was blocked: nothing more comes for any candidate
+            for opened in self._candidates.values():
+                self._close(opened, deltas)
         first = self._first()
         if first is not None and isinstance(first.fields.get("finishReason"), str):
             self.finish_reason = candidate_finish(first.fields["finishReason"], first.call)
-        elif first is None and not candidates:
-            feedback = self._response.get("promptFeedback")
-            if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
-                self.finish_reason = FinishReason.BLOCKED
+        elif blocked:
+            self.finish_reason = FinishReason.BLOCKED
         return deltas
 
     def _first(self) -> _Candidate | None:
@@ -115,6 +136,23 @@ class GeminiStreamDecoder:
         self._owners.append(candidate.index)
         deltas.append(BeginPart(pid, kind))
         return pid
+
+    def _fragment(self, candidate: _Candidate, native: JsonDict, found: list[tuple[JsonPath, str, Any, bool]] | None, part: Part, deltas: list[Delta]) -> bool:
+        """Take a chunk's part when it opens or continues a call sent in fragments; whether it did."""
+        building = candidate.building
+        if building is not None and found is not None:
+            building.arguments.apply(found)
+            if native["functionCall"].get("willContinue") is not True:  # the last fragment
+                self._close(candidate, deltas)
+            return True
+        if not (starts(native.get("functionCall")) and isinstance(part, ToolCallPart)):
+            return False
+        self._close(candidate, deltas)
+        candidate.call = True
+        pid = self._begin(candidate, part.part_kind, deltas)
+        deltas.append(SetMetadata(pid, header(part)))
+        candidate.building = _Building(pid, part)
+        return True
 
     def _part(self, candidate: _Candidate, native: JsonDict, part: Part, deltas: list[Delta]) -> None:
         if not isinstance(part, (TextPart, ReasoningPart)):  # arrives whole
@@ -153,10 +191,13 @@ class GeminiStreamDecoder:
         candidate.open = _Open(pid, copy_json(native), part)
 
     def _close(self, candidate: _Candidate, deltas: list[Delta]) -> None:
-        opened = candidate.open
+        opened, building = candidate.open, candidate.building
         if opened is not None:
             candidate.open = None
             deltas.append(CommitPart(opened.part, part_id=opened.part_id))
+        if building is not None:
+            candidate.building = None
+            deltas.append(CommitPart(building.arguments.call(building.start), part_id=building.part_id))
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried."""

@@ -71,6 +71,8 @@ native field                             neutral field
 =======================================  ===========================================================
 ``candidates[i]``                        one ASSISTANT item each (``n > 1``: in ``index`` order)
 ``candidates[i].content``                ``Item.parts`` (table above); ``role`` -> ``gemini.content.role``
+                                         (an empty part ``{}``, which image models send and
+                                         the API refuses back, is no part; a request keeps it)
 ``candidates[i].finishReason``           ``Item.finish_reason`` (below); verbatim in ``agentkit.finish_reason``
 other candidate fields                   item metadata ``gemini.<field>``: ``index``, ``safetyRatings``,
                                          ``citationMetadata``, ``groundingMetadata``, ``finishMessage``,
@@ -132,11 +134,17 @@ arrives whole: ``BeginPart``, the fold's header keys, ``CommitPart``, and it
 closes the open text part.  Part ids are ``part-<candidate>-<n>``.  The chunk
 with a ``finishReason`` commits every part of its candidate; the decoder keeps
 the latest ``usageMetadata`` snapshot (``usage``, live) and the finish reason
-(``finish_reason``, live, of the first candidate).  Response and candidate
+(``finish_reason``, live, of the first candidate).  A chunk with a
+``promptFeedback.blockReason`` ends the stream: it commits every part, and a
+candidate without a finish reason ends ``BLOCKED``.  Response and candidate
 fields of later chunks overwrite earlier ones.  A stream folds to the item the
-non-streaming response holding the same content gives.  ``partialArgs`` /
-``willContinue`` function-call fragments (Vertex only) are not reassembled:
-each chunk's call is its own part, the fields kept as metadata.
+non-streaming response holding the same content gives.  ``partialArgs`` function-call fragments (Vertex AI's
+``streamFunctionCallArguments``) are reassembled: the chunk with the call's
+``name`` and ``willContinue: true`` begins a TOOL_CALL part (header only);
+the next chunks' ``partialArgs`` set values by JSON path (a string continued
+with ``willContinue`` is joined); the first chunk whose ``functionCall`` does
+not say ``willContinue`` (or the finish chunk, or any other part) commits the
+call the non-streaming response would hold (``name`` + ``args``).
 
 Requests (``request_from_items``)
 ---------------------------------
@@ -196,7 +204,8 @@ The rules every projection keeps
   the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
   what a raw reason alone means.  A candidate holding a ``functionCall`` ends
   ``TOOL_CALL`` although its raw reason is ``STOP``, and a prompt blocked
-  before generation ``BLOCKED`` whatever its ``blockReason``.
+  before generation ``BLOCKED`` whatever its ``blockReason`` (so does a
+  candidate without a finish reason when the response has one).
 
 * Tool names.  ``agentkit.tool_name`` is on every tool result of a request
   that names its tool or answers a call made earlier in the same request.  The
@@ -233,6 +242,7 @@ from ._common import JsonDict, carried, carry, checked_list, json_object, name_r
 from ._streams import events_from_sse, fold_stream
 from ._gemini_codec import (
     Calls,
+    answer_parts,
     candidate_item,
     candidates_of,
     finish_reason,
@@ -278,7 +288,7 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     calls = Calls(new_call_id)
     items = []
     for n, (_, candidate, content) in enumerate(candidates):
-        parts = [part_from_native(p, calls) for p in content.get("parts") or ()]
+        parts = [part_from_native(p, calls) for p in answer_parts(content)]
         items.append(candidate_item(response, candidate, content, parts, usage if n == 0 else None))
     return items
 

@@ -1,0 +1,135 @@
+"""Private to :mod:`.gemini`: function-call arguments streamed in fragments (Vertex AI's ``partialArgs``).
+
+With ``streamFunctionCallArguments`` a call arrives over several chunks: the
+first holds ``functionCall.name`` (and the signature) with ``willContinue:
+true``; each next one holds only ``partialArgs``, a list of ``{"jsonPath":
+"$.a.b[0]", "<kind>Value": ...}`` (a string value with ``willContinue: true``
+goes on in the next fragment of the same path); the first chunk whose
+``functionCall`` does not say ``willContinue`` ends the call.  The call these
+fragments build is the one a non-streaming response holds:
+``{"name": ..., "args": {...}}`` (its own other fields kept).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import NormalizeError, ToolCallPart
+from ._common import JsonDict, copy_json
+from ._gemini_spelling import OMITTED, marked_paths
+
+#: The start chunk's ``functionCall.willContinue``, which the whole call does not hold.
+CONTINUES = "gemini.functionCall.willContinue"
+
+JsonPath = tuple["str | int", ...]
+
+_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]|\[(?:'([^']*)'|\"([^\"]*)\")\]")
+_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue", "structValue", "listValue")
+
+
+def starts(call: Any) -> bool:
+    """Whether a chunk's ``functionCall`` opens a call whose arguments follow in fragments."""
+    return isinstance(call, dict) and isinstance(call.get("name"), str) and call.get("willContinue") is True and "args" not in call
+
+
+def continues(call: Any) -> bool:
+    """Whether a chunk's ``functionCall`` is a fragment of the call being built (it has no name)."""
+    return isinstance(call, dict) and "name" not in call and "args" not in call and set(call) <= {"partialArgs", "willContinue"}
+
+
+def parse_path(text: Any, where: str) -> JsonPath:
+    """``$.a.b[0]["c d"]`` as its steps; ``NormalizeError`` at ``where`` for anything else."""
+    if not isinstance(text, str) or not text.startswith("$"):
+        raise NormalizeError("expected a JSON path starting with $", where)
+    steps: list[str | int] = []
+    at = 1
+    while at < len(text):
+        found = _STEP.match(text, at)
+        if found is None:
+            raise NormalizeError("expected a JSON path of .name and [index] steps", where)
+        name, index, single, double = found.groups()
+        steps.append(int(index) if index is not None else next(s for s in (name, single, double) if s is not None))
+        at = found.end()
+    if steps and isinstance(steps[0], int):
+        raise NormalizeError("expected a JSON path into the arguments object", where)
+    return tuple(steps)
+
+
+def fragments(call: JsonDict, where: str) -> list[tuple[JsonPath, str, Any, bool]]:
+    """The checked ``partialArgs`` of a fragment: ``(path, value kind, value, continues)`` each."""
+    raw = call.get("partialArgs", [])
+    if not isinstance(raw, list):
+        raise NormalizeError("expected an array", f"{where}.partialArgs")
+    out = []
+    for n, fragment in enumerate(raw):
+        at = f"{where}.partialArgs[{n}]"
+        if not isinstance(fragment, dict):
+            raise NormalizeError("expected an object", at)
+        kinds = [k for k in _VALUES if k in fragment]
+        if len(kinds) != 1:
+            raise NormalizeError("expected exactly one of " + ", ".join(_VALUES), at)
+        kind = kinds[0]
+        value = fragment[kind]
+        if kind == "stringValue" and not isinstance(value, str):
+            raise NormalizeError("expected a string", f"{at}.stringValue")
+        out.append((parse_path(fragment.get("jsonPath"), f"{at}.jsonPath"), kind, value, fragment.get("willContinue") is True))
+    return out
+
+
+class Arguments:
+    """The arguments of one call, as its fragments arrive."""
+
+    def __init__(self) -> None:
+        self.args: JsonDict = {}
+        self._growing: JsonPath | None = None  # the string a fragment said goes on
+
+    def apply(self, found: list[tuple[JsonPath, str, Any, bool]]) -> None:
+        """Set every fragment's value at its path (a continued string is joined)."""
+        for path, kind, value, more in found:
+            if not path:
+                continue  # the arguments object itself: nothing to set
+            if kind == "nullValue":
+                value = None
+            elif kind != "stringValue":
+                value = copy_json(value)
+            elif path == self._growing:
+                value = _get(self.args, path) + value
+            self._growing = path if kind == "stringValue" and more else None
+            _set(self.args, path, value)
+
+    def call(self, start: ToolCallPart) -> ToolCallPart:
+        """The whole call: ``start`` (the call the first chunk opened) with these arguments."""
+        metadata = start.metadata.without(CONTINUES, OMITTED)
+        omitted = [p for p in marked_paths(start.metadata, OMITTED) if p != "functionCall.args"]  # it has them now
+        if omitted:
+            metadata = metadata.merged({OMITTED: list(omitted)})
+        return ToolCallPart(start.id, start.name, copy_json(self.args), metadata=metadata)
+
+
+def _get(root: Any, path: JsonPath) -> Any:
+    for step in path:
+        root = root[step]
+    return root
+
+
+def _set(root: Any, path: JsonPath, value: Any) -> None:
+    for step, following in zip(path, path[1:]):
+        fresh: Any = [] if isinstance(following, int) else {}
+        root = _slot(root, step, fresh)
+    _slot(root, path[-1], value, replace=True)
+
+
+def _slot(container: Any, step: str | int, value: Any, replace: bool = False) -> Any:
+    """``container[step]``, set to ``value`` when missing or of another type (always with ``replace``).
+
+    ``container`` is what the step before made of the right type (the root is
+    an object and a path starts with a name), so every step fits it.
+    """
+    if isinstance(step, int):
+        container.extend([None] * (step + 1 - len(container)))
+    elif step not in container:
+        container[step] = None
+    if replace or type(container[step]) is not type(value):
+        container[step] = value
+    return container[step]
