@@ -69,7 +69,8 @@ def sniff_provider(value: object) -> Provider | None:
             return Provider("anthropic", f"{_ANTHROPIC} stream event")
         if kind.startswith("response."):
             return Provider("openai_responses", f"{_RESPONSES} stream event")
-    if "candidates" in v or ("promptFeedback" in v and "usageMetadata" in v):
+    feedback = v.get("promptFeedback")
+    if "candidates" in v or ("promptFeedback" in v and ("usageMetadata" in v or (type(feedback) is dict and "blockReason" in feedback))):
         return Provider("gemini", f"{_GEMINI} response")
     if type(v.get("contents")) is list:
         return Provider("gemini", f"{_GEMINI} request")

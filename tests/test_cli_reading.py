@@ -438,6 +438,12 @@ class TestSniff(unittest.TestCase):
                         assert found is not None
                         self.assertEqual(found.module, provider)
 
+    def test_a_gemini_chunk_holding_only_a_block_is_gemini(self) -> None:
+        """A stream blocked after it began ends with a chunk of ``promptFeedback`` alone (no usage)."""
+        found = sniff_provider({"promptFeedback": {"blockReason": "SAFETY"}})
+        self.assertEqual(found and found.module, "gemini")
+        self.assertIsNone(sniff_provider({"promptFeedback": "SAFETY"}))
+
     def test_agentkit_values_are_no_provider_body(self) -> None:
         with open(os.path.join(HERE, "vectors", "reference-wire.tsv"), encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
