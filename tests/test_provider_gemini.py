@@ -901,6 +901,29 @@ class StreamTests(unittest.TestCase):
             decoder.feed(bad)
         self.assertIn("candidates[0].content.parts[0].functionCall.partialArgs[0].jsonPath", str(raised.exception))
 
+    def test_fragments_that_would_build_too_much_are_refused_first(self) -> None:
+        """A fragment's path and value may not nest past what arguments hold, nor index a list past 9,999."""
+        start = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "f", "willContinue": True}}]}}]}
+        deep_value: Any = 0
+        for _ in range(60):
+            deep_value = [deep_value]
+        fragments = {
+            "a path too deep": {"jsonPath": "$" + ".a" * 123, "numberValue": 1},
+            "a value too deep below its path": {"jsonPath": "$" + ".a" * 64, "listValue": deep_value},
+            "an index of millions": {"jsonPath": "$.a[123456789]", "numberValue": 1},
+        }
+        for what, fragment in fragments.items():
+            with self.subTest(what):
+                decoder = gemini.stream_decoder(new_call_id=lambda: "c")
+                began = decoder.feed(start)
+                chunk = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"partialArgs": [fragment]}}]}}]}
+                with self.assertRaises(NormalizeError) as raised:
+                    decoder.feed(chunk)
+                self.assertIn("functionCall.partialArgs[0]", raised.exception.path or str(raised.exception))
+                end = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"partialArgs": [{"jsonPath": "$.ok", "boolValue": True}]}}]}, "finishReason": "STOP"}]}
+                state = fold_all(FoldState(), [*began, *decoder.feed(end)])  # the refused chunk changed nothing
+                self.assertEqual([p.input for p in decoder.finish(state.parts).parts], [{"ok": True}])
+
     def test_parallel_calls_streamed_in_fragments_each_end_with_an_empty_call(self) -> None:
         """Three calls sent in fragments, each ended by ``{"functionCall": {}}``, after a whole call without arguments.
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import NormalizeError, ToolCallPart
-from ._common import JsonDict, copy_json
+from .. import NormalizeError, ToolCallPart, checked_json
+from ._common import ARGUMENTS_MAX_DEPTH, JsonDict, copy_json
 from ._gemini_spelling import OMITTED, marked_paths
 
 #: The start chunk's ``functionCall.willContinue``, which the whole call does not hold.
@@ -24,7 +24,7 @@ CONTINUES = "gemini.functionCall.willContinue"
 
 JsonPath = tuple["str | int", ...]
 
-_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]|\[(?:'([^']*)'|\"([^\"]*)\")\]")
+_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d{1,4})\]|\[(?:'([^']*)'|\"([^\"]*)\")\]")
 _VALUES = ("stringValue", "numberValue", "boolValue", "nullValue", "structValue", "listValue")
 
 
@@ -47,12 +47,14 @@ def parse_path(text: Any, where: str) -> JsonPath:
     while at < len(text):
         found = _STEP.match(text, at)
         if found is None:
-            raise NormalizeError("expected a JSON path of .name and [index] steps", where)
+            raise NormalizeError("expected a JSON path of .name and [index] steps (indexes below 10000)", where)
         name, index, single, double = found.groups()
         steps.append(int(index) if index is not None else next(s for s in (name, single, double) if s is not None))
         at = found.end()
     if steps and isinstance(steps[0], int):
         raise NormalizeError("expected a JSON path into the arguments object", where)
+    if len(steps) >= ARGUMENTS_MAX_DEPTH:
+        raise NormalizeError(f"a JSON path deeper than arguments nest ({ARGUMENTS_MAX_DEPTH} levels)", where)
     return tuple(steps)
 
 
@@ -73,7 +75,13 @@ def fragments(call: JsonDict, where: str) -> list[tuple[JsonPath, str, Any, bool
         value = fragment[kind]
         if kind == "stringValue" and not isinstance(value, str):
             raise NormalizeError("expected a string", f"{at}.stringValue")
-        out.append((parse_path(fragment.get("jsonPath"), f"{at}.jsonPath"), kind, value, fragment.get("willContinue") is True))
+        path = parse_path(fragment.get("jsonPath"), f"{at}.jsonPath")
+        if isinstance(value, (dict, list)):  # the value's own levels count below the path's
+            try:
+                checked_json(value, max_depth=ARGUMENTS_MAX_DEPTH - len(path))
+            except NormalizeError as exc:
+                raise NormalizeError(exc.message, f"{at}.{kind}") from None
+        out.append((path, kind, value, fragment.get("willContinue") is True))
     return out
 
 
@@ -126,7 +134,7 @@ def _slot(container: Any, step: str | int, value: Any, replace: bool = False) ->
     ``container`` is what the step before made of the right type (the root is
     an object and a path starts with a name), so every step fits it.
     """
-    if isinstance(step, int):
+    if isinstance(step, int):  # below 10,000 (parse_path): no fragment makes a list of millions
         container.extend([None] * (step + 1 - len(container)))
     elif step not in container:
         container[step] = None
