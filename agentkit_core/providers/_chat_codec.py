@@ -34,6 +34,7 @@ from .. import (
     Usage,
 )
 from ._common import (
+    INPUT_AUDIO_TYPES,
     JsonDict,
     b64decode,
     carry,
@@ -113,7 +114,6 @@ KIND_ROLES = {
 }
 _IMAGE_EXT = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
               ".webp": "image/webp"}
-AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _AUDIO_MAGIC = ((b"RIFF", "audio/wav"), (b"ID3", "audio/mpeg"), (b"OggS", "audio/ogg"), (b"fLaC", "audio/flac"))
 OCTETS = "application/octet-stream"
 
@@ -171,7 +171,7 @@ def sniff_audio(raw: bytes) -> str | None:
 
 
 def audio_format(mime: str) -> str | None:
-    found = next((fmt for fmt, m in AUDIO_MIME.items() if m == mime), None)
+    found = next((fmt for fmt, m in INPUT_AUDIO_TYPES.items() if m == mime), None)
     return found or (mime[6:] if mime.startswith("audio/") and len(mime) > 6 else None)
 
 
@@ -275,7 +275,7 @@ def _image(p: JsonDict, inner: JsonDict) -> MediaPart:
 
 def _input_audio(p: JsonDict, inner: JsonDict) -> MediaPart:
     fmt = inner.get("format")
-    mime = (AUDIO_MIME.get(fmt) or "audio/" + fmt) if type(fmt) is str and fmt else OCTETS
+    mime = (INPUT_AUDIO_TYPES.get(fmt) or "audio/" + fmt) if type(fmt) is str and fmt else OCTETS
     # A format the MIME type does not say again (``mpeg``, ``null``) rides along as it came.
     consumed = ("data", "format") if type(fmt) is str and audio_format(mime) == fmt else ("data",)
     raw = b64decode(inner["data"])

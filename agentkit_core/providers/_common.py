@@ -12,6 +12,7 @@ fifth adapter, written outside the package, would write too.
 * carrying native fields with no neutral home as namespaced metadata, and
   writing them back (:func:`carry`, :func:`carried`, :func:`copy_json`);
   whose a part is (:func:`in_namespace`, :func:`owned`);
+* OpenAI's ``input_audio`` formats (:data:`INPUT_AUDIO_TYPES`);
 * canonical base64, standard or URL-safe (:func:`b64encode`, :func:`b64decode`),
   base64 ``data:`` URLs (:func:`data_url`, :func:`parse_data_url`), and what
   inline data holds (:func:`inline_base64`, :func:`holds_text`);
@@ -225,6 +226,10 @@ def owned(metadata: Mapping[str, JsonValue], provider: str | None, namespace: st
     if owner is not None:
         return owner == provider
     return any(in_namespace(key, namespace) for key in metadata)
+
+
+#: OpenAI's ``input_audio`` formats (Chat Completions and Responses) -> the MIME type of their data.
+INPUT_AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 
 
 # -- base64 -----------------------------------------------------------------------------

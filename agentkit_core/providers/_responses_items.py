@@ -38,6 +38,7 @@ from .. import (
     Usage,
 )
 from ._common import (
+    INPUT_AUDIO_TYPES,
     JsonDict,
     b64decode,
     carry,
@@ -75,8 +76,6 @@ KIND_ROLES = {kind: role for role, kind in _ROLE_KINDS.items()}
 _CLIENT_CALLS = frozenset(
     ("function_call", "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request")
 )
-#: ``input_audio`` format -> the MIME type of its data (the formats the API takes).
-AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 #: Content entry type -> the field holding its text.
 TEXT_FIELDS = {"output_text": "text", "input_text": "text", "refusal": "refusal"}
 #: Raw reason (a status, an incomplete reason, ``"error"``) -> finish reason; others are ``other(raw)``.
@@ -132,7 +131,7 @@ def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
         return _file_part(entry, md)
     audio = entry.get("input_audio")
     if etype == "input_audio" and isinstance(audio, dict) and sorted(audio) == ["data", "format"]:
-        data, audio_type = audio["data"], AUDIO_TYPES.get(audio["format"]) if isinstance(audio["format"], str) else None
+        data, audio_type = audio["data"], INPUT_AUDIO_TYPES.get(audio["format"]) if isinstance(audio["format"], str) else None
         if isinstance(data, str) and audio_type is not None:
             return MediaPart(Modality.AUDIO, audio_type, InlineText(data), metadata=merged(md, carry(entry, ("input_audio",), PART_NS)))
     return CustomPart(NS + etype, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": etype}))

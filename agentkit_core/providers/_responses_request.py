@@ -31,12 +31,12 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._responses_items import AUDIO_TYPES, ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
+from ._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
+from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
-_AUDIO_FORMATS = {**{mime: fmt for fmt, mime in AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}
+_AUDIO_FORMATS = {**{mime: fmt for fmt, mime in INPUT_AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}
 #: MIME type -> the extension of the ``filename`` an inline file without a name is sent with.
 _EXTENSIONS = {
     "application/pdf": ".pdf", "application/json": ".json",
