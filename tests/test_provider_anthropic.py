@@ -69,7 +69,7 @@ from agentkit_core import (
     fold,
     fold_all,
 )
-from agentkit_core.providers import _streams
+from agentkit_core.providers._common import streams as _streams
 from agentkit_core.providers import anthropic as adapter
 from tests import recorded
 from tests.mutation import mutate, mutate_stream, outcome

@@ -54,7 +54,8 @@ from agentkit_core import (
     Uri,
     fold_all,
 )
-from agentkit_core.providers import _common, _streams
+from agentkit_core.providers import _common
+from agentkit_core.providers._common import streams as _streams
 from agentkit_core.providers import openai_chat as chat
 from tests import recorded
 from tests.mutation import mutate, mutate_stream, outcome

@@ -51,15 +51,21 @@ from agentkit_core.providers import _common, anthropic, gemini, openai_chat, ope
 from tests import recorded
 from tests.mutation import ODD_VALUES, outcome
 
-#: The modules every provider shares: its helpers, written once.
-SHARED = {"_common", "_streams"}
-#: Each public provider module, and the prefix of its private modules.
-MODULES = {"anthropic": "_anthropic_", "openai_chat": "_chat_", "openai_responses": "_responses_", "gemini": "_gemini_"}
+#: The package every provider shares: its helpers, written once.
+SHARED = "_common"
+#: Each public provider package.
+PROVIDER_NAMES = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
 
 def provider_modules() -> list[str]:
-    """The name of every module under ``agentkit_core.providers``."""
-    return sorted(m.name for m in pkgutil.iter_modules(agentkit_core.providers.__path__))
+    """The dotted name, under ``agentkit_core.providers``, of every module there."""
+    root = agentkit_core.providers
+    found = pkgutil.walk_packages(root.__path__, prefix="")
+    return sorted(m.name for m in found)
+
+
+def _owner(name: str) -> str:
+    return name.split(".")[0]
 
 
 class ImportTest(unittest.TestCase):
@@ -67,24 +73,28 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                owners = [public for public, prefix in MODULES.items() if name == public or name.startswith(prefix)]
-                self.assertTrue(owners or name in SHARED, f"{name} belongs to no provider")
-        for public in MODULES:
+                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED), f"{name} belongs to no provider")
+                if "." in name:
+                    self.assertTrue(name.rpartition(".")[2].startswith("_") or _owner(name) == SHARED, name)
+        for public in PROVIDER_NAMES:
             self.assertIn(public, names)
 
     def test_only_public_names_common_and_own_private_modules(self) -> None:
-        """``from .. import <public names>``, the shared helpers, the provider's own ``_x_*`` modules, the standard library."""
+        """``from ... import <public names>``, the shared package, the provider's own modules, the standard library."""
         for name in provider_modules():
-            own = {n for public, prefix in MODULES.items() if name == public or name.startswith(prefix) for n in provider_modules() if n.startswith(prefix)}
             module = importlib.import_module(f"agentkit_core.providers.{name}")
             with self.subTest(name):
                 for node in ast.walk(ast.parse(inspect.getsource(module))):
-                    if isinstance(node, ast.ImportFrom) and node.level == 2:
+                    # every module sits one package below providers: ``...`` is agentkit_core itself
+                    if isinstance(node, ast.ImportFrom) and node.level == 3:
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         names = [a.name for a in node.names]
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
+                    elif isinstance(node, ast.ImportFrom) and node.level == 2:
+                        assert node.module is not None, "providers/__init__ itself"
+                        self.assertEqual(node.module.split(".")[0], SHARED)
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
-                        self.assertIn(node.module, SHARED | own)
+                        self.assertIsNotNone(node.module)  # one of the package's own modules
                     elif isinstance(node, ast.ImportFrom):
                         self.assertEqual(node.level, 0)
                         assert node.module is not None
@@ -118,7 +128,7 @@ SHARED_RULES = (
 
 class DocstringTest(unittest.TestCase):
     def test_every_module_states_the_shared_rules(self) -> None:
-        for name in MODULES:
+        for name in PROVIDER_NAMES:
             module = importlib.import_module(f"agentkit_core.providers.{name}")
             source = ast.get_docstring(ast.parse(inspect.getsource(module))) or ""  # present under -OO too
             text = " ".join(source.split())
@@ -127,7 +137,7 @@ class DocstringTest(unittest.TestCase):
                     self.assertIn(rule, text)
 
     def test_every_module_has_the_documented_extras(self) -> None:
-        for name in MODULES:
+        for name in PROVIDER_NAMES:
             module = importlib.import_module(f"agentkit_core.providers.{name}")
             with self.subTest(name):
                 for extra in ("finish_reason", "usage_from_native", "items_from_response", "items_from_request",

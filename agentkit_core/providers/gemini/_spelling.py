@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from .. import JsonValue
-from ._common import JsonDict
+from ... import JsonValue
+from .._common import JsonDict
 
 #: The provider's name, as ``agentkit.provider`` holds it on a part carrying a thought signature.
 PROVIDER = "gemini"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from .. import (
+from ... import (
     AppendText,
     BeginPart,
     CommitPart,
@@ -29,9 +29,9 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._common import JsonDict, checked_list, copy_json, count, native_object, parse_arguments
-from ._streams import header
-from ._responses_items import (
+from .._common import JsonDict, checked_list, copy_json, count, native_object, parse_arguments
+from .._common.streams import header
+from ._items import (
     NS,
     PART_NS,
     TEXT_FIELDS,

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import NormalizeError, ToolCallPart, checked_json
-from ._common import ARGUMENTS_MAX_DEPTH, JsonDict, copy_json
-from ._gemini_spelling import OMITTED, marked_paths
+from ... import NormalizeError, ToolCallPart, checked_json
+from .._common import ARGUMENTS_MAX_DEPTH, JsonDict, copy_json
+from ._spelling import OMITTED, marked_paths
 
 #: The start chunk's ``functionCall.willContinue``, which the whole call does not hold.
 CONTINUES = "gemini.functionCall.willContinue"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence
 
-from .. import (
+from ... import (
     CUSTOM_KIND_KEY,
     FILE_NAME_KEY,
     MIME_TYPE_KEY,
@@ -31,7 +31,7 @@ from .. import (
     fold_all,
     parse_json,
 )
-from ._common import JsonDict, native_events, wrong
+from . import JsonDict, native_events, wrong
 
 def header(part: Part) -> dict[str, JsonValue]:
     """The fold's header keys for ``part``: what ``snapshot()`` shows of it while it streams."""

@@ -237,10 +237,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import Item, ItemKind, JsonValue, NormalizeError, Part, ToolResultPart
-from ._common import JsonDict, carried, carry, checked_list, json_object, name_results, native_object, under, wrong
-from ._streams import events_from_sse, fold_stream
-from ._gemini_codec import (
+from ... import Item, ItemKind, JsonValue, NormalizeError, Part, ToolResultPart
+from .._common import JsonDict, carried, carry, checked_list, json_object, name_results, native_object, under, wrong
+from .._common.streams import events_from_sse, fold_stream
+from ._codec import (
     Calls,
     answer_parts,
     candidate_item,
@@ -252,9 +252,9 @@ from ._gemini_codec import (
     usage_from_native,
     usage_of,
 )
-from ._gemini_spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
-from ._gemini_request import SKIP_SIGNATURE, Encoder, from_gemini
-from ._gemini_stream import GeminiStreamDecoder
+from ._spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
+from ._request import SKIP_SIGNATURE, Encoder, from_gemini
+from ._stream import GeminiStreamDecoder
 
 __all__ = (
     "items_from_response",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from .. import (
+from ... import (
     INPUT_JSON_KEY,
     CustomPart,
     FilePart,
@@ -31,8 +31,8 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._responses_items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
+from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
+from ._items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping, Sequence
 
-from .. import (
+from ... import (
     INPUT_ERROR_KEY,
     PROVIDER_KEY,
     CustomPart,
@@ -39,7 +39,7 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import (
+from .._common import (
     JsonDict,
     b64decode,
     b64encode,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .. import (
+from ... import (
     INPUT_JSON_KEY,
     PROVIDER_KEY,
     TOOL_NAME_KEY,
@@ -31,8 +31,8 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, inline_base64, parse_arguments, under
-from ._chat_codec import (
+from .._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, inline_base64, parse_arguments, under
+from ._codec import (
     ARGUMENTS_KEY,
     AUDIO,
     AUDIO_RESPONSE_ONLY,

@@ -234,8 +234,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .. import CustomPart, Item, ItemKind, JsonValue, NormalizeError, TextPart
-from ._anthropic_codec import (
+from ... import CustomPart, Item, ItemKind, JsonValue, NormalizeError, TextPart
+from ._codec import (
     NS,
     STRING_CONTENT,
     assistant_item,
@@ -248,9 +248,9 @@ from ._anthropic_codec import (
     usage_from_native,
     write_extras,
 )
-from ._anthropic_stream import AnthropicStreamDecoder
-from ._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
-from ._streams import events_from_sse, fold_stream
+from ._stream import AnthropicStreamDecoder
+from .._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
+from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
     "items_from_response",

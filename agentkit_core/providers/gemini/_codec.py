@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping, Sequence
 
-from .. import (
+from ... import (
     INVENTED_ID_KEY,
     PROVIDER_KEY,
     TOOL_NAME_KEY,
@@ -37,7 +37,7 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import (
+from .._common import (
     JsonDict,
     b64decode,
     carry,
@@ -50,7 +50,7 @@ from ._common import (
     native_object,
     wrong,
 )
-from ._gemini_spelling import (
+from ._spelling import (
     BASE64,
     CONTENT,
     NS,

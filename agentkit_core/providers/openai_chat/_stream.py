@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .. import (
+from ... import (
     CUSTOM_KIND_KEY,
     MIME_TYPE_KEY,
     MODALITY_KEY,
@@ -26,10 +26,10 @@ from .. import (
     SetMetadata,
     Usage,
 )
-from ._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
-from ._streams import split_parts
-from ._chat_fragments import merge_fragment, merge_snapshot
-from ._chat_codec import (
+from .._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
+from .._common.streams import split_parts
+from ._fragments import merge_fragment, merge_snapshot
+from ._codec import (
     AUDIO,
     CHAT,
     PART_FIELDS,

@@ -33,7 +33,7 @@ import binascii
 import os
 from typing import Any, Iterable, Mapping, TypeVar, cast
 
-from .. import (
+from ... import (
     FINISH_REASON_KEY,
     INPUT_ERROR_KEY,
     INPUT_JSON_KEY,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import JsonDict, copy_json
+from .._common import JsonDict, copy_json
 
 
 def merge_fragment(acc: JsonDict, key: str, value: Any) -> None:

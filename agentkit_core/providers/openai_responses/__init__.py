@@ -241,10 +241,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from .. import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from ._common import checked_list, name_results, native_object
-from ._streams import events_from_sse, fold_stream
-from ._responses_items import (
+from ... import Item, ItemKind, JsonValue, NormalizeError, TextPart
+from .._common import checked_list, name_results, native_object
+from .._common.streams import events_from_sse, fold_stream
+from ._items import (
     REQUEST_FIELD,
     finish_of,
     finish_reason,
@@ -256,8 +256,8 @@ from ._responses_items import (
     usage_from_native,
     usage_of,
 )
-from ._responses_request import native_items
-from ._responses_stream import ResponsesStreamDecoder
+from ._request import native_items
+from ._stream import ResponsesStreamDecoder
 
 __all__ = (
     "items_from_response",

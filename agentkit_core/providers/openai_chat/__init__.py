@@ -265,7 +265,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .. import (
+from ... import (
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
     FilePart,
@@ -281,9 +281,9 @@ from .. import (
     ToolOutput,
     ToolResultPart,
 )
-from ._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
-from ._streams import events_from_sse, fold_stream
-from ._chat_codec import (
+from .._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
+from .._common.streams import events_from_sse, fold_stream
+from ._codec import (
     AUDIO_RESPONSE_ONLY,
     CHAT,
     ECHO_KEY,
@@ -304,8 +304,8 @@ from ._chat_codec import (
     reasoning_field,
     usage_from_native,
 )
-from ._chat_request import assistant_message, plain_message, tool_message
-from ._chat_stream import ChatStreamDecoder
+from ._request import assistant_message, plain_message, tool_message
+from ._stream import ChatStreamDecoder
 
 __all__ = (
     "items_from_response",

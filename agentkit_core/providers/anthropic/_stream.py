@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from .. import (
+from ... import (
     INPUT_ERROR_KEY,
     PROVIDER_KEY,
     AppendText,
@@ -27,7 +27,7 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._anthropic_codec import (
+from ._codec import (
     NS,
     UNKNOWN_DELTAS,
     assistant_item,
@@ -39,8 +39,8 @@ from ._anthropic_codec import (
     part_from_block,
     usage_from_native,
 )
-from ._common import JsonDict, checked_list, copy_json, json_object, native_object, parse_arguments, wrong
-from ._streams import header
+from .._common import JsonDict, checked_list, copy_json, json_object, native_object, parse_arguments, wrong
+from .._common.streams import header
 
 #: Block types whose input streams as ``input_json_delta``.
 _TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")

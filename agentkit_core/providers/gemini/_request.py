@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .. import (
+from ... import (
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
@@ -29,8 +29,8 @@ from .. import (
     ToolResultPart,
     Uri,
 )
-from ._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
-from ._gemini_spelling import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
+from .._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
+from ._spelling import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .. import (
+from ... import (
     AppendText,
     BeginPart,
     CommitPart,
@@ -20,11 +20,11 @@ from .. import (
     ToolCallPart,
     Usage,
 )
-from ._common import JsonDict, checked_list, copy_json, json_object, native_object
-from ._streams import header, split_parts
-from ._gemini_codec import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
-from ._gemini_spelling import SIGNATURE, NewCallId
-from ._gemini_partial import Arguments, JsonPath, continues, fragments, starts
+from .._common import JsonDict, checked_list, copy_json, json_object, native_object
+from .._common.streams import header, split_parts
+from ._codec import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._spelling import SIGNATURE, NewCallId
+from ._partial import Arguments, JsonPath, continues, fragments, starts
 
 
 # -- the decoder ------------------------------------------------------------------------------

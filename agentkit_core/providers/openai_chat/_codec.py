@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import (
+from ... import (
     INVENTED_ID_KEY,
     ArtifactId,
     CustomPart,
@@ -33,7 +33,7 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import (
+from .._common import (
     INPUT_AUDIO_TYPES,
     JsonDict,
     b64decode,

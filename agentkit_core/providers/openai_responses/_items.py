@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .. import (
+from ... import (
     PROVIDER_KEY,
     ArtifactId,
     CustomPart,
@@ -37,7 +37,7 @@ from .. import (
     Uri,
     Usage,
 )
-from ._common import (
+from .._common import (
     INPUT_AUDIO_TYPES,
     JsonDict,
     b64decode,
