@@ -249,7 +249,9 @@ from ._codec import (
     write_extras,
 )
 from ._stream import AnthropicStreamDecoder
-from .._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
+from ._held import REQUEST, RESPONSE
+from .._common import JsonDict, carry, checked_list, json_object, name_results, wrong
+from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
@@ -286,7 +288,7 @@ def items_from_response(body: JsonDict) -> list[Item]:
     parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
     for a body that is not a ``Message``.
     """
-    body = native_object(body, "a response body")
+    body = take(body, RESPONSE)
     if body.get("type") == "error" and "error" in body:
         rest = {k: v for k, v in body.items() if k != "error"}
         check_message(rest, "")
@@ -338,7 +340,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
     naming the bad field.
     """
-    body = native_object(body, "a request body")
+    body = take(body, REQUEST)
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))

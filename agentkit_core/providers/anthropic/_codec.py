@@ -51,10 +51,11 @@ from .._common import (
     json_object,
     make_item,
     make_usage,
-    native_object,
     parse_data_url,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 
 #: The provider's name, as ``agentkit.provider`` holds it on reasoning state.
 PROVIDER = "anthropic"
@@ -128,7 +129,7 @@ def finish_reason(stop_reason: str | None) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
-    native = native_object(usage, "a usage object")
+    native = take(usage, USAGE)
     read = count(native.get("cache_read_input_tokens"))
     write = count(native.get("cache_creation_input_tokens"))
     details = native.get("output_tokens_details")  # newer models: how many output tokens were thinking

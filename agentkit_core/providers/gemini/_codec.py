@@ -47,9 +47,10 @@ from .._common import (
     json_object,
     make_item,
     make_usage,
-    native_object,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 from ._spelling import (
     BASE64,
     CONTENT,
@@ -120,7 +121,7 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
-    native = native_object(usage, "a usage object")
+    native = take(usage, USAGE)
     prompt, tool = count(native.get("promptTokenCount")), count(native.get("toolUsePromptTokenCount"))
     candidates, thoughts = count(native.get("candidatesTokenCount")), count(native.get("thoughtsTokenCount"))
     reported = (prompt, tool, candidates, thoughts) != (None, None, None, None)

@@ -49,6 +49,8 @@ from .._common import (
     under,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 
 #: Response- and choice-level fields on an item: informational, never sent back.
 NS = "openai."
@@ -187,7 +189,7 @@ def base64_of(part: MediaPart) -> str:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
-    return openai_usage(usage, NS + "usage", "prompt_tokens", "completion_tokens")
+    return openai_usage(take(usage, USAGE), NS + "usage", "prompt_tokens", "completion_tokens")
 
 
 def finish_reason(raw: str | None) -> FinishReason | None:

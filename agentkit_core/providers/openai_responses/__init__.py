@@ -242,7 +242,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ... import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from .._common import checked_list, name_results, native_object
+from ._held import REQUEST, RESPONSE
+from .._common import checked_list, name_results
+from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 from ._items import (
     REQUEST_FIELD,
@@ -281,7 +283,7 @@ def items_from_response(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = native_object(body, "a response body")
+    response = take(body, RESPONSE)
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
@@ -311,7 +313,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
     ``instructions`` is not a string or ``input`` neither a string nor a list.
     """
-    request = native_object(body, "a request body")
+    request = take(body, REQUEST)
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
     if isinstance(instructions, str) or (instructions is None and "instructions" in request):

@@ -50,6 +50,8 @@ from .._common import (
     parse_data_url,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 
 NS = "openai."
 PART_NS = "openai.part."
@@ -311,7 +313,7 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
-    return openai_usage(usage, NS + "usage", "input_tokens", "output_tokens")
+    return openai_usage(take(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
 
 
 def usage_of(native: object) -> Usage | None:
