@@ -38,7 +38,7 @@ from ... import NormalizeError
 from . import NATIVE_MAX_DEPTH, JsonDict, b64encode, native_object
 from .detect import NAMES, sniff
 
-__all__ = ("Native", "take")
+__all__ = ("Native", "take", "dumped")
 
 #: How deep :func:`_is_dump` looks for the nulls that mark a dump, in a body and in a stream event (level 1).
 _BODY_DEPTH = 1
@@ -79,7 +79,7 @@ def take(value: object, native: Native) -> JsonDict:
     an object that dumps to one), and for another provider's body.
     """
     if type(value) is not dict:
-        value = _plain(_dumped(value), native, 1)
+        value = _plain(dumped(value), native, 1)
     if native.kind != "request" and _is_dump(value, native):
         value = _scrub(value, native, 1)
     try:
@@ -96,10 +96,12 @@ def take(value: object, native: Native) -> JsonDict:
     return body
 
 
-def _dumped(value: object) -> object:
+def dumped(value: object, *, quiet: bool = False) -> object:
     """What an SDK object dumps to (its fields under their wire names), or ``value`` if it is none.
 
-    The package's own values (which have ``to_dict`` too) are no SDK's objects.
+    The package's own values (which have ``to_dict`` too) are no SDK's
+    objects.  An object whose dump fails raises :class:`NormalizeError`
+    naming its type only, or, ``quiet``, stays as it is.
     """
     if type(value).__module__.partition(".")[0] == _ROOT:
         return value
@@ -111,6 +113,8 @@ def _dumped(value: object) -> object:
             if callable(method):
                 return method()
     except Exception as exc:  # the object's own code failed: say so, as a decoder does
+        if quiet:
+            return value
         raise NormalizeError(f"cannot dump a Python {type(value).__name__} to its JSON body ({type(exc).__name__})") from None
     return value
 
@@ -202,8 +206,8 @@ def _plain(value: Any, native: Native, depth: int) -> Any:
         return value
     if callable(getattr(value, "isoformat", None)) and callable(getattr(value, "utcoffset", None)):
         return _timestamp(value)  # a datetime in a Python-mode dump, as the JSON one writes it
-    dumped = _dumped(value)
-    return value if dumped is value else _plain(dumped, native, depth + 1)
+    found = dumped(value)
+    return value if found is value else _plain(found, native, depth + 1)
 
 
 def _timestamp(value: Any) -> Any:
