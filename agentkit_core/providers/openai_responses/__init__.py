@@ -184,10 +184,11 @@ that answers a ``custom_tool_call`` written before it goes as a
 in ``openai.type``).  A call whose id another adapter invented
 (``agentkit.invented_id``) is sent with it all the same, as OpenAI requires a
 ``call_id`` and matches the result by it.
-``status`` of reasoning, function and custom tool calls, and the token
-``logprobs`` of an ``output_text`` entry, are response-side state: on items
-from a response (they have a ``finish_reason``) they are not sent back, as
-clients replay them; on items decoded from a request they are echoed.
+Output items go back verbatim, as OpenAI documents the follow-up request
+(the earlier input plus ``response.output`` as it came): the ``status`` of
+messages, reasoning, function and custom tool calls, and the token
+``logprobs`` of an ``output_text`` entry, are sent as they came, from a
+response or a request alike; an item that came without them gets none.
 
 The rules every projection keeps
 --------------------------------
