@@ -1,7 +1,7 @@
 """What users hold decodes as the body does; another provider's body is refused.
 
 The SDKs' objects are played by stand-ins replaying the calls recorded in
-``tests/payloads/sdk/`` (``tools/sdk_dumps.py`` recorded them with the real
+``tests/sdk_payloads/`` (``tools/sdk_dumps.py`` recorded them with the real
 SDKs): ``model_dump(**kwargs)`` and ``to_dict()`` of the ``anthropic`` and
 ``openai`` SDKs' pydantic models, ``to_json_dict()`` of google-genai's.  No SDK
 is imported.
@@ -23,7 +23,7 @@ from agentkit_core import providers
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 
-SDK = os.path.join(recorded.ROOT, "sdk")
+SDK = os.path.join(os.path.dirname(recorded.ROOT), "sdk_payloads")
 MODULES: dict[str, ModuleType] = dict(recorded.PROVIDERS)
 
 
@@ -80,7 +80,7 @@ class Dumped:
 
 
 def recordings() -> Iterator[tuple[str, str, Any, Any]]:
-    """``(provider, name, the recorded body or events, the recorded SDK calls)`` of every file in ``payloads/sdk``."""
+    """``(provider, name, the recorded body or events, the recorded SDK calls)`` of every file in ``tests/sdk_payloads``."""
     for provider in sorted(os.listdir(SDK)):
         for name in sorted(os.listdir(os.path.join(SDK, provider))):
             with open(os.path.join(SDK, provider, name), encoding="utf-8") as f:

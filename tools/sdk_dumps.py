@@ -1,4 +1,4 @@
-"""Regenerate ``tests/payloads/sdk/``: recorded provider bodies as the official SDKs hold and dump them.
+"""Regenerate ``tests/sdk_payloads/``: recorded provider bodies as the official SDKs hold and dump them.
 
     python tools/sdk_dumps.py          # needs anthropic, openai and google-genai installed
 
@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAYLOADS = os.path.join(ROOT, "tests", "payloads")
-OUT = os.path.join(PAYLOADS, "sdk")
+OUT = os.path.join(ROOT, "tests", "sdk_payloads")
 
 #: Recordings dumped, per provider.
 CHOSEN = {
