@@ -56,6 +56,7 @@ from .keys import (
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
+from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
@@ -94,6 +95,10 @@ __all__ = (
     "StructuredOutput",
     "PartsOutput",
     "FilesOutput",
+    # declaring tools
+    "ToolSpec",
+    "ToolAnnotations",
+    "ToolChoice",
     # streaming
     "Delta",
     "BeginPart",
