@@ -37,7 +37,7 @@ from .ids import (
     ToolResultId,
     TurnId,
 )
-from .item import Item, ItemKind
+from .item import Item, ItemKind, close_unanswered, unanswered_calls
 from .jsontext import JsonValue, checked_json, parse_json
 from .keys import (
     CUSTOM_KIND_KEY,
@@ -73,6 +73,8 @@ __all__ = (
     "load_items",
     "iter_items",
     "dump_items",
+    "unanswered_calls",
+    "close_unanswered",
     # content
     "Part",
     "PartKind",

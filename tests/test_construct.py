@@ -171,6 +171,7 @@ GOOD: dict[str, Callable[[random.Random], Any]] = {
     "amount": g_amount,
     "bool": lambda rng: rng.random() < 0.5,
     "opt_bool": lambda rng: rng.choice([None, True, False]),
+    "tool_call": lambda rng: ak.ToolCallPart(ak.ToolCallId(g_text(rng)), g_text(rng), g_json(rng)),
     "annotations": lambda rng: ak.ToolAnnotations(read_only_hint=rng.random() < 0.5),
     "json": g_json,
     "metadata": g_metadata,
@@ -235,6 +236,7 @@ BAD: dict[str, list[Callable[[], Any]]] = {
     "amount": [lambda: "1", lambda: float("nan"), lambda: float("inf"), lambda: -float("inf"), lambda: True, lambda: None, lambda: 10**400, lambda: [1.0]],
     "bool": [lambda: 0, lambda: 1, lambda: "true", lambda: None],
     "opt_bool": [lambda: 0, lambda: 1, lambda: "true"],
+    "tool_call": [lambda: "c", lambda: None, lambda: ak.TextPart("x"), lambda: ak.ToolResultPart(ak.ToolCallId("c"), ak.TextOutput("x"))],
     "annotations": [lambda: None, lambda: {"read_only_hint": True}, lambda: True],
     "json": BAD_JSON,
     "metadata": BAD_METADATA,  # inside a value: two levels below its root at least
@@ -362,6 +364,7 @@ SPECS: list[Spec] = [
     constructor("ReasoningPart.from_summary", ak.ReasoningPart.from_summary, p("text", "opt_text", "ReasoningPart.summary")),
     constructor("ReasoningPart.redacted_summary", ak.ReasoningPart.redacted_summary, p("text", "opt_text", "ReasoningPart.summary")),
     constructor("ToolResultPart.success", ak.ToolResultPart.success, p("call_id", "tool_call_id", "ToolResultPart.call_id"), p("output", "output", "ToolResultPart.output")),
+    constructor("ToolResultPart.failure", ak.ToolResultPart.failure, p("call", "tool_call", "ToolResultPart.failure.call"), p("message", "text", "TextOutput.text")),
     constructor("ToolResultPart.error", ak.ToolResultPart.error, p("call_id", "tool_call_id", "ToolResultPart.call_id"), p("output", "output", "ToolResultPart.output")),
     *(builder(f"{t}.with_metadata", lambda rng, t=t: forged_free_part(rng, t), "with_metadata", p("metadata", "metadata", f"{t}.metadata"))
       for t in ("TextPart", "MediaPart", "FilePart", "StructuredPart", "ReasoningPart", "ToolCallPart", "ToolResultPart", "CustomPart")),
