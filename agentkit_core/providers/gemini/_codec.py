@@ -41,7 +41,6 @@ from .._common import (
     JsonDict,
     b64decode,
     carry,
-    copy_json,
     count,
     invent_id,
     json_object,
@@ -120,7 +119,11 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
-    native = native_object(usage, "a usage object")
+    return checked_usage(native_object(usage, "a usage object"))
+
+
+def checked_usage(native: JsonDict) -> Usage:
+    """:func:`usage_from_native` of a usage object checked already (part of a checked body)."""
     prompt, tool = count(native.get("promptTokenCount")), count(native.get("toolUsePromptTokenCount"))
     candidates, thoughts = count(native.get("candidatesTokenCount")), count(native.get("thoughtsTokenCount"))
     reported = (prompt, tool, candidates, thoughts) != (None, None, None, None)
@@ -267,7 +270,7 @@ def _function_call(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Pa
     metadata = carry(call, ("name", "args") if native_id is None else ("id", "name", "args"), NS + "functionCall.")
     if invented:
         metadata[INVENTED_ID_KEY] = True
-    return ToolCallPart(ToolCallId(call_id), name, copy_json(call.get("args", {})), metadata=metadata)
+    return ToolCallPart(ToolCallId(call_id), name, call.get("args", {}), metadata=metadata)
 
 
 def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
@@ -277,12 +280,12 @@ def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -
     name, native_id, response = result.get("name"), result.get("id"), result.get("response", {})
     if not isinstance(name, str) or not isinstance(native_id, (str, type(None))) or not isinstance(response, dict):
         return None
-    output: StructuredOutput | PartsOutput = StructuredOutput(copy_json(response))
+    output: StructuredOutput | PartsOutput = StructuredOutput(response)  # the constructors copy
     if "parts" in result:
         nested = result["parts"]
         if not isinstance(nested, list) or not all(isinstance(p, dict) for p in nested):
             return None
-        output = PartsOutput((StructuredPart(copy_json(response)), *(part_from_native(p, calls, _NESTED) for p in nested)))
+        output = PartsOutput((StructuredPart(response), *(part_from_native(p, calls, _NESTED) for p in nested)))
     marks.key(native, "functionResponse")
     if "response" not in result:
         marks.omitted.append("functionResponse.response")
@@ -335,7 +338,7 @@ def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decode
     if signed and sig_key != "thoughtSignature":
         signed[SNAKE] = ["thoughtSignature"]
     kind = next((k for k in native if k not in _QUALIFIERS), "part")
-    value = {k: copy_json(v) for k, v in native.items() if not (signed and k == sig_key)}
+    value = {k: v for k, v in native.items() if not (signed and k == sig_key)}
     return CustomPart(NS + to_camel(kind), value=value, metadata=signed)
 
 
@@ -382,7 +385,7 @@ def candidate_item(
     elif blocked is not None:  # before generation, or ending a stream that had begun (the SDKs' fixtures)
         finish = FinishReason.BLOCKED, blocked
     if error is not None:
-        metadata[NS + "error"] = copy_json(error)
+        metadata[NS + "error"] = error
         if finish[0] is None:
             finish = FinishReason.ERROR, "error"
     return make_item(
@@ -408,7 +411,7 @@ def usage_of(native: Mapping[str, Any]) -> Usage | None:
         return None
     if not isinstance(usage, dict):
         raise wrong("an object", usage, "usageMetadata")
-    return usage_from_native(usage)
+    return checked_usage(usage)
 
 
 def object_at(value: object, path: str, *, optional: bool = False) -> JsonDict:
