@@ -314,15 +314,32 @@ _SERVER = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
 _QUALIFIERS = frozenset(
     k for f in ("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata") for k in (f, to_snake(f))
 )
+#: Both spellings of every field :func:`part_from_native` looks for -> the field's camelCase name.
+_SPELLINGS = {key: camel for camel in (*_PARTS, *_SERVER, "thoughtSignature") for key in (camel, to_snake(camel))}
+
+
+def _fields(native: JsonDict) -> dict[str, str]:
+    """The fields of :data:`_SPELLINGS` that ``native`` holds: camelCase name -> its key (:func:`key_of`'s choice).
+
+    One pass over the part's few keys, rather than a lookup of both
+    spellings of every field a part might hold.
+    """
+    found: dict[str, str] = {}
+    for key in native:
+        camel = _SPELLINGS.get(key)
+        if camel is not None and (key == camel or camel not in found):  # camelCase wins, as in key_of
+            found[camel] = key
+    return found
 
 
 def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decoder] = _PARTS) -> Part:
     """One native ``Part`` (or ``FunctionResponsePart``) as a neutral part."""
-    sig_key = key_of(native, "thoughtSignature")
+    fields = _fields(native)
+    sig_key = fields.get("thoughtSignature")
     signature = native.get(sig_key) if sig_key else None
     signed: dict[str, JsonValue] = {SIGNATURE: signature, PROVIDER_KEY: PROVIDER} if isinstance(signature, str) else {}
-    found = [(camel, key) for camel in table for key in (key_of(native, camel),) if key is not None]
-    if len(found) == 1 and (sig_key is None or signed) and not any(key_of(native, camel) for camel in _SERVER):
+    found = [(camel, key) for camel, key in fields.items() if camel in table]
+    if len(found) == 1 and (sig_key is None or signed) and not any(camel in fields for camel in _SERVER):
         camel, key = found[0]
         marks = Marks()
         part = table[camel](native, key, marks, calls)
