@@ -187,7 +187,12 @@ def base64_of(part: MediaPart) -> str:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
-    return openai_usage(native_object(usage, "a usage object"), NS + "usage", "prompt_tokens", "completion_tokens")
+    return checked_usage(native_object(usage, "a usage object"))
+
+
+def checked_usage(native: JsonDict) -> Usage:
+    """:func:`usage_from_native` of a usage object checked already (part of a checked body)."""
+    return openai_usage(native, NS + "usage", "prompt_tokens", "completion_tokens")
 
 
 def finish_reason(raw: str | None) -> FinishReason | None:
