@@ -344,13 +344,12 @@ def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decode
         marks = Marks()
         part = table[camel](native, key, marks, calls)
         if part is not None:
-            metadata = carry(native, (key, sig_key or key), NS)
-            metadata.update(part.metadata)
             if sig_key not in (None, "thoughtSignature"):
                 marks.snake.append("thoughtSignature")
-            metadata.update(marks.metadata())
-            metadata.update(signed)
-            return part.with_metadata(metadata)
+            carried, marked = carry(native, (key, sig_key or key), NS), marks.metadata()
+            if not (carried or marked or signed):
+                return part  # the usual text or call: nothing to add to the decoder's own metadata
+            return part.with_metadata({**carried, **part.metadata, **marked, **signed})
     # Kept whole, but for a string signature, which lives where every signature does.
     if signed and sig_key != "thoughtSignature":
         signed[SNAKE] = ["thoughtSignature"]
