@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import binascii
 import os
-from typing import Any, Iterable, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from ... import (
     FINISH_REASON_KEY,
@@ -313,9 +313,19 @@ def inline_base64(part: MediaPart | FilePart) -> str | None:
 
 def dumps(value: JsonValue) -> str:
     """Compact JSON text with non-ASCII kept, as OpenAI encodes tool arguments."""
+    return (_ENCODE or _compact_encoder())(value)
+
+
+#: The encoder :func:`dumps` uses, made on first use (``json.dumps`` with options builds one per call).
+_ENCODE: Callable[[JsonValue], str] | None = None
+
+
+def _compact_encoder() -> Callable[[JsonValue], str]:
+    global _ENCODE
     import json
 
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    return _ENCODE
 
 
 #: How deep argument JSON may nest: a tool call's input sits five levels down in an item's wire form.
