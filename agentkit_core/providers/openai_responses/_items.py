@@ -108,7 +108,7 @@ def call_id_of(v: object) -> ToolCallId | None:
 # -- native -> parts -----------------------------------------------------------------------
 
 
-def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
+def _entry_part(entry: JsonValue, md: Mapping[str, JsonValue]) -> Part:
     """One content entry (of a message or a tool output) -> one part; ``md`` holds the item's fields."""
     etype = entry.get("type") if isinstance(entry, dict) else None
     if not isinstance(entry, dict) or not isinstance(etype, str):
@@ -186,7 +186,7 @@ def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
 def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
     content, summary, encrypted = item.get("content"), item.get("summary"), item.get("encrypted_content")
     used = ["type"]
-    entries: list[tuple[str, int, object]] = []
+    entries: list[tuple[str, int, JsonValue]] = []
     if isinstance(content, list) and content:
         used.append("content")
         entries += [("content", i, e) for i, e in enumerate(content)]
@@ -264,7 +264,7 @@ def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
     return [("item", ToolResultPart(call_id, result, metadata=carry(item, used, NS)))]
 
 
-def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
+def keyed_parts(item: JsonValue, kind: ItemKind) -> list[tuple[str, Part]]:
     """One native item -> its parts, each with the key of the entry it came from (for the stream)."""
     if not isinstance(item, dict):
         return [("item", CustomPart(UNKNOWN, value=item))]
@@ -284,7 +284,7 @@ def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
     return [("item", CustomPart(NS + itype if isinstance(itype, str) else UNKNOWN, value=item, metadata=md))]
 
 
-def parts_of(item: object, kind: ItemKind) -> list[Part]:
+def parts_of(item: JsonValue, kind: ItemKind) -> list[Part]:
     return [part for _, part in keyed_parts(item, kind)]
 
 
