@@ -39,7 +39,9 @@ Responses (every ``*.response.json`` of the provider, one call each):
 * the SDK: ``model_validate(body)`` into its response type (``Message``,
   ``ChatCompletion``, ``Response``, ``GenerateContentResponse``).
 
-"small" is the recorded bodies; "large" is one body per provider built by
+"small" is the recorded bodies, with a floor for scale: ``checked_json`` of
+the same bodies, the check every decoder starts with (what is left of the
+budget is for decoding and building the values); "large" is one body per provider built by
 :func:`large_body`: a long answer of :data:`LARGE_BLOCKS` content blocks,
 alternately a text of 400 characters and a tool call with three arguments
 (for Chat, whose message holds one text, the text is the blocks' texts joined
@@ -61,6 +63,7 @@ from typing import Any, Callable
 
 from bench import ROOT, Row, paired, verdict
 
+from agentkit_core import checked_json
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 
 STREAM_TARGET = 2.0  # the SDK's time / ours, at least
@@ -295,6 +298,9 @@ def measure_provider(name: str, quick: bool) -> list[Row]:
     rows.append(Row("providers", f"{name}: small bodies", f"{ours / len(bodies) * 1e6:.1f} us/body",
                     f"{ratio:.2f}x model_validate ({theirs / len(bodies) * 1e6:.1f} us; {len(bodies)} bodies{_left_out(refused)})",
                     verdict(ratio <= SMALL_TARGET, f"<= {SMALL_TARGET:g}x")))
+    floor, theirs, ratio = paired(_all(checked_json, bodies), _all(sdk_validate, bodies), rounds)
+    rows.append(Row("providers", f"{name}: small bodies, floor", f"{floor / len(bodies) * 1e6:.1f} us/body",
+                    f"{ratio:.2f}x model_validate: checked_json of the bodies alone", "(for scale)"))
     big = large_body(name)
     ours, theirs, ratio = paired(lambda: module.items_from_response(big), lambda: sdk_validate(big), rounds)
     rows.append(Row("providers", f"{name}: large body ({LARGE_BLOCKS} blocks)", f"{ours * 1e6:.0f} us",
