@@ -292,6 +292,7 @@ from ._codec import (
     LEGACY_KEY,
     NO_CONTENT_KEY,
     ROLE_KINDS,
+    checked_usage,
     choice_item,
     content_part,
     content_parts,
@@ -335,7 +336,7 @@ def items_from_response(body: Any) -> list[Item]:
     body = native_object(body, "a response body")
     get_str(body, "id")
     native_usage = get_obj(body, "usage")
-    usage = None if native_usage is None else usage_from_native(native_usage)
+    usage = None if native_usage is None else checked_usage(native_usage)
     choices = get_arr(body, "choices") or []
     if not choices:
         return [choice_item(body, {}, {}, (), usage, None)]
