@@ -288,7 +288,6 @@ from ._codec import (
     CHAT,
     ECHO_KEY,
     IN_TOOL_KEY,
-    KIND_ROLES,
     LEGACY_KEY,
     NO_CONTENT_KEY,
     ROLE_KINDS,
@@ -305,7 +304,7 @@ from ._codec import (
     reasoning_field,
     usage_from_native,
 )
-from ._request import assistant_message, plain_message, tool_message
+from ._request import messages_of
 from ._stream import ChatStreamDecoder
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
@@ -470,31 +469,4 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     Raises :class:`NormalizeError` naming the part for content Chat cannot
     send (video, an image held as an artifact handle, a file by URL).
     """
-    messages: list[JsonDict] = []
-    media: list[JsonValue] = []  # entries of tool results, sent as one user message after the tool messages
-    calls: dict[str, ToolCallPart] = {}
-
-    def send(msg: JsonDict | None) -> None:
-        if msg is not None:
-            if media:
-                messages.append({"role": "user", "content": list(media)})
-                media.clear()
-            messages.append(msg)
-
-    for n, item in enumerate(checked_list(items, Item, "items")):
-        try:
-            parts = list(enumerate(item.parts))
-            rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
-            calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
-            if item.kind is ItemKind.ASSISTANT:
-                send(assistant_message(rest, item))
-            results = [tool_message(j, p, item, calls, media) for j, p in parts if isinstance(p, ToolResultPart)]
-            messages.extend(results)
-            if item.kind is not ItemKind.ASSISTANT and (rest or not results):
-                role = item.metadata.get(CHAT + "role")
-                send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
-        except NormalizeError as exc:
-            raise under(exc, "items", f"[{n}]") from None
-    if media:
-        messages.append({"role": "user", "content": media})
-    return {"messages": messages, **tool_fields(tools, tool_choice)}
+    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
