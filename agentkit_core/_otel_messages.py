@@ -181,13 +181,14 @@ class Shaper:
         head: dict[str, Any] = {"modality": modality, "mime_type": mime_type}
         if isinstance(data, Handle):
             return {"type": "file", **head, "file_id": data.value.value}
-        if isinstance(data, Uri) and not data.value[:5].lower() == "data:":
-            return {"type": "uri", **head, "uri": data.value}
         if isinstance(data, InlineBytes):
             raw = data.value
         elif isinstance(data, InlineText):
             raw = data.value.encode("utf-8", "surrogatepass")
         else:
+            assert isinstance(data, Uri)
+            if data.value[:5].lower() != "data:":
+                return {"type": "uri", **head, "uri": data.value}
             url_type, raw = _data_url(data.value)
             head["mime_type"] = mime_type or url_type
         if not self.inline_media:

@@ -100,19 +100,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import _check as K
+from ._otel_answers import OTHER_ERROR, PROVIDER_NAMES
+from ._otel_answers import error_type as _error_type, response_attributes as _response_attributes, split as _split
 from ._otel_messages import Shaper, dumps as _dumps, finish_name
 from .finish import FinishReason
-from .item import Item, ItemKind
-from .keys import FINISH_REASON_KEY
+from .item import Item
 from .tool import ToolCallPart, ToolResultPart
-from .usage import Usage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Iterable, List, Union
+    from typing import Any, Iterable
 
-    #: A span attribute value as OpenTelemetry takes it.
-    AttributeValue = Union[str, bool, int, float, List[str]]
+    from ._otel_answers import AttributeValue
 
 __all__ = (
     "span_attributes",
@@ -125,19 +124,6 @@ __all__ = (
     "provider_name",
     "finish_reason",
 )
-
-#: This package's provider modules -> the conventions' ``gen_ai.provider.name``.
-PROVIDER_NAMES: dict[str, str] = {
-    "anthropic": "anthropic",
-    "openai_chat": "openai",
-    "openai_responses": "openai",
-    "gemini": "gcp.gemini",
-}
-#: Where each provider module keeps the model that answered.
-_MODEL_KEYS = ("anthropic.model", "openai.model", "gemini.modelVersion")
-#: The well-known fallback of ``error.type``.
-OTHER_ERROR = "_OTHER"
-
 
 def provider_name(provider: object) -> str:
     """The conventions' provider name of ``provider``: a module of this package, its name, or a name of theirs.
@@ -241,6 +227,7 @@ def span_attributes(
     with ``capture_content``; ``inline_media`` and ``max_text`` shape it.
     """
     owner = "span_attributes"
+    shaper = _shaper(inline_media, max_text, owner)
     sent = _items(items, owner, "items")
     answers = _answers(answer, owner)
     module = _module_name(provider)
@@ -258,7 +245,6 @@ def span_attributes(
     if failure is not None:
         attributes["error.type"] = failure
     if K.flag(capture_content, owner, "capture_content"):
-        shaper = _shaper(inline_media, max_text, owner)
         system, conversation_items = _split(sent, module)
         instructions = [shaped for item in system for shaped in shaper.parts(item.parts)]
         attributes["gen_ai.input.messages"] = _dumps([shaper.message(item) for item in conversation_items])
@@ -314,13 +300,13 @@ def tool_span_attributes(
         description = _tool_field(tool, "description")
         if description is not None:
             attributes["gen_ai.tool.description"] = K.text(description, owner, "tool.description")
+    shaper = _shaper(False, max_text, owner)
     failed = result is not None and result.is_error
     if error_type is not None:
         attributes["error.type"] = K.text(error_type, owner, "error_type")
     elif failed:
         attributes["error.type"] = OTHER_ERROR
     if K.flag(capture_content, owner, "capture_content"):
-        shaper = _shaper(False, max_text, owner)
         attributes["gen_ai.tool.call.arguments"] = _dumps(shaper.arguments(call))
         if result is not None and not failed:
             attributes["gen_ai.tool.call.result"] = _dumps(shaper.output(result.output))
@@ -357,78 +343,6 @@ def _operation(operation: str | None, module: str) -> str:
     return "generate_content" if module == "gemini" else "chat"
 
 
-def _split(items: tuple[Item, ...], module: str) -> tuple[list[Item], list[Item]]:
-    """``(system, conversation)``: the items the provider's API takes apart from the conversation, and the rest."""
-    name = PROVIDER_NAMES.get(module, module)
-    system: list[Item] = []
-    conversation: list[Item] = []
-    for item in items:
-        if item.metadata.get("openai.request_field") == "instructions":
-            apart = True
-        elif item.kind is ItemKind.SYSTEM or item.kind is ItemKind.DEVELOPER:
-            apart = name.startswith("gcp.") or (name == "anthropic" and "anthropic.role" not in item.metadata)
-        else:
-            apart = False
-        (system if apart else conversation).append(item)
-    return system, conversation
-
-
-def _response_attributes(answers: tuple[Item, ...]) -> dict[str, AttributeValue]:
-    """Response model and id, finish reasons and token counts of the answer items."""
-    found: dict[str, AttributeValue] = {}
-    if not answers:
-        return found
-    for key in _MODEL_KEYS:
-        model = next((a.metadata.get(key) for a in answers if isinstance(a.metadata.get(key), str)), None)
-        if isinstance(model, str):
-            found["gen_ai.response.model"] = model
-            break
-    first = answers[0]
-    if first.id is not None:
-        found["gen_ai.response.id"] = first.id.value
-    found["gen_ai.response.finish_reasons"] = [finish_name(a.finish_reason) for a in answers]
-    usage = sum((a.usage for a in answers if a.usage is not None), Usage())
-    tokens = usage.tokens
-    if tokens is not None:
-        found["gen_ai.usage.input_tokens"] = tokens.input_tokens
-        found["gen_ai.usage.output_tokens"] = tokens.output_tokens
-        for key, count in (
-            ("gen_ai.usage.cache_read.input_tokens", tokens.cached_input_tokens),
-            ("gen_ai.usage.cache_creation.input_tokens", tokens.cache_write_input_tokens),
-            ("gen_ai.usage.reasoning.output_tokens", tokens.reasoning_tokens),
-        ):
-            if count is not None:
-                found[key] = count
-    return found
-
-
-def _error_type(answers: tuple[Item, ...], given: str | None, owner: str) -> str | None:
-    """``error.type``: the caller's, else the first answer that ended in an error or a cancellation."""
-    if given is not None:
-        return K.text(given, owner, "error_type")
-    for item in answers:
-        reason = item.finish_reason
-        if reason is not None and reason.kind == "Cancelled":
-            return "cancelled"
-        if reason is not None and reason.kind == "Error":
-            return _provider_error(item)
-    return None
-
-
-def _provider_error(item: Item) -> str:
-    """The provider's code for the error an answer ended with: ``<provider>.error``'s, the raw finish reason, or ``_OTHER``."""
-    for key, value in item.metadata.items():
-        if key.endswith(".error") and isinstance(value, dict):
-            for field in ("code", "status", "type"):
-                code = value.get(field)
-                if isinstance(code, str) and code:
-                    return code
-    raw = item.metadata.get(FINISH_REASON_KEY)
-    if isinstance(raw, str) and raw and raw not in ("error", "failed"):
-        return raw
-    return OTHER_ERROR
-
-
 def _tool_field(tool: object, name: str) -> object:
     """A ``ToolSpec`` field, read by duck typing: an attribute, or a mapping's key."""
     if isinstance(tool, Mapping):
@@ -439,7 +353,7 @@ def _tool_field(tool: object, name: str) -> object:
 def _iterate(values: object, owner: str, field: str) -> tuple[Any, ...]:
     if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
         raise K.wrong_type(owner, field, "an iterable", values)
-    return tuple(values)  # type: ignore[call-overload]
+    return tuple(values)
 
 
 def _items(items: object, owner: str, field: str) -> tuple[Item, ...]:
