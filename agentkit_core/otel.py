@@ -181,7 +181,8 @@ def tool_definitions(tools: Iterable[object]) -> list[dict[str, Any]]:
 
     A tool is a ``ToolSpec`` or anything with its attributes, or a mapping of
     the same keys: ``name`` (a string), ``description`` and ``input_schema``
-    (written as ``description`` and ``parameters`` when not ``None``).
+    (written as ``description`` and ``parameters``, unless ``None`` or an empty
+    description).
 
     >>> tool_definitions([{"name": "get_weather", "description": "Weather now", "input_schema": None}])
     [{'type': 'function', 'name': 'get_weather', 'description': 'Weather now'}]
@@ -191,8 +192,8 @@ def tool_definitions(tools: Iterable[object]) -> list[dict[str, Any]]:
         name = K.text(_tool_field(tool, "name"), "tool_definitions", "tools[].name")
         definition: dict[str, Any] = {"type": "function", "name": name}
         description = _tool_field(tool, "description")
-        if description is not None:
-            definition["description"] = K.text(description, "tool_definitions", f"tools[{name!r}].description")
+        if description is not None and K.text(description, "tool_definitions", f"tools[{name!r}].description"):
+            definition["description"] = description
         schema = _tool_field(tool, "input_schema")
         if schema is not None:
             definition["parameters"] = schema
@@ -298,8 +299,8 @@ def tool_span_attributes(
     }
     if tool is not None:
         description = _tool_field(tool, "description")
-        if description is not None:
-            attributes["gen_ai.tool.description"] = K.text(description, owner, "tool.description")
+        if description is not None and K.text(description, owner, "tool.description"):
+            attributes["gen_ai.tool.description"] = str(description)
     shaper = _shaper(False, max_text, owner)
     failed = result is not None and result.is_error
     if error_type is not None:

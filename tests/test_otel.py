@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import subprocess
 import sys
@@ -55,6 +56,8 @@ STANDARD_PARTS = {
     "file": "FilePart",
 }
 RECORDINGS = (".request.json", ".response.json", ".stream.jsonl", ".sse.txt")
+#: A recording's items, decoded once for all the tests (items are immutable).
+decoded = functools.cache(R.items)
 
 
 def recordings() -> list[tuple[str, str]]:
@@ -65,13 +68,15 @@ def recordings() -> list[tuple[str, str]]:
 def part_errors(validator: S.Validator, part: Any, path: str) -> list[str]:
     """A standard part checked against its own definition, and the parts a tool response holds."""
     found: list[str] = []
-    name = STANDARD_PARTS.get(part.get("type")) if isinstance(part, dict) else None
+    if not isinstance(part, dict):  # an element of a structured tool output, not a part
+        return found
+    name = STANDARD_PARTS.get(str(part.get("type")))
     if name is not None:
         found += validator.errors(part, {"$ref": f"#/$defs/{name}"}, path)
-    if isinstance(part, dict) and part.get("type") == "blob_omitted":
+    if part.get("type") == "blob_omitted":
         if not (isinstance(part.get("modality"), str) and type(part.get("size_bytes")) is int and "mime_type" in part):
             found.append(f"{path}: a blob_omitted part needs modality, mime_type and size_bytes")
-    response = part.get("response") if isinstance(part, dict) else None
+    response = part.get("response")
     if part.get("type") == "tool_call_response" and isinstance(response, list):
         for i, inner in enumerate(response):
             found += part_errors(validator, inner, f"{path}.response[{i}]")
@@ -116,7 +121,7 @@ def parts_of(attributes: dict[str, Any]) -> list[dict[str, Any]]:
 
 def call_span(provider: str, name: str, **options: Any) -> dict[str, Any]:
     """The span attributes of a recording: a request is the transcript sent, anything else the answer."""
-    items = R.items(provider, name)
+    items = decoded(provider, name)
     if name.endswith(".request.json"):
         return otel.span_attributes(items, None, provider=provider, request_model="m", capture_content=True, **options)
     return otel.span_attributes([], items, provider=provider, capture_content=True, **options)
@@ -166,11 +171,29 @@ class Recordings(unittest.TestCase):
                 continue
             with self.subTest(provider=provider, name=name):
                 attributes = call_span(provider, name)
-                answers = R.items(provider, name)
+                answers = decoded(provider, name)
                 self.assertEqual(attributes["gen_ai.response.id"], answers[0].id.value)  # type: ignore[union-attr]
                 self.assertIsInstance(attributes["gen_ai.response.model"], str)
                 self.assertEqual(len(attributes["gen_ai.response.finish_reasons"]), len(answers))
                 self.assertGreaterEqual(attributes["gen_ai.usage.input_tokens"], 1)
+
+
+class ReferenceVectors(unittest.TestCase):
+    """Every item and part of the reference's wire vectors, sent and answered, validates too."""
+
+    def test_every_vector_validates(self) -> None:
+        checked = 0
+        for n, (line, transcript) in enumerate(R.reference_transcripts([ItemKind.USER, ItemKind.SYSTEM])):
+            provider, inline = (("anthropic", False), ("openai_chat", True))[n % 2]  # system apart, and not
+            with self.subTest(line=line, provider=provider):
+                attributes = otel.span_attributes(
+                    transcript, transcript, provider=provider, capture_content=True, inline_media=inline, max_text=4
+                )
+                for key in SCHEMAS:
+                    if key in attributes:
+                        self.assertEqual(attribute_errors(key, attributes[key]), [])
+                        checked += 1
+        self.assertGreater(checked, 100)
 
 
 class Spans(unittest.TestCase):
@@ -247,12 +270,14 @@ class Spans(unittest.TestCase):
         self.assertEqual(otel.output_messages(answer), [{"role": "assistant", "parts": [{"type": "text", "content": "hello"}], "finish_reason": "stop"}])
 
     def test_wrong_arguments(self) -> None:
+        span: Any = otel.span_attributes  # called with what its annotations refuse
         for call in (
-            lambda: otel.span_attributes("hi", None, provider="openai"),
-            lambda: otel.span_attributes([{"role": "user"}], None, provider="openai"),
-            lambda: otel.span_attributes([], [3], provider="openai"),
-            lambda: otel.span_attributes([], None, provider="openai", request_model=5),
-            lambda: otel.span_attributes([], None, provider="openai", capture_content=1),
+            lambda: span("hi", None, provider="openai"),
+            lambda: span([{"role": "user"}], None, provider="openai"),
+            lambda: span([], [3], provider="openai"),
+            lambda: span([], None, provider="openai", request_model=5),
+            lambda: span([], None, provider="openai", capture_content=1),
+            lambda: span([], None, provider="openai", inline_media=None),
             lambda: otel.tool_definitions([{"description": "no name"}]),
             lambda: otel.finish_reason("stop"),  # type: ignore[arg-type]
         ):
@@ -260,9 +285,7 @@ class Spans(unittest.TestCase):
                 self.assertRaises(TypeError, call)
         for max_text in (-1, True, 2.0):
             with self.subTest(max_text=max_text), self.assertRaises(ValueError):
-                otel.span_attributes([], None, provider="openai", max_text=max_text)
-        with self.assertRaises(TypeError):
-            otel.span_attributes([], None, provider="openai", inline_media=None)
+                span([], None, provider="openai", max_text=max_text)
 
 
 class FinishAndErrors(unittest.TestCase):
@@ -375,7 +398,7 @@ class ToolSpans(unittest.TestCase):
             description = None
             input_schema = {"type": "object", "properties": {"q": {"type": "string"}}}
 
-        tools = [Spec(), {"name": "now", "description": "The time", "input_schema": None}]
+        tools = [Spec(), {"name": "now", "description": "The time", "input_schema": None}, {"name": "quiet", "description": ""}]
         attributes = otel.span_attributes([], None, provider="openai", tools=tools, capture_content=True)
         self.assertEqual(attribute_errors("gen_ai.tool.definitions", attributes["gen_ai.tool.definitions"]), [])
         self.assertEqual(
@@ -383,6 +406,7 @@ class ToolSpans(unittest.TestCase):
             [
                 {"type": "function", "name": "search", "parameters": Spec.input_schema},
                 {"type": "function", "name": "now", "description": "The time"},
+                {"type": "function", "name": "quiet"},  # an empty description says nothing
             ],
         )
         function = {"$ref": "#/$defs/FunctionToolDefinition"}
