@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from ._codec import copy_json
 from .content import CustomPart, FilePart, MediaPart, Modality, ReasoningPart, StructuredPart, TextPart
 from .data import Handle, InlineBytes, InlineText, Uri
 from .finish import FinishReason
@@ -88,9 +89,9 @@ class Shaper:
         return _truncated(text, self.max_text)
 
     def json(self, value: Any) -> Any:
-        """A JSON value whose every string (keys aside) is bounded; the structure is kept."""
+        """A copy of a JSON value whose every string (keys aside) is bounded; the structure is kept."""
         if self.max_text is None:
-            return value
+            return copy_json(value)  # the caller may change it: never the part's own
         if isinstance(value, str):
             return _truncated(value, self.max_text)
         if isinstance(value, list):

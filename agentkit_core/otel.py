@@ -9,8 +9,8 @@ for ``span.set_attributes(...)`` of any OpenTelemetry SDK; this module imports
 none, and ``import agentkit_core`` does not import this module.
 
 The conventions followed are those of open-telemetry/semantic-conventions at
-commit ``953276ff`` (2026-05-05, v1.41), the last before the GenAI
-conventions moved to their own repository.
+commit ``953276ff`` (2026-05-05), the last before the GenAI conventions
+moved to their own repository.
 
 Attributes of an inference span
 -------------------------------
@@ -100,6 +100,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import _check as K
+from ._codec import copy_json
 from ._otel_answers import OTHER_ERROR, PROVIDER_NAMES
 from ._otel_answers import error_type as _error_type, response_attributes as _response_attributes, split as _split
 from ._otel_messages import Shaper, dumps as _dumps, finish_name
@@ -124,6 +125,7 @@ __all__ = (
     "provider_name",
     "finish_reason",
 )
+
 
 def provider_name(provider: object) -> str:
     """The conventions' provider name of ``provider``: a module of this package, its name, or a name of theirs.
@@ -196,7 +198,7 @@ def tool_definitions(tools: Iterable[object]) -> list[dict[str, Any]]:
             definition["description"] = description
         schema = _tool_field(tool, "input_schema")
         if schema is not None:
-            definition["parameters"] = schema
+            definition["parameters"] = copy_json(schema)
         definitions.append(definition)
     return definitions
 

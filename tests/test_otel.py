@@ -463,6 +463,9 @@ class Content(unittest.TestCase):
             ],
         )
         self.assertNotIn("opaque-signature", json.dumps(parts))
+        call = ToolCallPart(ToolCallId("c"), "f", {"a": [1]})
+        self.messages(call)[0]["arguments"]["a"].append(2)  # the caller's copy, not the part's
+        self.assertEqual(call.input, {"a": [1]})
 
     def test_truncation_is_said_in_the_value(self) -> None:
         long = "x" * 50
