@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from ._codec import copy_json
+from ._otel_servers import server_part
 from .content import CustomPart, FilePart, MediaPart, Modality, ReasoningPart, StructuredPart, TextPart
 from .data import Handle, InlineBytes, InlineText, Uri
 from .finish import FinishReason
@@ -66,6 +67,12 @@ def finish_name(reason: FinishReason | None) -> str:
     return OTEL_FINISH[reason.kind]
 
 
+#: Every character of standard and URL-safe base64, padding included.
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_="
+#: How long a string of those characters must be to be taken for data, not words.
+_BASE64_LEAST = 256
+
+
 def _truncated(text: str, limit: int | None) -> str:
     """``text`` cut to ``limit`` characters, saying so at its end; whole when it fits."""
     if limit is None or len(text) <= limit:
@@ -98,6 +105,22 @@ class Shaper:
             return [self.json(v) for v in value]
         if isinstance(value, dict):
             return {k: self.json(v) for k, v in value.items()}
+        return value
+
+    def opaque(self, value: Any) -> Any:
+        """A provider block's JSON, bounded, its base64 data (an image a tool made, encrypted state) omitted.
+
+        Without ``inline_media``, a string of 256 characters or more drawn only
+        from the base64 alphabets is ``[N characters of base64 data omitted]``.
+        """
+        if isinstance(value, str):
+            if not self.inline_media and len(value) >= _BASE64_LEAST and not value.strip(_BASE64):
+                return f"[{len(value)} characters of base64 data omitted]"
+            return _truncated(value, self.max_text)
+        if isinstance(value, list):
+            return [self.opaque(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.opaque(v) for k, v in value.items()}
         return value
 
     # -- messages --------------------------------------------------------------------------
@@ -147,10 +170,16 @@ class Shaper:
         return shaped
 
     def _custom(self, part: CustomPart) -> dict[str, Any]:
-        # The generic part: any type name, any properties.  The kind names the provider's block.
+        # A server tool's block becomes the conventions' server tool part, any other the generic
+        # part: any type name (the kind names the provider's block), any properties.
+        server = server_part(part.kind, part.value)
+        if server is not None:
+            details = "server_tool_call" if server["type"] == "server_tool_call" else "server_tool_call_response"
+            server[details] = self.opaque(server[details])
+            return server
         shaped: dict[str, Any] = {"type": part.kind}
         if part.value is not None:
-            shaped["value"] = self.json(part.value)
+            shaped["value"] = self.opaque(part.value)
         if part.data is not None:
             shaped["data"] = self.data(part.data, "binary", None)
         return shaped

@@ -80,7 +80,15 @@ part                                   message part
                                        "size_bytes"}``.  ``modality``: ``image``, ``audio``,
                                        ``video``, ``binary``; a file's from its MIME type, else
                                        ``document``; a file's ``name`` is kept
-``CustomPart``                         the generic part ``{"type": kind, "value": value}``
+``CustomPart``                         a server tool's block (Anthropic's ``server_tool_use``,
+                                       ``mcp_tool_use`` and ``*_tool_result``, the Responses
+                                       API's hosted tool calls, Gemini's code execution) ->
+                                       ``server_tool_call`` / ``server_tool_call_response``;
+                                       any other -> the generic part ``{"type": kind, "value":
+                                       value}``.  Without ``inline_media``, a string of 256 or
+                                       more base64 characters in a block (an image a tool made,
+                                       encrypted state) is ``[N characters of base64 data
+                                       omitted]``
 =====================================  ================================================================
 
 Finish reasons (:func:`finish_reason`): ``COMPLETED`` -> ``"stop"``,

@@ -54,6 +54,8 @@ STANDARD_PARTS = {
     "blob": "BlobPart",
     "uri": "UriPart",
     "file": "FilePart",
+    "server_tool_call": "ServerToolCallPart",
+    "server_tool_call_response": "ServerToolCallResponsePart",
 }
 RECORDINGS = (".request.json", ".response.json", ".stream.jsonl", ".sse.txt")
 #: A recording's items, decoded once for all the tests (items are immutable).
@@ -71,7 +73,7 @@ def part_errors(validator: S.Validator, part: Any, path: str) -> list[str]:
     if not isinstance(part, dict):  # an element of a structured tool output, not a part
         return found
     name = STANDARD_PARTS.get(str(part.get("type")))
-    if name is not None:
+    if name is not None and name in validator.root["$defs"]:  # system instructions have no server tool parts
         found += validator.errors(part, {"$ref": f"#/$defs/{name}"}, path)
     if part.get("type") == "blob_omitted":
         if not (isinstance(part.get("modality"), str) and type(part.get("size_bytes")) is int and "mime_type" in part):
@@ -149,7 +151,8 @@ class Recordings(unittest.TestCase):
     def test_every_part_type_is_met(self) -> None:
         met = {part["type"] for p, n in recordings() for part in parts_of(call_span(p, n))}
         met |= {part["type"] for p, n in recordings() for part in parts_of(call_span(p, n, inline_media=True))}
-        self.assertLessEqual({"text", "tool_call", "tool_call_response", "reasoning", "blob", "uri", "blob_omitted"}, met)
+        standard = {"text", "tool_call", "tool_call_response", "reasoning", "blob", "uri", "server_tool_call", "server_tool_call_response"}
+        self.assertLessEqual(standard | {"blob_omitted"}, met)
         self.assertTrue(any(t.startswith(("anthropic.", "openai.", "gemini.")) for t in met), met)  # generic parts
 
     def test_media_is_never_inline_unless_asked(self) -> None:
@@ -451,7 +454,7 @@ class Content(unittest.TestCase):
             StructuredPart({"b": [1, 2]}),
             ReasoningPart("thinking about it"),
             ReasoningPart(None, data=DataRef.inline_text("opaque-signature"), redacted=True),
-            CustomPart("anthropic.server_tool_use", value={"type": "server_tool_use", "name": "web_search"}),
+            CustomPart("anthropic.container_upload", value={"type": "container_upload", "file_id": "file_1"}),
         )
         self.assertEqual(
             parts,
@@ -459,13 +462,48 @@ class Content(unittest.TestCase):
                 {"type": "text", "content": '{"b":[1,2]}'},
                 {"type": "reasoning", "content": "thinking about it"},
                 {"type": "reasoning", "content": "", "redacted": True},
-                {"type": "anthropic.server_tool_use", "value": {"type": "server_tool_use", "name": "web_search"}},
+                {"type": "anthropic.container_upload", "value": {"type": "container_upload", "file_id": "file_1"}},
             ],
         )
         self.assertNotIn("opaque-signature", json.dumps(parts))
         call = ToolCallPart(ToolCallId("c"), "f", {"a": [1]})
         self.messages(call)[0]["arguments"]["a"].append(2)  # the caller's copy, not the part's
         self.assertEqual(call.input, {"a": [1]})
+
+    def test_server_tools(self) -> None:
+        parts = self.messages(
+            CustomPart("anthropic.server_tool_use", value={"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "otel"}}),
+            CustomPart("anthropic.web_search_tool_result", value={"type": "web_search_tool_result", "tool_use_id": "srv_1", "content": []}),
+            CustomPart("openai.web_search_call", value={"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search"}}),
+            CustomPart("gemini.executableCode", value={"executableCode": {"language": "PYTHON", "code": "print(1)"}}),
+            CustomPart("gemini.codeExecutionResult", value={"code_execution_result": {"id": "x1", "outcome": "OUTCOME_OK", "output": "1"}}),
+            CustomPart("anthropic.server_tool_use", value={"type": "server_tool_use", "id": "srv_2"}),  # no name: generic
+        )
+        self.assertEqual(
+            parts,
+            [
+                {"type": "server_tool_call", "id": "srv_1", "name": "web_search", "server_tool_call": {"type": "web_search", "input": {"query": "otel"}}},
+                {"type": "server_tool_call_response", "id": "srv_1", "server_tool_call_response": {"type": "web_search_tool_result", "content": []}},
+                {"type": "server_tool_call", "id": "ws_1", "name": "web_search", "server_tool_call": {"type": "web_search", "status": "completed", "action": {"type": "search"}}},
+                {"type": "server_tool_call", "name": "code_execution", "server_tool_call": {"type": "code_execution", "language": "PYTHON", "code": "print(1)"}},
+                {"type": "server_tool_call_response", "id": "x1", "server_tool_call_response": {"type": "code_execution", "outcome": "OUTCOME_OK", "output": "1"}},
+                {"type": "anthropic.server_tool_use", "value": {"type": "server_tool_use", "id": "srv_2"}},
+            ],
+        )
+        validator = SCHEMAS["gen_ai.input.messages"]
+        for i, part in enumerate(parts[:5]):
+            self.assertEqual(part_errors(validator, part, f"parts[{i}]"), [])
+
+    def test_base64_in_provider_blocks_is_omitted_unless_asked_for(self) -> None:
+        image = base64.b64encode(bytes(range(256)) * 4).decode()
+        block = CustomPart("openai.image_generation_call", value={"type": "image_generation_call", "id": "ig_1", "result": image})
+        (shaped,) = self.messages(block)
+        self.assertEqual(shaped["server_tool_call"]["result"], f"[{len(image)} characters of base64 data omitted]")
+        self.assertEqual(self.messages(block, inline_media=True)[0]["server_tool_call"]["result"], image)
+        prose = " ".join(["words"] * 100)
+        (kept,) = self.messages(CustomPart("anthropic.compaction", value={"content": prose, "encrypted_content": image}))
+        self.assertEqual(kept["value"]["content"], prose)
+        self.assertTrue(kept["value"]["encrypted_content"].endswith("base64 data omitted]"))
 
     def test_truncation_is_said_in_the_value(self) -> None:
         long = "x" * 50
