@@ -386,4 +386,3 @@ def _answers(answer: object, owner: str) -> tuple[Item, ...]:
 def _shaper(inline_media: bool, max_text: int | None, owner: str) -> Shaper:
     inline = K.flag(inline_media, owner, "inline_media")
     return Shaper(inline, None if max_text is None else K.count(max_text, owner, "max_text"))
-

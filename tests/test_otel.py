@@ -203,7 +203,9 @@ class Spans(unittest.TestCase):
     def test_attributes_of_a_call(self) -> None:
         sent = R.items("anthropic", "messages.thinking_tool_result_followup.request.json")
         answer = R.items("anthropic", "messages.thinking_tool_result_followup.response.json")[0]
-        attributes = otel.span_attributes(sent, answer, provider=anthropic, request_model="claude-sonnet-4", conversation_id=SessionId("s-1"))
+        attributes = otel.span_attributes(
+            sent, answer, provider=anthropic, request_model="claude-sonnet-4", conversation_id=SessionId("s-1")
+        )
         self.assertEqual(attributes["gen_ai.operation.name"], "chat")
         self.assertEqual(attributes["gen_ai.provider.name"], "anthropic")
         self.assertEqual(attributes["gen_ai.request.model"], "claude-sonnet-4")
@@ -259,7 +261,9 @@ class Spans(unittest.TestCase):
         has_instructions = any(i.metadata.get("openai.request_field") == "instructions" for i in instructions)
         self.assertEqual("gen_ai.system_instructions" in split, has_instructions)
         mid = R.items("anthropic", "messages.mid_conversation_system.request.json")
-        roles = [m["role"] for m in json.loads(call_span("anthropic", "messages.mid_conversation_system.request.json")["gen_ai.input.messages"])]
+        roles = [
+            m["role"] for m in json.loads(call_span("anthropic", "messages.mid_conversation_system.request.json")["gen_ai.input.messages"])
+        ]
         self.assertEqual(roles.count("system"), sum("anthropic.role" in i.metadata for i in mid))
         self.assertIn("system", roles)
 
@@ -270,7 +274,9 @@ class Spans(unittest.TestCase):
         self.assertEqual(json.loads(str(attributes["gen_ai.input.messages"])), otel.input_messages(sent, provider="gemini"))
         self.assertEqual(json.loads(str(attributes["gen_ai.system_instructions"])), otel.system_instructions(sent, provider="gemini"))
         self.assertEqual(json.loads(str(attributes["gen_ai.output.messages"])), otel.output_messages(answer))
-        self.assertEqual(otel.output_messages(answer), [{"role": "assistant", "parts": [{"type": "text", "content": "hello"}], "finish_reason": "stop"}])
+        self.assertEqual(
+            otel.output_messages(answer), [{"role": "assistant", "parts": [{"type": "text", "content": "hello"}], "finish_reason": "stop"}]
+        )
 
     def test_wrong_arguments(self) -> None:
         span: Any = otel.span_attributes  # called with what its annotations refuse
@@ -310,7 +316,9 @@ class FinishAndErrors(unittest.TestCase):
                 self.assertEqual(otel.finish_reason(reason), name)
 
     def test_a_cancelled_turn(self) -> None:
-        cancelled = openai_responses.items_from_response({"id": "resp_1", "object": "response", "status": "cancelled", "model": "gpt-5", "output": []})
+        cancelled = openai_responses.items_from_response(
+            {"id": "resp_1", "object": "response", "status": "cancelled", "model": "gpt-5", "output": []}
+        )
         attributes = otel.span_attributes([], cancelled, provider=openai_responses, capture_content=True)
         self.assertEqual(attributes["gen_ai.response.finish_reasons"], ["cancelled"])
         self.assertEqual(attributes["error.type"], "cancelled")
@@ -335,9 +343,23 @@ class FinishAndErrors(unittest.TestCase):
             (anthropic, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "overloaded_error"),
             (openai_chat, {"error": {"message": "slow down", "type": "requests", "code": "rate_limit_exceeded"}}, "rate_limit_exceeded"),
             (openai_chat, {"error": {"message": "boom", "type": "server_error", "code": None}}, "server_error"),
-            (openai_responses, {"id": "resp_1", "object": "response", "status": "failed", "output": [], "error": {"code": "server_error", "message": "boom"}}, "server_error"),
+            (
+                openai_responses,
+                {
+                    "id": "resp_1",
+                    "object": "response",
+                    "status": "failed",
+                    "output": [],
+                    "error": {"code": "server_error", "message": "boom"},
+                },
+                "server_error",
+            ),
             (gemini, {"error": {"code": 429, "message": "quota", "status": "RESOURCE_EXHAUSTED"}}, "RESOURCE_EXHAUSTED"),
-            (gemini, {"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "MALFORMED_FUNCTION_CALL"}]}, "MALFORMED_FUNCTION_CALL"),
+            (
+                gemini,
+                {"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "MALFORMED_FUNCTION_CALL"}]},
+                "MALFORMED_FUNCTION_CALL",
+            ),
         ):
             with self.subTest(provider=provider.__name__, code=code):
                 attributes = otel.span_attributes([], provider.items_from_response(body), provider=provider, capture_content=True)
@@ -472,9 +494,15 @@ class Content(unittest.TestCase):
 
     def test_server_tools(self) -> None:
         parts = self.messages(
-            CustomPart("anthropic.server_tool_use", value={"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "otel"}}),
+            CustomPart(
+                "anthropic.server_tool_use",
+                value={"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "otel"}},
+            ),
             CustomPart("anthropic.web_search_tool_result", value={"type": "web_search_tool_result", "tool_use_id": "srv_1", "content": []}),
-            CustomPart("openai.web_search_call", value={"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search"}}),
+            CustomPart(
+                "openai.web_search_call",
+                value={"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search"}},
+            ),
             CustomPart("gemini.executableCode", value={"executableCode": {"language": "PYTHON", "code": "print(1)"}}),
             CustomPart("gemini.codeExecutionResult", value={"code_execution_result": {"id": "x1", "outcome": "OUTCOME_OK", "output": "1"}}),
             CustomPart("anthropic.server_tool_use", value={"type": "server_tool_use", "id": "srv_2"}),  # no name: generic
@@ -482,11 +510,33 @@ class Content(unittest.TestCase):
         self.assertEqual(
             parts,
             [
-                {"type": "server_tool_call", "id": "srv_1", "name": "web_search", "server_tool_call": {"type": "web_search", "input": {"query": "otel"}}},
-                {"type": "server_tool_call_response", "id": "srv_1", "server_tool_call_response": {"type": "web_search_tool_result", "content": []}},
-                {"type": "server_tool_call", "id": "ws_1", "name": "web_search", "server_tool_call": {"type": "web_search", "status": "completed", "action": {"type": "search"}}},
-                {"type": "server_tool_call", "name": "code_execution", "server_tool_call": {"type": "code_execution", "language": "PYTHON", "code": "print(1)"}},
-                {"type": "server_tool_call_response", "id": "x1", "server_tool_call_response": {"type": "code_execution", "outcome": "OUTCOME_OK", "output": "1"}},
+                {
+                    "type": "server_tool_call",
+                    "id": "srv_1",
+                    "name": "web_search",
+                    "server_tool_call": {"type": "web_search", "input": {"query": "otel"}},
+                },
+                {
+                    "type": "server_tool_call_response",
+                    "id": "srv_1",
+                    "server_tool_call_response": {"type": "web_search_tool_result", "content": []},
+                },
+                {
+                    "type": "server_tool_call",
+                    "id": "ws_1",
+                    "name": "web_search",
+                    "server_tool_call": {"type": "web_search", "status": "completed", "action": {"type": "search"}},
+                },
+                {
+                    "type": "server_tool_call",
+                    "name": "code_execution",
+                    "server_tool_call": {"type": "code_execution", "language": "PYTHON", "code": "print(1)"},
+                },
+                {
+                    "type": "server_tool_call_response",
+                    "id": "x1",
+                    "server_tool_call_response": {"type": "code_execution", "outcome": "OUTCOME_OK", "output": "1"},
+                },
                 {"type": "anthropic.server_tool_use", "value": {"type": "server_tool_use", "id": "srv_2"}},
             ],
         )
@@ -508,7 +558,7 @@ class Content(unittest.TestCase):
     def test_truncation_is_said_in_the_value(self) -> None:
         long = "x" * 50
         call = ToolCallPart(ToolCallId("call_" + "9" * 40), "a_tool_with_a_long_name", {"query": long, "n": 3})
-        (text, shaped_call) = self.messages(TextPart(long), call, max_text=10)
+        text, shaped_call = self.messages(TextPart(long), call, max_text=10)
         self.assertEqual(text["content"], "x" * 10 + "[... 40 characters truncated]")
         self.assertEqual(shaped_call["arguments"], {"query": "x" * 10 + "[... 40 characters truncated]", "n": 3})
         self.assertEqual((shaped_call["id"], shaped_call["name"]), (call.id.value, call.name))  # never cut

@@ -57,7 +57,9 @@ class WithTheSdk(unittest.TestCase):
     def test_a_model_call_span(self) -> None:
         sent = R.items("anthropic", "messages.thinking_tool_result_followup.request.json")
         answer = R.items("anthropic", "messages.thinking_tool_result_followup.response.json")
-        attributes = otel.span_attributes(sent, answer, provider="anthropic", request_model="claude-sonnet-4-20250514", capture_content=True)
+        attributes = otel.span_attributes(
+            sent, answer, provider="anthropic", request_model="claude-sonnet-4-20250514", capture_content=True
+        )
         span = self.record(attributes, SpanKind.CLIENT)
         self.assertEqual(span.name, "chat claude-sonnet-4-20250514")
         self.assertEqual(span.kind, SpanKind.CLIENT)
@@ -70,7 +72,9 @@ class WithTheSdk(unittest.TestCase):
                     continue
                 with self.subTest(provider=provider, name=name):
                     items = R.items(provider, name)
-                    attributes = otel.span_attributes(items, None if name.endswith(".request.json") else items, provider=provider, capture_content=True)
+                    attributes = otel.span_attributes(
+                        items, None if name.endswith(".request.json") else items, provider=provider, capture_content=True
+                    )
                     self.record(attributes, SpanKind.CLIENT)
 
     def test_a_failed_tool_span(self) -> None:
