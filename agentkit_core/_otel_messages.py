@@ -80,6 +80,17 @@ def _truncated(text: str, limit: int | None) -> str:
     return f"{text[:limit]}[... {len(text) - limit} characters truncated]"
 
 
+def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """A copy of a JSON value with ``change`` applied to every string in it (keys aside)."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [_map_strings(v, change) for v in value]
+    if isinstance(value, dict):
+        return {k: _map_strings(v, change) for k, v in value.items()}
+    return value
+
+
 class Shaper:
     """The options of one conversion: inline media or not, and the bound on every string."""
 
@@ -99,13 +110,7 @@ class Shaper:
         """A copy of a JSON value whose every string (keys aside) is bounded; the structure is kept."""
         if self.max_text is None:
             return copy_json(value)  # the caller may change it: never the part's own
-        if isinstance(value, str):
-            return _truncated(value, self.max_text)
-        if isinstance(value, list):
-            return [self.json(v) for v in value]
-        if isinstance(value, dict):
-            return {k: self.json(v) for k, v in value.items()}
-        return value
+        return _map_strings(value, self.text)
 
     def opaque(self, value: Any) -> Any:
         """A provider block's JSON, bounded, its base64 data (an image a tool made, encrypted state) omitted.
@@ -113,15 +118,12 @@ class Shaper:
         Without ``inline_media``, a string of 256 characters or more drawn only
         from the base64 alphabets is ``[N characters of base64 data omitted]``.
         """
-        if isinstance(value, str):
-            if not self.inline_media and len(value) >= _BASE64_LEAST and not value.strip(_BASE64):
-                return f"[{len(value)} characters of base64 data omitted]"
-            return _truncated(value, self.max_text)
-        if isinstance(value, list):
-            return [self.opaque(v) for v in value]
-        if isinstance(value, dict):
-            return {k: self.opaque(v) for k, v in value.items()}
-        return value
+        return _map_strings(value, self._opaque_string)
+
+    def _opaque_string(self, text: str) -> str:
+        if not self.inline_media and len(text) >= _BASE64_LEAST and not text.strip(_BASE64):
+            return f"[{len(text)} characters of base64 data omitted]"
+        return self.text(text)
 
     # -- messages --------------------------------------------------------------------------
 
