@@ -187,28 +187,49 @@ def output_messages(
 
 
 def tool_definitions(tools: Iterable[object]) -> list[dict[str, Any]]:
-    """The ``gen_ai.tool.definitions`` of tool specs, as JSON data.
+    """The ``gen_ai.tool.definitions`` of tool specs, as JSON data: what a provider's ``tools_from_request`` gives.
 
-    A tool is a ``ToolSpec`` or anything with its attributes, or a mapping of
-    the same keys: ``name`` (a string), ``description`` and ``input_schema``
-    (written as ``description`` and ``parameters``, unless ``None`` or an empty
-    description).
+    A ``ToolSpec``, anything with its attributes, or a mapping of the same
+    keys without a ``type`` (``name``, a string; ``description`` and
+    ``input_schema``, written as ``description`` and ``parameters`` unless
+    ``None`` or an empty description) is a ``function`` definition.  Any other
+    mapping (one with another ``type``, or Gemini's ``{"codeExecution": {}}``,
+    one key holding an object) is a provider's native tool, a server tool: a
+    definition of its ``type`` (or its one key) and its ``name`` (else its
+    type), nothing more.
 
     >>> tool_definitions([{"name": "get_weather", "description": "Weather now", "input_schema": None}])
     [{'type': 'function', 'name': 'get_weather', 'description': 'Weather now'}]
+    >>> tool_definitions([{"type": "web_search_20250305", "name": "web_search"}, {"googleSearch": {}}])
+    [{'type': 'web_search_20250305', 'name': 'web_search'}, {'type': 'googleSearch', 'name': 'googleSearch'}]
     """
-    definitions = []
-    for tool in _iterate(tools, "tool_definitions", "tools"):
-        name = K.text(_tool_field(tool, "name"), "tool_definitions", "tools[].name")
-        definition: dict[str, Any] = {"type": "function", "name": name}
-        description = _tool_field(tool, "description")
-        if description is not None and K.text(description, "tool_definitions", f"tools[{name!r}].description"):
-            definition["description"] = description
-        schema = _tool_field(tool, "input_schema")
-        if schema is not None:
-            definition["parameters"] = copy_json(schema)
-        definitions.append(definition)
-    return definitions
+    return [_definition(tool, i) for i, tool in enumerate(_iterate(tools, "tool_definitions", "tools"))]
+
+
+def _definition(tool: object, i: int) -> dict[str, Any]:
+    """One tool's definition (see :func:`tool_definitions`)."""
+    where = f"tools[{i}]"
+    if isinstance(tool, Mapping) and tool.get("type", "function") != "function":
+        return _native_definition(tool, where)
+    if isinstance(tool, Mapping) and len(tool) == 1 and isinstance(next(iter(tool.values())), Mapping):
+        return _native_definition(tool, where)  # Gemini's {"codeExecution": {}}
+    name = K.text(_tool_field(tool, "name"), "tool_definitions", f"{where}.name")
+    definition: dict[str, Any] = {"type": "function", "name": name}
+    description = _tool_field(tool, "description")
+    if description is not None and K.text(description, "tool_definitions", f"{where}.description"):
+        definition["description"] = description
+    schema = _tool_field(tool, "input_schema")
+    if schema is not None:
+        definition["parameters"] = copy_json(schema)
+    return definition
+
+
+def _native_definition(tool: Mapping[Any, Any], where: str) -> dict[str, Any]:
+    """A provider's native tool: its ``type`` (or its one key) and its ``name`` (or its type)."""
+    kind = tool.get("type", next(iter(tool)) if len(tool) == 1 else None)
+    kind = K.text(kind, "tool_definitions", f"{where}.type")
+    name = tool.get("name", kind)
+    return {"type": kind, "name": K.text(name, "tool_definitions", f"{where}.name")}
 
 
 def span_attributes(

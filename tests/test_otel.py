@@ -29,6 +29,7 @@ from agentkit_core import (
     ToolCallPart,
     ToolOutput,
     ToolResultPart,
+    ToolSpec,
     Usage,
 )
 from agentkit_core import INPUT_ERROR_KEY, INPUT_JSON_KEY, CustomPart, MessageId
@@ -416,6 +417,48 @@ class ToolSpans(unittest.TestCase):
         call = ToolCallPart(ToolCallId("call_1"), "f", {})
         with self.assertRaises(ValueError):
             otel.tool_span_attributes(call, ToolResultPart.success(ToolCallId("call_2"), ToolOutput.text("")))
+
+    def test_tool_definitions_of_real_tool_specs(self) -> None:
+        specs = [
+            ToolSpec("get_weather", "Weather now", {"type": "object", "properties": {"city": {"type": "string"}}}),
+            ToolSpec("ping"),  # no description, no schema
+        ]
+        self.assertEqual(
+            otel.tool_definitions(specs),
+            [
+                {"type": "function", "name": "get_weather", "description": "Weather now", "parameters": specs[0].input_schema},
+                {"type": "function", "name": "ping"},
+            ],
+        )
+        call = ToolCallPart(ToolCallId("call_1"), "get_weather", {"city": "Paris"})
+        failed = ToolResultPart.failure(call, "the weather service is down")
+        attributes = otel.tool_span_attributes(call, failed, tool=specs[0])
+        self.assertEqual((attributes["gen_ai.tool.description"], attributes["error.type"]), ("Weather now", "_OTHER"))
+        self.assertNotIn("gen_ai.tool.description", otel.tool_span_attributes(call, tool=specs[1]))
+
+    def test_the_tools_of_every_recorded_request(self) -> None:
+        function = {"$ref": "#/$defs/FunctionToolDefinition"}
+        validator = SCHEMAS["gen_ai.tool.definitions"]
+        seen = set()
+        for provider, module in R.PROVIDERS.items():
+            for name in R.names(provider, ".request.json"):
+                tools = module.tools_from_request(R.load(provider, name))
+                if not tools:
+                    continue
+                with self.subTest(provider=provider, name=name):
+                    attributes = call_span(provider, name, tools=tools)
+                    self.assertEqual(attribute_errors("gen_ai.tool.definitions", attributes["gen_ai.tool.definitions"]), [])
+                    definitions = json.loads(attributes["gen_ai.tool.definitions"])
+                    self.assertEqual(
+                        [d["name"] for d in definitions], [getattr(t, "name", None) or t.get("name") or next(iter(t)) for t in tools]
+                    )
+                    for tool, definition in zip(tools, definitions):
+                        seen.add(type(tool))
+                        if isinstance(tool, ToolSpec):
+                            self.assertEqual(validator.errors(definition, function), [])
+                        else:
+                            self.assertNotEqual(definition["type"], "function")  # a server tool is no function
+        self.assertEqual(seen, {ToolSpec, dict})
 
     def test_tool_definitions_from_mappings_and_objects(self) -> None:
         class Spec:
