@@ -31,7 +31,7 @@ an event, one level down) and one dict lookup (:attr:`Native.sure`) on top of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ... import NormalizeError
@@ -39,11 +39,6 @@ from . import NATIVE_MAX_DEPTH, JsonDict, b64encode, native_object
 from .detect import NAMES, sniff
 
 __all__ = ("Native", "take", "dumped")
-
-#: How deep :func:`_is_dump` looks for the nulls that mark a dump, in a body and in a stream event (level 1).
-_BODY_DEPTH = 1
-_EVENT_DEPTH = 2
-
 
 @dataclass(frozen=True, slots=True)
 class Native:
@@ -70,6 +65,11 @@ class Native:
     """The SDK's ``bytes`` fields, whose dumps hold bytes (Python mode) or URL-safe base64 (JSON mode)."""
     bare_error: bool = False
     """Whether an error object alone (``message`` and ``type`` or ``code``) stands for ``{"error": ...}``."""
+    event: bool = field(init=False, repr=False, compare=False)
+    """Whether the value is a stream event (its :attr:`kind` begins ``stream``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "event", self.kind.startswith("stream"))
 
 
 def take(value: object, native: Native) -> JsonDict:
@@ -128,45 +128,50 @@ def _is_dump(value: object, native: Native) -> bool:
     Gemini's API sends neither nulls nor snake_case names: a dump shows by the
     SDK's own top-level fields, or by top-level names all in snake_case.  The
     other APIs send some nulls: a dump shows by nulls where the API writes
-    none, two in a body (which may hold one odd null, where a dump holds one
-    for every unset field), one in a stream event or the block it starts (an
-    event is small: its dump may hold a single null, as a text block's
-    ``citations``).
+    none, two at a body's top level (which may hold one odd null, where a dump
+    holds one for every unset field), one in a stream event or the block it
+    starts (an event is small: its dump may hold a single null, as a text
+    block's ``citations``).
     """
     if type(value) is not dict:
         return False
     if native.camel:
-        keys = [k for k in value if type(k) is str]
-        if any(k in _GENAI_ONLY for k in keys):
+        return _genai_dump(value)
+    nullable = native.nullable
+    if not native.event:
+        return _stray_nulls(value, nullable) >= 2
+    if _stray_nulls(value, nullable):
+        return True
+    for v in value.values():
+        if type(v) is list and v:
+            v = v[0]
+        if type(v) is dict and _stray_nulls(v, nullable):
             return True
-        snake = [k for k in keys if "_" in k]
-        return bool(snake) and not any(k != k.lower() for k in keys)
-    if native.kind.startswith("stream"):
-        return _sdk_nulls(value, native.nullable, _EVENT_DEPTH, 1) >= 1
-    return _sdk_nulls(value, native.nullable, _BODY_DEPTH, 2) >= 2
+    return False
+
+
+def _stray_nulls(value: JsonDict, nullable: frozenset[str]) -> int:
+    """How many of ``value``'s fields are null where the API writes no null."""
+    if None not in value.values():  # most objects hold none: one pass in C
+        return 0
+    found = 0
+    for key, v in value.items():
+        if v is None and key not in nullable:
+            found += 1
+    return found
+
+
+def _genai_dump(value: JsonDict) -> bool:
+    keys = [k for k in value if type(k) is str]
+    if not _GENAI_ONLY.isdisjoint(keys):
+        return True
+    return any("_" in k for k in keys) and all(k == k.lower() for k in keys)
 
 
 #: Top-level fields google-genai's response type adds to the API's.
 _GENAI_ONLY = frozenset(
     ("sdk_http_response", "sdkHttpResponse", "automatic_function_calling_history", "automaticFunctionCallingHistory", "parsed")
 )
-
-
-def _sdk_nulls(value: JsonDict, nullable: frozenset[str], levels: int, enough: int) -> int:
-    """How many nulls ``value`` holds where the API writes none, within ``levels`` levels (the first
-    element of each list), counted up to ``enough``."""
-    found = 0
-    if None in value.values():  # most objects hold none: one pass in C
-        found = sum(1 for k, v in value.items() if v is None and k not in nullable)
-    if levels > 1 and found < enough:
-        for v in value.values():
-            if type(v) is list and v:
-                v = v[0]
-            if type(v) is dict:
-                found += _sdk_nulls(v, nullable, levels - 1, enough - found)
-                if found >= enough:
-                    break
-    return found
 
 
 def _scrub(value: Any, native: Native, depth: int) -> Any:
