@@ -194,9 +194,9 @@ class ChatStreamDecoder:
                     self._commit(self._choices[index], out)
         return out
 
-    def _check(self, event: Any) -> JsonDict:
+    def _check(self, held: Any) -> JsonDict:
         """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
-        event = take(event, EVENT)
+        event = take(held, EVENT)
         get_str(event, "id")
         get_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes
