@@ -23,8 +23,9 @@ fields through the slots' own descriptors (:func:`filler`), which no
 ``__setattr__`` sees, or fills a mutable twin (``_make.maker``).
 
 A :class:`factory` is a function on a class that makes a value
-(``Part.text("hi")``); instances refuse it with ``AttributeError``, so
-``item.text`` never hands back a function that looks like a field.
+(``Part.text("hi")``); instances and subclasses refuse it with
+``AttributeError``, so ``item.text`` never hands back a function that looks
+like a field, and ``ToolCallPart.text("hi")`` never makes a ``TextPart``.
 """
 
 from __future__ import annotations
@@ -169,21 +170,24 @@ def _setstate(self: Any, state: list[Any]) -> None:
 
 
 class factory(Generic[P, R]):
-    """A factory function reachable from its class only.
+    """A factory function reachable from the class that defines it, and only from there.
 
-    ``Part.text`` is the function; ``part.text`` on an instance raises
+    ``Part.text`` is the function.  ``part.text`` on an instance raises
     ``AttributeError`` (unless the variant has a field of that name, which
-    then shadows the factory, as ``TextPart.text`` does).
+    then shadows the factory, as ``TextPart.text`` does), and so does
+    ``ToolCallPart.text`` on a subclass: a variant class offers its own
+    factories, never its base's, which would make another variant.
     """
 
     __slots__ = ("func", "name", "home")
 
     def __init__(self, func: Callable[P, R]) -> None:
         self.func = func
-        self.name = self.home = func.__name__
+        self.name = func.__name__
+        self.home: type = object  # the defining class, set when the class is made
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.home = name, owner.__name__
+        self.name, self.home = name, owner
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> Callable[P, R]: ...
@@ -192,13 +196,11 @@ class factory(Generic[P, R]):
     def __get__(self, obj: object, owner: type | None = None) -> NoReturn: ...
 
     def __get__(self, obj: object, owner: type | None = None) -> Callable[P, R]:
-        if obj is None:
+        if obj is None and owner is self.home:
             return self.func
-        raise AttributeError(
-            f"{type(obj).__name__!r} object has no attribute {self.name!r} ({self.home}.{self.name} is a factory: call it on the class)",
-            name=self.name,
-            obj=obj,
-        )
+        home, name = self.home.__name__, self.name
+        where, holder = (f"{type(obj).__name__!r} object", obj) if obj is not None else (f"type object {getattr(owner, '__name__', '?')!r}", owner)
+        raise AttributeError(f"{where} has no attribute {name!r} ({home}.{name} is a factory: call it on {home})", name=name, obj=holder)
 
 
 def not_constructible(family: str, examples: str) -> Callable[..., NoReturn]:

@@ -236,6 +236,15 @@ class Hygiene(unittest.TestCase):
             self.assertTrue(hasattr(agentkit_core, name), name)
         self.assertEqual(len(set(agentkit_core.__all__)), len(agentkit_core.__all__))
 
+    def test_the_package_namespace_holds_only_its_public_names(self) -> None:
+        # dir(agentkit_core) showed `annotations`, the __future__ feature.
+        import agentkit_core
+
+        shown = {name for name in dir(agentkit_core) if not name.startswith("_")}
+        modules = {name for name in shown if inspect.ismodule(getattr(agentkit_core, name))}
+        self.assertEqual(shown - modules, set(agentkit_core.__all__))
+        self.assertNotIn("annotations", shown)
+
     def test_modules_stay_small(self) -> None:
         for name in package_files():
             if name.endswith(".py"):
