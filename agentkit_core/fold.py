@@ -3,7 +3,7 @@
 ``fold(state, delta)`` returns a new :class:`FoldState`; ``fold_all(state,
 deltas)`` folds a whole stream in one pass with the same result;
 ``fold_iter(state, deltas)`` and ``afold_iter(state, async_deltas)`` yield the
-state after each delta.  The rules, each one method of ``_branch.Branch``:
+state after each delta.  The rules, each one method of ``_fold_rules.Branch``:
 
 * ``BeginPart`` opens a part of its kind at the next position.  Opening an id
   that is open is an error.
@@ -31,9 +31,9 @@ unchanged.
 Purity and cost.  A state never changes once returned, and folding two deltas
 onto one state gives two independent states.  Yet folding a stream step by
 step costs O(1) per delta however many earlier states are kept alive.  A state
-is a version number over a *branch* (``_branch``), an append-only history
+is a version number over a *branch* (``_fold_rules``), an append-only history
 shared by a line of states: each part's chunks and changes in lists, every
-item stamped with the version it arrived at (``_open``), and a state sees the
+item stamped with the version it arrived at (``_fold_log``), and a state sees the
 items stamped with its version or earlier.  A fold onto the newest state of
 its branch appends and returns the next version.  A fold onto any other state
 (an older one, or one that another fold has already extended) first copies
@@ -74,8 +74,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._branch import Branch, Lost
-from ._open import PartLog, View
+from ._fold_log import PartLog, View
+from ._fold_rules import Branch, Lost
 from .content import Part
 from .delta import AppendText, Delta
 from .error import ProtocolError
@@ -218,7 +218,7 @@ def fold(state: FoldState | Sequence[Part], delta: Delta) -> FoldState:
         if type(delta) is AppendText:  # the hot path: text for an open part that takes it
             pid = delta.part_id
             key = pid.value if type(pid) is PartId else None
-            log = branch.open.get(key) if type(key) is str else None
+            log = branch.open_parts.get(key) if type(key) is str else None
             chunk = delta.chunk
             if log is not None and log.takes_text and type(chunk) is str and next(branch.claims) == version:
                 branch.tip = version  # Branch.claim, PartLog.add_text and _state, inlined
@@ -264,7 +264,7 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
     except Lost:
         branch, version = branch.fork(state._version), 1
         branch.claim(version)
-    open_logs, append_text = branch.open, Branch.append_text
+    open_logs, append_text = branch.open_parts, Branch.append_text
     last, append = _NOTHING, None  # the last AppendText's part id, whose part takes more text
     i = -1
     try:
