@@ -1,4 +1,4 @@
-"""The checks every decoder shares, each written once.
+"""The checks every decoder shares, each written once: the decode side.
 
 Decoders read plain JSON-shaped Python data (what ``json.loads`` returns) the
 way the Rust reference's serde derive reads JSON text:
@@ -13,6 +13,28 @@ way the Rust reference's serde derive reads JSON text:
 Every failure is a :class:`NormalizeError` whose path starts at the failing
 field; callers prefix their own segment (``NormalizeError.under``) while the
 error propagates, so decoding that succeeds never builds a path string.
+
+The constructors' checks are in :mod:`._check`, under the same leaf names
+(``string``, ``opt_string``, ``boolean``, ``u64``, ``opt_u64``, ``f64``): the
+wire's types.  Modules import the two as words, ``from . import _codec as
+wire`` and ``from . import _check as check``, so ``wire.string(v, "name")``
+reads a decoded field and ``check.string(v, "TextPart", "text")`` a
+constructor's argument.
+
+Fast paths.  Every check begins with the test that passes the common case
+(``type(v) is str and v.isascii()`` for a string), and a caller on a hot path
+may inline that first line and call the check only for the rest::
+
+    name = name if type(name) is str and name.isascii() else wire.string(name, "name")
+
+The inlined test must be the check's own first line, or a stricter one, so
+both routes accept exactly the same values; the check alone has the error
+messages.  Decoders do the same for a struct (``v if type(v) is dict and
+depth <= MAX_DEPTH else wire.struct(...)``) and for an empty ``metadata``
+(``EMPTY_METADATA if ... else metadata_field(d, depth)``), and constructors
+for arguments that are already what the field holds (``metadata if
+type(metadata) is MetadataMap else as_metadata(...)``).  The bench
+(``tools/bench.py``, codec area) prices the call each saves.
 """
 
 from __future__ import annotations
@@ -20,7 +42,6 @@ from __future__ import annotations
 import math
 from operator import countOf
 
-from ._make import maker as maker
 from .error import NormalizeError
 
 TYPE_CHECKING = False

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from . import _codec as C
+from . import _codec as wire
 from .content import (
     Modality,
     Part,
@@ -270,7 +270,7 @@ def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap
     if not text.strip():
         return {}, md
     try:  # nesting is bounded before parsing, so no argument text can exhaust the stack
-        return C.json_value(loads(text, MAX_DEPTH - _INPUT_DEPTH + 1), _INPUT_DEPTH), md
+        return wire.json_value(loads(text, MAX_DEPTH - _INPUT_DEPTH + 1), _INPUT_DEPTH), md
     except NormalizeError as exc:
         return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})
 

@@ -19,8 +19,8 @@ Assigning or deleting any attribute of a value, a field or not, raises
 this base's ``__setattr__`` and ``__delattr__`` refuse everything.  (A
 frozen dataclass would generate its own, which also raise a confusing
 ``TypeError`` for names that are not fields.)  Code that builds values stores
-fields through the slots' own descriptors (:func:`filler`), which no
-``__setattr__`` sees, or fills a mutable twin (``_make.maker``).
+fields through the slots' own descriptors (``_make.filler``), which no
+``__setattr__`` sees, or fills a mutable twin (``_make.unchecked_maker``).
 
 A :class:`factory` is a function on a class that makes a value
 (``Part.text("hi")``); instances and subclasses refuse it with
@@ -35,7 +35,6 @@ from dataclasses import dataclass as _dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
 
-from ._make import filler as filler
 from .jsontext import JsonCodec
 
 TYPE_CHECKING = False
