@@ -64,7 +64,8 @@ and ``agentkit.tool_name`` (tool calls; the id for tool results too),
 ``agentkit.mime_type`` (media and files), ``agentkit.file_name`` (files),
 ``agentkit.custom_kind`` (custom parts); the constants ``TOOL_CALL_ID_KEY``,
 ``TOOL_NAME_KEY``, ``MODALITY_KEY``, ``MIME_TYPE_KEY``, ``FILE_NAME_KEY`` and
-``CUSTOM_KIND_KEY`` of this module name them.  ``snapshot()`` renders them as the
+``CUSTOM_KIND_KEY`` (in :mod:`.keys`, with the other well-known keys, and in
+the package) name them.  ``snapshot()`` renders them as the
 open part's fields and leaves them out of its metadata, except that an open tool
 result keeps ``agentkit.tool_name``, which on a result is metadata of its own (the
 tool it answers).  The committed part, being authoritative, is unaffected.
@@ -80,38 +81,12 @@ from .content import Part
 from .delta import AppendText, Delta
 from .error import ProtocolError
 from .ids import PartId
-from .keys import (
-    CUSTOM_KIND_KEY,
-    FILE_NAME_KEY,
-    HEADER_KEYS,
-    INPUT_ERROR_KEY,
-    INPUT_JSON_KEY,
-    MIME_TYPE_KEY,
-    MODALITY_KEY,
-    TOOL_CALL_ID_KEY,
-    TOOL_NAME_KEY,
-)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, AsyncIterable, AsyncIterator, Iterator, Sequence
 
-__all__ = (
-    "FoldState",
-    "fold",
-    "fold_all",
-    "fold_iter",
-    "afold_iter",
-    "INPUT_JSON_KEY",
-    "INPUT_ERROR_KEY",
-    "HEADER_KEYS",
-    "TOOL_CALL_ID_KEY",
-    "TOOL_NAME_KEY",
-    "MODALITY_KEY",
-    "MIME_TYPE_KEY",
-    "FILE_NAME_KEY",
-    "CUSTOM_KIND_KEY",
-)
+__all__ = ("FoldState", "fold", "fold_all", "fold_iter", "afold_iter")
 
 
 class FoldState:
