@@ -46,8 +46,11 @@ if TYPE_CHECKING:
 
     _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
 else:
-    # ``typing`` is not imported at run time: it would cost a fifth of the
-    # package's import.  What this module uses of it does nothing at run time.
+    # ``typing`` is not imported at run time: it is among the costliest standard
+    # modules to import, and ``import agentkit_core`` does without it (the
+    # package's modules read it under ``TYPE_CHECKING``, the projection
+    # protocols load on first use; tests/test_packaging.py checks it in a fresh
+    # interpreter).  What this module uses of it does nothing at run time.
     class Generic:
         __slots__ = ()
 
