@@ -15,26 +15,19 @@ field; callers prefix their own segment (``NormalizeError.under``) while the
 error propagates, so decoding that succeeds never builds a path string.
 
 The constructors' checks are in :mod:`._check`, under the same leaf names
-(``string``, ``opt_string``, ``boolean``, ``u64``, ``opt_u64``, ``f64``): the
-wire's types.  Modules import the two as words, ``from . import _codec as
-wire`` and ``from . import _check as check``, so ``wire.string(v, "name")``
-reads a decoded field and ``check.string(v, "TextPart", "text")`` a
-constructor's argument.
+(the wire's types: ``string``, ``boolean``, ``u64``, ``f64``...); modules
+import the two as words, ``wire`` and ``check``.
 
-Fast paths.  Every check begins with the test that passes the common case
-(``type(v) is str and v.isascii()`` for a string), and a caller on a hot path
-may inline that first line and call the check only for the rest::
+Fast paths.  Every check begins with the test that passes the common case; a
+hot caller may inline that first line and call the check for the rest::
 
     name = name if type(name) is str and name.isascii() else wire.string(name, "name")
 
-The inlined test must be the check's own first line, or a stricter one, so
-both routes accept exactly the same values; the check alone has the error
-messages.  Decoders do the same for a struct (``v if type(v) is dict and
-depth <= MAX_DEPTH else wire.struct(...)``) and for an empty ``metadata``
-(``EMPTY_METADATA if ... else metadata_field(d, depth)``), and constructors
-for arguments that are already what the field holds (``metadata if
-type(metadata) is MetadataMap else as_metadata(...)``).  The bench
-(``tools/bench.py``, codec area) prices the call each saves.
+The inlined test is the check's own first line, or a stricter one, so both
+routes accept the same values and only the check has error messages.  The
+same goes for structs (``type(v) is dict and depth <= MAX_DEPTH``), empty
+``metadata`` (``metadata_field``) and constructors' arguments that already
+are what the field holds (``type(metadata) is MetadataMap``).
 """
 
 from __future__ import annotations

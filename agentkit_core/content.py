@@ -9,21 +9,12 @@ variants, so ``isinstance``, ``match`` and type checkers all work::
         case ToolCallPart(id=call_id, name=name, input=args): ...
 
 Their wire form is the reference's externally tagged enum:
-``{"Text": {"text": "hi", "metadata": {}}}``.  The family, in the reference's
-order, by wire tag, variant and where it is written::
-
-    Text         TextPart         here
-    Media        MediaPart        here
-    File         FilePart         here
-    Structured   StructuredPart   here
-    Reasoning    ReasoningPart    here
-    ToolCall     ToolCallPart     tool.py, with the tool output a result carries
-    ToolResult   ToolResultPart   tool.py
-    Custom       CustomPart       here
-
-:mod:`.tool` imports this module, so it is the one module that sees all
-eight: the list of variants and the decoder registry built from it
-(``PART_VARIANTS``, ``PART_TYPES``, ``PART_DECODERS``) are written there.
+``{"Text": {"text": "hi", "metadata": {}}}``.  The eight, in the reference's
+order: ``TextPart``, ``MediaPart``, ``FilePart``, ``StructuredPart``,
+``ReasoningPart`` (here), ``ToolCallPart``, ``ToolResultPart`` (in
+:mod:`.tool`, beside the output a result carries) and ``CustomPart`` (here).
+:mod:`.tool` imports this module, so it is the one that sees all eight: the
+list of variants, and the registry made from it, are written there.
 """
 
 from __future__ import annotations
@@ -486,11 +477,8 @@ _fill_reasoning = filler(ReasoningPart, "summary", "data", "redacted", "metadata
 _fill_custom = filler(CustomPart, "kind", "data", "value", "metadata", "_depth")
 
 
-# -- the registry ------------------------------------------------------------------
-
-#: Tag -> decoder of the variant's body (``decoder(body, depth)``), for all eight variants.
-#: Empty here: :mod:`.tool`, which imports this module and so is the one that sees every
-#: variant, fills it from its ``PART_VARIANTS``, in the reference's order (errors list the tags).
+#: Tag -> decoder of the variant's body (``decoder(body, depth)``), for all eight variants: empty
+#: here, filled by :mod:`.tool` from its ``PART_VARIANTS``, in the reference's order.
 PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {}
 
 #: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
