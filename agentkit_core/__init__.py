@@ -53,33 +53,10 @@ from .keys import (
     TOOL_NAME_KEY,
 )
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
+from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
-
-# The projection protocols are typing.Protocol classes, and the package does without typing at
-# import (see _value): they load on first use (PEP 562), and type checkers, which read the
-# branch below, see them imported as usual.
-_LAZY = frozenset(("ItemView", "ResponseDecoder", "StreamDecoder", "RequestEncoder", "ProviderAdapter"))
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
-else:
-
-    def __getattr__(name):
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from . import projection
-
-        value = globals()[name] = getattr(projection, name)
-        return value
-
-    def __dir__():
-        return sorted(set(globals()) | _LAZY)
-
-
-del TYPE_CHECKING
 
 __version__ = "0.1.0"
 

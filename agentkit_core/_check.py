@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from ._codec import MAX_DEPTH, U64_END
 from .error import NormalizeError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from enum import Enum
     from typing import Any, NoReturn

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import math
 from operator import countOf
+from typing import TYPE_CHECKING
 
 from .error import NormalizeError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, NoReturn, TypeVar, Union
 
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 #: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
 if TYPE_CHECKING:
     JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
-else:  # the same union, without importing typing
+else:  # the same union, as the types.UnionType it has always been at run time
     JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
 #: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).

@@ -20,6 +20,7 @@ only what arrived since.
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from .content import (
@@ -51,7 +52,6 @@ from .keys import (
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
 from .tool import _make_call, _make_call_id, _make_result, _make_text_output
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import count
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from ._fold_log import UNSET, Head, PartLog, View
 from .content import Part, PartKind
@@ -32,7 +33,6 @@ from .error import ProtocolError
 from .ids import PartId
 from .metadata import EMPTY_METADATA
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -89,9 +89,9 @@ class Branch:
     ``base`` holds the parts committed before the branch began; ``logs`` one
     :class:`PartLog` per part begun, or committed with none open, on the
     branch, in order; ``open_parts`` the logs of the parts open at the newest
-    version, ``tip``, by id.  A rule checks its delta against the newest version, then claims
-    the next version (unless its caller, ``fold_all``, already owns it), then
-    appends: a refused delta leaves the branch as it was.
+    version, ``tip``, by id.  A rule checks its delta against the newest
+    version, then claims the next version (unless its caller, ``fold_all``,
+    already owns it), then appends: a refused delta leaves the branch as it was.
     """
 
     __slots__ = ("base", "logs", "open_parts", "tip", "claims")

@@ -47,8 +47,8 @@ from __future__ import annotations
 
 from dataclasses import fields
 from types import FunctionType
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, TypeVar
 

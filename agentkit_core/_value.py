@@ -34,33 +34,17 @@ from dataclasses import FrozenInstanceError, fields, is_dataclass
 from dataclasses import dataclass as _dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar, overload
 
 from .jsontext import JsonCodec
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
-
-    P = ParamSpec("P")
-    R = TypeVar("R")
+    from typing import Any, Callable, NoReturn
 
     _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
-else:
-    # ``typing`` is not imported at run time: it is among the costliest standard
-    # modules to import, and ``import agentkit_core`` does without it (the
-    # package's modules read it under ``TYPE_CHECKING``, the projection
-    # protocols load on first use; tests/test_packaging.py checks it in a fresh
-    # interpreter).  What this module uses of it does nothing at run time.
-    class Generic:
-        __slots__ = ()
 
-        def __class_getitem__(cls, params):
-            return cls
-
-    P = R = None
-
-    def overload(func):
-        return func
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _FIELDS: dict[type, _Fields | None] = {}
 

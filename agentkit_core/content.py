@@ -20,6 +20,7 @@ list of variants, and the registry made from it, are written there.
 from __future__ import annotations
 
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -31,7 +32,6 @@ from .data import DATA_REFS, DataRef, decode_data_ref
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar, Mapping, TypeVar
 

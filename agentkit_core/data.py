@@ -7,13 +7,14 @@ their data through one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import _check as check
 from . import _codec as wire
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory, not_constructible
 from .ids import ArtifactId
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar
 

@@ -11,6 +11,7 @@ parts.  On the wire each is externally tagged:
 from __future__ import annotations
 
 from dataclasses import field
+from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -22,7 +23,6 @@ from .ids import PartId
 from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
 from .tool import PART_VARIANTS
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
 

@@ -74,6 +74,7 @@ tool it answers).  The committed part, being authoritative, is unaffected.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ._fold_log import PartLog, View
 from ._fold_rules import Branch, Lost
@@ -82,7 +83,6 @@ from .delta import AppendText, Delta
 from .error import ProtocolError
 from .ids import PartId
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, AsyncIterable, AsyncIterator, Iterator, Sequence
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 from operator import index
+from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -24,7 +25,6 @@ from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_m
 from .tool import PART_TYPES
 from .usage import Usage
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterable, Mapping
 

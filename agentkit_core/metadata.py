@@ -8,6 +8,7 @@ Nothing in agentkit depends on provider-specific metadata for correctness.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -16,7 +17,6 @@ from ._value import refuse_delattr, refuse_setattr
 from .error import NormalizeError
 from .jsontext import JsonCodec, JsonValue
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterator
 

@@ -19,6 +19,7 @@ Executing tools is not this package's business; describing them is.
 from __future__ import annotations
 
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -40,7 +41,6 @@ from .error import NormalizeError
 from .ids import ToolCallId
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import io
 import os
+from typing import TYPE_CHECKING
 
 from .error import NormalizeError
 from .item import Item
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any, Iterable, Iterator
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ("load_items", "iter_items", "dump_items", "PathOrFile")
 
 #: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
-if not TYPE_CHECKING:  # the reader's alias, spelled without importing the reader or typing's IO
+if not TYPE_CHECKING:  # the reader's alias, spelled without importing the reader, which loads on first use
     PathOrFile = str | os.PathLike[str] | io.IOBase
 
 _PACKAGE = __name__.rpartition(".")[0] or "agentkit_core"

@@ -21,6 +21,7 @@ sides, and costs add when their currencies match (a mismatch raises
 from __future__ import annotations
 
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -30,7 +31,6 @@ from ._value import Value, dataclass
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 

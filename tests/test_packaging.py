@@ -301,17 +301,6 @@ class Hygiene(unittest.TestCase):
             self.assertTrue(hasattr(agentkit_core, name), name)
         self.assertEqual(len(set(agentkit_core.__all__)), len(agentkit_core.__all__))
 
-    @needs_processes
-    def test_importing_the_package_does_not_import_typing(self) -> None:
-        # The modules read typing under TYPE_CHECKING only, and the projection protocols load on first use.
-        code = (
-            "import sys; sys.path.insert(0, sys.argv[1]); import agentkit_core as ak\n"
-            "ak.fold_all((), [ak.BeginPart(ak.PartId('p'), ak.PartKind.TEXT)]); ak.Item.from_json(ak.Item.text(ak.ItemKind.USER, 'x').to_json())\n"
-            "print('typing' in sys.modules, 'projection' in dir(ak), ak.ItemView.__name__, 'typing' in sys.modules)"
-        )
-        result = run("-I", "-S", "-c", code, ROOT)
-        self.assertEqual((result.stdout, result.stderr), ("False False ItemView True\n", ""))
-
     def test_modules_import_one_another_without_circles(self) -> None:
         # Imports made for the type checker count too: a reader follows them the same way.
         graph = module_imports()
