@@ -213,6 +213,33 @@ class HeldTest(unittest.TestCase):
             anthropic.items_from_response({"type": "message", "content": [TextPart("x")]})
 
 
+class GeminiSpellingTest(unittest.TestCase):
+    """The Gemini API reads snake_case as well as camelCase: a body in either spelling decodes the same."""
+
+    @staticmethod
+    def snake(value: Any) -> Any:
+        """``value`` with every field name around the contents in snake_case (the contents as they are)."""
+        if isinstance(value, dict):
+            return {("".join("_" + c.lower() if c.isupper() else c for c in k)): v if k == "content" else GeminiSpellingTest.snake(v)
+                    for k, v in value.items()}
+        if isinstance(value, list):
+            return [GeminiSpellingTest.snake(v) for v in value]
+        return value
+
+    def test_either_spelling_decodes_the_same(self) -> None:
+        for name in recorded.names("gemini", ".response.json"):
+            body = recorded.load("gemini", name)
+            with self.subTest(name):
+                ids = iter(f"call_{n}" for n in range(1000))
+                want = gemini.items_from_response(body, new_call_id=lambda: next(ids))
+                ids = iter(f"call_{n}" for n in range(1000))
+                self.assertEqual(gemini.items_from_response(self.snake(body), new_call_id=lambda: next(ids)), want)
+        # a candidate's own fields alone in snake_case (no top-level field tells)
+        candidate = {"content": {"role": "model", "parts": [{"text": "hi"}]}, "finish_reason": "STOP", "avg_logprobs": -0.5}
+        [item] = gemini.items_from_response({"candidates": [candidate]})
+        self.assertEqual((item.finish_reason, item.metadata["gemini.avgLogprobs"]), (FinishReason.COMPLETED, -0.5))
+
+
 class OpenAIErrorTest(unittest.TestCase):
     """The SDK's ``BadRequestError.body`` is the inner ``error`` object: it decodes as the wrapped error does."""
 

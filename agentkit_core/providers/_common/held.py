@@ -82,6 +82,8 @@ def take(value: object, native: Native) -> JsonDict:
         value = _plain(dumped(value), native, 1)
     if native.kind != "request" and _is_dump(value, native):
         value = _scrub(value, native, 1)
+    elif native.camel and type(value) is dict and _snake_envelope(value):
+        value = _respelled(value, 1)
     try:
         body = native_object(value, native.what)
     except NormalizeError:
@@ -175,7 +177,8 @@ _GENAI_ONLY = frozenset(
 
 
 def _scrub(value: Any, native: Native, depth: int) -> Any:
-    """A dump's JSON data as the body: nulls dropped but at :attr:`Native.nullable` fields, names respelled.
+    """A dump's JSON data as the body: every null dropped (a dump cannot tell which the body had),
+    names respelled (:attr:`Native.camel`), the bytes of :attr:`Native.bytes_fields` in standard base64.
 
     Values at :attr:`Native.opaque` fields are the caller's and kept as they
     are; anything deeper than a body may nest is left for
@@ -196,6 +199,29 @@ def _scrub(value: Any, native: Native, depth: int) -> Any:
         return out
     if type(value) is list:
         return [_scrub(v, native, depth + 1) for v in value]
+    return value
+
+
+def _snake_envelope(value: JsonDict) -> bool:
+    """Whether a Gemini response spells a field of its own or of a candidate in snake_case."""
+    if any(type(k) is str and "_" in k for k in value):
+        return True
+    candidates = value.get("candidates")
+    return type(candidates) is list and any(type(c) is dict and any(type(k) is str and "_" in k for k in c) for c in candidates)
+
+
+def _respelled(value: Any, depth: int) -> Any:
+    """A Gemini response with the fields around its contents in camelCase (the API reads both spellings).
+
+    A candidate's ``content`` keeps its spelling (the projection marks it
+    and writes it back so); nothing else of a response is written back.
+    """
+    if depth > NATIVE_MAX_DEPTH:
+        return value
+    if type(value) is dict:
+        return {(_camel(k) if type(k) is str else k): v if k == "content" else _respelled(v, depth + 1) for k, v in value.items()}
+    if type(value) is list:
+        return [_respelled(v, depth + 1) for v in value]
     return value
 
 
