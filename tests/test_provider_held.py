@@ -240,6 +240,27 @@ class GeminiSpellingTest(unittest.TestCase):
         self.assertEqual((item.finish_reason, item.metadata["gemini.avgLogprobs"]), (FinishReason.COMPLETED, -0.5))
 
 
+class RecordingToolTest(unittest.TestCase):
+    def test_without_the_sdks_it_says_so_and_writes_nothing(self) -> None:
+        import contextlib
+        import importlib.util
+        import io
+
+        if any(importlib.util.find_spec(name) is not None for name in ("anthropic", "openai")):
+            self.skipTest("an SDK is installed here: the tool would record")
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "sdk_dumps.py")
+        spec = importlib.util.spec_from_file_location("sdk_dumps", path)
+        assert spec is not None and spec.loader is not None
+        tool = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tool)
+        before = {name: os.path.getmtime(os.path.join(SDK, p, name)) for p in os.listdir(SDK) for name in os.listdir(os.path.join(SDK, p))}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(tool.main(), 0)
+        self.assertIn("skipped, an SDK is missing", out.getvalue())
+        self.assertEqual(before, {name: os.path.getmtime(os.path.join(SDK, p, name)) for p in os.listdir(SDK) for name in os.listdir(os.path.join(SDK, p))})
+
+
 class OpenAIErrorTest(unittest.TestCase):
     """The SDK's ``BadRequestError.body`` is the inner ``error`` object: it decodes as the wrapped error does."""
 
