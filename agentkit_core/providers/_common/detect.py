@@ -34,7 +34,8 @@ _CHAT_ONLY_KEYS = frozenset(
      "top_logprobs", "frequency_penalty", "presence_penalty", "seed", "logit_bias", "parallel_tool_calls",
      "reasoning_effort", "prediction", "functions", "function_call")
 )
-_CHAT_ROLES = frozenset(("system", "developer", "tool", "function"))
+#: Roles only Chat Completions gives a message ("system" is both APIs': Anthropic has mid-conversation system messages).
+_CHAT_ROLES = frozenset(("developer", "tool", "function"))
 _CHAT_PARTS = frozenset(("image_url", "input_audio", "file", "refusal"))
 
 
