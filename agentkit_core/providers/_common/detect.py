@@ -34,7 +34,8 @@ _CHAT_ONLY_KEYS = frozenset(
      "top_logprobs", "frequency_penalty", "presence_penalty", "seed", "logit_bias", "parallel_tool_calls",
      "reasoning_effort", "prediction", "functions", "function_call")
 )
-#: Roles only Chat Completions gives a message ("system" is both APIs': Anthropic has mid-conversation system messages).
+#: Roles only Chat Completions gives a message ("system" is both APIs': Anthropic has mid-conversation system messages,
+#: though with a block list, never a string).
 _CHAT_ROLES = frozenset(("developer", "tool", "function"))
 _CHAT_PARTS = frozenset(("image_url", "input_audio", "file", "refusal"))
 
@@ -116,7 +117,9 @@ def _messages_api(v: dict[str, Any]) -> str | None:
         if "function" in tool:
             return "openai_chat"
     for message in _dicts(v.get("messages")):
-        if _text(message.get("role")) in _CHAT_ROLES or "tool_calls" in message or "tool_call_id" in message:
+        role = _text(message.get("role"))
+        chat_system = role == "system" and type(message.get("content")) is str  # Anthropic's system messages hold blocks
+        if role in _CHAT_ROLES or chat_system or "tool_calls" in message or "tool_call_id" in message:
             return "openai_chat"
         for block in _dicts(message.get("content")):
             kind = _text(block.get("type"))
