@@ -164,10 +164,17 @@ def _stray_nulls(value: JsonDict, nullable: frozenset[str]) -> int:
 
 
 def _genai_dump(value: JsonDict) -> bool:
-    keys = [k for k in value if type(k) is str]
-    if not _GENAI_ONLY.isdisjoint(keys):
+    """Whether a Gemini body is google-genai's dump: its own fields, or top-level names all snake_case or single words."""
+    if not _GENAI_ONLY.isdisjoint(value):
         return True
-    return any("_" in k for k in keys) and all(k == k.lower() for k in keys)
+    snake = False
+    for key in value:
+        if type(key) is str:
+            if "_" in key:
+                snake = True
+            elif key != key.lower():
+                return False  # a camelCase name: the API's spelling
+    return snake
 
 
 #: Top-level fields google-genai's response type adds to the API's.
