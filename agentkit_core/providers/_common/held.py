@@ -14,8 +14,10 @@ projection that takes a native body, event or usage object starts with
   provider's API writes none (:attr:`Native.nullable` lists where it does)
   mark a dump, whose nulls are then all read as absent, so the items hold no
   null the body would not; Gemini's snake_case field names become the
-  camelCase of its REST bodies (:attr:`Native.camel`).  A request is never
-  taken for a dump: its nulls are the caller's, written back;
+  camelCase of its REST bodies (:attr:`Native.camel`), and so do the fields
+  around the contents of a Gemini response in snake_case (the API reads
+  both spellings).  A request is never taken for a dump: its nulls are the
+  caller's, written back;
 * takes ``bytes`` at the SDK's bytes fields (``model_dump()`` in Python mode)
   as base64, a ``datetime`` as its ISO text, and SDK objects inside a dict
   (``input=[..., *response.output]``) as their dumps;
@@ -40,6 +42,7 @@ from .detect import NAMES, sniff
 
 __all__ = ("Native", "take", "dumped")
 
+
 @dataclass(frozen=True, slots=True)
 class Native:
     """One kind of native value of one provider: what :func:`take` needs to know of it."""
@@ -56,7 +59,7 @@ class Native:
     sure: Callable[[JsonDict], bool] | None = None
     """A quick yes: the value is surely this kind (``type == "message"``), so nothing more is checked."""
     nullable: frozenset[str] = frozenset()
-    """Fields the API itself writes as null: a dump's nulls there are kept, and mark no dump."""
+    """Fields the API itself writes as null: a null there is no sign of a dump."""
     opaque: frozenset[str] = frozenset()
     """Fields holding the caller's own JSON (tool arguments, schemas): taken as they are, nulls and all."""
     camel: bool = False
