@@ -334,7 +334,7 @@ def _compact_encoder() -> Callable[[JsonValue], str]:
     import json.encoder
 
     encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
     if make is None:
         _ENCODE = encoder.encode
         return _ENCODE
