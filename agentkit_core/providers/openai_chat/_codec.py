@@ -403,7 +403,8 @@ def _function_input(body: JsonDict, md: dict[str, JsonValue], request: bool) -> 
         md.update(extra)
     if request and raw is None:  # absent or null: sent back so, while the input is {}
         md.update({NO_ARGUMENTS_KEY: True} if "arguments" not in body else {ARGUMENTS_KEY: None})
-    md.update(carry(body, _FUNCTION_CONSUMED, CHAT + "function."))
+    if not body.keys() <= _FUNCTION_CONSUMED:  # fields beside the two read
+        md.update(carry(body, _FUNCTION_CONSUMED, CHAT + "function."))
     return value
 
 
