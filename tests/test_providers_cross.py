@@ -6,7 +6,7 @@
   provider's ``request_from_items``: each call sends them or refuses one part
   with ``NormalizeError`` naming it, never sends another provider's metadata or
   opaque reasoning state, and keeps every tool result linked to its call;
-* the module docstrings state the shared rules the same way.
+* the shared rules are stated once, in the package's docstring, and every module points to them.
 """
 
 from __future__ import annotations
@@ -106,12 +106,12 @@ class ImportTest(unittest.TestCase):
 
 # -- the same rules, said the same way ---------------------------------------------------------
 
-#: Sentences every provider module's docstring holds word for word (white space aside).
+#: Sentences of the shared rules, written once in the docstring of ``agentkit_core.providers`` (white space aside).
 SHARED_RULES = (
     "``agentkit.provider`` marks every part holding a provider's opaque reasoning state with that provider's name;",
-    "The encoder sends its own provider's state and drops every other provider's, which this API would refuse.",
-    "Reasoning without ``agentkit.provider`` holds no opaque state: it is sent only when it came from this API,"
-    " and dropped otherwise.",
+    "The encoder sends its own provider's state and drops every other provider's, which its API would refuse.",
+    "Reasoning without ``agentkit.provider`` holds no opaque state: it is sent only when it came from the"
+    " encoder's API, and dropped otherwise.",
     "``anthropic.*`` is Anthropic's, ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other"
     " ``openai.*`` key the Responses API's.",
     "``agentkit.finish_reason`` holds the raw finish reason on every assistant item that has one",
@@ -124,17 +124,39 @@ SHARED_RULES = (
     "``request_from_items`` names the part it refuses (``items[i].parts[j]``).",
     "Besides the six functions of every projection: :func:`finish_reason`",
 )
+#: The headings of the shared rules; each provider module says what each means for its API (errors aside: no
+#: module differs there).
+RULE_HEADINGS = ("Opaque state.", "Namespaces.", "Finish reasons.", "Tool names.", "Invented ids.", "Extras.")
+#: The sentence by which each provider module's docstring points to the shared rules.
+POINTER = "The rules every projection keeps are written once, in :mod:`agentkit_core.providers`;"
+
+
+def _docstring(module: ModuleType) -> str:
+    """The module's docstring from its source (present under ``-OO`` too), white space folded."""
+    return " ".join((ast.get_docstring(ast.parse(inspect.getsource(module))) or "").split())
 
 
 class DocstringTest(unittest.TestCase):
-    def test_every_module_states_the_shared_rules(self) -> None:
+    def test_the_package_states_the_shared_rules(self) -> None:
+        text = _docstring(agentkit_core.providers)
+        for heading in (*RULE_HEADINGS, "Errors."):
+            with self.subTest(heading):
+                self.assertIn(f"* {heading} ", text)
+        for rule in SHARED_RULES:
+            with self.subTest(rule=rule[:40]):
+                self.assertIn(rule, text)
+
+    def test_every_module_points_to_the_shared_rules(self) -> None:
         for name in PROVIDER_NAMES:
-            module = importlib.import_module(f"agentkit_core.providers.{name}")
-            source = ast.get_docstring(ast.parse(inspect.getsource(module))) or ""  # present under -OO too
-            text = " ".join(source.split())
-            for rule in SHARED_RULES:
+            text = _docstring(importlib.import_module(f"agentkit_core.providers.{name}"))
+            with self.subTest(name):
+                self.assertIn(POINTER, text)
+                after = text[text.index(POINTER):]
+                for heading in RULE_HEADINGS:
+                    self.assertIn(f"* {heading} ", after, heading)
+            for rule in SHARED_RULES:  # said once: a module repeating one has not been trimmed
                 with self.subTest(name, rule=rule[:40]):
-                    self.assertIn(rule, text)
+                    self.assertNotIn(rule, text)
 
     def test_every_module_has_the_documented_extras(self) -> None:
         for name in PROVIDER_NAMES:

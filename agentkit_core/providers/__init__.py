@@ -16,8 +16,8 @@ usage object as :class:`~agentkit_core.Usage`).  Every stream decoder has
 ``feed(event)``, ``finish(parts)``, ``finish_all(parts)`` (every item of the
 stream: one per choice or candidate where there can be several) and the live
 ``usage`` and ``finish_reason``.  Each module opens with its mapping table as
-its docstring and ends with the rules every projection keeps, said the same
-way in all four (whose opaque state is sent, which metadata is written back,
+its docstring and ends with how it keeps the rules below, the rules every
+projection keeps (whose opaque state is sent, which metadata is written back,
 raw finish reasons, tool names, invented ids, errors).  None does I/O, and none
 is imported until you import it: ``import agentkit_core`` loads no provider,
 and this package loads none either.  They use only the public names of
@@ -28,6 +28,49 @@ Each takes what users hold as well as raw bodies: the official SDKs' objects
 is imported) and their dumps, and refuses another provider's body with a
 :class:`~agentkit_core.NormalizeError` naming what it looks like;
 :func:`detect` says whose a body is.
+
+The rules every projection keeps
+--------------------------------
+
+Written once here; each module says, under the same headings, what the rule
+means for its API (which parts it marks, what its encoder needs).
+
+* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
+  opaque reasoning state with that provider's name; a module marks its own
+  (Chat Completions keeps none, so it marks none).  The encoder sends its own
+  provider's state and drops every other provider's, which its API would
+  refuse.  Reasoning without ``agentkit.provider`` holds no opaque state: it is
+  sent only when it came from the encoder's API, and dropped otherwise.
+
+* Namespaces.  The encoder writes back only its own provider's metadata and
+  custom parts, and reads no other provider's: ``anthropic.*`` is Anthropic's,
+  ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other
+  ``openai.*`` key the Responses API's.
+
+* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
+  every assistant item that has one (when an error the provider reported ended
+  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
+  what a raw reason alone means.  An item's ``finish_reason`` may say more than
+  its raw reason does (a turn that calls a tool), as each module tells.
+
+* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
+  that names its tool or answers a call made earlier in the same request.  An
+  encoder whose API names the tool of a result takes the name from it, or from
+  the call earlier in the transcript.
+
+* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
+  encoder whose API needs an id on every call sends invented ids as it sends
+  any other, so a call and its result stay linked; one whose API accepts calls
+  without ids withholds them.
+
+* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
+  for input they cannot take, naming the bad field; ``request_from_items``
+  names the part it refuses (``items[i].parts[j]``).
+
+* Extras.  Besides the six functions of every projection: :func:`finish_reason`
+  (a raw finish reason), :func:`usage_from_native` (a native usage object) and
+  the stream decoder's class, what ``stream_decoder()`` makes, public under
+  the provider's name (``AnthropicStreamDecoder``...).
 """
 
 from __future__ import annotations

@@ -204,49 +204,32 @@ other ``tools[]`` (server tools)        the native dict, verbatim
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
 
-The rules every projection keeps
---------------------------------
+How this module keeps the shared rules
+--------------------------------------
 
-* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
-  opaque reasoning state with that provider's name; this module marks its own
-  ``"anthropic"`` (thinking and its signature, redacted thinking).  The
-  encoder sends its own provider's state and drops every other provider's,
-  which this API would refuse.  Reasoning without ``agentkit.provider`` holds
-  no opaque state: it is sent only when it came from this API, and dropped
-  otherwise.  Anthropic verifies a signature on every thinking block, so only
-  its own marked reasoning is ever sent (a thinking block cut before its
-  signature is unmarked, and dropped).
+The rules every projection keeps are written once, in :mod:`agentkit_core.providers`;
+what they mean here:
+
+* Opaque state.  This module marks its own ``"anthropic"`` (thinking and its
+  signature, redacted thinking).  Anthropic verifies a signature on every
+  thinking block, so only its own marked reasoning is ever sent (a thinking
+  block cut before its signature is unmarked, and dropped).
 
 * Namespaces.  The encoder writes back only ``anthropic.*`` metadata and
-  custom parts, and reads no other provider's: ``anthropic.*`` is Anthropic's,
-  ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other
-  ``openai.*`` key the Responses API's.
+  custom parts.
 
-* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
-  every assistant item that has one (when an error the provider reported ended
-  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
-  what a raw reason alone means.  Here the two agree but for an error
+* Finish reasons.  Here the raw reason and the item's agree but for an error
   (``"error"`` is ``ERROR``).
 
-* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
-  that names its tool or answers a call made earlier in the same request.  The
-  encoder does not need it: ``tool_result`` answers its call by id.
+* Tool names.  The encoder does not need ``agentkit.tool_name``:
+  ``tool_result`` answers its call by id.
 
-* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
-  encoder whose API needs an id on every call sends invented ids as it sends
-  any other, so a call and its result stay linked; one whose API accepts calls
-  without ids withholds them.  The Messages API needs ids: invented ones are
-  sent.  This module never invents one (a block without its id stays a custom
-  part).
+* Invented ids.  The Messages API needs ids: invented ones are sent.  This
+  module never invents one (a block without its id stays a custom part).
 
-* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
-  for input they cannot take, naming the bad field; ``request_from_items``
-  names the part it refuses (``items[i].parts[j]``).
-
-* Extras.  Besides the six functions of every projection:
-  :func:`finish_reason` (a ``stop_reason``), :func:`usage_from_native` (a
-  ``usage`` object), and :class:`AnthropicStreamDecoder`, what
-  :func:`stream_decoder` makes; its ``finish_all(parts)`` is
+* Extras.  :func:`finish_reason` reads a ``stop_reason``,
+  :func:`usage_from_native` a ``usage`` object; :class:`AnthropicStreamDecoder`
+  is what :func:`stream_decoder` makes, and its ``finish_all(parts)`` is
   ``[finish(parts)]``, a stream holding one message.
 """
 

@@ -197,53 +197,39 @@ with one ``allowedFunctionNames``          not written)
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
 
-The rules every projection keeps
---------------------------------
+How this module keeps the shared rules
+--------------------------------------
 
-* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
-  opaque reasoning state with that provider's name; this module marks its own
-  ``"gemini"`` (every part that came with a ``thoughtSignature``).  The
-  encoder sends its own provider's state and drops every other provider's,
-  which this API would refuse.  Reasoning without ``agentkit.provider`` holds
-  no opaque state: it is sent only when it came from this API, and dropped
-  otherwise.  A part came from this API when it holds ``gemini.*`` metadata (a
-  ``thought`` part does); an unsigned thought summary is sent back as it came.
+The rules every projection keeps are written once, in :mod:`agentkit_core.providers`;
+what they mean here:
+
+* Opaque state.  This module marks its own ``"gemini"`` (every part that came
+  with a ``thoughtSignature``).  A part came from this API when it holds
+  ``gemini.*`` metadata (a ``thought`` part does); an unsigned thought summary
+  is sent back as it came.
 
 * Namespaces.  The encoder writes back only ``gemini.*`` metadata and custom
-  parts, and reads no other provider's: ``anthropic.*`` is Anthropic's,
-  ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other
-  ``openai.*`` key the Responses API's.
+  parts.
 
-* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
-  every assistant item that has one (when an error the provider reported ended
-  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
-  what a raw reason alone means.  A candidate holding a ``functionCall`` ends
-  ``TOOL_CALL`` although its raw reason is ``STOP``, and a prompt blocked
-  before generation ``BLOCKED`` whatever its ``blockReason`` (so does a
-  candidate without a finish reason when the response has one).
+* Finish reasons.  A candidate holding a ``functionCall`` ends ``TOOL_CALL``
+  although its raw reason is ``STOP``, and a prompt blocked before generation
+  ``BLOCKED`` whatever its ``blockReason`` (so does a candidate without a
+  finish reason when the response has one).
 
-* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
-  that names its tool or answers a call made earlier in the same request.  The
-  encoder needs it: a ``functionResponse`` takes its ``name`` from it, or from
-  the call earlier in the transcript.
+* Tool names.  The encoder needs ``agentkit.tool_name``: a
+  ``functionResponse`` takes its ``name`` from it, or from the call earlier in
+  the transcript.
 
-* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
-  encoder whose API needs an id on every call sends invented ids as it sends
-  any other, so a call and its result stay linked; one whose API accepts calls
-  without ids withholds them.  Gemini accepts calls without ids: invented ones
-  are withheld, from the call and from the results that answer it, which
-  Gemini then matches by name and order.  This module invents one for every
-  call that arrives without, unless ``new_call_id`` names it.
+* Invented ids.  Gemini accepts calls without ids: invented ones are withheld,
+  from the call and from the results that answer it, which Gemini then matches
+  by name and order.  This module invents one for every call that arrives
+  without, unless ``new_call_id`` names it.
 
-* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
-  for input they cannot take, naming the bad field; ``request_from_items``
-  names the part it refuses (``items[i].parts[j]``).
-
-* Extras.  Besides the six functions of every projection:
-  :func:`finish_reason` (a ``finishReason``), :func:`usage_from_native` (a
-  ``usageMetadata`` object), :data:`SKIP_SIGNATURE`, the ``new_call_id``
-  keyword of :func:`items_from_response`, :func:`stream_decoder` and
-  :func:`items_from_stream`, and :class:`GeminiStreamDecoder`, what
+* Extras.  :func:`finish_reason` reads a ``finishReason``,
+  :func:`usage_from_native` a ``usageMetadata`` object; also
+  :data:`SKIP_SIGNATURE` and the ``new_call_id`` keyword of
+  :func:`items_from_response`, :func:`stream_decoder` and
+  :func:`items_from_stream`.  :class:`GeminiStreamDecoder` is what
   :func:`stream_decoder` makes: ``finish_all(parts)`` gives one item per
   candidate (``finish`` the first candidate's).
 """

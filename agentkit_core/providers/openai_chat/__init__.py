@@ -225,54 +225,35 @@ other ``tools[]`` (``custom``, ...)        the native dict, verbatim
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
 
-The rules every projection keeps
---------------------------------
+How this module keeps the shared rules
+--------------------------------------
 
-* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
-  opaque reasoning state with that provider's name; Chat Completions keeps no
-  opaque state, so this module marks none, and every marked part is another
-  provider's.  The encoder sends its own provider's state and drops every
-  other provider's, which this API would refuse.  Reasoning without
-  ``agentkit.provider`` holds no opaque state: it is sent only when it came
-  from this API, and dropped otherwise.  Readable reasoning came from this API
-  when it holds ``openai.chat.reasoning_field``, the field a compatible server
-  sent it in.
+The rules every projection keeps are written once, in :mod:`agentkit_core.providers`;
+what they mean here:
+
+* Opaque state.  Chat Completions keeps no opaque state, so this module marks
+  none, and every marked part is another provider's.  Readable reasoning came
+  from this API when it holds ``openai.chat.reasoning_field``, the field a
+  compatible server sent it in.
 
 * Namespaces.  The encoder writes back only ``openai.chat.*`` metadata and
-  custom parts, and reads no other provider's: ``anthropic.*`` is Anthropic's,
-  ``gemini.*`` Gemini's, ``openai.chat.*`` Chat Completions', and every other
-  ``openai.*`` key the Responses API's.
+  custom parts.
 
-* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
-  every assistant item that has one (when an error the provider reported ended
-  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
-  what a raw reason alone means.  A choice whose message is a refusal ends
-  ``BLOCKED``, and one that calls a tool ``TOOL_CALL``, although its raw
-  reason is ``stop``.
+* Finish reasons.  A choice whose message is a refusal ends ``BLOCKED``, and
+  one that calls a tool ``TOOL_CALL``, although its raw reason is ``stop``.
 
-* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
-  that names its tool or answers a call made earlier in the same request.  A
-  legacy ``function`` message takes its ``name`` from it, or from the call
-  earlier in the transcript.
+* Tool names.  A legacy ``function`` message takes its ``name`` from
+  ``agentkit.tool_name``, or from the call earlier in the transcript.
 
-* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
-  encoder whose API needs an id on every call sends invented ids as it sends
-  any other, so a call and its result stay linked; one whose API accepts calls
-  without ids withholds them.  Chat Completions needs ids: invented ones are
-  sent.  This module invents one for a call that arrives without (``call_``
-  and 24 hex digits), and a legacy ``function_call``, which has none, is known
-  by its name.
+* Invented ids.  Chat Completions needs ids: invented ones are sent.  This
+  module invents one for a call that arrives without (``call_`` and 24 hex
+  digits), and a legacy ``function_call``, which has none, is known by its name.
 
-* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
-  for input they cannot take, naming the bad field; ``request_from_items``
-  names the part it refuses (``items[i].parts[j]``).
-
-* Extras.  Besides the six functions of every projection:
-  :func:`finish_reason`, :func:`usage_from_native` (a ``usage`` object), and
-  :class:`ChatStreamDecoder`, what :func:`stream_decoder` makes:
-  ``finish_all(parts)`` gives one item per choice (``finish`` the first
-  choice's) and ``response()`` the ``chat.completion`` body the chunks so far
-  add up to.
+* Extras.  :func:`finish_reason` reads a ``finish_reason``,
+  :func:`usage_from_native` a ``usage`` object; :class:`ChatStreamDecoder` is
+  what :func:`stream_decoder` makes: ``finish_all(parts)`` gives one item per
+  choice (``finish`` the first choice's) and ``response()`` the
+  ``chat.completion`` body the chunks so far add up to.
 """
 
 from __future__ import annotations

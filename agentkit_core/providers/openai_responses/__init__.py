@@ -205,52 +205,34 @@ other ``tools[]`` (hosted, MCP, custom)    the native dict, verbatim
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
 
-The rules every projection keeps
---------------------------------
+How this module keeps the shared rules
+--------------------------------------
 
-* Opaque state.  ``agentkit.provider`` marks every part holding a provider's
-  opaque reasoning state with that provider's name; this module marks its own
-  ``"openai"`` (reasoning items with an ``id`` or ``encrypted_content``, other
-  items holding ``encrypted_content``).  The encoder sends its own provider's
-  state and drops every other provider's, which this API would refuse.
-  Reasoning without ``agentkit.provider`` holds no opaque state: it is sent
-  only when it came from this API, and dropped otherwise.  Reasoning came from
-  this API when it holds Responses metadata (an ``openai.*`` key that is not
-  Chat's ``openai.chat.*``).
+The rules every projection keeps are written once, in :mod:`agentkit_core.providers`;
+what they mean here:
+
+* Opaque state.  This module marks its own ``"openai"`` (reasoning items with
+  an ``id`` or ``encrypted_content``, other items holding
+  ``encrypted_content``).  Reasoning came from this API when it holds
+  Responses metadata (an ``openai.*`` key that is not Chat's ``openai.chat.*``).
 
 * Namespaces.  The encoder writes back only ``openai.*`` (not
-  ``openai.chat.*``) metadata and custom parts, and reads no other provider's:
-  ``anthropic.*`` is Anthropic's, ``gemini.*`` Gemini's, ``openai.chat.*``
-  Chat Completions', and every other ``openai.*`` key the Responses API's.
+  ``openai.chat.*``) metadata and custom parts.
 
-* Finish reasons.  ``agentkit.finish_reason`` holds the raw finish reason on
-  every assistant item that has one (when an error the provider reported ended
-  the turn, ``"error"`` or the error's own code); :func:`finish_reason` says
-  what a raw reason alone means.  A ``completed`` turn ends ``TOOL_CALL`` when
-  its output holds a call the client must answer, and ``BLOCKED`` when it is
-  refusals only.
+* Finish reasons.  A ``completed`` turn ends ``TOOL_CALL`` when its output
+  holds a call the client must answer, and ``BLOCKED`` when it is refusals only.
 
-* Tool names.  ``agentkit.tool_name`` is on every tool result of a request
-  that names its tool or answers a call made earlier in the same request.  The
-  encoder does not need it: results name no tool and match their call by
-  ``call_id``.
+* Tool names.  The encoder does not need ``agentkit.tool_name``: results name
+  no tool and match their call by ``call_id``.
 
-* Invented ids.  ``agentkit.invented_id`` marks an id the adapter made up.  An
-  encoder whose API needs an id on every call sends invented ids as it sends
-  any other, so a call and its result stay linked; one whose API accepts calls
-  without ids withholds them.  The Responses API needs ids: invented ones are
-  sent as the ``call_id``.  This module never invents one (every call has its
-  ``call_id``).
+* Invented ids.  The Responses API needs ids: invented ones are sent as the
+  ``call_id``.  This module never invents one (every call has its ``call_id``).
 
-* Errors.  Public functions raise only :class:`~agentkit_core.NormalizeError`
-  for input they cannot take, naming the bad field; ``request_from_items``
-  names the part it refuses (``items[i].parts[j]``).
-
-* Extras.  Besides the six functions of every projection:
-  :func:`finish_reason` (a ``status``, an ``incomplete_details.reason`` or
-  ``"error"``), :func:`usage_from_native` (a ``usage`` object), and
-  :class:`ResponsesStreamDecoder`, what :func:`stream_decoder` makes; its
-  ``finish_all(parts)`` is ``[finish(parts)]``, a stream holding one response.
+* Extras.  :func:`finish_reason` reads a ``status``, an
+  ``incomplete_details.reason`` or ``"error"``, :func:`usage_from_native` a
+  ``usage`` object; :class:`ResponsesStreamDecoder` is what
+  :func:`stream_decoder` makes, and its ``finish_all(parts)`` is
+  ``[finish(parts)]``, a stream holding one response.
 """
 
 from __future__ import annotations
