@@ -55,13 +55,16 @@ from tests.mutation import ODD_VALUES, outcome
 SHARED = "_common"
 #: Each public provider package.
 PROVIDER_NAMES = ("anthropic", "openai_chat", "openai_responses", "gemini")
+#: The private modules every provider package has, named for their role (README "How the package is built").
+ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held")
 
 
 def provider_modules() -> list[str]:
     """The dotted name, under ``agentkit_core.providers``, of every module there."""
     root = agentkit_core.providers
-    found = pkgutil.walk_packages(root.__path__, prefix="")
-    return sorted(m.name for m in found)
+    prefix = root.__name__ + "."
+    found = pkgutil.walk_packages(root.__path__, prefix=prefix)  # the full prefix: it imports packages to recurse
+    return sorted(m.name[len(prefix):] for m in found)
 
 
 def _owner(name: str) -> str:
@@ -79,6 +82,14 @@ class ImportTest(unittest.TestCase):
         for public in PROVIDER_NAMES:
             self.assertIn(public, names)
 
+    def test_every_provider_names_its_modules_by_role(self) -> None:
+        """Request building, response decoding, stream decoding, keys: the same file names in every folder."""
+        names = set(provider_modules())
+        for public in PROVIDER_NAMES:
+            for role in ROLE_MODULES:
+                with self.subTest(public, role=role):
+                    self.assertIn(f"{public}.{role}", names)
+
     def test_only_public_names_common_and_own_private_modules(self) -> None:
         """``from ... import <public names>``, the shared package, the provider's own modules, the standard library."""
         for name in provider_modules():
@@ -94,7 +105,7 @@ class ImportTest(unittest.TestCase):
                         assert node.module is not None, "providers/__init__ itself"
                         self.assertEqual(node.module.split(".")[0], SHARED)
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
-                        self.assertIsNotNone(node.module)  # one of the package's own modules
+                        continue  # its own package (a provider's, or _common) or one of that package's modules
                     elif isinstance(node, ast.ImportFrom):
                         self.assertEqual(node.level, 0)
                         assert node.module is not None

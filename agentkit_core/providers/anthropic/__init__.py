@@ -239,21 +239,10 @@ from typing import Iterable, Sequence
 
 from dataclasses import replace
 
-from ... import CustomPart, Item, ItemKind, JsonValue, NormalizeError, Part, PartsOutput, TextPart, ToolResultPart
-from ._codec import (
-    BLANK_SENT,
-    NS,
-    STRING_CONTENT,
-    assistant_item,
-    block_from_part,
-    check_message,
-    content_blocks,
-    finish_reason,
-    part_from_block,
-    sendable,
-    usage_from_native,
-    write_extras,
-)
+from ... import Item, ItemKind, JsonValue, Part, PartsOutput, TextPart, ToolResultPart
+from ._keys import BLANK_SENT, NS, STRING_CONTENT
+from ._request import transcript_fields
+from ._response import assistant_item, check_message, content_blocks, finish_reason, part_from_block, usage_from_native
 from ._stream import AnthropicStreamDecoder
 from ._held import REQUEST, RESPONSE
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
@@ -273,18 +262,6 @@ __all__ = (
     "usage_from_native",
     "AnthropicStreamDecoder",
 )
-
-_SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER)
-#: On a SYSTEM item from a ``role: "system"`` message: the message's role, so it goes back in place.
-_SYSTEM_ROLE = NS + "role"
-_ROLES = {
-    ItemKind.USER: "user",
-    ItemKind.TOOL: "user",
-    ItemKind.CONTEXT: "user",
-    ItemKind.NOTIFICATION: "user",
-    ItemKind.ASSISTANT: "assistant",
-}
-
 
 # -- responses and streams --------------------------------------------------------------
 
@@ -377,40 +354,6 @@ def items_from_request(body: JsonDict) -> list[Item]:
     return name_results(items)
 
 
-def _native_content(item: Item, path: str) -> str | list[JsonDict]:
-    """The message (or system) content of ``item``: a string, or the blocks of the parts the encoder keeps."""
-    parts = item.parts
-    if item.metadata.get(STRING_CONTENT) is True and len(parts) == 1 and type(parts[0]) is TextPart:
-        text = parts[0].text
-        if block_from_part(parts[0]) == {"type": "text", "text": text}:  # nothing the string would lose
-            return text
-    blocks = []
-    for j, part in enumerate(parts):
-        try:
-            block = block_from_part(part)
-            if item.kind in _SYSTEM_KINDS and block is not None and block.get("type") != "text" and not isinstance(part, CustomPart):
-                raise NormalizeError(f"the system prompt holds only text, not a {block.get('type')} block")
-        except NormalizeError as exc:
-            raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
-        if block is not None and sendable(block, part):
-            blocks.append(block)
-    return blocks
-
-
-def _from_response(item: Item) -> bool:
-    """Whether ``item`` came from a response or stream (a request's messages have no ``type``, usage or stop)."""
-    return NS + "type" in item.metadata or item.usage is not None or item.finish_reason is not None
-
-
-def _empty_prefill(item: Item, last: bool) -> bool:
-    """Whether ``item`` is a request's empty final assistant message, the one empty message the API takes."""
-    return last and not item.parts and item.kind is ItemKind.ASSISTANT and not _from_response(item)
-
-
-def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
-    return [{"type": "text", "text": content}] if isinstance(content, str) else content
-
-
 def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
     """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
 
@@ -418,27 +361,4 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
     :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
     content the API cannot take.
     """
-    system: list[str | list[JsonDict]] = []
-    messages: list[JsonDict] = []
-    checked = checked_list(items, Item, "items")
-    for i, item in enumerate(checked):
-        path = f"items[{i}]"
-        content = _native_content(item, path)
-        in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(_SYSTEM_ROLE) == "system"
-        if item.kind in _SYSTEM_KINDS and not in_place:
-            if content != [] or not item.parts:  # kept unless every part was dropped
-                system.append(content)
-            continue
-        if content == [] and not in_place and not _empty_prefill(item, i == len(checked) - 1):
-            continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
-        message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
-        if not _from_response(item):  # a response's fields describe it, not a message to send
-            write_extras(message, item.metadata)
-        messages.append(message)
-    body: JsonDict = {}
-    if len(system) == 1:
-        body["system"] = system[0]
-    elif system:
-        body["system"] = [block for content in system for block in _blocks_of(content)]
-    body["messages"] = messages
-    return {**body, **tool_fields(tools, tool_choice)}
+    return {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}

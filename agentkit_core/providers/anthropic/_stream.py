@@ -27,9 +27,8 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from ._codec import (
-    NS,
-    UNKNOWN_DELTAS,
+from ._keys import NS, UNKNOWN_DELTAS
+from ._response import (
     assistant_item,
     block_type,
     check_message,

@@ -243,7 +243,7 @@ from ._held import REQUEST, RESPONSE
 from .._common import JsonDict, carried, carry, checked_list, json_object, name_results, under, wrong
 from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
-from ._codec import (
+from ._response import (
     Calls,
     answer_parts,
     candidate_item,
@@ -255,7 +255,7 @@ from ._codec import (
     usage_from_native,
     usage_of,
 )
-from ._spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
+from ._keys import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
 from ._request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._stream import GeminiStreamDecoder
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request

@@ -17,7 +17,7 @@ from typing import Any
 
 from ... import NormalizeError, ToolCallPart, checked_json
 from .._common import ARGUMENTS_MAX_DEPTH, JsonDict, copy_json
-from ._spelling import OMITTED, marked_paths
+from ._keys import OMITTED, marked_paths
 
 #: The start chunk's ``functionCall.willContinue``, which the whole call does not hold.
 CONTINUES = "gemini.functionCall.willContinue"

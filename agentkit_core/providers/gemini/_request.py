@@ -1,4 +1,4 @@
-"""Private to :mod:`.gemini`: parts -> native parts, the inverse of :mod:`._gemini_codec`.
+"""Private to :mod:`.gemini`: parts -> native parts, the inverse of :mod:`._response`.
 
 What is sent and what is dropped is said in the docstring of :mod:`.gemini`.
 """
@@ -30,7 +30,7 @@ from ... import (
     Uri,
 )
 from .._common import JsonDict, b64encode, carried, copy_json, dumps, in_namespace, owned
-from ._spelling import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
+from ._keys import BASE64, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, marked_paths, omit, respell
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"

@@ -24,8 +24,8 @@ from ._held import EVENT
 from .._common import JsonDict, checked_list, copy_json, json_object
 from .._common.held import take
 from .._common.streams import header, split_parts
-from ._codec import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
-from ._spelling import SIGNATURE, NewCallId
+from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._keys import SIGNATURE, NewCallId
 from ._partial import Arguments, JsonPath, continues, fragments, starts
 
 

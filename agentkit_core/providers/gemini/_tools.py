@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from ... import JsonValue, ToolChoice, ToolSpec
 from .._common import JsonDict, carried, carry, copy_json, json_object, native_object, wrong
 from .._common.tools import Choice, Tools, chosen, function_native, function_spec, write_tool_fields
-from ._spelling import MARKERS, NS, SNAKE, key_of, marked_paths, respell
+from ._keys import MARKERS, NS, SNAKE, key_of, marked_paths, respell
 
 __all__ = ("Choice", "Tools", "tool_fields", "tools_from_request", "tool_choice_from_request")
 

@@ -266,13 +266,9 @@ from ._held import REQUEST, RESPONSE
 from .._common import JsonDict, carry, checked_list, copy_json, name_results, under, wrong
 from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
-from ._codec import (
+from ._keys import CHAT, ECHO_KEY, IN_TOOL_KEY, LEGACY_KEY, NO_CONTENT_KEY
+from ._response import (
     AUDIO_RESPONSE_ONLY,
-    CHAT,
-    ECHO_KEY,
-    IN_TOOL_KEY,
-    LEGACY_KEY,
-    NO_CONTENT_KEY,
     ROLE_KINDS,
     checked_usage,
     choice_item,

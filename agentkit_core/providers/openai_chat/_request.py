@@ -1,4 +1,4 @@
-"""Private to :mod:`.openai_chat`: items -> messages, the inverse of :mod:`._chat_codec`.
+"""Private to :mod:`.openai_chat`: items -> messages, the inverse of :mod:`._response`.
 
 What is sent and what is dropped is said in the docstring of :mod:`.openai_chat`.
 """
@@ -33,29 +33,24 @@ from ... import (
     Uri,
 )
 from .._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, inline_base64, parse_arguments, under
-from ._codec import (
+from ._keys import (
     ARGUMENTS_KEY,
     AUDIO,
-    AUDIO_RESPONSE_ONLY,
     BARE_KEY,
     CHAT,
     ECHO_KEY,
     IN_TOOL_KEY,
     ITEM_MARKERS,
-    KIND_ROLES,
     LEGACY_KEY,
-    NO_CONTENT_KEY,
     NO_ARGUMENTS_KEY,
+    NO_CONTENT_KEY,
     NO_TYPE_KEY,
-    OCTETS,
     PART_MARKERS,
-    REASONING_FIELDS,
     REASONING_FIELD_KEY,
     REFUSAL_KEY,
     TYPE_KEY,
-    audio_format,
-    base64_of,
 )
+from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, audio_format, base64_of
 
 
 # -- items -> request ---------------------------------------------------------------------------

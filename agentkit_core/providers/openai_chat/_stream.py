@@ -31,12 +31,10 @@ from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
 from .._common.held import take
 from .._common.streams import split_parts
 from ._fragments import merge_fragment, merge_snapshot
-from ._codec import (
-    AUDIO,
-    CHAT,
+from ._keys import AUDIO, CHAT, REFUSAL_KEY
+from ._response import (
     PART_FIELDS,
     REASONING_FIELDS,
-    REFUSAL_KEY,
     choice_item,
     get_arr,
     get_index,

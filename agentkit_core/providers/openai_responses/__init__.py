@@ -244,8 +244,8 @@ from ._held import REQUEST, RESPONSE
 from .._common import checked_list, name_results
 from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
-from ._items import (
-    REQUEST_FIELD,
+from ._keys import REQUEST_FIELD
+from ._response import (
     finish_of,
     finish_reason,
     input_kind,

@@ -1,4 +1,4 @@
-"""The Responses item encoder: parts -> native input items, the inverse of :mod:`._responses_items`.
+"""The Responses item encoder: parts -> native input items, the inverse of :mod:`._response`.
 
 Private to :mod:`.openai_responses`, whose docstring says how parts regroup
 into native items and which parts are not sent.
@@ -32,7 +32,8 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._items import ENTRY_OF, ENTRY_RAW, KIND_ROLES, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
+from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
+from ._response import KIND_ROLES
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).

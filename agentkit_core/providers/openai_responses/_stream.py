@@ -33,18 +33,8 @@ from ._held import EVENT
 from .._common import JsonDict, checked_list, copy_json, count, parse_arguments
 from .._common.held import take
 from .._common.streams import header
-from ._items import (
-    NS,
-    PART_NS,
-    TEXT_FIELDS,
-    UNKNOWN,
-    call_id_of,
-    finish_of,
-    keyed_parts,
-    response_item,
-    string,
-    usage_of,
-)
+from ._keys import NS, PART_NS, UNKNOWN
+from ._response import TEXT_FIELDS, call_id_of, finish_of, keyed_parts, response_item, string, usage_of
 
 # -- the decoder --------------------------------------------------------------------------------
 

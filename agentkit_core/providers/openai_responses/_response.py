@@ -1,8 +1,8 @@
 """The Responses item decoder: native input and output items -> parts, usage, finish reasons.
 
 Private to :mod:`.openai_responses`, whose docstring holds the mapping table
-this module implements (:mod:`._responses_request` writes it back);
-:mod:`._responses_stream` decodes streams with it.
+this module implements (:mod:`._request` writes it back);
+:mod:`._stream` decodes streams with it.
 Like every projection it uses only the public names of :mod:`agentkit_core`.
 """
 
@@ -51,20 +51,7 @@ from .._common import (
 )
 from .._common.held import take
 from ._held import USAGE
-
-NS = "openai."
-PART_NS = "openai.part."
-#: Item metadata: which request field (``instructions``, a string ``input``) the item came from.
-REQUEST_FIELD = "openai.request_field"
-#: Part metadata: ``"content"`` or ``"summary"``, the reasoning list an entry came from when its type does not say.
-ENTRY_OF = "openai.entry.of"
-#: Part metadata: a reasoning entry that is not an object with a text, verbatim.
-ENTRY_RAW = "openai.entry.raw"
-#: Part metadata: ``True`` on the parts of a reasoning item that had no ``summary`` field at all.
-NO_SUMMARY = "openai.entry.no_summary"
-PROVIDER = "openai"
-#: The custom kind of an input item or entry that is not an object with a string ``type``.
-UNKNOWN = "openai.unknown"
+from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
 
 _ROLE_KINDS = {
     "user": ItemKind.USER,

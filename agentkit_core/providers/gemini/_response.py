@@ -1,9 +1,9 @@
 """Private to :mod:`.gemini`: native parts -> parts, finish reasons, usage, and a candidate's item.
 
 Responses, streams and requests all decode through these rules (the mapping
-table is the docstring of :mod:`.gemini`); :mod:`._gemini_request` writes
-parts back; :mod:`._gemini_spelling` holds the ``gemini.*`` keys and the
-field spellings.  Like every projection it uses only the public names of the package.
+table is the docstring of :mod:`.gemini`); :mod:`._request` writes
+parts back; :mod:`._keys` holds the ``gemini.*`` keys and the field
+spellings.  Like every projection it uses only the public names of the package.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from .._common import (
 )
 from .._common.held import take
 from ._held import USAGE
-from ._spelling import (
+from ._keys import (
     BASE64,
     CONTENT,
     NS,

@@ -1,4 +1,4 @@
-"""Private to :mod:`.gemini`: its ``gemini.*`` keys, and the two spellings of native fields.
+"""Private to :mod:`.gemini`: its ``gemini.*`` keys and markers, and the two spellings of native field names.
 
 Gemini takes camelCase and snake_case field names alike (python-genai sends a
 mix); a part decoded from either is written back in the spelling it came in,

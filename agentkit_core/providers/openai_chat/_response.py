@@ -1,7 +1,7 @@
 """Private to :mod:`.openai_chat`: native messages, content entries and tool calls -> parts, and a choice's item.
 
 Responses, streams and requests all decode through these rules (the mapping
-table is the docstring of :mod:`.openai_chat`); :mod:`._chat_request` writes
+table is the docstring of :mod:`.openai_chat`); :mod:`._request` writes
 them back.  Like every projection it uses only the public names of the package.
 """
 
@@ -51,36 +51,19 @@ from .._common import (
 )
 from .._common.held import take
 from ._held import USAGE
-
-#: Response- and choice-level fields on an item: informational, never sent back.
-NS = "openai."
-#: Fields of the native message, part, call or audio object a value came from: sent back.
-CHAT = "openai.chat."
-#: Adapter markers under :data:`CHAT` (not native fields).
-REFUSAL_KEY = CHAT + "refusal"
-LEGACY_KEY = CHAT + "legacy_function_call"
-ARGUMENTS_KEY = CHAT + "arguments"
-TYPE_KEY = CHAT + "type"
-REASONING_FIELD_KEY = CHAT + "reasoning_field"
-BARE_KEY = CHAT + "bare_base64"
-#: On an item read from a request: the message had no ``content`` field (not even ``null``).
-NO_CONTENT_KEY = CHAT + "no_content"
-#: On a tool call read from a request: it had no ``type`` (some compatible clients leave it out).
-NO_TYPE_KEY = CHAT + "no_type"
-#: On a tool call read from a request: its ``function`` had no ``arguments`` (pydantic-ai's Hugging Face
-#: client sent such calls); ``openai.chat.arguments: null`` says it had ``arguments: null``.
-NO_ARGUMENTS_KEY = CHAT + "no_arguments"
-#: On an item read from a request: it sent fields a response alone has (``annotations``, ``audio.data``...),
-#: so they go back.
-ECHO_KEY = CHAT + "echo"
-#: On media or a file read from a ``tool`` message's content (a compatible server's extension): it goes back
-#: there, not in a ``user`` message after the tool messages.
-IN_TOOL_KEY = CHAT + "in_tool"
-AUDIO = CHAT + "audio."
-#: What :func:`native_fields` leaves out: markers on parts, and what an item's message fields are not.
-PART_MARKERS = ("type", "refusal", "legacy_function_call", "arguments", "reasoning_field", "bare_base64",
-                 "annotations", "in_tool", "no_type", "no_arguments")
-ITEM_MARKERS = ("role", "content", "annotations", "no_content", "echo")
+from ._keys import (
+    ARGUMENTS_KEY,
+    AUDIO,
+    BARE_KEY,
+    CHAT,
+    LEGACY_KEY,
+    NO_ARGUMENTS_KEY,
+    NO_TYPE_KEY,
+    NS,
+    REASONING_FIELD_KEY,
+    REFUSAL_KEY,
+    TYPE_KEY,
+)
 
 #: The fields compatible servers stream readable reasoning in, preferred first.
 REASONING_FIELDS = ("reasoning_content", "reasoning")
