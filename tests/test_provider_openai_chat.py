@@ -406,11 +406,11 @@ class ResponseTest(unittest.TestCase):
             for accelerator in (saved, None):
                 with self.subTest(accelerator=accelerator is not None):
                     json.encoder.c_make_encoder = accelerator  # type: ignore[attr-defined]
-                    _common._ENCODE = None  # made again on the next call
-                    self.assertEqual([_common.dumps(v) for v in values], expected)
+                    _common.arguments._ENCODE = None  # made again on the next call
+                    self.assertEqual([_common.arguments.dumps(v) for v in values], expected)
         finally:
             json.encoder.c_make_encoder = saved  # type: ignore[attr-defined]
-            _common._ENCODE = None
+            _common.arguments._ENCODE = None
 
     def test_several_choices(self) -> None:
         response = body(choice(content="a", index=0), choice("length", index=1, content="b"), usage=USAGE)

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ... import NormalizeError
-from . import NATIVE_MAX_DEPTH, JsonDict, b64encode, native_object
+from .data import b64encode
+from .native import NATIVE_MAX_DEPTH, JsonDict, native_object
 from .detect import NAMES, sniff
 
 __all__ = ("Native", "take", "dumped")

@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from ... import JsonValue, NormalizeError, ToolChoice, ToolSpec, checked_json
-from . import JsonDict, carried, carry, copy_json, describe, json_object, wrong
+from .carry import carried, carry, copy_json
+from .native import JsonDict, describe, json_object, wrong
 
 #: What ``request_from_items`` takes as ``tools``: specs, and native tool definitions sent as they are.
 Tools = Iterable[ToolSpec | Mapping[str, Any]]

@@ -1,0 +1,60 @@
+"""Tool-call argument text: parsed with the fold's convention for text that is not JSON, and written compact."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, parse_json
+
+def dumps(value: JsonValue) -> str:
+    """Compact JSON text with non-ASCII kept, as OpenAI encodes tool arguments."""
+    return (_ENCODE or _compact_encoder())(value)
+
+
+#: The encoder :func:`dumps` uses, made on first use (``json.dumps`` with options builds one per call).
+_ENCODE: Callable[[JsonValue], str] | None = None
+
+
+def _compact_encoder() -> Callable[[JsonValue], str]:
+    """What :func:`dumps` calls: the stdlib's C encoder, made once, else ``JSONEncoder.encode``.
+
+    ``JSONEncoder.encode`` builds its C encoder (``json.encoder.c_make_encoder``,
+    with the same arguments as here) at every call, which costs more than
+    encoding a tool call's arguments; where the accelerator is missing, the
+    encoder's own ``encode`` does the work.  No circularity check: the values
+    are the package's, copied trees.
+    """
+    global _ENCODE
+    import json.encoder
+
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+    make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
+    if make is None:
+        _ENCODE = encoder.encode
+        return _ENCODE
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+
+    def encode(value: JsonValue) -> str:
+        return "".join(chunks(value, 0))
+
+    _ENCODE = encode
+    return _ENCODE
+
+
+#: How deep argument JSON may nest: a tool call's input sits five levels down in an item's wire form.
+ARGUMENTS_MAX_DEPTH = 127 - 4
+
+
+def parse_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
+    """Tool-call argument text -> ``(input, metadata)``, with the fold's convention for bad text.
+
+    Empty text is ``{}``.  Text that is not JSON the wire can carry (malformed,
+    NaN, a lone surrogate, nested too deep) gives ``None`` with the text and the
+    error under ``agentkit.input_json`` / ``agentkit.input_error``; it never raises.
+    """
+    if not text.strip():
+        return {}, {}
+    try:
+        return parse_json(text, max_depth=ARGUMENTS_MAX_DEPTH), {}
+    except NormalizeError as exc:
+        return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)}  # the words finalize() uses
