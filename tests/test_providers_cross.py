@@ -1,7 +1,8 @@
 """The four provider projections as one product: the same rules, checked across all of them.
 
 * every provider module, private ones included, imports only the public names
-  of the package, ``_common`` and its own provider's private modules;
+  of the package (and of its public ``http`` module), ``_common`` and its own
+  provider's modules;
 * the items decoded from every recording of one provider go to every
   provider's ``request_from_items``: each call sends them or refuses one part
   with ``NormalizeError`` naming it, never sends another provider's metadata or
@@ -26,6 +27,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 import agentkit_core
+import agentkit_core.http
 import agentkit_core.providers
 from agentkit_core import (
     FINISH_REASON_KEY,
@@ -87,12 +89,19 @@ class ImportTest(unittest.TestCase):
                 for node in ast.walk(ast.parse(inspect.getsource(module))):
                     # every module sits one package below providers: ``...`` is agentkit_core itself
                     if isinstance(node, ast.ImportFrom) and node.level == 3:
-                        self.assertIsNone(node.module, "a private core module")  # the package itself
                         names = [a.name for a in node.names]
+                        if node.module == "http":  # the package's public HTTP module, by its public names
+                            self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
+                            continue
+                        self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         assert node.module is not None, "providers/__init__ itself"
                         self.assertEqual(node.module.split(".")[0], SHARED)
+                    elif isinstance(node, ast.ImportFrom) and node.level == 1 and node.module is None:
+                        # the provider's own public names, read at call time (``from . import request_from_items``)
+                        public = importlib.import_module(f"agentkit_core.providers.{_owner(name)}").__all__
+                        self.assertLessEqual({a.name for a in node.names}, set(public))
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
                         self.assertIsNotNone(node.module)  # one of the package's own modules
                     elif isinstance(node, ast.ImportFrom):

@@ -249,10 +249,12 @@ from ._codec import (
     write_extras,
 )
 from ._stream import AnthropicStreamDecoder
+from ._http import http_request
 from .._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",

@@ -255,8 +255,10 @@ from ._codec import (
 from ._spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
 from ._request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._stream import GeminiStreamDecoder
+from ._http import http_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",

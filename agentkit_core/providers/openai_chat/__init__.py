@@ -306,8 +306,10 @@ from ._codec import (
 )
 from ._request import assistant_message, plain_message, tool_message
 from ._stream import ChatStreamDecoder
+from ._http import http_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",

@@ -258,8 +258,10 @@ from ._items import (
 )
 from ._request import native_items
 from ._stream import ResponsesStreamDecoder
+from ._http import http_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",

@@ -1,0 +1,44 @@
+"""The Anthropic Messages API request: ``POST {base_url}/v1/messages`` (pure, no I/O)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ... import Item
+from ...http import Request
+from .._common.sending import checked_model, endpoint, json_body, json_request, key_header, transcript
+
+__all__ = ("http_request", "BASE_URL", "API_VERSION")
+
+BASE_URL = "https://api.anthropic.com"
+API_VERSION = "2023-06-01"
+
+
+def http_request(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = False,
+    tools: Sequence[Any] = (),
+    tool_choice: Any = None,
+    **settings: Any,
+) -> Request:
+    """The request for a turn on ``items``: headers ``x-api-key`` and ``anthropic-version``, a JSON body.
+
+    The body is ``model``, the transcript and tools :func:`request_from_items`
+    writes, then ``settings`` as given (native fields: ``max_tokens``, which
+    the API requires, ``temperature``, ``thinking``, ...), and ``"stream":
+    true`` when ``stream``.  Without ``api_key`` no key header is sent (for a
+    gateway that adds its own).  ``base_url`` replaces
+    ``https://api.anthropic.com``.  Send it with :func:`agentkit_core.http.send`.
+    """
+    from . import request_from_items
+
+    fields = transcript(request_from_items, items, tools, tool_choice)
+    body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
+    headers = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
+    if stream:
+        headers["accept"] = "text/event-stream"
+    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", headers, body)

@@ -1,0 +1,42 @@
+"""The OpenAI Responses API request: ``POST {base_url}/responses`` (pure, no I/O)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ... import Item
+from ...http import Request
+from .._common.sending import checked_model, endpoint, json_body, json_request, key_header, transcript
+
+__all__ = ("http_request", "BASE_URL")
+
+BASE_URL = "https://api.openai.com/v1"
+
+
+def http_request(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = False,
+    tools: Sequence[Any] = (),
+    tool_choice: Any = None,
+    **settings: Any,
+) -> Request:
+    """The request for a turn on ``items``: ``Authorization: Bearer <api_key>``, a JSON body.
+
+    The body is ``model``, the input and tools :func:`request_from_items`
+    writes, then ``settings`` as given (native fields: ``max_output_tokens``,
+    ``reasoning``, ``store``, ...), and ``"stream": true`` when ``stream``.
+    ``base_url`` replaces ``https://api.openai.com/v1``.  Send it with
+    :func:`agentkit_core.http.send`.
+    """
+    from . import request_from_items
+
+    fields = transcript(request_from_items, items, tools, tool_choice)
+    body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
+    headers = key_header("Authorization", api_key, "Bearer ")
+    if stream:
+        headers["accept"] = "text/event-stream"
+    return json_request(endpoint(base_url, BASE_URL) + "/responses", headers, body)
