@@ -1,17 +1,29 @@
-"""Durable content: the :class:`Part` family and its data references.
+"""Durable content: the :class:`Part` family.
 
 A part is one coherent unit of content; its data, when it has some, is a
-:class:`~.data.DataRef`.  :class:`Part` is the base class of
-eight frozen variants, so ``isinstance``, ``match`` and type checkers all
-work::
+:class:`~.data.DataRef`.  :class:`Part` is the base class of eight frozen
+variants, so ``isinstance``, ``match`` and type checkers all work::
 
     match part:
         case TextPart(text=text): ...
         case ToolCallPart(id=call_id, name=name, input=args): ...
 
 Their wire form is the reference's externally tagged enum:
-``{"Text": {"text": "hi", "metadata": {}}}``.  Tool calls and tool results
-live in :mod:`.tool`; they are parts like the others.
+``{"Text": {"text": "hi", "metadata": {}}}``.  The family, in the reference's
+order, by wire tag, variant and where it is written::
+
+    Text         TextPart         here
+    Media        MediaPart        here
+    File         FilePart         here
+    Structured   StructuredPart   here
+    Reasoning    ReasoningPart    here
+    ToolCall     ToolCallPart     tool.py, with the tool output a result carries
+    ToolResult   ToolResultPart   tool.py
+    Custom       CustomPart       here
+
+:mod:`.tool` imports this module, so it is the one module that sees all
+eight: the list of variants and the decoder registry built from it
+(``PART_VARIANTS``, ``PART_TYPES``, ``PART_DECODERS``) are written there.
 """
 
 from __future__ import annotations
@@ -91,6 +103,9 @@ class Part(Value):
         metadata: MetadataMap
 
         def to_dict(self) -> dict[str, Any]: ...
+
+        @classmethod
+        def _decode(cls, v: Any, depth: int) -> Part: ...
 
     else:
         __init__ = not_constructible("Part", "TextPart, MediaPart, ..., or use Part.text(...) and friends")
@@ -470,16 +485,12 @@ _fill_reasoning = filler(ReasoningPart, "summary", "data", "redacted", "metadata
 _fill_custom = filler(CustomPart, "kind", "data", "value", "metadata", "_depth")
 
 
-#: Tag -> decoder of the variant's body.  :mod:`.tool` adds ToolCall and ToolResult.
-PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {
-    "Text": TextPart._decode,
-    "Media": MediaPart._decode,
-    "File": FilePart._decode,
-    "Structured": StructuredPart._decode,
-    "Reasoning": ReasoningPart._decode,
-    "Custom": CustomPart._decode,
-}
+# -- the registry ------------------------------------------------------------------
 
+#: Tag -> decoder of the variant's body (``decoder(body, depth)``), for all eight variants.
+#: Empty here: :mod:`.tool`, which imports this module and so is the one that sees every
+#: variant, fills it from its ``PART_VARIANTS``, in the reference's order (errors list the tags).
+PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {}
 
 #: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
 decode_part = C.dispatcher("Part", PART_DECODERS)

@@ -1,7 +1,18 @@
-"""Tool value types: the call a model makes, the result it gets back, and that result's output.
+"""Tool traffic: the call a model makes, the result it gets back, and that result's output.
 
-Both are parts (:class:`ToolCallPart`, :class:`ToolResultPart`): tool traffic
-lives in the transcript like any other content, not in a side channel.
+Read in three sections:
+
+* the two tool variants of the :class:`Part` family, :class:`ToolCallPart` and
+  :class:`ToolResultPart` (the other six are in :mod:`.content`): tool traffic
+  lives in the transcript like any other content, not in a side channel;
+* the :class:`ToolOutput` family, what a result carries: :class:`TextOutput`,
+  :class:`StructuredOutput`, :class:`PartsOutput`, :class:`FilesOutput`, with
+  their decoders and ``decode_tool_output``;
+* the Part registry, written once here because this is the one module that
+  sees all eight part variants: ``PART_VARIANTS`` in the reference's order,
+  and ``PART_TYPES`` and ``content.PART_DECODERS`` made from it.  Parts hold
+  outputs and outputs hold parts, so the registry and both families meet here.
+
 Executing tools is not this package's business; describing them is.
 """
 
@@ -109,7 +120,74 @@ _make_call_id = C.maker(ToolCallId, "value")
 _fill_call = filler(ToolCallPart, "id", "name", "input", "metadata", "_depth")
 
 
-# -- tool output -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
+class ToolResultPart(Part):
+    """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
+
+    part_kind = PartKind.TOOL_RESULT
+
+    call_id: ToolCallId
+    output: ToolOutput
+    is_error: bool = field(default=False, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolResultPart")
+        if type(call_id) is not ToolCallId:
+            call_id = K.ident(call_id, ToolCallId, "ToolResultPart", "call_id")
+        output = K.instance(output, OUTPUTS, "ToolResultPart", "output", "a ToolOutput")
+        output_depth = K.depth(output)
+        K.fits(2 + output_depth, "ToolResultPart", "output")
+        depth = K.part_depth("ToolResultPart", md, output_depth)
+        _fill_result(self, call_id, output, K.flag(is_error, "ToolResultPart", "is_error"), md, depth)
+
+    @factory
+    def success(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A successful result."""
+        return ToolResultPart(call_id, output)
+
+    @factory
+    def error(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A failed result: ``output`` says what went wrong."""
+        return ToolResultPart(call_id, output, is_error=True)
+
+    def with_is_error(self, is_error: bool) -> ToolResultPart:
+        """A copy with ``is_error`` set."""
+        return replace(self, is_error=is_error)
+
+    def to_dict(self) -> dict[str, Any]:
+        md = self.metadata
+        return {
+            "ToolResult": {
+                "call_id": self.call_id.value,
+                "output": self.output.to_dict(),
+                "is_error": self.is_error,
+                "metadata": md.to_dict() if md._data else {},
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> ToolResultPart:
+        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
+        call_id = d.get("call_id", MISSING)
+        call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
+        try:
+            output = decode_tool_output(d.get("output", MISSING), depth + 1)
+        except NormalizeError as exc:
+            raise exc.under("output") from None
+        is_error = d.get("is_error", MISSING)
+        if is_error is not False and is_error is not True:
+            is_error = C.boolean(is_error, "is_error")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_result(_make_call_id(call_id), output, is_error, md)
+
+
+_make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
+_fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
+
+
+# -- the tool output family ----------------------------------------------------------
 
 
 class ToolOutput(Value):
@@ -266,6 +344,10 @@ _make_structured_output = C.maker(StructuredOutput, "value")
 _make_parts_output = C.maker(PartsOutput, "parts")
 _make_files_output = C.maker(FilesOutput, "files")
 
+#: The tool output variants, for checking a field that holds one.
+OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
+_FILE_TYPES = frozenset((FilePart,))
+
 
 _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
     "Text": _text_output,
@@ -279,79 +361,12 @@ _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
 decode_tool_output = C.dispatcher("ToolOutput", _OUTPUT_DECODERS)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
-class ToolResultPart(Part):
-    """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
+# -- the Part registry -------------------------------------------------------------
 
-    part_kind = PartKind.TOOL_RESULT
-
-    call_id: ToolCallId
-    output: ToolOutput
-    is_error: bool = field(default=False, kw_only=True)
-    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolResultPart")
-        if type(call_id) is not ToolCallId:
-            call_id = K.ident(call_id, ToolCallId, "ToolResultPart", "call_id")
-        output = K.instance(output, OUTPUTS, "ToolResultPart", "output", "a ToolOutput")
-        output_depth = K.depth(output)
-        K.fits(2 + output_depth, "ToolResultPart", "output")
-        depth = K.part_depth("ToolResultPart", md, output_depth)
-        _fill_result(self, call_id, output, K.flag(is_error, "ToolResultPart", "is_error"), md, depth)
-
-    @factory
-    def success(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
-        """A successful result."""
-        return ToolResultPart(call_id, output)
-
-    @factory
-    def error(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
-        """A failed result: ``output`` says what went wrong."""
-        return ToolResultPart(call_id, output, is_error=True)
-
-    def with_is_error(self, is_error: bool) -> ToolResultPart:
-        """A copy with ``is_error`` set."""
-        return replace(self, is_error=is_error)
-
-    def to_dict(self) -> dict[str, Any]:
-        md = self.metadata
-        return {
-            "ToolResult": {
-                "call_id": self.call_id.value,
-                "output": self.output.to_dict(),
-                "is_error": self.is_error,
-                "metadata": md.to_dict() if md._data else {},
-            }
-        }
-
-    @classmethod
-    def _decode(cls, v: Any, depth: int) -> ToolResultPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
-        call_id = d.get("call_id", MISSING)
-        call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
-        try:
-            output = decode_tool_output(d.get("output", MISSING), depth + 1)
-        except NormalizeError as exc:
-            raise exc.under("output") from None
-        is_error = d.get("is_error", MISSING)
-        if is_error is not False and is_error is not True:
-            is_error = C.boolean(is_error, "is_error")
-        md = d.get("metadata")
-        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_result(_make_call_id(call_id), output, is_error, md)
-
-
-_make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
-_fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
-
-#: The part variants and the tool output variants, for checking fields that hold them.
+#: The eight part variants, in the reference's order (which errors listing the tags follow).
 PART_VARIANTS = (TextPart, MediaPart, FilePart, StructuredPart, ReasoningPart, ToolCallPart, ToolResultPart, CustomPart)
+#: The same, as a set, for checking fields that hold parts.
 PART_TYPES = frozenset(PART_VARIANTS)
-OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
-_FILE_TYPES = frozenset((FilePart,))
-
-
-PART_DECODERS["ToolCall"] = ToolCallPart._decode
-PART_DECODERS["ToolResult"] = ToolResultPart._decode
-PART_DECODERS["Custom"] = PART_DECODERS.pop("Custom")  # the reference's order, which errors list
+# content.PART_DECODERS (tag -> decoder of the variant's body) is declared there, for Part.from_dict
+# and decode_part, and filled here, the one place that sees every variant.
+PART_DECODERS.update({variant.part_kind._value_: variant._decode for variant in PART_VARIANTS})
