@@ -4,8 +4,8 @@
         send(Request("POST", server.url("/v1/messages"), body=b"{}"))
 
 Each request takes the next :class:`Reply` (the last one repeats).  A reply
-sends its status and headers, then its chunks with ``delay`` seconds before
-each, chunked or with a ``Content-Length``; then it may ``reset`` the
+sends its status and headers, then its chunks with ``delay`` seconds between
+them, chunked or with a ``Content-Length``; then it may ``reset`` the
 connection (an RST, not a clean close) or ``stall`` (send nothing more until
 the server stops).  ``Reply(never=True)`` reads the request and answers
 nothing.  Every wait is bounded by :data:`LONGEST` and ends when the server
@@ -109,8 +109,8 @@ class Loopback:
             handler.send_header("Connection", "close")
             handler.end_headers()
             handler.wfile.flush()
-            for chunk in chunks:
-                if reply.delay and self.wait(reply.delay):
+            for n, chunk in enumerate(chunks):
+                if n and reply.delay and self.wait(reply.delay):
                     return
                 handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk) if reply.chunked else chunk)
                 handler.wfile.flush()
