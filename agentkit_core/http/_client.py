@@ -97,6 +97,7 @@ def send(
     checkpoint = checkpoint_of(cancel)
     transport = _default_transport() if transport is None else transport
     retried = 0
+    error: ProviderError | TransportError
     while True:
         checkpoint.raise_if_cancelled()
         exchange = transport.exchange(request, connect_timeout=connect_timeout, read_timeout=timeout)

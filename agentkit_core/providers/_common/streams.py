@@ -236,7 +236,7 @@ def events_from_sse(body: object) -> Iterator[JsonDict] | AsyncIterator[JsonDict
     :class:`NormalizeError` naming the event or the piece.
     """
     if hasattr(body, "__aiter__"):
-        return _aevents(body)  # type: ignore[arg-type]
+        return _aevents(body)
     return _events(body)
 
 
