@@ -205,6 +205,17 @@ class SseLinesTest(unittest.TestCase):
             self.assertEqual(events, [{"a": 1}, {"b": 2}])
 
 
+class DefaultTransportTest(unittest.TestCase):
+    def test_webassembly_says_it_has_no_sockets(self) -> None:
+        from unittest import mock
+
+        request = Request("GET", "https://h.example/", {"x-api-key": KEY})
+        with mock.patch.object(sys, "platform", "emscripten"), self.assertRaises(TransportError) as caught:
+            send(request)
+        self.assertIn("no network sockets", str(caught.exception))
+        self.assertIn("transport", str(caught.exception))
+
+
 class ImportTest(unittest.TestCase):
     @needs_processes
     def test_importing_loads_no_network_module(self) -> None:

@@ -50,6 +50,13 @@ def checkpoint_of(cancel: object) -> TurnCancellation:
 
 
 def _default_transport() -> Transport:
+    import sys
+
+    if sys.platform in ("emscripten", "wasi"):
+        raise TransportError(
+            "this interpreter runs in WebAssembly, which has no network sockets: give send() a transport "
+            "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
+        )
     try:
         from ._sockets import SocketTransport
     except ImportError as exc:  # no socket module at all

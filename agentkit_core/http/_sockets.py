@@ -175,6 +175,8 @@ class SocketExchange:
                 last = exc
                 self.close()
                 continue
+            if self._aborted:  # an abort between the check above and connect() may not have woken it
+                raise TransportError("aborted")
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.settimeout(self._timeouts[1])
             return sock
@@ -350,10 +352,10 @@ class _Body:
             raw = self._raw(size)
             if self.inflate is None:
                 return raw
-            if raw:
-                data = self.inflate.decompress(raw)
-            else:
-                data = self.inflate.flush()
+            try:
+                data = self.inflate.decompress(raw) if raw else self.inflate.flush()
+            except Exception as exc:  # zlib.error: a body that does not inflate
+                raise TransportError(f"the answer's compressed body is broken: {exc}") from None
             if data:
                 return data
         return b""

@@ -15,7 +15,7 @@ from ... import NormalizeError, checked_json
 from ...http import Request
 from . import JsonDict
 
-__all__ = ("endpoint", "json_body", "json_request", "transcript", "checked_model")
+__all__ = ("endpoint", "json_body", "json_request", "transcript", "checked_model", "key_header")
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
 
@@ -66,9 +66,10 @@ def json_body(first: JsonDict, settings: Mapping[str, Any], last: JsonDict) -> J
     return {**first, **extra, **last}
 
 
-def json_request(url: str, headers: Mapping[str, str], body: JsonDict) -> Request:
-    """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``."""
+def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream: bool) -> Request:
+    """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting an event stream."""
     import json
 
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return Request("POST", url, {"content-type": "application/json", **headers}, text.encode("utf-8"))
+    accept = {"accept": "text/event-stream"} if stream else {}
+    return Request("POST", url, {"content-type": "application/json", **headers, **accept}, text.encode("utf-8"))

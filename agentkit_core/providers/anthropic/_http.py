@@ -39,6 +39,4 @@ def http_request(
     fields = transcript(request_from_items, items, tools, tool_choice)
     body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
     headers = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
-    if stream:
-        headers["accept"] = "text/event-stream"
-    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", headers, body)
+    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", headers, body, stream=stream)

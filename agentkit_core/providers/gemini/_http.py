@@ -42,6 +42,4 @@ def http_request(
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
     body = json_body(transcript(request_from_items, items, tools, tool_choice), settings, {})
     headers = key_header("x-goog-api-key", api_key)
-    if stream:
-        headers["accept"] = "text/event-stream"
-    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", headers, body)
+    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", headers, body, stream=stream)

@@ -42,6 +42,4 @@ def http_request(
         last = {"stream": True, "stream_options": settings.get("stream_options", {"include_usage": True})}
     body = json_body({"model": checked_model(model), **fields}, settings, last)
     headers = key_header("Authorization", api_key, "Bearer ")
-    if stream:
-        headers["accept"] = "text/event-stream"
-    return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", headers, body)
+    return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", headers, body, stream=stream)

@@ -37,6 +37,4 @@ def http_request(
     fields = transcript(request_from_items, items, tools, tool_choice)
     body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
     headers = key_header("Authorization", api_key, "Bearer ")
-    if stream:
-        headers["accept"] = "text/event-stream"
-    return json_request(endpoint(base_url, BASE_URL) + "/responses", headers, body)
+    return json_request(endpoint(base_url, BASE_URL) + "/responses", headers, body, stream=stream)
