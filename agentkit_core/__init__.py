@@ -37,7 +37,7 @@ from .ids import (
     ToolResultId,
     TurnId,
 )
-from .item import Item, ItemKind
+from .item import Item, ItemKind, close_unanswered, unanswered_calls
 from .jsontext import JsonValue, checked_json, parse_json
 from .keys import (
     CUSTOM_KIND_KEY,
@@ -56,6 +56,7 @@ from .keys import (
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
+from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
@@ -72,6 +73,8 @@ __all__ = (
     "load_items",
     "iter_items",
     "dump_items",
+    "unanswered_calls",
+    "close_unanswered",
     # content
     "Part",
     "PartKind",
@@ -94,6 +97,10 @@ __all__ = (
     "StructuredOutput",
     "PartsOutput",
     "FilesOutput",
+    # declaring tools
+    "ToolSpec",
+    "ToolAnnotations",
+    "ToolChoice",
     # streaming
     "Delta",
     "BeginPart",

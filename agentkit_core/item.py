@@ -21,14 +21,14 @@ from .error import NormalizeError
 from .finish import _BY_NAME as _FINISHES, FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
-from .tool import PART_TYPES
+from .tool import PART_TYPES, ToolCallPart, ToolResultPart
 from .usage import Usage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterable, Mapping
 
-__all__ = ("ItemKind", "Item")
+__all__ = ("ItemKind", "Item", "unanswered_calls", "close_unanswered")
 
 
 class ItemKind(WireEnum):
@@ -142,6 +142,10 @@ class Item(Value):
         """The text of every :class:`TextPart`, joined by ``separator``."""
         return separator.join(p.text for p in self.parts if type(p) is TextPart)
 
+    def tool_calls(self) -> tuple[ToolCallPart, ...]:
+        """The tool calls this item holds, in order (a model's turn may make several)."""
+        return tuple(p for p in self.parts if isinstance(p, ToolCallPart))
+
     def to_dict(self) -> dict[str, Any]:
         parts = []
         for p in self.parts:  # a loop, not a comprehension: before 3.12 that is a function call per item
@@ -212,3 +216,47 @@ _MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = C.maker(MessageId, "value")
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}
+
+
+# -- calls and their results ----------------------------------------------------------
+
+#: What :func:`close_unanswered` says in the results it makes, unless told otherwise.
+NOT_RUN = "The tool call was cancelled: the tool did not run."
+
+
+def unanswered_calls(items: Iterable[Item]) -> list[ToolCallPart]:
+    """The tool calls of a transcript that no later tool result answers, in order.
+
+    A result answers a call with its ``call_id`` made earlier in the
+    transcript (an earlier part of the same item included); one result answers
+    one call.  A transcript whose last turn was cut short, or whose tools were
+    never run, has some: every API refuses a request that leaves a call
+    without its result (see :func:`close_unanswered`).  Raises ``TypeError``
+    for anything in ``items`` that is not an :class:`Item`.
+    """
+    calls: list[ToolCallPart] = []
+    waiting: dict[str, list[int]] = {}  # call id -> the indices in calls of its calls not answered yet
+    answered: set[int] = set()
+    for n, item in enumerate(items):
+        if not isinstance(item, Item):
+            raise K.wrong_type("unanswered_calls", f"items[{n}]", "an Item", item)
+        for part in item.parts:
+            if isinstance(part, ToolCallPart):
+                waiting.setdefault(part.id.value, []).append(len(calls))
+                calls.append(part)
+            elif isinstance(part, ToolResultPart) and waiting.get(part.call_id.value):
+                answered.add(waiting[part.call_id.value].pop(0))
+    return [call for i, call in enumerate(calls) if i not in answered]
+
+
+def close_unanswered(items: Iterable[Item], message: str = NOT_RUN) -> Item | None:
+    """A TOOL item answering every unanswered call of ``items`` with an error result; ``None`` if there is none.
+
+    Append it after a turn was cancelled or failed (and after the closed
+    item itself), so the next request is one every API accepts: each result
+    is :meth:`ToolResultPart.failure` of its call with ``message``.
+    """
+    calls = unanswered_calls(items)
+    if not calls:
+        return None
+    return Item(ItemKind.TOOL, [ToolResultPart.failure(call, message) for call in calls])

@@ -37,6 +37,7 @@ from .content import (
 )
 from .error import NormalizeError
 from .ids import ToolCallId
+from .keys import INVENTED_ID_KEY, TOOL_NAME_KEY
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False
@@ -150,6 +151,21 @@ class ToolResultPart(Part):
     def error(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
         """A failed result: ``output`` says what went wrong."""
         return ToolResultPart(call_id, output, is_error=True)
+
+    @factory
+    def failure(call: ToolCallPart, message: str) -> ToolResultPart:
+        """The error result of ``call``: ``is_error``, the text ``message``, and the call's tool name.
+
+        For a call that was cancelled, refused or failed before the tool
+        answered.  The name goes in ``agentkit.tool_name``, for the providers
+        that match results by name (Gemini); an id the adapter invented for
+        the call (``agentkit.invented_id``) is marked so on the result too.
+        """
+        call = K.instance(call, ToolCallPart, "ToolResultPart.failure", "call", "a ToolCallPart")
+        metadata: dict[str, JsonValue] = {TOOL_NAME_KEY: call.name}
+        if call.metadata.get(INVENTED_ID_KEY) is True:
+            metadata[INVENTED_ID_KEY] = True
+        return ToolResultPart(call.id, TextOutput(message), is_error=True, metadata=metadata)
 
     def with_is_error(self, is_error: bool) -> ToolResultPart:
         """A copy with ``is_error`` set."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -10,7 +11,8 @@ import tempfile
 import time
 import unittest
 
-from agentkit_core import FinishReason, Item, ItemKind, TextPart, ToolCallPart, dump_items, load_items
+from agentkit_core import FinishReason, Item, ItemKind, TextPart, ToolCallPart, ToolSpec, dump_items, load_items, unanswered_calls
+from agentkit_core.providers import anthropic
 from tests import recorded
 from tests.capability import can_serve_loopback, can_spawn_process
 from tests.loopback import Loopback, json_reply, sse_reply
@@ -36,13 +38,21 @@ class TurnCommandTest(unittest.TestCase):
                 "--base-url", server.url(), "--set", "max_tokens=256", *extra, self.path]
 
     def test_a_turn_is_streamed_and_appended(self) -> None:
+        tools = os.path.join(os.path.dirname(self.path), "tools.json")
+        spec = ToolSpec("get_weather", "The weather now", {"type": "object", "properties": {"location": {"type": "string"}}})
+        native = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
+        with open(tools, "w", encoding="utf-8") as f:
+            json.dump([spec.to_dict(), native], f)
         with Loopback([sse_reply(STREAM, 0.01)]) as server:
-            done = subprocess.run(self.command(server, "--set", "temperature=0.5"), capture_output=True, text=True, env=self.env, timeout=120)
+            done = subprocess.run(self.command(server, "--set", "temperature=0.5", "--tools", tools), capture_output=True, text=True, env=self.env, timeout=120)
             self.assertEqual(done.returncode, 0, done.stderr)
             self.assertEqual(done.stdout, "I'll check the current weather in Paris for you.\n")
             received = server.requests[0]
             self.assertEqual((received.path, received.headers["x-api-key"]), ("/v1/messages", KEY))
-            self.assertIn(b'"temperature":0.5', received.body)
+            body = json.loads(received.body)
+            self.assertEqual(body["temperature"], 0.5)
+            self.assertEqual(body["tools"], anthropic.request_from_items([], tools=[spec, native])["tools"])
+            self.assertEqual(body["tools"][1], native)
         items = load_items(self.path)
         self.assertEqual(items, self.start + recorded.items("anthropic", "messages.text_tool_use.stream.jsonl"))
 
@@ -72,6 +82,7 @@ class TurnCommandTest(unittest.TestCase):
         self.assertIs(closed.kind, ItemKind.ASSISTANT)
         self.assertEqual(closed.finish_reason, FinishReason.CANCELLED)
         self.assertFalse([p for p in closed.parts if isinstance(p, ToolCallPart)])
+        self.assertEqual(unanswered_calls(items), [])
 
     def test_a_failed_call_appends_nothing(self) -> None:
         body = b'{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
@@ -88,9 +99,11 @@ class TurnCommandTest(unittest.TestCase):
             done = subprocess.run(self.command(server), capture_output=True, text=True, env=self.env, timeout=120)
         self.assertEqual(done.returncode, 1, done.stderr)
         items = load_items(self.path)
-        self.assertEqual(len(items), len(self.start) + 1)
-        self.assertEqual(items[-1].finish_reason, FinishReason.ERROR)
-        self.assertTrue(any(isinstance(p, TextPart) for p in items[-1].parts))
+        closed = items[len(self.start)]
+        self.assertEqual(closed.finish_reason, FinishReason.ERROR)
+        self.assertTrue(any(isinstance(p, TextPart) for p in closed.parts))
+        self.assertEqual(unanswered_calls(items), [])  # every call the closed turn kept is answered
+        self.assertEqual(len(items), len(self.start) + (2 if closed.tool_calls() else 1))
 
     def test_the_key_and_the_arguments(self) -> None:
         env = {k: v for k, v in self.env.items() if k != "ANTHROPIC_API_KEY"}

@@ -92,10 +92,8 @@ def _tools(path: str | None) -> list[Any]:
 def _tool(entry: Any, path: str, n: int) -> Any:
     """A ToolSpec for an entry in its wire form (``name`` and ``input_schema``, no ``type``); a native tool as it is."""
     if isinstance(entry, dict) and "input_schema" in entry and "type" not in entry:
-        try:
-            from ..toolspec import ToolSpec  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:  # shim: until ToolSpec lands
-            return entry
+        from ..toolspec import ToolSpec
+
         try:
             return ToolSpec.from_dict(entry)
         except ValueError as exc:
@@ -159,10 +157,8 @@ def _close(decoder: Any, state: Any, reason: FinishReason) -> Item:
 
 def _closing(items: list[Item], closed: Item) -> list[Item]:
     """``closed`` and, when it left calls unanswered, the item answering each with an error."""
-    try:
-        from ..item import close_unanswered  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # shim: until close_unanswered lands
-        return [closed]
+    from ..item import close_unanswered
+
     answers: Item | None = close_unanswered([*items, closed], message=CANCELLED_RESULT)
     return [closed] if answers is None else [closed, answers]
 

@@ -49,10 +49,8 @@ def key_header(name: str, api_key: object, prefix: str = "") -> dict[str, str]:
     return {name: prefix + api_key}
 
 
-def transcript(encode: Callable[..., JsonDict], items: Sequence[Any], tools: Sequence[Any], tool_choice: object) -> JsonDict:
+def transcript(encode: Callable[..., JsonDict], items: Sequence[Any], tools: Any, tool_choice: Any) -> JsonDict:
     """The transcript fields ``encode`` (a provider's ``request_from_items``) writes, with the tools and choice."""
-    if not tools and tool_choice is None:  # shim: until request_from_items takes tools
-        return encode(items)
     return encode(items, tools=tools, tool_choice=tool_choice)
 
 

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from ... import Item
 from ...http import Request
 from .._common.sending import checked_model, endpoint, json_body, json_request, key_header, transcript
+from .._common.tools import Choice, Tools
 
 __all__ = ("http_request", "BASE_URL", "API_VERSION")
 
@@ -21,14 +22,15 @@ def http_request(
     api_key: str | None = None,
     base_url: str | None = None,
     stream: bool = False,
-    tools: Sequence[Any] = (),
-    tool_choice: Any = None,
+    tools: Tools = (),
+    tool_choice: Choice = None,
     **settings: Any,
 ) -> Request:
     """The request for a turn on ``items``: headers ``x-api-key`` and ``anthropic-version``, a JSON body.
 
-    The body is ``model``, the transcript and tools :func:`request_from_items`
-    writes, then ``settings`` as given (native fields: ``max_tokens``, which
+    The body is ``model``, the transcript, ``tools`` and ``tool_choice`` (:class:`~agentkit_core.ToolSpec`
+    values or native tools, a :class:`~agentkit_core.ToolChoice`) as :func:`request_from_items`
+    writes them, then ``settings`` as given (native fields: ``max_tokens``, which
     the API requires, ``temperature``, ``thinking``, ...), and ``"stream":
     true`` when ``stream``.  Without ``api_key`` no key header is sent (for a
     gateway that adds its own).  ``base_url`` replaces

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from ... import Item
 from ...http import Request
 from .._common.sending import checked_model, endpoint, json_body, json_request, key_header, transcript
+from .._common.tools import Choice, Tools
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -20,8 +21,8 @@ def http_request(
     api_key: str | None = None,
     base_url: str | None = None,
     stream: bool = False,
-    tools: Sequence[Any] = (),
-    tool_choice: Any = None,
+    tools: Tools = (),
+    tool_choice: Choice = None,
     **settings: Any,
 ) -> Request:
     """The request for a turn on ``items``: header ``x-goog-api-key``, a JSON body.

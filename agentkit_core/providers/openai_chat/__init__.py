@@ -211,6 +211,20 @@ sent them, and sends them again).  A message with nothing left to send is
 left out.  Refused with ``NormalizeError``: video or other binary media, an
 image held as an artifact handle, a file given by a non-``data:`` URL.
 
+Tools
+-----
+
+=========================================  ==================================================
+``tools[]`` ``{"type": "function",         ``ToolSpec(name, description, parameters)``; other
+"function": {...}}``                       fields in ``openai.chat.<field>`` (``strict``...)
+other ``tools[]`` (``custom``, ...)        the native dict, verbatim
+``tool_choice`` ``"auto"`` / ``"none"`` /  ``ToolChoice.auto()`` / ``none()`` / ``required()`` /
+``"required"`` / a ``function``            ``tool(name)``; ``parallel_tool_calls`` is ``parallel``
+=========================================  ==================================================
+
+``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
+:func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
+
 The rules every projection keeps
 --------------------------------
 
@@ -265,22 +279,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import (
-    INVENTED_ID_KEY,
-    TOOL_NAME_KEY,
-    FilePart,
-    Item,
-    ItemKind,
-    JsonValue,
-    MediaPart,
-    NormalizeError,
-    PartsOutput,
-    TextOutput,
-    ToolCallId,
-    ToolCallPart,
-    ToolOutput,
-    ToolResultPart,
-)
+from ... import INVENTED_ID_KEY, TOOL_NAME_KEY, FilePart, Item, ItemKind, JsonValue, MediaPart, NormalizeError, PartsOutput
+from ... import TextOutput, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
 from .._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
 from .._common.streams import events_from_sse, fold_stream
 from ._codec import (
@@ -307,12 +307,14 @@ from ._codec import (
 from ._request import assistant_message, plain_message, tool_message
 from ._stream import ChatStreamDecoder
 from ._http import http_request
+from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
+    "tools_from_request", "tool_choice_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -463,8 +465,8 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 # -- items -> request ---------------------------------------------------------------------------
 
 
-def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
-    """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body.
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+    """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot
     send (video, an image held as an artifact handle, a file by URL).
@@ -496,4 +498,4 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
             raise under(exc, "items", f"[{n}]") from None
     if media:
         messages.append({"role": "user", "content": media})
-    return {"messages": messages}
+    return {"messages": messages, **tool_fields(tools, tool_choice)}
