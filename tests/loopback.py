@@ -83,7 +83,7 @@ class Loopback:
                     reply = loopback.replies[min(n, len(loopback.replies) - 1)]
                 loopback.play(self, reply)
 
-            do_GET = do_POST = _any
+            do_GET = do_POST = do_CONNECT = _any
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True

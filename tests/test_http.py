@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import logging
+import os
 import pickle
 import random
 import socket
@@ -216,6 +217,82 @@ class DefaultTransportTest(unittest.TestCase):
         self.assertIn("transport", str(caught.exception))
 
 
+class FakeExchange:
+    """An exchange that plays a scripted answer from memory: the transport protocol, no sockets."""
+
+    def __init__(self, status: int, headers: list[tuple[str, str]], chunks: list[bytes]) -> None:
+        self.answer = (status, headers)
+        self.chunks = list(chunks)
+        self.aborted = self.closed = False
+
+    def start(self) -> tuple[int, list[tuple[str, str]]]:
+        return self.answer
+
+    def read(self, size: int) -> bytes:
+        if self.aborted:
+            return b""  # what an aborted socket gives: it must not pass for the end
+        return self.chunks.pop(0)[:size] if self.chunks else b""
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeTransport:
+    def __init__(self, *answers: tuple[int, list[tuple[str, str]], list[bytes]]) -> None:
+        self.answers = list(answers)
+        self.made: list[FakeExchange] = []
+
+    def exchange(self, request: Request, *, connect_timeout: float, read_timeout: float) -> FakeExchange:
+        self.made.append(FakeExchange(*self.answers[min(len(self.made), len(self.answers) - 1)]))
+        return self.made[-1]
+
+
+class TransportProtocolTest(unittest.TestCase):
+    """``send`` over a transport of the caller's: what httpx, requests or fetch would plug in (runs in Pyodide too)."""
+
+    REQUEST = Request("POST", "https://h.example/v1/messages", {"x-api-key": KEY}, b"{}")
+
+    def test_retries_and_events(self) -> None:
+        busy = (529, [("retry-after-ms", "1")], [b'{"type":"error","error":{"type":"overloaded_error","message":"busy"}}'])
+        transport = FakeTransport(busy, (200, [("Content-Type", "text/event-stream")], [b'data: {"a": 1}\n', b'\ndata: [DONE]\n\n']))
+        with send(self.REQUEST, transport=transport) as response:  # type: ignore[arg-type]
+            self.assertEqual(list(response.events()), [{"a": 1}])
+        self.assertEqual(len(transport.made), 2)
+        self.assertTrue(all(exchange.closed for exchange in transport.made))
+
+    def test_an_aborted_read_is_a_cancellation_not_the_end(self) -> None:
+        from agentkit_core import CancellationController, TurnCancelledError
+
+        controller = CancellationController()
+        transport = FakeTransport((200, [], [b"data: {}\n\n"] * 3))
+        with send(self.REQUEST, cancel=controller, transport=transport) as response:  # type: ignore[arg-type]
+            events = response.events()
+            next(events)
+            controller.interrupt()
+            self.assertTrue(transport.made[0].aborted)
+            with self.assertRaises(TurnCancelledError):
+                next(events)
+
+    def test_an_error_answer(self) -> None:
+        transport = FakeTransport((404, [("x-request-id", "r")], [b'{"error":{"message":"no such model","type":"not_found"}}']))
+        with self.assertRaises(ProviderError) as caught:
+            send(self.REQUEST, transport=transport)  # type: ignore[arg-type]
+        self.assertEqual((caught.exception.status, caught.exception.error_type, caught.exception.request_id), (404, "not_found", "r"))
+        self.assertEqual(len(transport.made), 1)
+
+    def test_arguments(self) -> None:
+        for bad in ({"retries": -1}, {"retries": True}, {"timeout": 0}, {"connect_timeout": "5"}):
+            with self.subTest(bad), self.assertRaises(ValueError):
+                send(self.REQUEST, transport=FakeTransport((200, [], [])), **bad)  # type: ignore[arg-type]
+        with self.assertRaises(TypeError):
+            send(self.REQUEST, cancel=object(), transport=FakeTransport((200, [], [])))  # type: ignore[arg-type]
+        with self.assertRaises(TypeError):
+            send("https://h.example/")  # type: ignore[arg-type]
+
+
 class ImportTest(unittest.TestCase):
     @needs_processes
     def test_importing_loads_no_network_module(self) -> None:
@@ -332,6 +409,40 @@ class SendTest(unittest.TestCase):
             self.assertEqual(response.headers["content-encoding"], "gzip")
             self.assertEqual(list(response.lines()), ["one", "two", "three", "four"])
             self.assertNotIn(KEY, repr(response))
+
+    def test_through_a_proxy(self) -> None:
+        from agentkit_core.http import SocketTransport
+
+        with Loopback([json_reply(200, b"{}")]) as proxy:
+            transport = SocketTransport(proxies={"http": proxy.url()})
+            with send(Request("GET", "http://api.example.invalid/v1/models?x=1"), transport=transport) as response:
+                self.assertEqual(response.status, 200)
+            self.assertEqual(proxy.requests[0].path, "http://api.example.invalid/v1/models?x=1")
+        with Loopback([json_reply(407, b"")]) as proxy:
+            host, port = proxy.server.server_address[:2]
+            transport = SocketTransport(proxies={"https": f"http://user:{KEY}@{host}:{port}"})
+            with self.assertRaises(TransportError) as caught:
+                send(Request("GET", "https://api.example.invalid/v1"), transport=transport, retries=0)
+            self.assertIn("HTTP 407", str(caught.exception))
+            self.assertNotIn(KEY, str(caught.exception))
+            received = proxy.requests[0]
+            self.assertEqual((received.method, received.path), ("CONNECT", "api.example.invalid:443"))
+            self.assertTrue(received.headers["Proxy-Authorization"].startswith("Basic "))
+
+    def test_proxies_from_the_environment(self) -> None:
+        from unittest import mock
+
+        from agentkit_core.http import SocketTransport
+
+        with Loopback([json_reply(200, b"{}")]) as proxy:
+            env = {"http_proxy": proxy.url(), "no_proxy": "bypassed.example"}
+            with mock.patch.dict("os.environ", env, clear=False):
+                for name in ("HTTP_PROXY", "NO_PROXY"):
+                    os.environ.pop(name, None)
+                transport = SocketTransport()
+                self.assertEqual(transport.proxy_for("http", "api.example.invalid"), proxy.url())
+                self.assertIsNone(transport.proxy_for("http", "bypassed.example"))
+                self.assertIsNone(transport.proxy_for("https", "api.example.invalid"))
 
     def test_no_key_in_logs_or_errors(self) -> None:
         failed = json_reply(503, b'{"error":{"message":"down"}}', [("retry-after-ms", "5")])
