@@ -310,11 +310,10 @@ from ._http import http_request
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
-    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
-    "tools_from_request", "tool_choice_from_request",
+    "tools_from_request", "tool_choice_from_request", "http_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
