@@ -284,25 +284,9 @@ from ... import TextOutput, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
 from .._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
 from .._common.streams import events_from_sse, fold_stream
 from ._codec import (
-    AUDIO_RESPONSE_ONLY,
-    CHAT,
-    ECHO_KEY,
-    IN_TOOL_KEY,
-    KIND_ROLES,
-    LEGACY_KEY,
-    NO_CONTENT_KEY,
-    ROLE_KINDS,
-    choice_item,
-    content_part,
-    content_parts,
-    finish_reason,
-    get_arr,
-    get_obj,
-    get_str,
-    listed,
-    message_parts,
-    reasoning_field,
-    usage_from_native,
+    AUDIO_RESPONSE_ONLY, CHAT, ECHO_KEY, IN_TOOL_KEY, KIND_ROLES, LEGACY_KEY, NO_CONTENT_KEY, ROLE_KINDS,
+    choice_item, content_part, content_parts, finish_reason, get_arr, get_obj, get_str, listed, message_parts,
+    reasoning_field, usage_from_native,
 )
 from ._request import assistant_message, plain_message, tool_message
 from ._stream import ChatStreamDecoder
@@ -310,10 +294,11 @@ from ._http import http_request
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
-    "tools_from_request", "tool_choice_from_request", "http_request",
+    "tools_from_request", "tool_choice_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
