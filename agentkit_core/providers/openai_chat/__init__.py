@@ -284,11 +284,27 @@ from ... import TextOutput, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
 from .._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
 from .._common.streams import events_from_sse, fold_stream
 from ._codec import (
-    AUDIO_RESPONSE_ONLY, CHAT, ECHO_KEY, IN_TOOL_KEY, KIND_ROLES, LEGACY_KEY, NO_CONTENT_KEY, ROLE_KINDS,
-    choice_item, content_part, content_parts, finish_reason, get_arr, get_obj, get_str, listed, message_parts,
-    reasoning_field, usage_from_native,
+    AUDIO_RESPONSE_ONLY,
+    CHAT,
+    ECHO_KEY,
+    IN_TOOL_KEY,
+    LEGACY_KEY,
+    NO_CONTENT_KEY,
+    ROLE_KINDS,
+    checked_usage,
+    choice_item,
+    content_part,
+    content_parts,
+    finish_reason,
+    get_arr,
+    get_obj,
+    get_str,
+    listed,
+    message_parts,
+    reasoning_field,
+    usage_from_native,
 )
-from ._request import assistant_message, plain_message, tool_message
+from ._request import messages_of
 from ._stream import ChatStreamDecoder
 from ._http import http_request
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
@@ -321,7 +337,7 @@ def items_from_response(body: Any) -> list[Item]:
     body = native_object(body, "a response body")
     get_str(body, "id")
     native_usage = get_obj(body, "usage")
-    usage = None if native_usage is None else usage_from_native(native_usage)
+    usage = None if native_usage is None else checked_usage(native_usage)
     choices = get_arr(body, "choices") or []
     if not choices:
         return [choice_item(body, {}, {}, (), usage, None)]
@@ -455,31 +471,4 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     Raises :class:`NormalizeError` naming the part for content Chat cannot
     send (video, an image held as an artifact handle, a file by URL).
     """
-    messages: list[JsonDict] = []
-    media: list[JsonValue] = []  # entries of tool results, sent as one user message after the tool messages
-    calls: dict[str, ToolCallPart] = {}
-
-    def send(msg: JsonDict | None) -> None:
-        if msg is not None:
-            if media:
-                messages.append({"role": "user", "content": list(media)})
-                media.clear()
-            messages.append(msg)
-
-    for n, item in enumerate(checked_list(items, Item, "items")):
-        try:
-            parts = list(enumerate(item.parts))
-            rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
-            calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
-            if item.kind is ItemKind.ASSISTANT:
-                send(assistant_message(rest, item))
-            results = [tool_message(j, p, item, calls, media) for j, p in parts if isinstance(p, ToolResultPart)]
-            messages.extend(results)
-            if item.kind is not ItemKind.ASSISTANT and (rest or not results):
-                role = item.metadata.get(CHAT + "role")
-                send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
-        except NormalizeError as exc:
-            raise under(exc, "items", f"[{n}]") from None
-    if media:
-        messages.append({"role": "user", "content": media})
-    return {"messages": messages, **tool_fields(tools, tool_choice)}
+    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}

@@ -38,11 +38,11 @@ from .._common import (
     JsonDict,
     b64decode,
     carry,
-    copy_json,
     dumps,
     inline_base64,
     invent_id,
     make_item,
+    native_object,
     openai_usage,
     parse_arguments,
     parse_data_url,
@@ -187,7 +187,12 @@ def base64_of(part: MediaPart) -> str:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
-    return openai_usage(usage, NS + "usage", "prompt_tokens", "completion_tokens")
+    return checked_usage(native_object(usage, "a usage object"))
+
+
+def checked_usage(native: JsonDict) -> Usage:
+    """:func:`usage_from_native` of a usage object checked already (part of a checked body)."""
+    return openai_usage(native, NS + "usage", "prompt_tokens", "completion_tokens")
 
 
 def finish_reason(raw: str | None) -> FinishReason | None:
@@ -233,7 +238,7 @@ def is_refusal(part: Part) -> bool:
 def verbatim(p: Any) -> CustomPart:
     """A content entry kept as it came: ``CustomPart("openai.chat.<type>")``."""
     ptype = p.get("type") if isinstance(p, dict) else None
-    return CustomPart(CHAT + (ptype if isinstance(ptype, str) else "content"), value=copy_json(p))
+    return CustomPart(CHAT + (ptype if isinstance(ptype, str) else "content"), value=p)  # the constructor copies
 
 
 def content_part(p: Any) -> Part:
@@ -336,7 +341,7 @@ def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
             md = {ARGUMENTS_KEY: raw}
         return value, md
     if isinstance(raw, (dict, list)):  # some compatible servers send the object itself
-        return copy_json(raw), {ARGUMENTS_KEY: copy_json(raw)}
+        return raw, {ARGUMENTS_KEY: raw}  # the part's constructor copies both
     raise wrong("a string", raw, "arguments")
 
 
@@ -358,7 +363,7 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         raise wrong("an object", tc)
     ttype = _call_type(tc)
     if ttype not in ("function", "custom"):
-        return CustomPart(CHAT + "tool_call", value=copy_json(tc))
+        return CustomPart(CHAT + "tool_call", value=tc)
     try:
         body = get_obj(tc, ttype) or {}
         name = _name(body)
@@ -419,7 +424,7 @@ def message_parts(msg: JsonDict, field: str | None, *, request: bool = False) ->
         out.append(("reasoning", ReasoningPart(msg[field], metadata={REASONING_FIELD_KEY: field})))
     content = msg.get("content")
     if isinstance(content, str):
-        notes = {CHAT + "annotations": copy_json(msg["annotations"])} if "annotations" in msg and not request else {}
+        notes = {CHAT + "annotations": msg["annotations"]} if "annotations" in msg and not request else {}
         out.append(("content", TextPart(content, metadata=notes)))
     else:
         out.extend((f"content-{j}", p) for j, p in enumerate(content_parts(content)))
@@ -450,7 +455,7 @@ def choice_item(
     md = carry(top, ("id", "object", "choices", "usage"), NS)
     md.update(carry(choice, ("message", "delta", "finish_reason"), NS))
     if "annotations" in msg and not isinstance(msg.get("content"), str):
-        md[CHAT + "annotations"] = copy_json(msg["annotations"])
+        md[CHAT + "annotations"] = msg["annotations"]
     md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
     refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
     called = any(isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call")
