@@ -30,7 +30,7 @@ LOOPBACK = (can_serve_loopback, "needs sockets: this interpreter cannot serve an
 NEEDS: dict[str, tuple[tuple[Callable[[], bool], str], ...]] = {
     "Waiting without polling": (THREADS,),
     "In asyncio code": (ASYNCIO_RUN,),
-    "A whole turn": (THREADS, LOOPBACK),
+    "A whole turn": (THREADS, ASYNCIO_RUN, LOOPBACK),
 }
 #: What in an example's source shows that it needs a capability.
 _USES = {THREADS: re.compile(r"\bthreading\.|\bThread\("), ASYNCIO_RUN: re.compile(r"\basyncio\.run\(|run_until_complete\(")}
