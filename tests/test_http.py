@@ -310,7 +310,8 @@ class SendTest(unittest.TestCase):
             self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
 
     def post(self, server: Loopback, **options: object) -> Response:
-        request = anthropic.http_request(ITEMS, model="m", api_key=KEY, base_url=server.url(), max_tokens=64)
+        base = server.url().replace("http://", f"http://user:{KEY}@")  # a key in the URL is hidden too
+        request = anthropic.http_request(ITEMS, model="m", api_key=KEY, base_url=base, max_tokens=64)
         options.setdefault("transport", plain())
         return send(request, **options)  # type: ignore[arg-type]
 
@@ -459,6 +460,7 @@ class SendTest(unittest.TestCase):
             root.removeHandler(handler)
             root.setLevel(level)
         shown = stream.getvalue() + str(caught.exception) + repr(caught.exception)
+        self.assertIn("retry 1 in", stream.getvalue())
         self.assertNotIn(KEY, shown)
 
 

@@ -128,9 +128,20 @@ def send(
             if isinstance(error, TransportError):
                 raise TransportError(error.message, error.timed_out, retried) from None
             raise error
-        if checkpoint.wait(retry_delay(headers, retried)):
+        delay = retry_delay(headers, retried)
+        _log_retry(request, error, delay, retried)
+        if checkpoint.wait(delay):
             raise TurnCancelledError(checkpoint.generation)
         retried += 1
+
+
+def _log_retry(request: Request, error: Exception, delay: float, retried: int) -> None:
+    """One INFO line on the ``agentkit_core.http`` logger: what failed and when the retry comes (no key)."""
+    import logging
+
+    logger = logging.getLogger(_PUBLIC_MODULE)
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("%s %s: %s; retry %d in %.2f s", request.method, redact_url(request.url), error, retried + 1, delay)
 
 
 class Response:
