@@ -158,6 +158,32 @@ class SendTest(unittest.TestCase):
                 self.assertIsNone(transport.proxy_for("http", "bypassed.example"))
                 self.assertIsNone(transport.proxy_for("https", "api.example.invalid"))
 
+    def test_tls_is_verified_and_its_handshake_cancellable(self) -> None:
+        import ssl
+        import threading
+
+        from agentkit_core import CancellationController, TurnCancelledError
+        from agentkit_core.http import SocketTransport
+
+        with Loopback([json_reply(200, b"{}")]) as server:  # it speaks plain HTTP: no TLS handshake can succeed
+            host, port = server.server.server_address[:2]
+            with self.assertRaises(TransportError) as caught:
+                send(Request("GET", f"https://{host}:{port}/"), retries=0, connect_timeout=5, timeout=5, transport=plain())  # type: ignore[arg-type]
+            self.assertIn("TLS", str(caught.exception))
+            controller = CancellationController()
+            threading.Timer(0.2, controller.interrupt).start()
+            start = time.perf_counter()
+            with self.assertRaises((TurnCancelledError, TransportError)):  # the server may answer the hello first
+                send(Request("GET", f"https://{host}:{port}/"), cancel=controller, retries=0, transport=plain())  # type: ignore[arg-type]
+            self.assertLess(time.perf_counter() - start, 10)
+        unverified = ssl.create_default_context()
+        unverified.check_hostname = False
+        unverified.verify_mode = ssl.CERT_NONE
+        with self.assertRaises(ValueError):
+            SocketTransport(ssl_context=unverified)
+        with self.assertRaises(TypeError):
+            SocketTransport(ssl_context=object())  # type: ignore[arg-type]
+
     def test_no_key_in_logs_or_errors(self) -> None:
         failed = json_reply(503, b'{"error":{"message":"down"}}', [("retry-after-ms", "5")])
         stream = io.StringIO()
