@@ -141,6 +141,18 @@ class HttpRequestTest(unittest.TestCase):
         self.assertEqual(anthropic.http_request(ITEMS, model="m").header("anthropic-version"), "2023-06-01")
         self.assertIsNone(anthropic.http_request(ITEMS, model="m").header("x-api-key"))
 
+    def test_tools_and_the_choice_go_as_request_from_items_writes_them(self) -> None:
+        from agentkit_core import ToolChoice, ToolSpec
+
+        spec = ToolSpec("get_weather", "The weather now", {"type": "object", "properties": {"city": {"type": "string"}}})
+        choice = ToolChoice.tool("get_weather")
+        for module in (anthropic, openai_chat, openai_responses, gemini):
+            with self.subTest(module.__name__):
+                body = json.loads(module.http_request(ITEMS, model="m", tools=[spec], tool_choice=choice).body)
+                expected = module.request_from_items(ITEMS, tools=[spec], tool_choice=choice)
+                self.assertEqual({k: body[k] for k in expected}, json.loads(json.dumps(expected)))
+                self.assertEqual(module.tools_from_request(body), [spec])
+
     def test_streaming(self) -> None:
         for module in (anthropic, openai_responses, openai_chat):
             self.assertIs(json.loads(module.http_request(ITEMS, model="m", stream=True).body)["stream"], True)
