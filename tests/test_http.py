@@ -289,8 +289,9 @@ class TransportProtocolTest(unittest.TestCase):
         self.assertEqual(len(transport.made), 1)
 
     def test_arguments(self) -> None:
-        for bad in ({"retries": -1}, {"retries": True}, {"timeout": 0}, {"connect_timeout": "5"}):
-            with self.subTest(bad), self.assertRaises(ValueError):
+        for bad, error in (({"retries": -1}, ValueError), ({"retries": True}, TypeError), ({"timeout": 0}, ValueError),
+                           ({"timeout": float("nan")}, ValueError), ({"connect_timeout": "5"}, TypeError)):
+            with self.subTest(bad), self.assertRaises(error):
                 send(self.REQUEST, transport=FakeTransport((200, [], [])), **bad)  # type: ignore[arg-type]
         with self.assertRaises(TypeError):
             send(self.REQUEST, cancel=object(), transport=FakeTransport((200, [], [])))  # type: ignore[arg-type]

@@ -96,10 +96,14 @@ def send(
     """
     if not isinstance(request, Request):
         raise TypeError(f"send() takes a Request, not {type(request).__name__}")
-    if type(retries) is not int or retries < 0:
-        raise ValueError(f"retries: expected a count of 0 or more, found {retries!r}")
+    if type(retries) is not int:
+        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
+    if retries < 0:
+        raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
     for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
+        if not seconds > 0:
             raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
     checkpoint = checkpoint_of(cancel)
     transport = _default_transport() if transport is None else transport
