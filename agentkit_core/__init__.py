@@ -6,8 +6,6 @@ cooperative cancellation; pure standard library, speaking the JSON of the Rust
 ``agentkit-core`` crate.  Everything public is importable from here.
 """
 
-from __future__ import annotations
-
 from .content import (
     CustomPart,
     FilePart,
@@ -20,8 +18,9 @@ from .content import (
     TextPart,
 )
 from .data import DataRef, Handle, InlineBytes, InlineText, Uri
+from .cancellation import CancellationController, CancellationHandle, TurnCancellation
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
-from .error import AgentError, NormalizeError, ProtocolError
+from .error import AgentError, NormalizeError, ProtocolError, TurnCancelledError
 from .finish import FinishReason
 from .fold import FoldState, afold_iter, fold, fold_all, fold_iter
 from .ids import (
@@ -59,10 +58,6 @@ from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCa
 from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
-
-# -- cancellation exports --
-from .cancellation import CancellationController, CancellationHandle, TurnCancellation
-from .error import TurnCancelledError
 
 __version__ = "0.1.0"
 
@@ -162,7 +157,7 @@ __all__ = (
     "AgentError",
     "NormalizeError",
     "ProtocolError",
-    # -- cancellation names --
+    # cancellation
     "CancellationController",
     "CancellationHandle",
     "TurnCancellation",

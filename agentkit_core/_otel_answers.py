@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from . import _check as K
+from . import _check as check
 from ._otel_messages import finish_name
 from .item import Item, ItemKind
 from .keys import FINISH_REASON_KEY
 from .usage import Usage
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import List, Union
 
@@ -78,7 +78,7 @@ def response_attributes(answers: tuple[Item, ...]) -> dict[str, AttributeValue]:
 def error_type(answers: tuple[Item, ...], given: str | None, owner: str) -> str | None:
     """``error.type``: the caller's, else the first answer that ended in an error or a cancellation."""
     if given is not None:
-        return K.text(given, owner, "error_type")
+        return check.string(given, owner, "error_type")
     for item in answers:
         reason = item.finish_reason
         if reason is not None and reason.kind == "Cancelled":

@@ -19,7 +19,7 @@ from .item import ItemKind
 from .keys import INPUT_JSON_KEY
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolResultPart
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Callable
 

@@ -29,7 +29,7 @@ The details are the block's own fields, verbatim; the caller bounds them.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 

@@ -107,7 +107,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import _check as K
+from . import _check as check
 from ._codec import copy_json
 from ._otel_answers import OTHER_ERROR, PROVIDER_NAMES
 from ._otel_answers import error_type as _error_type, response_attributes as _response_attributes, split as _split
@@ -116,7 +116,7 @@ from .finish import FinishReason
 from .item import Item
 from .tool import ToolCallPart, ToolResultPart
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
@@ -152,7 +152,7 @@ def finish_reason(reason: FinishReason | None) -> str:
     ('length', 'pause_turn')
     """
     if reason is not None:
-        K.instance(reason, FinishReason, "finish_reason", "reason", "a FinishReason or None")
+        check.instance(reason, FinishReason, "finish_reason", "reason", "a FinishReason or None")
     return finish_name(reason)
 
 
@@ -213,10 +213,10 @@ def _definition(tool: object, i: int) -> dict[str, Any]:
         return _native_definition(tool, where)
     if isinstance(tool, Mapping) and len(tool) == 1 and isinstance(next(iter(tool.values())), Mapping):
         return _native_definition(tool, where)  # Gemini's {"codeExecution": {}}
-    name = K.text(_tool_field(tool, "name"), "tool_definitions", f"{where}.name")
+    name = check.string(_tool_field(tool, "name"), "tool_definitions", f"{where}.name")
     definition: dict[str, Any] = {"type": "function", "name": name}
     description = _tool_field(tool, "description")
-    if description is not None and K.text(description, "tool_definitions", f"{where}.description"):
+    if description is not None and check.string(description, "tool_definitions", f"{where}.description"):
         definition["description"] = description
     schema = _tool_field(tool, "input_schema")
     if schema is not None:
@@ -227,9 +227,9 @@ def _definition(tool: object, i: int) -> dict[str, Any]:
 def _native_definition(tool: Mapping[Any, Any], where: str) -> dict[str, Any]:
     """A provider's native tool: its ``type`` (or its one key) and its ``name`` (or its type)."""
     kind = tool.get("type", next(iter(tool)) if len(tool) == 1 else None)
-    kind = K.text(kind, "tool_definitions", f"{where}.type")
+    kind = check.string(kind, "tool_definitions", f"{where}.type")
     name = tool.get("name", kind)
-    return {"type": kind, "name": K.text(name, "tool_definitions", f"{where}.name")}
+    return {"type": kind, "name": check.string(name, "tool_definitions", f"{where}.name")}
 
 
 def span_attributes(
@@ -268,15 +268,15 @@ def span_attributes(
         "gen_ai.provider.name": PROVIDER_NAMES.get(module, module),
     }
     if request_model is not None:
-        attributes["gen_ai.request.model"] = K.text(request_model, owner, "request_model")
+        attributes["gen_ai.request.model"] = check.string(request_model, owner, "request_model")
     if conversation_id is not None:
         conversation = getattr(conversation_id, "value", conversation_id)
-        attributes["gen_ai.conversation.id"] = K.text(conversation, owner, "conversation_id")
+        attributes["gen_ai.conversation.id"] = check.string(conversation, owner, "conversation_id")
     attributes.update(_response_attributes(answers))
     failure = _error_type(answers, error_type, owner)
     if failure is not None:
         attributes["error.type"] = failure
-    if K.flag(capture_content, owner, "capture_content"):
+    if check.boolean(capture_content, owner, "capture_content"):
         system, conversation_items = _split(sent, module)
         instructions = [shaped for item in system for shaped in shaper.parts(item.parts)]
         attributes["gen_ai.input.messages"] = _dumps([shaper.message(item) for item in conversation_items])
@@ -317,11 +317,11 @@ def tool_span_attributes(
     '_OTHER'
     """
     owner = "tool_span_attributes"
-    call = K.instance(call, ToolCallPart, owner, "call", "a ToolCallPart")
+    call = check.instance(call, ToolCallPart, owner, "call", "a ToolCallPart")
     if result is not None:
-        result = K.instance(result, ToolResultPart, owner, "result", "a ToolResultPart or None")
+        result = check.instance(result, ToolResultPart, owner, "result", "a ToolResultPart or None")
         if result.call_id != call.id:
-            raise K.refused(owner, "result", f"answers call {result.call_id.value!r}, not {call.id.value!r}")
+            raise check.refused(owner, "result", f"answers call {result.call_id.value!r}, not {call.id.value!r}")
     attributes: dict[str, AttributeValue] = {
         "gen_ai.operation.name": "execute_tool",
         "gen_ai.tool.name": call.name,
@@ -330,15 +330,15 @@ def tool_span_attributes(
     }
     if tool is not None:
         description = _tool_field(tool, "description")
-        if description is not None and K.text(description, owner, "tool.description"):
+        if description is not None and check.string(description, owner, "tool.description"):
             attributes["gen_ai.tool.description"] = str(description)
     shaper = _shaper(False, max_text, owner)
     failed = result is not None and result.is_error
     if error_type is not None:
-        attributes["error.type"] = K.text(error_type, owner, "error_type")
+        attributes["error.type"] = check.string(error_type, owner, "error_type")
     elif failed:
         attributes["error.type"] = OTHER_ERROR
-    if K.flag(capture_content, owner, "capture_content"):
+    if check.boolean(capture_content, owner, "capture_content"):
         attributes["gen_ai.tool.call.arguments"] = _dumps(shaper.arguments(call))
         if result is not None and not failed:
             attributes["gen_ai.tool.call.result"] = _dumps(shaper.output(result.output))
@@ -364,14 +364,14 @@ def _module_name(provider: object) -> str:
     if not isinstance(provider, str):
         module = getattr(provider, "__name__", None)
         if not isinstance(module, str):
-            raise K.wrong_type("otel", "provider", "a provider module or its name", provider)
+            raise check.wrong_type("otel", "provider", "a provider module or its name", provider)
         provider = module.rpartition(".")[2]
-    return K.text(provider, "otel", "provider")
+    return check.string(provider, "otel", "provider")
 
 
 def _operation(operation: str | None, module: str) -> str:
     if operation is not None:
-        return K.text(operation, "span_attributes", "operation")
+        return check.string(operation, "span_attributes", "operation")
     return "generate_content" if module == "gemini" else "chat"
 
 
@@ -384,7 +384,7 @@ def _tool_field(tool: object, name: str) -> object:
 
 def _iterate(values: object, owner: str, field: str) -> tuple[Any, ...]:
     if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
-        raise K.wrong_type(owner, field, "an iterable", values)
+        raise check.wrong_type(owner, field, "an iterable", values)
     return tuple(values)
 
 
@@ -392,7 +392,7 @@ def _items(items: object, owner: str, field: str) -> tuple[Item, ...]:
     found = _iterate(items, owner, field)
     for i, item in enumerate(found):
         if not isinstance(item, Item):
-            raise K.wrong_type(owner, f"{field}[{i}]", "an Item", item)
+            raise check.wrong_type(owner, f"{field}[{i}]", "an Item", item)
     return found
 
 
@@ -405,5 +405,5 @@ def _answers(answer: object, owner: str) -> tuple[Item, ...]:
 
 
 def _shaper(inline_media: bool, max_text: int | None, owner: str) -> Shaper:
-    inline = K.flag(inline_media, owner, "inline_media")
-    return Shaper(inline, None if max_text is None else K.count(max_text, owner, "max_text"))
+    inline = check.boolean(inline_media, owner, "inline_media")
+    return Shaper(inline, None if max_text is None else check.u64(max_text, owner, "max_text"))

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
-from . import _check as K
-from . import _codec as C
+from . import _check as check
+from . import _codec as wire
 from ._codec import MISSING
-from ._value import Value, dataclass, factory, filler
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass, factory
 from .error import NormalizeError
 from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Literal
 
@@ -61,7 +62,7 @@ class ToolAnnotations(Value):
         supports_streaming_hint: bool = False,
     ) -> None:
         flags = (read_only_hint, destructive_hint, idempotent_hint, needs_approval_hint, supports_streaming_hint)
-        _fill_annotations(self, *(K.flag(v, "ToolAnnotations", name) for name, v in zip(_HINTS, flags)))
+        _fill_annotations(self, *(check.boolean(v, "ToolAnnotations", name) for name, v in zip(_HINTS, flags)))
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in _HINTS}
@@ -73,12 +74,12 @@ class ToolAnnotations(Value):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolAnnotations:
-        d = C.struct(v, "ToolAnnotations", _HINTS, depth)
-        return _make_annotations(*(C.boolean(d.get(name, MISSING), name) for name in _HINTS))
+        d = wire.struct(v, "ToolAnnotations", _HINTS, depth)
+        return _make_annotations(*(wire.boolean(d.get(name, MISSING), name) for name in _HINTS))
 
 
 _fill_annotations = filler(ToolAnnotations, *_HINTS)
-_make_annotations = C.maker(ToolAnnotations, *_HINTS)
+_make_annotations = unchecked_maker(ToolAnnotations, *_HINTS)
 #: The annotations a spec has when none are given: every hint ``False``.
 NO_ANNOTATIONS = ToolAnnotations()
 
@@ -118,14 +119,14 @@ class ToolSpec(Value):
     ) -> None:
         md = as_metadata(metadata, "ToolSpec")
         if md is not EMPTY_METADATA:
-            K.fits(1 + K.depth(md), "ToolSpec", "metadata")
+            check.fits(1 + check.depth(md), "ToolSpec", "metadata")
         _fill_spec(
             self,
-            K.text(name, "ToolSpec", "name"),
-            K.text(description, "ToolSpec", "description"),
-            K.payload(input_schema, "ToolSpec", "input_schema", 2)[0],
-            K.payload(output_schema, "ToolSpec", "output_schema", 2)[0],
-            K.instance(annotations, ToolAnnotations, "ToolSpec", "annotations", "a ToolAnnotations"),
+            check.string(name, "ToolSpec", "name"),
+            check.string(description, "ToolSpec", "description"),
+            check.payload(input_schema, "ToolSpec", "input_schema", 2)[0],
+            check.payload(output_schema, "ToolSpec", "output_schema", 2)[0],
+            check.instance(annotations, ToolAnnotations, "ToolSpec", "annotations", "a ToolAnnotations"),
             md,
         )
 
@@ -142,9 +143,9 @@ class ToolSpec(Value):
         return replace(self, metadata=metadata)  # type: ignore[arg-type]  # __init__ converts
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "description": self.description, "input_schema": C.copy_json(self.input_schema)}
+        d: dict[str, Any] = {"name": self.name, "description": self.description, "input_schema": wire.copy_json(self.input_schema)}
         if self.output_schema is not None:
-            d["output_schema"] = C.copy_json(self.output_schema)
+            d["output_schema"] = wire.copy_json(self.output_schema)
         d["annotations"] = self.annotations.to_dict()
         d["metadata"] = self.metadata.to_dict()
         return d
@@ -152,27 +153,27 @@ class ToolSpec(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> ToolSpec:
         """Decode a tool spec (the reference's JSON); raises :class:`NormalizeError` naming the bad field."""
-        d = C.struct(v, "ToolSpec", _SPEC_FIELDS, 1)
-        name = C.string(d.get("name", MISSING), "name")
-        description = C.string(d.get("description", MISSING), "description")
+        d = wire.struct(v, "ToolSpec", _SPEC_FIELDS, 1)
+        name = wire.string(d.get("name", MISSING), "name")
+        description = wire.string(d.get("description", MISSING), "description")
         input_schema = _schema(d.get("input_schema", MISSING), "input_schema")
         output = d.get("output_schema")
         output_schema = None if output is None else _schema(output, "output_schema")
-        annotations = C.field(d, "annotations", ToolAnnotations._decode, 2)
+        annotations = wire.field(d, "annotations", ToolAnnotations._decode, 2)
         return _make_spec(name, description, input_schema, output_schema, annotations, metadata_field(d, 1))
 
 
 def _schema(v: object, key: str) -> JsonValue:
     if v is MISSING:
-        C.fail("missing field", key)
+        wire.fail("missing field", key)
     try:
-        return C.json_value(v, 2)
+        return wire.json_value(v, 2)
     except NormalizeError as exc:
         raise exc.under(key) from None
 
 
 _fill_spec = filler(ToolSpec, *_SPEC_FIELDS)
-_make_spec = C.maker(ToolSpec, *_SPEC_FIELDS)
+_make_spec = unchecked_maker(ToolSpec, *_SPEC_FIELDS)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -200,17 +201,17 @@ class ToolChoice(Value):
     def __init__(self, mode: ChoiceMode, name: str | None = None, *, parallel: bool | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
         if mode not in _MODES or type(mode) is not str:
             if not isinstance(mode, str):
-                raise K.wrong_type("ToolChoice", "mode", "a str", mode)
-            raise K.refused("ToolChoice", "mode", f"unknown mode {mode!r}, expected one of {', '.join(_MODES)}")
-        name = K.opt_text(name, "ToolChoice", "name")
+                raise check.wrong_type("ToolChoice", "mode", "a str", mode)
+            raise check.refused("ToolChoice", "mode", f"unknown mode {mode!r}, expected one of {', '.join(_MODES)}")
+        name = check.opt_string(name, "ToolChoice", "name")
         if (name is None) != (mode != "tool"):
             message = "the mode 'tool' needs the tool's name" if name is None else f"only the mode 'tool' names a tool, not {mode!r}"
-            raise K.refused("ToolChoice", "name", message)
+            raise check.refused("ToolChoice", "name", message)
         if parallel is not None:
-            parallel = K.flag(parallel, "ToolChoice", "parallel")
+            parallel = check.boolean(parallel, "ToolChoice", "parallel")
         md = as_metadata(metadata, "ToolChoice")
         if md is not EMPTY_METADATA:
-            K.fits(1 + K.depth(md), "ToolChoice", "metadata")
+            check.fits(1 + check.depth(md), "ToolChoice", "metadata")
         _fill_choice(self, mode, name, parallel, md)
 
     @factory
@@ -243,18 +244,18 @@ class ToolChoice(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> ToolChoice:
         """Decode a tool choice; raises :class:`NormalizeError` naming the bad field."""
-        d = C.struct(v, "ToolChoice", _CHOICE_FIELDS, 1)
-        mode = C.string(d.get("mode", MISSING), "mode")
+        d = wire.struct(v, "ToolChoice", _CHOICE_FIELDS, 1)
+        mode = wire.string(d.get("mode", MISSING), "mode")
         if mode not in _MODES:
-            C.fail(f"unknown variant {mode!r}, expected one of {', '.join(_MODES)}", "mode")
-        name = C.opt_string(d.get("name"), "name")
+            wire.fail(f"unknown variant {mode!r}, expected one of {', '.join(_MODES)}", "mode")
+        name = wire.opt_string(d.get("name"), "name")
         if (name is None) != (mode != "tool"):
-            C.fail("the mode 'tool' needs the tool's name" if name is None else f"only the mode 'tool' names a tool, not {mode!r}", "name")
+            wire.fail("the mode 'tool' needs the tool's name" if name is None else f"only the mode 'tool' names a tool, not {mode!r}", "name")
         parallel = d.get("parallel")
         if parallel is not None:
-            parallel = C.boolean(parallel, "parallel")
+            parallel = wire.boolean(parallel, "parallel")
         return _make_choice(mode, name, parallel, metadata_field(d, 1))
 
 
 _fill_choice = filler(ToolChoice, *_CHOICE_FIELDS)
-_make_choice = C.maker(ToolChoice, *_CHOICE_FIELDS)
+_make_choice = unchecked_maker(ToolChoice, *_CHOICE_FIELDS)
