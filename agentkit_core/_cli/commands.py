@@ -448,7 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.set_defaults(run=cmd_convert)
     from .turn import add_parser
 
-    add_parser(commands)
+    add_parser(commands, escape, CliError)
     return parser
 
 

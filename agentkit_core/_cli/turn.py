@@ -28,11 +28,11 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from ..finish import FinishReason
 from ..item import Item
-from .commands import CliError, _err, escape
 
 __all__ = ("add_parser", "run")
 
@@ -47,8 +47,16 @@ KEYS = {
 CANCELLED_RESULT = "the turn was cancelled before this call ran"
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``turn`` to the command line's subparsers."""
+class CliError(Exception):
+    """A usage error; :func:`add_parser` is given the command line's own class, raised in its place."""
+
+
+def add_parser(commands: Any, escape: Callable[[str], str], usage_error: type[Exception]) -> None:
+    """Add ``turn`` to the command line's subparsers, printing through ``escape``, raising ``usage_error`` for bad usage.
+
+    The command line passes its own ``escape`` and usage error, so this
+    module needs nothing of it (and imports nothing of it).
+    """
     turn = commands.add_parser("turn", help="send a transcript to a provider, stream the answer, append it to the file")
     turn.add_argument("--provider", required=True, type=lambda s: s.replace("-", "_"), choices=list(KEYS), metavar="PROVIDER",
                       help=f"the API: {', '.join(KEYS)}")
@@ -60,7 +68,14 @@ def add_parser(commands: Any) -> None:
     turn.add_argument("--timeout", type=float, default=600.0, help="seconds without a byte before giving up (600)")
     turn.add_argument("--retries", type=int, default=2, help="retries of a failed connection or a retryable status (2)")
     turn.add_argument("file", metavar="FILE", help="the transcript, JSON Lines of items; the answer is appended")
-    turn.set_defaults(run=run)
+    turn.set_defaults(run=partial(_run_reporting, escape=escape, usage_error=usage_error))
+
+
+def _run_reporting(args: argparse.Namespace, *, escape: Callable[[str], str], usage_error: type[Exception]) -> int:
+    try:
+        return run(args, escape)
+    except CliError as exc:
+        raise usage_error(str(exc)) from None
 
 
 def _settings(pairs: list[str]) -> dict[str, Any]:
@@ -128,15 +143,16 @@ def _transcript(path: str) -> list[Item]:
 class _Printer:
     """Writes the text of the snapshot as it grows, escaped; a newline at the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, escape: Callable[[str], str]) -> None:
         self.shown = ""
+        self.escape = escape
 
     def update(self, parts: Any) -> None:
         from ..content import TextPart
 
         text = "".join(p.text for p in parts if isinstance(p, TextPart))
         if text.startswith(self.shown) and len(text) > len(self.shown):
-            sys.stdout.write("\n".join(escape(line) for line in text[len(self.shown) :].split("\n")))
+            sys.stdout.write("\n".join(self.escape(line) for line in text[len(self.shown) :].split("\n")))
             sys.stdout.flush()
             self.shown = text
 
@@ -163,8 +179,8 @@ def _closing(items: list[Item], closed: Item) -> list[Item]:
     return [closed] if answers is None else [closed, answers]
 
 
-def run(args: argparse.Namespace) -> int:
-    """Send, stream, append; the exit status."""
+def run(args: argparse.Namespace, escape: Callable[[str], str]) -> int:
+    """Send, stream, append; the exit status.  :class:`CliError` for bad usage."""
     import importlib
     import signal
     import threading
@@ -182,7 +198,11 @@ def run(args: argparse.Namespace) -> int:
     controller = CancellationController()
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt()) if main_thread else None
-    decoder, state, printer = module.stream_decoder(), FoldState(), _Printer()
+    decoder, state, printer = module.stream_decoder(), FoldState(), _Printer(escape)
+
+    def _err(text: str) -> None:
+        sys.stderr.write(escape(text) + "\n")
+
     began, status = False, 0
     try:
         with send(request, cancel=controller, timeout=args.timeout, retries=args.retries) as response:

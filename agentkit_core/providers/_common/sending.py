@@ -9,15 +9,43 @@ in every error message.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ... import NormalizeError, checked_json
 from ...http import Request
 from . import JsonDict
+from .tools import Choice, Tools
 
-__all__ = ("endpoint", "json_body", "json_request", "transcript", "checked_model", "key_header")
+class HttpRequest(Protocol):
+    """What every provider's ``http_request`` is: items and settings in, the request to send out."""
+
+    def __call__(
+        self,
+        items: Sequence[Any],
+        *,
+        model: str,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        stream: bool = False,
+        tools: Tools = (),
+        tool_choice: Choice = None,
+        **settings: Any,
+    ) -> Request: ...
+
+
+#: A provider's ``request_from_items``, with the tools and the choice.
+Encoder = Callable[..., JsonDict]
+
+__all__ = ("HttpRequest", "Encoder", "exported", "endpoint", "json_body", "json_request", "transcript", "checked_model", "key_header")
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
+
+
+def exported(function: HttpRequest, package: str) -> HttpRequest:
+    """``function`` named as the provider package's own ``http_request`` (``repr``, ``help()``, pickling)."""
+    function.__qualname__ = function.__name__ = "http_request"  # type: ignore[attr-defined]
+    function.__module__ = package
+    return function
 
 
 def endpoint(base_url: str | None, default: str) -> str:
@@ -49,7 +77,7 @@ def key_header(name: str, api_key: object, prefix: str = "") -> dict[str, str]:
     return {name: prefix + api_key}
 
 
-def transcript(encode: Callable[..., JsonDict], items: Sequence[Any], tools: Any, tool_choice: Any) -> JsonDict:
+def transcript(encode: Encoder, items: Sequence[Any], tools: Any, tool_choice: Any) -> JsonDict:
     """The transcript fields ``encode`` (a provider's ``request_from_items``) writes, with the tools and choice."""
     return encode(items, tools=tools, tool_choice=tool_choice)
 

@@ -264,7 +264,7 @@ from ._codec import (
     write_extras,
 )
 from ._stream import AnthropicStreamDecoder
-from ._http import http_request
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 from .._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
 from .._common.streams import events_from_sse, fold_stream
@@ -439,3 +439,6 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
         body["system"] = [block for content in system for block in _blocks_of(content)]
     body["messages"] = messages
     return {**body, **tool_fields(tools, tool_choice)}
+
+
+http_request = http_request_with(request_from_items)

@@ -270,7 +270,7 @@ from ._codec import (
 from ._spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
 from ._request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._stream import GeminiStreamDecoder
-from ._http import http_request
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
@@ -449,3 +449,5 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
         body["system_instruction" if snake else "systemInstruction"] = merged
     return {**body, **tool_fields(tools, tool_choice)}
 
+
+http_request = http_request_with(request_from_items)

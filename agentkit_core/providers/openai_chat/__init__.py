@@ -306,7 +306,7 @@ from ._codec import (
 )
 from ._request import messages_of
 from ._stream import ChatStreamDecoder
-from ._http import http_request
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
@@ -472,3 +472,6 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     send (video, an image held as an artifact handle, a file by URL).
     """
     return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+
+
+http_request = http_request_with(request_from_items)

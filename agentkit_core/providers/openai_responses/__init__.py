@@ -273,7 +273,7 @@ from ._items import (
 )
 from ._request import native_items
 from ._stream import ResponsesStreamDecoder
-from ._http import http_request
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
@@ -369,3 +369,6 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
         native.extend(native_items(item, custom_calls))
     body["input"] = bare if bare is not None and len(native) == 1 else native
     return {**body, **tool_fields(tools, tool_choice)}
+
+
+http_request = http_request_with(request_from_items)
