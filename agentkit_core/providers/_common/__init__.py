@@ -176,9 +176,10 @@ def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> di
     ``citations`` and ``cache_control`` as ``anthropic.citations`` and
     ``anthropic.cache_control``, fields nobody has seen yet included.  The
     values are ``native``'s own, not copies: hand the map to a constructor,
-    which checks and copies the metadata it keeps.
+    which checks and copies the metadata it keeps.  A hot caller passes a
+    ``frozenset``, used as it is.
     """
-    skip = set(consumed)
+    skip = consumed if type(consumed) is frozenset else set(consumed)
     return {prefix + k: v for k, v in native.items() if k not in skip}
 
 
@@ -321,10 +322,28 @@ _ENCODE: Callable[[JsonValue], str] | None = None
 
 
 def _compact_encoder() -> Callable[[JsonValue], str]:
-    global _ENCODE
-    import json
+    """What :func:`dumps` calls: the stdlib's C encoder, made once, else ``JSONEncoder.encode``.
 
-    _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    ``JSONEncoder.encode`` builds its C encoder (``json.encoder.c_make_encoder``,
+    with the same arguments as here) at every call, which costs more than
+    encoding a tool call's arguments; where the accelerator is missing, the
+    encoder's own ``encode`` does the work.  No circularity check: the values
+    are the package's, copied trees.
+    """
+    global _ENCODE
+    import json.encoder
+
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+    make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
+    if make is None:
+        _ENCODE = encoder.encode
+        return _ENCODE
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+
+    def encode(value: JsonValue) -> str:
+        return "".join(chunks(value, 0))
+
+    _ENCODE = encode
     return _ENCODE
 
 
