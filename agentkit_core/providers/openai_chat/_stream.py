@@ -26,7 +26,9 @@ from ... import (
     SetMetadata,
     Usage,
 )
-from .._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
+from ._held import EVENT
+from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
+from .._common.held import take
 from .._common.streams import split_parts
 from ._fragments import merge_fragment, merge_snapshot
 from ._codec import (
@@ -177,7 +179,7 @@ class ChatStreamDecoder:
 
     def feed(self, event: Any, /) -> list[Delta]:
         """One parsed chunk -> the deltas it implies."""
-        self._check(event)
+        event = self._check(event)
         out: list[Delta] = []
         for k, v in event.items():
             if k == "usage" and v is not None:
@@ -192,9 +194,9 @@ class ChatStreamDecoder:
                     self._commit(self._choices[index], out)
         return out
 
-    def _check(self, event: Any) -> None:
-        """Everything :meth:`feed` could refuse, refused before anything changes."""
-        native_object(event, "a stream event")
+    def _check(self, held: Any) -> JsonDict:
+        """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
+        event = take(held, EVENT)
         get_str(event, "id")
         get_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes
@@ -216,6 +218,7 @@ class ChatStreamDecoder:
                     ending.add(index)
             except NormalizeError as exc:
                 raise under(exc, "choices", f"[{n}]") from None
+        return event
 
     def _check_delta(self, index: int, st: _Choice | None, delta: JsonDict, closed: bool, kinds: _Kinds) -> None:
         get_str(delta, "content")
