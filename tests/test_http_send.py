@@ -73,6 +73,23 @@ class SendTest(unittest.TestCase):
                     pass
             self.assertEqual(len(server.requests), 1)
 
+    def test_a_turn_cut_by_a_reset_closes_as_an_error(self) -> None:
+        from agentkit_core import FinishReason, FoldState, fold
+
+        decoder, state = anthropic.stream_decoder(), FoldState()
+        if not hasattr(decoder, "close"):
+            self.skipTest("decoder.close(parts, reason) is not in this tree yet")
+        body = open_recording("anthropic", "messages.text_tool_use.sse.txt")
+        with Loopback([sse_reply(body, 0.0, pieces=3, reset=True)]) as server:
+            with self.post(server) as response, self.assertRaises(TransportError):
+                for event in response.events():
+                    for delta in decoder.feed(event):
+                        state = fold(state, delta)
+        closed = decoder.close(state, FinishReason.ERROR)
+        self.assertEqual(closed.finish_reason, FinishReason.ERROR)
+        self.assertTrue(closed.text_content())
+        self.assertFalse([call for call in closed.tool_calls() if call.input is None])
+
     def test_a_stall_mid_stream_times_out(self) -> None:
         body = open_recording("anthropic", "messages.text_tool_use.sse.txt")
         with Loopback([sse_reply(body, 0.0, pieces=2, stall=True)]) as server:

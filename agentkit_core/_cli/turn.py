@@ -166,7 +166,7 @@ def _close(decoder: Any, state: Any, reason: FinishReason) -> Item:
     """The turn cut short, closed as ``reason``: the decoder's ``close`` when it has one."""
     close = getattr(decoder, "close", None)
     if close is not None:
-        return close(state.parts, reason)  # type: ignore[no-any-return]
+        return close(state, reason)  # type: ignore[no-any-return]
     item: Item = decoder.finish_all(state.finalize())[0]  # shim: until decoders can close a turn
     return item.with_finish_reason(reason)
 
