@@ -34,6 +34,7 @@ AREAS = {
     "import": ("bench_codec", "measure_import"),
     "fold": ("bench_fold", "measure"),
     "cancel": ("bench_cancel", "measure"),
+    "scaling": ("bench_streams", "measure"),
 }
 
 

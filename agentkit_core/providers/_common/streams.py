@@ -155,15 +155,51 @@ class Decoder(Protocol):
     def finish_all(self, parts: Sequence[Part], /) -> list[Item]: ...
 
 
+#: Deltas :func:`fold_events` folds before it looks for a moment when no part is open.
+_SEGMENT = 4096
+
+
 def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
     """Feed every event to ``decoder`` and fold the deltas: the stream's parts.
 
     Parts still open when the events run out (a stream cut short) are closed
     as they stand, with :meth:`FoldState.finalize`.  ``events`` that are no
     iterable of events raise :class:`NormalizeError` (:func:`native_events`).
+
+    The fold runs in segments: after some thousands of deltas, at a moment
+    when no part is open, the committed parts are taken out and the fold
+    starts afresh, which gives the same parts (the fold's rules only look at
+    open parts).  A fold state keeps a log of every part it holds, and
+    CPython's collector re-walks every such object as they accumulate, so a
+    stream of many small parts (Gemini's calls) would cost more per part the
+    longer it ran.  Where parts stay open, segments grow twofold each time, so
+    the looking stays linear too.
     """
-    stream = native_events(events)
-    return fold_all(FoldState(), (delta for event in stream for delta in decoder.feed(event))).finalize()
+    stream = iter(native_events(events))
+    done: list[Part] = []
+    state, limit, ended = FoldState(), _SEGMENT, [False]
+    while True:
+        state = fold_all(state, _segment(stream, decoder, limit, ended))
+        if ended[0]:
+            return (*done, *state.finalize())
+        if state.is_open:
+            limit *= 2
+        else:
+            done += state.parts
+            state, limit = FoldState(), _SEGMENT
+
+
+def _segment(events: Iterator[Any], decoder: Decoder, limit: int, ended: list[bool]) -> Iterator[Delta]:
+    """The deltas of the next events, up to the event that makes them ``limit`` or more; ``ended[0]`` is set
+    when the events run out."""
+    n = 0
+    for event in events:
+        deltas = decoder.feed(event)
+        yield from deltas
+        n += len(deltas)
+        if n >= limit:
+            return
+    ended[0] = True
 
 
 def fold_stream(decoder: Decoder, events: object) -> list[Item]:

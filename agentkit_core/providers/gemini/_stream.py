@@ -44,10 +44,25 @@ class _Candidate:
 
 
 class _Open:
-    """A streaming text part: its id, the native part so far, and that part decoded."""
+    """A streaming text part: its id, the native part so far (its text left out) and that part decoded (for
+    its type and metadata), and the text in pieces, joined once when the part closes: re-joining it for
+    every chunk would make a long answer quadratic."""
 
-    def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart) -> None:
+    __slots__ = ("part_id", "native", "part", "pieces", "size")
+
+    def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart, text: str) -> None:
         self.part_id, self.native, self.part = part_id, native, part
+        self.pieces, self.size = [text], len(text)
+
+    def grow(self, native: JsonDict, part: TextPart | ReasoningPart, text: str) -> None:
+        self.native, self.part = native, part
+        self.pieces.append(text)
+        self.size += len(text)
+
+    def closed(self) -> TextPart | ReasoningPart:
+        """The part with all its text."""
+        text, md = "".join(self.pieces), self.part.metadata
+        return TextPart(text, metadata=md) if isinstance(self.part, TextPart) else ReasoningPart(text, metadata=md)
 
 
 class _Building:
@@ -168,17 +183,16 @@ class GeminiStreamDecoder:
         if opened is not None and type(opened.part) is type(part):
             # A signature with text of its own starts a part; an empty chunk's joins the open one if it has none.
             signed, open_signed = SIGNATURE in part.metadata, SIGNATURE in opened.part.metadata
-            if not signed or (not open_signed and (text == "" or _text_of(opened.part) == "")):
+            if not signed or (not open_signed and (text == "" or opened.size == 0)):
                 whole = copy_json(opened.native)
                 whole.update((k, copy_json(v)) for k, v in native.items() if k != "text")
-                whole["text"] = _text_of(opened.part) + text
-                grown = part_from_native(whole, self._calls)
-                if type(grown) is type(part):
+                grown = part_from_native(whole, self._calls)  # the text is "": only the other fields matter
+                if isinstance(grown, (TextPart, ReasoningPart)) and type(grown) is type(part):
                     if grown.metadata != opened.part.metadata:
                         deltas.append(SetMetadata(opened.part_id, grown.metadata))
                     if text:
                         deltas.append(AppendText(opened.part_id, text))
-                    opened.native, opened.part = whole, grown
+                    opened.grow(whole, grown, text)
                     return
         if text == "" and native.keys() == {"text"}:
             return  # nothing to show: Gemini 3 ends a stream whose answer is a call with such a chunk
@@ -188,13 +202,13 @@ class GeminiStreamDecoder:
             deltas.append(SetMetadata(pid, part.metadata))
         if text:
             deltas.append(AppendText(pid, text))
-        candidate.open = _Open(pid, copy_json(native), part)
+        candidate.open = _Open(pid, {**copy_json(native), "text": ""}, part, text)
 
     def _close(self, candidate: _Candidate, deltas: list[Delta]) -> None:
         opened, building = candidate.open, candidate.building
         if opened is not None:
             candidate.open = None
-            deltas.append(CommitPart(opened.part, part_id=opened.part_id))
+            deltas.append(CommitPart(opened.closed(), part_id=opened.part_id))
         if building is not None:
             candidate.building = None
             deltas.append(CommitPart(building.arguments.call(building.start), part_id=building.part_id))

@@ -27,8 +27,8 @@ from ... import (
     Usage,
 )
 from .._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
-from .._common.streams import split_parts
-from ._fragments import merge_fragment, merge_snapshot
+from .._common.streams import header, split_parts
+from ._fragments import Growing, merge_fragment, merge_snapshot
 from ._codec import (
     AUDIO,
     CHAT,
@@ -36,6 +36,7 @@ from ._codec import (
     REASONING_FIELDS,
     REFUSAL_KEY,
     choice_item,
+    content_part,
     get_arr,
     get_index,
     get_obj,
@@ -48,6 +49,26 @@ from ._codec import (
 
 
 # -- fragments -----------------------------------------------------------------------------------
+
+
+def _entry_kind(entry: Any) -> str | None:
+    """``"text"`` or ``"thinking"`` for a content entry that streams as text (its text a string, its
+    thinking a list), else ``None``."""
+    if not isinstance(entry, dict):
+        return None
+    etype = entry.get("type")
+    if etype == "text" and isinstance(entry.get("text"), str):
+        return "text"
+    return "thinking" if etype == "thinking" and isinstance(entry.get("thinking"), list) else None
+
+
+def _entry_texts(entry: Any, kind: str | None) -> list[str]:
+    """The text a content entry adds to its part: a text entry's, or a thinking entry's text pieces."""
+    if kind == "text":
+        return [entry["text"]]
+    if kind == "thinking":
+        return [p["text"] for p in entry["thinking"] if _entry_kind(p) == "text"]
+    return []
 
 
 def _fragment_kind(frag: JsonDict) -> str | None:
@@ -109,13 +130,14 @@ def _another_call(opening_id: str | None, known_id: object) -> bool:
 class _Choice:
     """What one choice of a stream has sent so far."""
 
-    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "at", "headers", "committed",
+    __slots__ = ("index", "fields", "message", "growing", "slots", "calls", "kinds", "at", "headers", "committed",
                  "reasoning", "pending", "sound", "ok")
 
     def __init__(self, index: int) -> None:
         self.index = index
         self.fields: JsonDict = {}  # choice-level fields, merged
-        self.message: JsonDict = {}  # the message the deltas add up to
+        self.message: JsonDict = {}  # the message the deltas add up to, once ``growing`` is settled
+        self.growing = Growing()  # its long string fields, in pieces
         self.slots: dict[str, PartId] = {}
         self.calls: dict[int, tuple[str, JsonDict]] = {}  # key -> (slot, call so far); see key()
         self.kinds: dict[int, str | None] = {}  # key -> the call's type once known
@@ -218,7 +240,8 @@ class ChatStreamDecoder:
                 raise under(exc, "choices", f"[{n}]") from None
 
     def _check_delta(self, index: int, st: _Choice | None, delta: JsonDict, closed: bool, kinds: _Kinds) -> None:
-        get_str(delta, "content")
+        if not isinstance(delta.get("content"), (str, list, type(None))):  # a list: typed entries (Mistral's thinking)
+            raise wrong("a string or an array", delta["content"], "content")
         get_str(delta, "refusal")
         for key in ("audio", "function_call"):
             obj = get_obj(delta, key)
@@ -309,6 +332,8 @@ class ChatStreamDecoder:
         for k, v in delta.items():
             if k in PART_FIELDS and (v is None or st.committed):
                 msg.setdefault(k, None)  # checked: nothing but empty values after the commit
+            elif k == "content" and (isinstance(v, list) or isinstance(msg.get(k), list)):
+                self._entries(st, [{"type": "text", "text": v}] if isinstance(v, str) else v, out)
             elif k in ("content", "refusal"):
                 self._text(st, k, k, v, PartKind.TEXT, out)
             elif k in REASONING_FIELDS and isinstance(v, str) and st.reasoning in (None, k):
@@ -327,10 +352,51 @@ class ChatStreamDecoder:
                 merge_fragment(msg, k, v)
 
     def _text(self, st: _Choice, key: str, slot: str, text: str, kind: PartKind, out: list[Delta]) -> None:
-        pid = self._open(st, slot, kind, out)
-        merge_fragment(st.message, key, text)
-        if text:
-            out.append(AppendText(pid, text))
+        st.growing.add(st.message, key, text)
+        if text or key != "content":  # an empty content opens nothing yet: typed entries may follow (Mistral)
+            pid = self._open(st, slot, kind, out)
+            if text:
+                out.append(AppendText(pid, text))
+
+    def _entries(self, st: _Choice, entries: list[Any], out: list[Delta]) -> None:
+        """Typed content entries (Mistral's thinking models): each extends the last entry when both are text,
+        or both thinking, and is a new entry otherwise; a plain string is a text entry.  The message's content
+        becomes the list the non-streaming answer holds, part ``content-j`` growing with entry ``j``."""
+        acc = st.growing.take(st.message, "content")
+        if not isinstance(acc, list):  # plain text first (or nothing): it becomes the first entry
+            acc = st.message["content"] = [] if acc in (None, "") else [{"type": "text", "text": acc}]
+            if "content" in st.slots:
+                st.slots["content-0"] = st.slots.pop("content")
+        for entry in entries:
+            last = acc[-1] if acc else None
+            kind = _entry_kind(entry)
+            if kind is not None and isinstance(last, dict) and _entry_kind(last) == kind:
+                j, texts = len(acc) - 1, self._extend(st, last, entry, kind)
+            else:
+                acc.append(copy_json(entry))
+                j, texts = len(acc) - 1, _entry_texts(entry, kind)
+                part = content_part(entry)
+                pid = self._open(st, f"content-{j}", part.part_kind, out)
+                self._header(st, pid, header(part), out)
+            out.extend(AppendText(st.slots[f"content-{j}"], t) for t in texts if t)
+
+    @staticmethod
+    def _extend(st: _Choice, held: JsonDict, entry: JsonDict, kind: str) -> list[str]:
+        """Merge a text or thinking ``entry`` into the entry ``held`` it continues; the texts it added."""
+        for k, v in entry.items():
+            if k not in ("type", kind):
+                merge_snapshot(held, k, v)
+        if kind == "text":
+            st.growing.add(held, "text", entry["text"])
+            return [entry["text"]]
+        inner: list[Any] = held["thinking"]
+        for piece in entry["thinking"]:
+            last = inner[-1] if inner else None
+            if _entry_kind(piece) == "text" and isinstance(last, dict) and _entry_kind(last) == "text":
+                st.growing.add(last, "text", piece["text"])
+            else:
+                inner.append(copy_json(piece))
+        return _entry_texts(entry, kind)
 
     def _audio(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
         pid = self._open(st, "audio", PartKind.MEDIA, out)
@@ -339,10 +405,11 @@ class ChatStreamDecoder:
             acc = st.message["audio"] = {}
         chunk = b""
         for k, v in frag.items():
-            if k in ("data", "transcript") and isinstance(v, str):
-                merge_fragment(acc, k, v)
-                if k == "data":
-                    chunk = self._audio_bytes(st, v)
+            if k == "data" and isinstance(v, str):
+                st.growing.add(acc, k, v)
+                chunk = self._audio_bytes(st, v)
+            elif k == "transcript" and isinstance(v, str):
+                merge_fragment(acc, k, v)  # whole: the part's header shows it while it grows
             else:
                 merge_snapshot(acc, k, v)
         found: dict[str, object] = {MODALITY_KEY: Modality.AUDIO.value, MIME_TYPE_KEY: sniff_audio(st.sound)}
@@ -392,11 +459,13 @@ class ChatStreamDecoder:
                     body = acc[k] = {}
                 for bk, bv in v.items():
                     if bk in ("arguments", "input") and isinstance(bv, str):
-                        merge_fragment(body, bk, bv)
-                        if k == "custom":
+                        if k == "custom":  # the input so far, whole: it streams as a value
+                            merge_fragment(body, bk, bv)
                             out.append(ReplaceStructured(pid, body[bk]))
-                        elif bv:
-                            out.append(AppendText(pid, bv))
+                        else:
+                            st.growing.add(body, bk, bv)
+                            if bv:
+                                out.append(AppendText(pid, bv))
                     elif bv is not None and bv != "" or bk not in body:
                         merge_snapshot(body, bk, bv)
             elif v is not None and v != "" or k not in acc:  # DashScope repeats ``"id": ""``
@@ -413,7 +482,7 @@ class ChatStreamDecoder:
             acc = st.message["function_call"] = {}
         for k, v in frag.items():
             if k == "arguments" and isinstance(v, str):
-                merge_fragment(acc, k, v)
+                st.growing.add(acc, k, v)
                 if v:
                     out.append(AppendText(pid, v))
             elif v is not None and v != "" or k not in acc:
@@ -424,6 +493,7 @@ class ChatStreamDecoder:
     def _commit(self, st: _Choice, out: list[Delta]) -> None:
         """Close every part of the choice with the part decoded from what accumulated."""
         st.committed = True
+        st.growing.settle()
         for slot, part in message_parts(st.message, st.reasoning):
             pid = st.slots.get(slot)
             if pid is None:
@@ -434,6 +504,8 @@ class ChatStreamDecoder:
 
     def response(self) -> JsonDict:
         """The ``chat.completion`` body equivalent to what was fed so far."""
+        for st in self._choices.values():
+            st.growing.settle()
         body: JsonDict = copy_json(self._top)
         body["object"] = "chat.completion"
         body["choices"] = [
@@ -454,6 +526,8 @@ class ChatStreamDecoder:
         """
         parts = checked_list(parts, Part, "parts")
         order = sorted(self._choices)
+        for c in order:
+            self._choices[c].growing.settle()
         if not order:
             return [choice_item(self._top, {}, {}, parts, self.usage, None)]
         groups = split_parts(parts, self._began, order)

@@ -97,7 +97,15 @@ class _OpenItem:
         self.annotations: dict[str, list[JsonValue]] = {}
 
     def text(self, key: str) -> str:
-        return self.done[key] if key in self.done else "".join(self.texts.get(key, ()))
+        """Entry ``key``'s text: its ``*.done`` text, else the fragments joined (once: the join is kept)."""
+        if key in self.done:
+            return self.done[key]
+        pieces = self.texts.get(key)
+        if not pieces:
+            return ""
+        if len(pieces) > 1:
+            pieces[:] = ["".join(pieces)]
+        return pieces[0]
 
     def partial(self) -> JsonDict:
         """The native item rebuilt from what arrived, for an item that never got its ``done``."""
@@ -293,8 +301,8 @@ class ResponsesStreamDecoder:
         else:
             key = f"{'s' if index_field == 'summary_index' else 'c'}{entry}"
             state.entries.setdefault(key, _default_entry(state.item.get("type"), key, event["type"]))
-        before = state.text(key)
-        if event["type"].endswith(".done"):
+        if event["type"].endswith(".done"):  # the whole text, once: the tail the deltas missed, if any
+            before = state.text(key)
             state.done[key] = text
             chunk = text[len(before) :] if text.startswith(before) else ""
         else:
