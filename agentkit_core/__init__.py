@@ -6,8 +6,6 @@ cooperative cancellation; pure standard library, speaking the JSON of the Rust
 ``agentkit-core`` crate.  Everything public is importable from here.
 """
 
-from __future__ import annotations
-
 from .content import (
     CustomPart,
     FilePart,
@@ -20,8 +18,9 @@ from .content import (
     TextPart,
 )
 from .data import DataRef, Handle, InlineBytes, InlineText, Uri
+from .cancellation import CancellationController, CancellationHandle, TurnCancellation
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
-from .error import AgentError, NormalizeError, ProtocolError
+from .error import AgentError, NormalizeError, ProtocolError, TurnCancelledError
 from .finish import FinishReason
 from .fold import FoldState, afold_iter, fold, fold_all, fold_iter
 from .ids import (
@@ -37,7 +36,7 @@ from .ids import (
     ToolResultId,
     TurnId,
 )
-from .item import Item, ItemKind
+from .item import Item, ItemKind, close_unanswered, unanswered_calls
 from .jsontext import JsonValue, checked_json, parse_json
 from .keys import (
     CUSTOM_KIND_KEY,
@@ -56,12 +55,9 @@ from .keys import (
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
+from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
-
-# -- cancellation exports --
-from .cancellation import CancellationController, CancellationHandle, TurnCancellation
-from .error import TurnCancelledError
 
 __version__ = "0.1.0"
 
@@ -72,6 +68,8 @@ __all__ = (
     "load_items",
     "iter_items",
     "dump_items",
+    "unanswered_calls",
+    "close_unanswered",
     # content
     "Part",
     "PartKind",
@@ -94,6 +92,10 @@ __all__ = (
     "StructuredOutput",
     "PartsOutput",
     "FilesOutput",
+    # declaring tools
+    "ToolSpec",
+    "ToolAnnotations",
+    "ToolChoice",
     # streaming
     "Delta",
     "BeginPart",
@@ -155,7 +157,7 @@ __all__ = (
     "AgentError",
     "NormalizeError",
     "ProtocolError",
-    # -- cancellation names --
+    # cancellation
     "CancellationController",
     "CancellationHandle",
     "TurnCancellation",

@@ -1,4 +1,4 @@
-"""``python -m agentkit_core``: the command line (see :mod:`._cli`)."""
+"""``python -m agentkit_core``: the command line (see :mod:`._cli`, which a vendored copy may drop)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,11 @@
 
 A value is valid when made: its constructor refuses what the wire cannot
 carry, so ``to_dict()`` never fails and ``from_dict`` reads back what it
-writes.  Decoders, whose input was checked as it was read, build through
-``_codec.maker`` and skip all of this.
+writes.  Decoders, whose input was checked as it was read (by :mod:`._codec`,
+whose leaf checks have the same names as these: ``string``, ``boolean``,
+``u64``, ...), build through the unchecked makers of :mod:`._make` and skip
+all of this.  Callers may inline a check's first line (the fast-path
+convention in :mod:`._codec`'s docstring).
 
 * ``TypeError`` when an argument is not of a type the field takes
   (``TextPart(5)``: ``TextPart.text: expected a str, got int``);
@@ -28,19 +31,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from . import _codec as C
+from . import _codec as wire
+from ._codec import MAX_DEPTH, U64_END
 from .error import NormalizeError
-from .jsontext import MAX_DEPTH
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from enum import Enum
     from typing import Any, NoReturn
 
-    from .jsontext import JsonValue
+    from ._codec import JsonValue
 
-_U64_END = 1 << 64
 _isfinite = math.isfinite
 
 
@@ -77,48 +79,48 @@ def fits(depth: int, owner: str, field: str) -> int:
 # -- scalars -----------------------------------------------------------------------
 
 
-def text(v: object, owner: str, field: str) -> str:
+def string(v: object, owner: str, field: str) -> str:
     """A string field: a valid-Unicode ``str``, stored as an exact ``str``."""
     if type(v) is str and v.isascii():
         return v
     if isinstance(v, str):
-        if C.valid_unicode(v):
+        if wire.valid_unicode(v):
             return str.__str__(v)
         raise refused(owner, field, "invalid Unicode: the string holds a lone surrogate")
     raise wrong_type(owner, field, "a str", v)
 
 
-def opt_text(v: object, owner: str, field: str) -> str | None:
+def opt_string(v: object, owner: str, field: str) -> str | None:
     """An optional string field: ``None`` or :func:`text`."""
-    return None if v is None else text(v, owner, field)
+    return None if v is None else string(v, owner, field)
 
 
-def flag(v: object, owner: str, field: str) -> bool:
+def boolean(v: object, owner: str, field: str) -> bool:
     """A ``bool`` field: exactly ``True`` or ``False`` (not ``0`` or ``1``)."""
     if v is True or v is False:
         return v
     raise wrong_type(owner, field, "a bool", v)
 
 
-def count(v: object, owner: str, field: str) -> int:
+def u64(v: object, owner: str, field: str) -> int:
     """A ``u64`` count: an ``int`` with ``0 <= n < 2**64``; a float or a bool is a wrong value."""
-    if type(v) is int and 0 <= v < _U64_END:
+    if type(v) is int and 0 <= v < U64_END:
         return v
     if isinstance(v, (int, float)):
         if isinstance(v, int) and not isinstance(v, bool):
-            if 0 <= v < _U64_END:
+            if 0 <= v < U64_END:
                 return int.__int__(v)
             raise refused(owner, field, f"invalid value: integer `{v}`, expected u64 (0 <= n < 2**64)")
-        raise refused(owner, field, f"invalid value: {C.describe(v)}, expected u64 (a whole number 0 <= n < 2**64)")
+        raise refused(owner, field, f"invalid value: {wire.describe(v)}, expected u64 (a whole number 0 <= n < 2**64)")
     raise wrong_type(owner, field, "an int", v)
 
 
-def opt_count(v: object, owner: str, field: str) -> int | None:
+def opt_u64(v: object, owner: str, field: str) -> int | None:
     """An optional count: ``None`` or :func:`count`."""
-    return None if v is None else count(v, owner, field)
+    return None if v is None else u64(v, owner, field)
 
 
-def amount(v: object, owner: str, field: str) -> float:
+def f64(v: object, owner: str, field: str) -> float:
     """An ``f64``: a finite ``float`` or ``int`` (not a bool), stored as an exact ``float``."""
     if type(v) is float and _isfinite(v):
         return v
@@ -129,9 +131,9 @@ def amount(v: object, owner: str, field: str) -> float:
             x = math.inf
         if _isfinite(x):
             return x
-        raise refused(owner, field, f"invalid value: {C.describe(v)}, expected a finite f64")
+        raise refused(owner, field, f"invalid value: {wire.describe(v)}, expected a finite f64")
     if isinstance(v, bool):
-        raise refused(owner, field, f"invalid value: {C.describe(v)}, expected a finite f64")
+        raise refused(owner, field, f"invalid value: {wire.describe(v)}, expected a finite f64")
     raise wrong_type(owner, field, "a finite number (float or int)", v)
 
 
@@ -151,7 +153,7 @@ def member(v: object, enum: type[Enum], owner: str, field: str) -> Any:
     if isinstance(v, str):
         hint = enum._value2member_map_.get(v)
         use = f": use {enum.__name__}.{hint.name}" if hint is not None else ""
-        raise refused(owner, field, f"expected {_a(enum.__name__)} member, got the {C.describe(v)}{use}")
+        raise refused(owner, field, f"expected {_a(enum.__name__)} member, got the {wire.describe(v)}{use}")
     raise wrong_type(owner, field, _a(enum.__name__), v)
 
 
@@ -160,7 +162,7 @@ def ident(v: object, kind: type, owner: str, field: str) -> Any:
     if isinstance(v, kind):
         return v
     if isinstance(v, str):
-        raise refused(owner, field, f"expected {_a(kind.__name__)}, got the plain {C.describe(v)}: wrap it, {kind.__name__}(...)")
+        raise refused(owner, field, f"expected {_a(kind.__name__)}, got the plain {wire.describe(v)}: wrap it, {kind.__name__}(...)")
     raise wrong_type(owner, field, _a(kind.__name__), v)
 
 
@@ -271,7 +273,7 @@ def payload(v: Any, owner: str, field: str, level: int) -> tuple[JsonValue, int]
     cannot change (or invalidate) the value that holds the copy.
     """
     try:
-        copy = C.json_value(v, level)
+        copy = wire.json_value(v, level)
     except NormalizeError as exc:
         raise located(exc, owner, field) from None
     return copy, json_depth(copy)

@@ -1,4 +1,4 @@
-"""The checks every decoder shares, each written once.
+"""The checks every decoder shares, each written once: the decode side.
 
 Decoders read plain JSON-shaped Python data (what ``json.loads`` returns) the
 way the Rust reference's serde derive reads JSON text:
@@ -13,27 +13,50 @@ way the Rust reference's serde derive reads JSON text:
 Every failure is a :class:`NormalizeError` whose path starts at the failing
 field; callers prefix their own segment (``NormalizeError.under``) while the
 error propagates, so decoding that succeeds never builds a path string.
+
+The constructors' checks are in :mod:`._check`, under the same leaf names
+(the wire's types: ``string``, ``boolean``, ``u64``, ``f64``...); modules
+import the two as words, ``wire`` and ``check``.
+
+Fast paths.  Every check begins with the test that passes the common case; a
+hot caller may inline that first line and call the check for the rest::
+
+    name = name if type(name) is str and name.isascii() else wire.string(name, "name")
+
+The inlined test is the check's own first line, or a stricter one, so both
+routes accept the same values and only the check has error messages.  The
+same goes for structs (``type(v) is dict and depth <= MAX_DEPTH``), empty
+``metadata`` (``metadata_field``) and constructors' arguments that already
+are what the field holds (``type(metadata) is MetadataMap``).
 """
 
 from __future__ import annotations
 
 import math
 from operator import countOf
+from typing import TYPE_CHECKING
 
-from ._make import maker as maker
 from .error import NormalizeError
-from .jsontext import MAX_DEPTH as MAX_DEPTH
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, NoReturn, TypeVar
-
-    from .jsontext import JsonValue
+    from typing import Any, Callable, Dict, List, NoReturn, TypeVar, Union
 
     T = TypeVar("T")
 
+# What a decoder accepts as JSON, published by :mod:`.jsontext` (and the package) under the same names.
+
+#: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
+#: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
+if TYPE_CHECKING:
+    JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
+else:  # the same union, as the types.UnionType it has always been at run time
+    JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+
+#: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).
+MAX_DEPTH = 127
+
 #: One past the largest ``u64``.
-U64_END = _U64_END = 1 << 64
+U64_END = 1 << 64
 _isfinite = math.isfinite
 
 
@@ -295,7 +318,7 @@ def boolean(v: object, key: str) -> bool:
 
 def u64(v: object, key: str) -> int:
     """A required unsigned 64-bit count: an ``int`` in ``0 <= n < 2**64``, never a bool or float."""
-    if type(v) is int and 0 <= v < _U64_END:
+    if type(v) is int and 0 <= v < U64_END:
         return v
     return _u64_slow(v, key)
 
@@ -304,7 +327,7 @@ def _u64_slow(v: object, key: str) -> int:
     if v is MISSING:
         fail("missing field", key)
     if isinstance(v, int) and not isinstance(v, bool):
-        if 0 <= v < _U64_END:
+        if 0 <= v < U64_END:
             return int(v)
         fail(f"invalid value: integer `{v}`, expected u64", key)
     fail(f"invalid type: {describe(v)}, expected u64", key)
@@ -312,7 +335,7 @@ def _u64_slow(v: object, key: str) -> int:
 
 def opt_u64(v: object, key: str) -> int | None:
     """An optional ``u64`` field: ``None`` when null or absent."""
-    if type(v) is int and 0 <= v < _U64_END:
+    if type(v) is int and 0 <= v < U64_END:
         return v
     if v is None or v is MISSING:
         return None

@@ -9,11 +9,11 @@ and only against members of the same enum.
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from . import _codec as C
+from . import _codec as wire
 from .jsontext import JsonCodec
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
@@ -72,16 +72,16 @@ def decode_enum(cls: type[E], v: object, key: str) -> E:
     member = members.get(v) if type(v) is str else None
     if member is not None:
         return member
-    if v is C.MISSING:
-        C.fail("missing field", key)
+    if v is wire.MISSING:
+        wire.fail("missing field", key)
     if isinstance(v, dict) and len(v) == 1:
         ((tag, body),) = dict(v).items()
         if body is None and isinstance(tag, str) and tag in members:
             return members[tag]
         if isinstance(tag, str) and tag in members:
-            C.fail(f"invalid type: {C.describe(body)}, expected unit variant {tag}", key)
+            wire.fail(f"invalid type: {wire.describe(body)}, expected unit variant {tag}", key)
         v = tag
     names = ", ".join(members)
     if isinstance(v, str):
-        C.fail(f"unknown variant {v!r} of {cls.__name__}, expected one of {names}", key)
-    C.fail(f"invalid type: {C.describe(v)}, expected a {cls.__name__} variant name ({names})", key)
+        wire.fail(f"unknown variant {v!r} of {cls.__name__}, expected one of {names}", key)
+    wire.fail(f"invalid type: {wire.describe(v)}, expected a {cls.__name__} variant name ({names})", key)

@@ -1,41 +1,60 @@
-"""Building values without their checks: makers for decoders, fillers for constructors.
+"""Unchecked makers and fillers: how values are built without their constructors' checks.
 
-A value class refuses ``o.x = ...`` (it is frozen), so its fields are stored
-one of two ways:
+A decoder has checked every field as it read it, so calling the constructor
+would check everything twice.  It builds through an *unchecked maker*
+instead, made once per class when the module loads::
 
-* a *maker* (:func:`maker`) builds a whole value from fields a decoder has
-  checked already: it starts the value as an instance of a private mutable
-  twin of its class (:func:`mutable`: a subclass that adds no slots, so it
-  has the same memory layout), fills it with plain attribute stores, which
-  the interpreter specialises, then switches ``__class__`` to the frozen
-  class, which leaves a value indistinguishable from one the constructor
-  made;
-* a *filler* (:func:`filler`) stores a constructor's checked arguments on
-  ``self`` through the slots' own descriptors (``cls.a.__set__``), which no
-  ``__setattr__`` sees; ``self`` may be an instance of a user's subclass, so
-  it cannot switch class.
+    _make_text = unchecked_maker(TextPart, "text", "metadata")
+    part = _make_text("hi", EMPTY_METADATA)  # a TextPart, no check run
 
-Neither compiles anything.  A maker is a copy of the template below for its
-number of fields, its attribute names replaced by the fields' (the code of a
-function is a value: ``code.replace(co_names=...)``); each maker owns its
-code, so the interpreter's caches for its stores see one class only.  A
-filler is a closure over the descriptors' setters.  (Compiling each from
-source at import, as ``dataclasses`` does, took a sixth of the package's
-import time.)
+``unchecked_maker`` copies the template for two fields, ``_make2`` below, with
+its placeholder names ``f0``, ``f1`` replaced by the fields' (the code of a
+function is a value: ``code.replace(co_names=...)``), so ``_make_text``
+runs exactly as if it had been written by hand::
+
+    def make_TextPart(a0, a1):
+        o = twin()             # an empty _MutableTextPart: TextPart with object's __setattr__
+        o.text = a0            # plain attribute stores, which the interpreter specialises
+        o.metadata = a1
+        o.__class__ = TextPart  # from here on, frozen (see "The class swap" below)
+        return o
+
+Constructors, which check their arguments themselves, store them with a
+*filler* (:func:`filler`): a closure over the slots' own descriptors
+(``TextPart.text.__set__``), which no ``__setattr__`` sees; ``self`` may be
+an instance of a user's subclass, so it cannot switch class.
+
+Every module imports both from here (``from ._make import filler,
+unchecked_maker``), and so do the fold's renderers, which build open parts
+from what checked deltas carried.  Neither compiles anything: compiling each
+from source at import, as ``dataclasses`` does, took a sixth of the package's
+import time.  Each maker owns its code, so the interpreter's caches for its
+stores see one class only.
+
+The class swap.  A value class refuses ``o.x = ...`` (its ``__setattr__``
+raises), so a maker starts with an instance of the class's *mutable twin*
+(:func:`mutable`): a subclass that adds no slots and takes ``object``'s
+``__setattr__`` back.  CPython allows assigning ``__class__`` between two
+classes whose instances have the same layout, and the twin, adding no slots,
+has its class's layout exactly; after the swap the object is an ordinary
+instance of the frozen class, indistinguishable from one its constructor
+made (``tests/test_edges.py`` checks its type, equality, hash, repr,
+frozenness, pickling and copying).  ``Item.from_dict``, which every item
+passes, does the maker's work in place, one call fewer.
 """
 
 from __future__ import annotations
 
 from dataclasses import fields
 from types import FunctionType
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, TypeVar
 
     T = TypeVar("T")
 
-    # What the maker templates read, bound per maker (see maker): never these globals.
+    # What the maker templates read, bound per maker (see unchecked_maker): never these globals.
     twin: Any
     cls: Any
 
@@ -52,7 +71,8 @@ def mutable(cls: type) -> Callable[[], Any]:
     """The mutable twin of value class ``cls``, made once: what a maker fills.
 
     ``Item.from_dict``, which every item passes, fills one in place, one call
-    fewer than a maker: ``o = twin(); o.a = ...; o.__class__ = cls``.  (Typed
+    fewer than a maker: ``o = twin(); o.a = ...; o.__class__ = cls`` (the
+    class swap of the module docstring).  (Typed
     as making ``Any``: the type checker cannot know that a frozen class's twin
     takes stores.)
     """
@@ -66,8 +86,8 @@ def mutable(cls: type) -> Callable[[], Any]:
 _TWINS: dict[type, type] = {}
 
 
-def maker(cls: type[T], *names: str) -> Callable[..., T]:
-    """A fast constructor for decoders: ``maker(cls, "a", "b")(a, b)`` builds a ``cls``.
+def unchecked_maker(cls: type[T], *names: str) -> Callable[..., T]:
+    """A fast constructor for decoders: ``unchecked_maker(cls, "a", "b")(a, b)`` builds a ``cls``.
 
     It skips ``__init__``, whose checks (and payload copies) a decoder's values
     passed already as they were read.  Every field of ``cls`` must be named; a
@@ -75,7 +95,7 @@ def maker(cls: type[T], *names: str) -> Callable[..., T]:
     use instead (``_check.depth``).
     """
     if set(names) != {f.name for f in fields(cls)}:  # type: ignore[arg-type]
-        raise TypeError(f"maker({cls.__name__}) must set every field")
+        raise TypeError(f"unchecked_maker({cls.__name__}) must set every field")
     twin = mutable(cls)
     code = _MAKERS[len(names) - 1].__code__
     field_of = {f"f{i}": name for i, name in enumerate(names)}
@@ -84,6 +104,11 @@ def maker(cls: type[T], *names: str) -> Callable[..., T]:
     make = FunctionType(code, {"twin": twin, "cls": cls}, name)
     make.__qualname__ = name
     return make
+
+
+# The templates.  ``twin`` and ``cls`` are each maker's own globals; ``f0``... are replaced by the
+# field names.  The last store before ``return`` swaps the class: legal because the twin adds no
+# slots (same layout), and safe because nothing else has seen ``o`` yet (see the module docstring).
 
 
 def _make1(a0: object) -> object:

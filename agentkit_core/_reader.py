@@ -25,14 +25,15 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
+from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Union
 
 from ._sniff import an, noun, plural, sniff_provider
 from .error import NormalizeError
 from .jsontext import check_depth, raw_decode
 
-if TYPE_CHECKING:
-    from .transcript import PathOrFile
+#: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary
+#: or text mode (:mod:`.transcript` publishes it as ``PathOrFile``).
+PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
 __all__ = ("EMPTY", "BINARY", "EVENTS", "LINES", "ARRAY", "VALUES", "Record", "Looks", "Reading", "open_input")
 

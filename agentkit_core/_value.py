@@ -19,12 +19,13 @@ Assigning or deleting any attribute of a value, a field or not, raises
 this base's ``__setattr__`` and ``__delattr__`` refuse everything.  (A
 frozen dataclass would generate its own, which also raise a confusing
 ``TypeError`` for names that are not fields.)  Code that builds values stores
-fields through the slots' own descriptors (:func:`filler`), which no
-``__setattr__`` sees, or fills a mutable twin (``_make.maker``).
+fields through the slots' own descriptors (``_make.filler``), which no
+``__setattr__`` sees, or fills a mutable twin (``_make.unchecked_maker``).
 
 A :class:`factory` is a function on a class that makes a value
-(``Part.text("hi")``); instances refuse it with ``AttributeError``, so
-``item.text`` never hands back a function that looks like a field.
+(``Part.text("hi")``); instances and subclasses refuse it with
+``AttributeError``, so ``item.text`` never hands back a function that looks
+like a field, and ``ToolCallPart.text("hi")`` never makes a ``TextPart``.
 """
 
 from __future__ import annotations
@@ -33,31 +34,17 @@ from dataclasses import FrozenInstanceError, fields, is_dataclass
 from dataclasses import dataclass as _dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar, overload
 
-from ._make import filler as filler
 from .jsontext import JsonCodec
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
-
-    P = ParamSpec("P")
-    R = TypeVar("R")
+    from typing import Any, Callable, NoReturn
 
     _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
-else:
-    # ``typing`` is not imported at run time: it would cost a fifth of the
-    # package's import.  What this module uses of it does nothing at run time.
-    class Generic:
-        __slots__ = ()
 
-        def __class_getitem__(cls, params):
-            return cls
-
-    P = R = None
-
-    def overload(func):
-        return func
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _FIELDS: dict[type, _Fields | None] = {}
 
@@ -169,21 +156,24 @@ def _setstate(self: Any, state: list[Any]) -> None:
 
 
 class factory(Generic[P, R]):
-    """A factory function reachable from its class only.
+    """A factory function reachable from the class that defines it, and only from there.
 
-    ``Part.text`` is the function; ``part.text`` on an instance raises
+    ``Part.text`` is the function.  ``part.text`` on an instance raises
     ``AttributeError`` (unless the variant has a field of that name, which
-    then shadows the factory, as ``TextPart.text`` does).
+    then shadows the factory, as ``TextPart.text`` does), and so does
+    ``ToolCallPart.text`` on a subclass: a variant class offers its own
+    factories, never its base's, which would make another variant.
     """
 
     __slots__ = ("func", "name", "home")
 
     def __init__(self, func: Callable[P, R]) -> None:
         self.func = func
-        self.name = self.home = func.__name__
+        self.name = func.__name__
+        self.home: type = object  # the defining class, set when the class is made
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.home = name, owner.__name__
+        self.name, self.home = name, owner
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> Callable[P, R]: ...
@@ -192,13 +182,11 @@ class factory(Generic[P, R]):
     def __get__(self, obj: object, owner: type | None = None) -> NoReturn: ...
 
     def __get__(self, obj: object, owner: type | None = None) -> Callable[P, R]:
-        if obj is None:
+        if obj is None and owner is self.home:
             return self.func
-        raise AttributeError(
-            f"{type(obj).__name__!r} object has no attribute {self.name!r} ({self.home}.{self.name} is a factory: call it on the class)",
-            name=self.name,
-            obj=obj,
-        )
+        home, name = self.home.__name__, self.name
+        where, holder = (f"{type(obj).__name__!r} object", obj) if obj is not None else (f"type object {getattr(owner, '__name__', '?')!r}", owner)
+        raise AttributeError(f"{where} has no attribute {name!r} ({home}.{name} is a factory: call it on {home})", name=name, obj=holder)
 
 
 def not_constructible(family: str, examples: str) -> Callable[..., NoReturn]:

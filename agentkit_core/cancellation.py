@@ -75,10 +75,10 @@ from __future__ import annotations
 import _thread
 import itertools
 from bisect import insort
+from typing import TYPE_CHECKING
 
 from .error import TurnCancelledError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import asyncio
     from contextlib import AbstractContextManager

@@ -1,33 +1,37 @@
-"""Durable content: the :class:`Part` family and its data references.
+"""Durable content: the :class:`Part` family.
 
 A part is one coherent unit of content; its data, when it has some, is a
-:class:`~.data.DataRef`.  :class:`Part` is the base class of
-eight frozen variants, so ``isinstance``, ``match`` and type checkers all
-work::
+:class:`~.data.DataRef`.  :class:`Part` is the base class of eight frozen
+variants, so ``isinstance``, ``match`` and type checkers all work::
 
     match part:
         case TextPart(text=text): ...
         case ToolCallPart(id=call_id, name=name, input=args): ...
 
 Their wire form is the reference's externally tagged enum:
-``{"Text": {"text": "hi", "metadata": {}}}``.  Tool calls and tool results
-live in :mod:`.tool`; they are parts like the others.
+``{"Text": {"text": "hi", "metadata": {}}}``.  The eight, in the reference's
+order: ``TextPart``, ``MediaPart``, ``FilePart``, ``StructuredPart``,
+``ReasoningPart`` (here), ``ToolCallPart``, ``ToolResultPart`` (in
+:mod:`.tool`, beside the output a result carries) and ``CustomPart`` (here).
+:mod:`.tool` imports this module, so it is the one that sees all eight: the
+list of variants, and the registry made from it, are written there.
 """
 
 from __future__ import annotations
 
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
+from . import _check as check
+from . import _codec as wire
 from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
-from ._value import Value, dataclass, factory, field_values, filler, not_constructible
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass, factory, field_values, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
@@ -92,6 +96,9 @@ class Part(Value):
 
         def to_dict(self) -> dict[str, Any]: ...
 
+        @classmethod
+        def _decode(cls, v: Any, depth: int) -> Part: ...
+
     else:
         __init__ = not_constructible("Part", "TextPart, MediaPart, ..., or use Part.text(...) and friends")
 
@@ -129,7 +136,7 @@ class Part(Value):
 
         Every variant's wire form is ``{"Tag": {field: ...}}``: two levels above its deepest field.
         """
-        depth = 2 + max(map(K.layers, field_values(self)))
+        depth = 2 + max(map(check.layers, field_values(self)))
         _set_depth(self, depth)
         return depth
 
@@ -139,7 +146,7 @@ class Part(Value):
 
         Called on a variant (``TextPart.from_dict``) it also checks the variant.
         """
-        return C.variant(decode_part(v, 1), cls)
+        return wire.variant(decode_part(v, 1), cls)
 
 
 _set_depth = filler(Part, "_depth")
@@ -157,7 +164,7 @@ class TextPart(Part):
 
     def __init__(self, text: str, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "TextPart")
-        _fill_text(self, K.text(text, "TextPart", "text"), md, K.part_depth("TextPart", md))
+        _fill_text(self, check.string(text, "TextPart", "text"), md, check.part_depth("TextPart", md))
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
@@ -165,15 +172,15 @@ class TextPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TextPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "TextPart", ("text", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "TextPart", ("text", "metadata"), depth)
         text = d.get("text", MISSING)
-        text = text if type(text) is str and text.isascii() else C.string(text, "text")
+        text = text if type(text) is str and text.isascii() else wire.string(text, "text")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
         return _make_text(text, md)
 
 
-_make_text = C.maker(TextPart, "text", "metadata")
+_make_text = unchecked_maker(TextPart, "text", "metadata")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -189,9 +196,9 @@ class MediaPart(Part):
 
     def __init__(self, modality: Modality, mime_type: str, data: DataRef, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "MediaPart")
-        data = K.instance(data, DATA_REFS, "MediaPart", "data", "a DataRef")
-        modality = modality if type(modality) is Modality else K.member(modality, Modality, "MediaPart", "modality")
-        _fill_media(self, modality, K.text(mime_type, "MediaPart", "mime_type"), data, md, K.part_depth("MediaPart", md, data._depth))
+        data = check.instance(data, DATA_REFS, "MediaPart", "data", "a DataRef")
+        modality = modality if type(modality) is Modality else check.member(modality, Modality, "MediaPart", "modality")
+        _fill_media(self, modality, check.string(mime_type, "MediaPart", "mime_type"), data, md, check.part_depth("MediaPart", md, data._depth))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -205,17 +212,17 @@ class MediaPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> MediaPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
         modality = decode_enum(Modality, d.get("modality", MISSING), "modality")
         mime_type = d.get("mime_type", MISSING)
-        mime_type = mime_type if type(mime_type) is str and mime_type.isascii() else C.string(mime_type, "mime_type")
-        data = C.field(d, "data", decode_data_ref, depth + 1)
+        mime_type = mime_type if type(mime_type) is str and mime_type.isascii() else wire.string(mime_type, "mime_type")
+        data = wire.field(d, "data", decode_data_ref, depth + 1)
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
         return _make_media(modality, mime_type, data, md)
 
 
-_make_media = C.maker(MediaPart, "modality", "mime_type", "data", "metadata")
+_make_media = unchecked_maker(MediaPart, "modality", "mime_type", "data", "metadata")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -231,9 +238,9 @@ class FilePart(Part):
 
     def __init__(self, data: DataRef, *, name: str | None = None, mime_type: str | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "FilePart")
-        data = K.instance(data, DATA_REFS, "FilePart", "data", "a DataRef")
-        name, mime_type = K.opt_text(name, "FilePart", "name"), K.opt_text(mime_type, "FilePart", "mime_type")
-        _fill_file(self, data, name, mime_type, md, K.part_depth("FilePart", md, data._depth))
+        data = check.instance(data, DATA_REFS, "FilePart", "data", "a DataRef")
+        name, mime_type = check.opt_string(name, "FilePart", "name"), check.opt_string(mime_type, "FilePart", "mime_type")
+        _fill_file(self, data, name, mime_type, md, check.part_depth("FilePart", md, data._depth))
 
     @factory
     def named(name: str, data: DataRef) -> FilePart:
@@ -267,16 +274,16 @@ class FilePart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> FilePart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "FilePart", ("name", "mime_type", "data", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "FilePart", ("name", "mime_type", "data", "metadata"), depth)
         return _make_file(
-            C.field(d, "data", decode_data_ref, depth + 1),
-            C.opt_string(d.get("name"), "name"),
-            C.opt_string(d.get("mime_type"), "mime_type"),
+            wire.field(d, "data", decode_data_ref, depth + 1),
+            wire.opt_string(d.get("name"), "name"),
+            wire.opt_string(d.get("mime_type"), "mime_type"),
             metadata_field(d, depth),
         )
 
 
-_make_file = C.maker(FilePart, "data", "name", "mime_type", "metadata")
+_make_file = unchecked_maker(FilePart, "data", "name", "mime_type", "metadata")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -296,9 +303,9 @@ class StructuredPart(Part):
 
     def __init__(self, value: JsonValue, *, schema: JsonValue | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "StructuredPart")
-        value, value_depth = K.payload(value, "StructuredPart", "value", K.PAYLOAD_LEVEL)
-        schema, schema_depth = K.payload(schema, "StructuredPart", "schema", K.PAYLOAD_LEVEL)
-        _fill_structured(self, value, schema, md, K.part_depth("StructuredPart", md, value_depth, schema_depth))
+        value, value_depth = check.payload(value, "StructuredPart", "value", check.PAYLOAD_LEVEL)
+        schema, schema_depth = check.payload(schema, "StructuredPart", "schema", check.PAYLOAD_LEVEL)
+        _fill_structured(self, value, schema, md, check.part_depth("StructuredPart", md, value_depth, schema_depth))
 
     def with_schema(self, schema: JsonValue | None) -> StructuredPart:
         """A copy with ``schema`` set."""
@@ -308,25 +315,25 @@ class StructuredPart(Part):
         schema = self.schema
         return {
             "Structured": {
-                "value": C.copy_json(self.value),
-                "schema": None if schema is None else C.copy_json(schema),
+                "value": wire.copy_json(self.value),
+                "schema": None if schema is None else wire.copy_json(schema),
                 "metadata": self.metadata.to_dict() if self.metadata._data else {},
             }
         }
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> StructuredPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
         inner = depth + 1
         schema = d.get("schema")
         return _make_structured(
-            C.field(d, "value", C.json_value, inner),
-            None if schema is None else C.field(d, "schema", C.json_value, inner),
+            wire.field(d, "value", wire.json_value, inner),
+            None if schema is None else wire.field(d, "schema", wire.json_value, inner),
             metadata_field(d, depth),
         )
 
 
-_make_structured = C.maker(StructuredPart, "value", "schema", "metadata")
+_make_structured = unchecked_maker(StructuredPart, "value", "schema", "metadata")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -348,9 +355,9 @@ class ReasoningPart(Part):
     def __init__(self, summary: str | None = None, *, data: DataRef | None = None, redacted: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ReasoningPart")
         if data is not None:
-            data = K.instance(data, DATA_REFS, "ReasoningPart", "data", "a DataRef or None")
-        summary, redacted = K.opt_text(summary, "ReasoningPart", "summary"), K.flag(redacted, "ReasoningPart", "redacted")
-        _fill_reasoning(self, summary, data, redacted, md, K.part_depth("ReasoningPart", md, 0 if data is None else data._depth))
+            data = check.instance(data, DATA_REFS, "ReasoningPart", "data", "a DataRef or None")
+        summary, redacted = check.opt_string(summary, "ReasoningPart", "summary"), check.boolean(redacted, "ReasoningPart", "redacted")
+        _fill_reasoning(self, summary, data, redacted, md, check.part_depth("ReasoningPart", md, 0 if data is None else data._depth))
 
     @factory
     def from_summary(text: str) -> ReasoningPart:
@@ -383,10 +390,10 @@ class ReasoningPart(Part):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ReasoningPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
         summary = d.get("summary")
         if summary is not None and (type(summary) is not str or not summary.isascii()):
-            summary = C.opt_string(summary, "summary")
+            summary = wire.opt_string(summary, "summary")
         data = d.get("data")
         if data is not None:
             try:
@@ -395,13 +402,13 @@ class ReasoningPart(Part):
                 raise exc.under("data") from None
         redacted = d.get("redacted", MISSING)
         if redacted is not False and redacted is not True:
-            redacted = C.boolean(redacted, "redacted")
+            redacted = wire.boolean(redacted, "redacted")
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
         return _make_reasoning(summary, data, redacted, md)
 
 
-_make_reasoning = C.maker(ReasoningPart, "summary", "data", "redacted", "metadata")
+_make_reasoning = unchecked_maker(ReasoningPart, "summary", "data", "redacted", "metadata")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -423,10 +430,10 @@ class CustomPart(Part):
     def __init__(self, kind: str, *, data: DataRef | None = None, value: JsonValue | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "CustomPart")
         if data is not None:
-            data = K.instance(data, DATA_REFS, "CustomPart", "data", "a DataRef or None")
-        value, value_depth = K.payload(value, "CustomPart", "value", K.PAYLOAD_LEVEL)
-        depth = K.part_depth("CustomPart", md, 0 if data is None else data._depth, value_depth)
-        _fill_custom(self, K.text(kind, "CustomPart", "kind"), data, value, md, depth)
+            data = check.instance(data, DATA_REFS, "CustomPart", "data", "a DataRef or None")
+        value, value_depth = check.payload(value, "CustomPart", "value", check.PAYLOAD_LEVEL)
+        depth = check.part_depth("CustomPart", md, 0 if data is None else data._depth, value_depth)
+        _fill_custom(self, check.string(kind, "CustomPart", "kind"), data, value, md, depth)
 
     def with_data(self, data: DataRef | None) -> CustomPart:
         """A copy with ``data`` set."""
@@ -442,24 +449,24 @@ class CustomPart(Part):
             "Custom": {
                 "kind": self.kind,
                 "data": None if data is None else data.to_dict(),
-                "value": C.copy_json(self.value),
+                "value": wire.copy_json(self.value),
                 "metadata": self.metadata.to_dict() if self.metadata._data else {},
             }
         }
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> CustomPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
         value, data = d.get("value"), d.get("data")
         return _make_custom(
-            C.string(d.get("kind", MISSING), "kind"),
-            None if data is None else C.field(d, "data", decode_data_ref, depth + 1),
-            None if value is None else C.field(d, "value", C.json_value, depth + 1),
+            wire.string(d.get("kind", MISSING), "kind"),
+            None if data is None else wire.field(d, "data", decode_data_ref, depth + 1),
+            None if value is None else wire.field(d, "value", wire.json_value, depth + 1),
             metadata_field(d, depth),
         )
 
 
-_make_custom = C.maker(CustomPart, "kind", "data", "value", "metadata")
+_make_custom = unchecked_maker(CustomPart, "kind", "data", "value", "metadata")
 
 
 _fill_text = filler(TextPart, "text", "metadata", "_depth")
@@ -470,16 +477,9 @@ _fill_reasoning = filler(ReasoningPart, "summary", "data", "redacted", "metadata
 _fill_custom = filler(CustomPart, "kind", "data", "value", "metadata", "_depth")
 
 
-#: Tag -> decoder of the variant's body.  :mod:`.tool` adds ToolCall and ToolResult.
-PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {
-    "Text": TextPart._decode,
-    "Media": MediaPart._decode,
-    "File": FilePart._decode,
-    "Structured": StructuredPart._decode,
-    "Reasoning": ReasoningPart._decode,
-    "Custom": CustomPart._decode,
-}
-
+#: Tag -> decoder of the variant's body (``decoder(body, depth)``), for all eight variants: empty
+#: here, filled by :mod:`.tool` from its ``PART_VARIANTS``, in the reference's order.
+PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {}
 
 #: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
-decode_part = C.dispatcher("Part", PART_DECODERS)
+decode_part = wire.dispatcher("Part", PART_DECODERS)

@@ -7,12 +7,14 @@ their data through one.
 
 from __future__ import annotations
 
-from . import _check as K
-from . import _codec as C
-from ._value import Value, dataclass, factory, filler, not_constructible
+from typing import TYPE_CHECKING
+
+from . import _check as check
+from . import _codec as wire
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass, factory, not_constructible
 from .ids import ArtifactId
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar
 
@@ -65,7 +67,7 @@ class DataRef(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> DataRef:
         """Decode any data reference; raises :class:`NormalizeError`."""
-        return C.variant(decode_data_ref(v, 1), cls)
+        return wire.variant(decode_data_ref(v, 1), cls)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -75,7 +77,7 @@ class InlineText(DataRef):
     value: str
 
     def __init__(self, value: str) -> None:
-        _set_inline_text(self, K.text(value, "InlineText", "value"))
+        _set_inline_text(self, check.string(value, "InlineText", "value"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"InlineText": self.value}
@@ -93,7 +95,7 @@ class InlineBytes(DataRef):
     value: bytes
 
     def __init__(self, value: bytes | bytearray | memoryview) -> None:
-        _set_inline_bytes(self, K.byte_string(value, "InlineBytes", "value"))
+        _set_inline_bytes(self, check.byte_string(value, "InlineBytes", "value"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"InlineBytes": list(self.value)}
@@ -106,7 +108,7 @@ class Uri(DataRef):
     value: str
 
     def __init__(self, value: str) -> None:
-        _set_uri(self, K.text(value, "Uri", "value"))
+        _set_uri(self, check.string(value, "Uri", "value"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"Uri": self.value}
@@ -119,7 +121,7 @@ class Handle(DataRef):
     value: ArtifactId
 
     def __init__(self, value: ArtifactId) -> None:
-        _set_handle(self, K.ident(value, ArtifactId, "Handle", "value"))
+        _set_handle(self, check.ident(value, ArtifactId, "Handle", "value"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"Handle": self.value.value}
@@ -133,27 +135,27 @@ _set_handle = filler(Handle, "value")
 #: The variants, for checking a field that holds a data reference.
 DATA_REFS = (InlineText, InlineBytes, Uri, Handle)
 
-_make_inline_text = C.maker(InlineText, "value")
-_make_inline_bytes = C.maker(InlineBytes, "value")
-_make_uri = C.maker(Uri, "value")
-_make_handle = C.maker(Handle, "value")
-_make_artifact_id = C.maker(ArtifactId, "value")
+_make_inline_text = unchecked_maker(InlineText, "value")
+_make_inline_bytes = unchecked_maker(InlineBytes, "value")
+_make_uri = unchecked_maker(Uri, "value")
+_make_handle = unchecked_maker(Handle, "value")
+_make_artifact_id = unchecked_maker(ArtifactId, "value")
 
 
 def _inline_text(v: Any, depth: int) -> InlineText:
-    return _make_inline_text(v if type(v) is str and v.isascii() else C.string(v, ""))
+    return _make_inline_text(v if type(v) is str and v.isascii() else wire.string(v, ""))
 
 
 def _inline_bytes(v: Any, depth: int) -> InlineBytes:
-    return _make_inline_bytes(C.byte_array(v, depth))
+    return _make_inline_bytes(wire.byte_array(v, depth))
 
 
 def _uri(v: Any, depth: int) -> Uri:
-    return _make_uri(C.string(v, ""))
+    return _make_uri(wire.string(v, ""))
 
 
 def _handle(v: Any, depth: int) -> Handle:
-    return _make_handle(_make_artifact_id(C.string(v, "")))
+    return _make_handle(_make_artifact_id(wire.string(v, "")))
 
 
 _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
@@ -165,5 +167,5 @@ _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
 
 
 #: ``decode_data_ref(v, depth)``: decode a data reference whose tagged object sits at nesting level ``depth``.
-decode_data_ref = C.dispatcher("DataRef", _DATA_REF_DECODERS)
+decode_data_ref = wire.dispatcher("DataRef", _DATA_REF_DECODERS)
 

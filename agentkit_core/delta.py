@@ -11,17 +11,18 @@ parts.  On the wire each is externally tagged:
 from __future__ import annotations
 
 from dataclasses import field
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
+from . import _check as check
+from . import _codec as wire
 from ._enum import decode_enum
-from ._value import Value, dataclass, filler, not_constructible
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass, not_constructible
 from .content import Part, PartKind, decode_part
 from .ids import PartId
 from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
 from .tool import PART_VARIANTS
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
 
@@ -46,11 +47,11 @@ class Delta(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> Delta:
         """Decode a delta; raises :class:`NormalizeError`."""
-        return C.variant(decode_delta(v, 1), cls)
+        return wire.variant(decode_delta(v, 1), cls)
 
 
 def _part_id(v: object, owner: str) -> PartId:
-    return v if type(v) is PartId else K.ident(v, PartId, owner, "part_id")
+    return v if type(v) is PartId else check.ident(v, PartId, owner, "part_id")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -61,7 +62,7 @@ class BeginPart(Delta):
     kind: PartKind
 
     def __init__(self, part_id: PartId, kind: PartKind) -> None:
-        kind = kind if type(kind) is PartKind else K.member(kind, PartKind, "BeginPart", "kind")
+        kind = kind if type(kind) is PartKind else check.member(kind, PartKind, "BeginPart", "kind")
         _fill_begin(self, _part_id(part_id, "BeginPart"), kind)
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,7 +77,7 @@ class AppendText(Delta):
     chunk: str
 
     def __init__(self, part_id: PartId, chunk: str) -> None:
-        _fill_append_text(self, _part_id(part_id, "AppendText"), K.text(chunk, "AppendText", "chunk"))
+        _fill_append_text(self, _part_id(part_id, "AppendText"), check.string(chunk, "AppendText", "chunk"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"AppendText": {"part_id": self.part_id.value, "chunk": self.chunk}}
@@ -93,7 +94,7 @@ class AppendBytes(Delta):
     chunk: bytes
 
     def __init__(self, part_id: PartId, chunk: bytes | bytearray | memoryview) -> None:
-        _fill_append_bytes(self, _part_id(part_id, "AppendBytes"), K.byte_string(chunk, "AppendBytes", "chunk"))
+        _fill_append_bytes(self, _part_id(part_id, "AppendBytes"), check.byte_string(chunk, "AppendBytes", "chunk"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"AppendBytes": {"part_id": self.part_id.value, "chunk": list(self.chunk)}}
@@ -110,11 +111,11 @@ class ReplaceStructured(Delta):
     value: JsonValue
 
     def __init__(self, part_id: PartId, value: JsonValue) -> None:
-        value, _ = K.payload(value, "ReplaceStructured", "value", K.PAYLOAD_LEVEL)
+        value, _ = check.payload(value, "ReplaceStructured", "value", check.PAYLOAD_LEVEL)
         _fill_replace(self, _part_id(part_id, "ReplaceStructured"), value)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ReplaceStructured": {"part_id": self.part_id.value, "value": C.copy_json(self.value)}}
+        return {"ReplaceStructured": {"part_id": self.part_id.value, "value": wire.copy_json(self.value)}}
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -126,7 +127,7 @@ class SetMetadata(Delta):
 
     def __init__(self, part_id: PartId, metadata: MetadataLike) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "SetMetadata")
-        K.fits(2 + K.depth(md), "SetMetadata", "metadata")
+        check.fits(2 + check.depth(md), "SetMetadata", "metadata")
         _fill_set_metadata(self, _part_id(part_id, "SetMetadata"), md)
 
     def to_dict(self) -> dict[str, Any]:
@@ -147,8 +148,8 @@ class CommitPart(Delta):
     part_id: PartId | None = field(default=None, kw_only=True)
 
     def __init__(self, part: Part, *, part_id: PartId | None = None) -> None:
-        part = K.instance(part, PART_VARIANTS, "CommitPart", "part", "a Part")
-        K.fits(2 + K.depth(part), "CommitPart", "part")
+        part = check.instance(part, PART_VARIANTS, "CommitPart", "part", "a Part")
+        check.fits(2 + check.depth(part), "CommitPart", "part")
         _fill_commit(self, part, None if part_id is None else _part_id(part_id, "CommitPart"))
 
     def to_dict(self) -> dict[str, Any]:
@@ -165,50 +166,50 @@ _fill_replace = filler(ReplaceStructured, "part_id", "value")
 _fill_set_metadata = filler(SetMetadata, "part_id", "metadata")
 _fill_commit = filler(CommitPart, "part", "part_id")
 
-_make_begin = C.maker(BeginPart, "part_id", "kind")
-_make_append_text = C.maker(AppendText, "part_id", "chunk")
-_make_append_bytes = C.maker(AppendBytes, "part_id", "chunk")
-_make_replace = C.maker(ReplaceStructured, "part_id", "value")
-_make_set_metadata = C.maker(SetMetadata, "part_id", "metadata")
-_make_commit = C.maker(CommitPart, "part", "part_id")
-_make_part_id = C.maker(PartId, "value")
+_make_begin = unchecked_maker(BeginPart, "part_id", "kind")
+_make_append_text = unchecked_maker(AppendText, "part_id", "chunk")
+_make_append_bytes = unchecked_maker(AppendBytes, "part_id", "chunk")
+_make_replace = unchecked_maker(ReplaceStructured, "part_id", "value")
+_make_set_metadata = unchecked_maker(SetMetadata, "part_id", "metadata")
+_make_commit = unchecked_maker(CommitPart, "part", "part_id")
+_make_part_id = unchecked_maker(PartId, "value")
 
 
 def _decode_part_id(d: dict[str, Any]) -> PartId:
-    return _make_part_id(C.string(d.get("part_id", C.MISSING), "part_id"))
+    return _make_part_id(wire.string(d.get("part_id", wire.MISSING), "part_id"))
 
 
 def _begin(v: Any, depth: int) -> Delta:
-    d = C.struct(v, "BeginPart", ("part_id", "kind"), depth)
-    return _make_begin(_decode_part_id(d), decode_enum(PartKind, d.get("kind", C.MISSING), "kind"))
+    d = wire.struct(v, "BeginPart", ("part_id", "kind"), depth)
+    return _make_begin(_decode_part_id(d), decode_enum(PartKind, d.get("kind", wire.MISSING), "kind"))
 
 
 def _append_text(v: Any, depth: int) -> Delta:
-    d = C.struct(v, "AppendText", ("part_id", "chunk"), depth)
-    return _make_append_text(_decode_part_id(d), C.string(d.get("chunk", C.MISSING), "chunk"))
+    d = wire.struct(v, "AppendText", ("part_id", "chunk"), depth)
+    return _make_append_text(_decode_part_id(d), wire.string(d.get("chunk", wire.MISSING), "chunk"))
 
 
 def _append_bytes(v: Any, depth: int) -> Delta:
-    d = C.struct(v, "AppendBytes", ("part_id", "chunk"), depth)
-    return _make_append_bytes(_decode_part_id(d), C.field(d, "chunk", C.byte_array, depth + 1))
+    d = wire.struct(v, "AppendBytes", ("part_id", "chunk"), depth)
+    return _make_append_bytes(_decode_part_id(d), wire.field(d, "chunk", wire.byte_array, depth + 1))
 
 
 def _replace_structured(v: Any, depth: int) -> Delta:
-    d = C.struct(v, "ReplaceStructured", ("part_id", "value"), depth)
-    return _make_replace(_decode_part_id(d), C.field(d, "value", C.json_value, depth + 1))
+    d = wire.struct(v, "ReplaceStructured", ("part_id", "value"), depth)
+    return _make_replace(_decode_part_id(d), wire.field(d, "value", wire.json_value, depth + 1))
 
 
 def _set_metadata(v: Any, depth: int) -> Delta:
-    d = C.struct(v, "SetMetadata", ("part_id", "metadata"), depth)
-    return _make_set_metadata(_decode_part_id(d), C.field(d, "metadata", decode_metadata, depth + 1))
+    d = wire.struct(v, "SetMetadata", ("part_id", "metadata"), depth)
+    return _make_set_metadata(_decode_part_id(d), wire.field(d, "metadata", decode_metadata, depth + 1))
 
 
 def _commit(v: Any, depth: int) -> Delta:
-    d = C.struct(v, "CommitPart", ("part",), depth)
+    d = wire.struct(v, "CommitPart", ("part",), depth)
     part_id = d.get("part_id")
-    if type(part_id) is not str or not (part_id.isascii() or C.valid_unicode(part_id)):
+    if type(part_id) is not str or not (part_id.isascii() or wire.valid_unicode(part_id)):
         part_id = None  # the reference ignores the field; so do we unless it is a string
-    part = C.field(d, "part", decode_part, depth + 1)
+    part = wire.field(d, "part", decode_part, depth + 1)
     return _make_commit(part, None if part_id is None else _make_part_id(part_id))
 
 
@@ -223,7 +224,7 @@ _DECODERS: dict[str, Callable[[Any, int], Delta]] = {
 
 
 #: ``decode_delta(v, depth)``: decode a tagged delta whose object sits at nesting level ``depth``.
-decode_delta = C.dispatcher("Delta", _DECODERS)
+decode_delta = wire.dispatcher("Delta", _DECODERS)
 
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -13,11 +13,13 @@ the raw value in namespaced metadata.  Equal reasons compare equal, so
 
 from __future__ import annotations
 
-from . import _check as K
-from . import _codec as C
-from ._value import Value, dataclass, factory, filler
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from . import _check as check
+from . import _codec as wire
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass, factory
+
 if TYPE_CHECKING:
     from typing import ClassVar
 
@@ -46,13 +48,13 @@ class FinishReason(Value):
         ERROR: ClassVar[FinishReason]
 
     def __init__(self, kind: str, detail: str | None = None) -> None:
-        kind = K.text(kind, "FinishReason", "kind")
+        kind = check.string(kind, "FinishReason", "kind")
         if kind == "Other":
             if detail is None:
                 raise TypeError("FinishReason.detail: FinishReason('Other') needs its provider string: use FinishReason.other(text)")
-            detail = K.text(detail, "FinishReason", "detail")
+            detail = check.string(detail, "FinishReason", "detail")
         elif kind not in _UNITS:
-            raise K.refused("FinishReason", "kind", f"unknown finish reason {kind!r}; expected one of {_NAMES}")
+            raise check.refused("FinishReason", "kind", f"unknown finish reason {kind!r}; expected one of {_NAMES}")
         elif detail is not None:
             raise TypeError(f"FinishReason.detail: FinishReason.{_CONSTANT_NAMES[kind]} takes no detail")
         _fill_finish(self, kind, detail)
@@ -90,7 +92,7 @@ class FinishReason(Value):
 
 
 _fill_finish = filler(FinishReason, "kind", "detail")
-_make_finish = C.maker(FinishReason, "kind", "detail")
+_make_finish = unchecked_maker(FinishReason, "kind", "detail")
 
 _CONSTANT_NAMES = {
     "Completed": "COMPLETED",
@@ -114,21 +116,21 @@ def decode_finish_reason(v: object, depth: int) -> FinishReason:
         if found is not None:
             return found
     if isinstance(v, dict):
-        if depth > C.MAX_DEPTH:
-            C.too_deep()
-        tag, body = C.tagged(v, "FinishReason", _NAMES)
+        if depth > wire.MAX_DEPTH:
+            wire.too_deep()
+        tag, body = wire.tagged(v, "FinishReason", _NAMES)
         if isinstance(tag, str) and tag == "Other":
-            return _make_finish("Other", C.string(body, "Other"))
+            return _make_finish("Other", wire.string(body, "Other"))
         if tag in _BY_NAME:
             if body is None:
                 return _BY_NAME[tag]
-            C.fail(f"invalid type: {C.describe(body)}, expected unit variant {tag}", tag)
-        C.unknown_variant(tag, "FinishReason", _NAMES)
+            wire.fail(f"invalid type: {wire.describe(body)}, expected unit variant {tag}", tag)
+        wire.unknown_variant(tag, "FinishReason", _NAMES)
     if type(v) is str and v == "Other":
-        C.fail("invalid type: unit variant 'Other', expected {\"Other\": \"...\"}")
+        wire.fail("invalid type: unit variant 'Other', expected {\"Other\": \"...\"}")
     if isinstance(v, str):
-        C.unknown_variant(v, "FinishReason", _NAMES)
-    if v is C.MISSING:
-        C.fail("missing field")
-    C.fail(f"invalid type: {C.describe(v)}, expected a FinishReason")
+        wire.unknown_variant(v, "FinishReason", _NAMES)
+    if v is wire.MISSING:
+        wire.fail("missing field")
+    wire.fail(f"invalid type: {wire.describe(v)}, expected a FinishReason")
 

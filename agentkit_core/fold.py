@@ -3,7 +3,7 @@
 ``fold(state, delta)`` returns a new :class:`FoldState`; ``fold_all(state,
 deltas)`` folds a whole stream in one pass with the same result;
 ``fold_iter(state, deltas)`` and ``afold_iter(state, async_deltas)`` yield the
-state after each delta.  The rules, each one method of ``_branch.Branch``:
+state after each delta.  The rules, each one method of ``_fold_rules.Branch``:
 
 * ``BeginPart`` opens a part of its kind at the next position.  Opening an id
   that is open is an error.
@@ -31,9 +31,9 @@ unchanged.
 Purity and cost.  A state never changes once returned, and folding two deltas
 onto one state gives two independent states.  Yet folding a stream step by
 step costs O(1) per delta however many earlier states are kept alive.  A state
-is a version number over a *branch* (``_branch``), an append-only history
+is a version number over a *branch* (``_fold_rules``), an append-only history
 shared by a line of states: each part's chunks and changes in lists, every
-item stamped with the version it arrived at (``_open``), and a state sees the
+item stamped with the version it arrived at (``_fold_log``), and a state sees the
 items stamped with its version or earlier.  A fold onto the newest state of
 its branch appends and returns the next version.  A fold onto any other state
 (an older one, or one that another fold has already extended) first copies
@@ -64,7 +64,8 @@ and ``agentkit.tool_name`` (tool calls; the id for tool results too),
 ``agentkit.mime_type`` (media and files), ``agentkit.file_name`` (files),
 ``agentkit.custom_kind`` (custom parts); the constants ``TOOL_CALL_ID_KEY``,
 ``TOOL_NAME_KEY``, ``MODALITY_KEY``, ``MIME_TYPE_KEY``, ``FILE_NAME_KEY`` and
-``CUSTOM_KIND_KEY`` of this module name them.  ``snapshot()`` renders them as the
+``CUSTOM_KIND_KEY`` (in :mod:`.keys`, with the other well-known keys, and in
+the package) name them.  ``snapshot()`` renders them as the
 open part's fields and leaves them out of its metadata, except that an open tool
 result keeps ``agentkit.tool_name``, which on a result is metadata of its own (the
 tool it answers).  The committed part, being authoritative, is unaffected.
@@ -73,45 +74,19 @@ tool it answers).  The committed part, being authoritative, is unaffected.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from ._branch import Branch, Lost
-from ._open import PartLog, View
+from ._fold_log import PartLog, View
+from ._fold_rules import Branch, Lost
 from .content import Part
 from .delta import AppendText, Delta
 from .error import ProtocolError
 from .ids import PartId
-from .keys import (
-    CUSTOM_KIND_KEY,
-    FILE_NAME_KEY,
-    HEADER_KEYS,
-    INPUT_ERROR_KEY,
-    INPUT_JSON_KEY,
-    MIME_TYPE_KEY,
-    MODALITY_KEY,
-    TOOL_CALL_ID_KEY,
-    TOOL_NAME_KEY,
-)
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, AsyncIterable, AsyncIterator, Iterator, Sequence
 
-__all__ = (
-    "FoldState",
-    "fold",
-    "fold_all",
-    "fold_iter",
-    "afold_iter",
-    "INPUT_JSON_KEY",
-    "INPUT_ERROR_KEY",
-    "HEADER_KEYS",
-    "TOOL_CALL_ID_KEY",
-    "TOOL_NAME_KEY",
-    "MODALITY_KEY",
-    "MIME_TYPE_KEY",
-    "FILE_NAME_KEY",
-    "CUSTOM_KIND_KEY",
-)
+__all__ = ("FoldState", "fold", "fold_all", "fold_iter", "afold_iter")
 
 
 class FoldState:
@@ -218,7 +193,7 @@ def fold(state: FoldState | Sequence[Part], delta: Delta) -> FoldState:
         if type(delta) is AppendText:  # the hot path: text for an open part that takes it
             pid = delta.part_id
             key = pid.value if type(pid) is PartId else None
-            log = branch.open.get(key) if type(key) is str else None
+            log = branch.open_parts.get(key) if type(key) is str else None
             chunk = delta.chunk
             if log is not None and log.takes_text and type(chunk) is str and next(branch.claims) == version:
                 branch.tip = version  # Branch.claim, PartLog.add_text and _state, inlined
@@ -264,7 +239,7 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
     except Lost:
         branch, version = branch.fork(state._version), 1
         branch.claim(version)
-    open_logs, append_text = branch.open, Branch.append_text
+    open_logs, append_text = branch.open_parts, Branch.append_text
     last, append = _NOTHING, None  # the last AppendText's part id, whose part takes more text
     i = -1
     try:

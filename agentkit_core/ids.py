@@ -9,13 +9,14 @@ ids of one type are hashable and ordered by their string.
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
-from ._value import Value, dataclass, filler, refuse_delattr, refuse_setattr
+from . import _check as check
+from . import _codec as wire
+from ._make import filler
+from ._value import Value, dataclass, refuse_delattr, refuse_setattr
 from .jsontext import JsonCodec
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, TypeVar
 
@@ -49,7 +50,7 @@ class _Id(Value):
     value: str
 
     def __init__(self, value: str) -> None:
-        _set_id(self, value if type(value) is str and value.isascii() else K.text(value, type(self).__name__, "value"))
+        _set_id(self, value if type(value) is str and value.isascii() else check.string(value, type(self).__name__, "value"))
 
     def __str__(self) -> str:
         return self.value
@@ -93,7 +94,7 @@ class _Id(Value):
     @classmethod
     def from_dict(cls: type[I], v: object, /) -> I:
         """Read an id from its wire form, a string; raises :class:`NormalizeError`."""
-        return cls(C.string(v, ""))
+        return cls(wire.string(v, ""))
 
 
 _set_id = filler(_Id, "value")
@@ -170,7 +171,7 @@ class Timestamp(JsonCodec, int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Timestamp:
-        return int.__new__(cls, K.count(value, "Timestamp", ""))
+        return int.__new__(cls, check.u64(value, "Timestamp", ""))
 
     if not TYPE_CHECKING:
         __setattr__ = refuse_setattr
@@ -193,7 +194,7 @@ class Timestamp(JsonCodec, int):
     @classmethod
     def from_dict(cls, v: object, /) -> Timestamp:
         """Read a ``u64`` millisecond count; raises :class:`NormalizeError`."""
-        return make_timestamp(C.u64(v, ""))
+        return make_timestamp(wire.u64(v, ""))
 
 
 #: ``make_timestamp(n)``: a :class:`Timestamp` of a count a decoder checked already (no Python frame).

@@ -9,26 +9,26 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 from operator import index
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
+from . import _check as check
+from . import _codec as wire
 from ._codec import MISSING, U64_END
 from ._enum import WireEnum, decode_enum
-from ._make import mutable
-from ._value import Value, dataclass, factory, filler
+from ._make import filler, mutable, unchecked_maker
+from ._value import Value, dataclass, factory
 from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
 from .finish import _BY_NAME as _FINISHES, FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
-from .tool import PART_TYPES
+from .tool import PART_TYPES, ToolCallPart, ToolResultPart
 from .usage import Usage
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterable, Mapping
 
-__all__ = ("ItemKind", "Item")
+__all__ = ("ItemKind", "Item", "unanswered_calls", "close_unanswered")
 
 
 class ItemKind(WireEnum):
@@ -82,22 +82,22 @@ class Item(Value):
         created_at: Timestamp | int | None = None,
     ) -> None:
         if type(kind) is not ItemKind:
-            kind = K.member(kind, ItemKind, "Item", "kind")
-        checked, deepest = K.members(parts, PART_TYPES, "Item", "parts", "Part")
-        K.sequence_depth(checked, deepest, 2, "Item", "parts")  # {"parts": [{"Tag": ...}]}
+            kind = check.member(kind, ItemKind, "Item", "kind")
+        checked, deepest = check.members(parts, PART_TYPES, "Item", "parts", "Part")
+        check.sequence_depth(checked, deepest, 2, "Item", "parts")  # {"parts": [{"Tag": ...}]}
         if id is not None and type(id) is not MessageId:
-            id = K.ident(id, MessageId, "Item", "id")
+            id = check.ident(id, MessageId, "Item", "id")
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Item")
         if md is not EMPTY_METADATA:
-            K.fits(1 + K.depth(md), "Item", "metadata")
+            check.fits(1 + check.depth(md), "Item", "metadata")
         if usage is not None:
-            usage = K.instance(usage, Usage, "Item", "usage", "a Usage or None")
+            usage = check.instance(usage, Usage, "Item", "usage", "a Usage or None")
             if usage.metadata is not EMPTY_METADATA:
-                K.fits(1 + usage._depth, "Item", "usage")
+                check.fits(1 + usage._depth, "Item", "usage")
         if finish_reason is not None and type(finish_reason) is not FinishReason:
-            finish_reason = K.instance(finish_reason, FinishReason, "Item", "finish_reason", "a FinishReason or None")
+            finish_reason = check.instance(finish_reason, FinishReason, "Item", "finish_reason", "a FinishReason or None")
         if created_at is not None and type(created_at) is not Timestamp:
-            created_at = make_timestamp(K.count(created_at, "Item", "created_at"))
+            created_at = make_timestamp(check.u64(created_at, "Item", "created_at"))
         _fill_item(self, kind, checked, id, md, usage, finish_reason, created_at)
 
     @factory
@@ -142,6 +142,10 @@ class Item(Value):
         """The text of every :class:`TextPart`, joined by ``separator``."""
         return separator.join(p.text for p in self.parts if type(p) is TextPart)
 
+    def tool_calls(self) -> tuple[ToolCallPart, ...]:
+        """The tool calls this item holds, in order (a model's turn may make several)."""
+        return tuple(p for p in self.parts if isinstance(p, ToolCallPart))
+
     def to_dict(self) -> dict[str, Any]:
         parts = []
         for p in self.parts:  # a loop, not a comprehension: before 3.12 that is a function call per item
@@ -166,19 +170,19 @@ class Item(Value):
         """Decode an item; raises :class:`NormalizeError` naming the bad field's path."""
         # An item is always the root (level 1) of what is decoded: nothing holds items.
         # Each field's common case is settled here; anything else goes to the rule in _codec.
-        d = v if type(v) is dict else C.struct(v, "Item", _ITEM_FIELDS, 1)
+        d = v if type(v) is dict else wire.struct(v, "Item", _ITEM_FIELDS, 1)
         get = d.get
         kind = get("kind", MISSING)
         kind = _KINDS.get(kind) if type(kind) is str else None
         if kind is None:
             kind = decode_enum(ItemKind, get("kind", MISSING), "kind")
         try:
-            parts = C.variants(get("parts", MISSING), 2, "Part", PART_DECODERS)
+            parts = wire.variants(get("parts", MISSING), 2, "Part", PART_DECODERS)
         except NormalizeError as exc:
             raise exc.under("parts") from None
         id = get("id")
         if id is not None:
-            id = _make_message_id(id if type(id) is str and id.isascii() else C.string(id, "id"))
+            id = _make_message_id(id if type(id) is str and id.isascii() else wire.string(id, "id"))
         metadata = get("metadata", MISSING)
         metadata = EMPTY_METADATA if type(metadata) is dict and not metadata else metadata_field(d, 1)
         usage = get("usage")
@@ -190,11 +194,13 @@ class Item(Value):
         finish = get("finish_reason")
         if finish is not None:
             found = _FINISHES.get(finish) if type(finish) is str else None
-            finish = found if found is not None else C.field(d, "finish_reason", decode_finish_reason, 2)
+            finish = found if found is not None else wire.field(d, "finish_reason", decode_finish_reason, 2)
         created = get("created_at")
         if created is not None:
-            created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else C.u64(created, "created_at"))
-        item = _MutableItem()  # the maker's work in place, one call fewer for every item (see _make)
+            created = make_timestamp(created if type(created) is int and 0 <= created < U64_END else wire.u64(created, "created_at"))
+        # An unchecked maker's work, written out: one call fewer for every item decoded.  The
+        # stores go to the mutable twin; the class swap then freezes it (see _make's docstring).
+        item = _MutableItem()
         item.kind = kind
         item.parts = parts
         item.id = id
@@ -207,8 +213,51 @@ class Item(Value):
 
 
 _decode_usage = Usage._decode  # bound once: a class attribute would bind a method on every call
-_make_item = C.maker(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
-_make_message_id = C.maker(MessageId, "value")
+_make_message_id = unchecked_maker(MessageId, "value")
 _KINDS: dict[str, ItemKind] = {k._value_: k for k in ItemKind}
+
+
+# -- calls and their results ----------------------------------------------------------
+
+#: What :func:`close_unanswered` says in the results it makes, unless told otherwise.
+NOT_RUN = "The tool call was cancelled: the tool did not run."
+
+
+def unanswered_calls(items: Iterable[Item]) -> list[ToolCallPart]:
+    """The tool calls of a transcript that no later tool result answers, in order.
+
+    A result answers a call with its ``call_id`` made earlier in the
+    transcript (an earlier part of the same item included); one result answers
+    one call.  A transcript whose last turn was cut short, or whose tools were
+    never run, has some: every API refuses a request that leaves a call
+    without its result (see :func:`close_unanswered`).  Raises ``TypeError``
+    for anything in ``items`` that is not an :class:`Item`.
+    """
+    calls: list[ToolCallPart] = []
+    waiting: dict[str, list[int]] = {}  # call id -> the indices in calls of its calls not answered yet
+    answered: set[int] = set()
+    for n, item in enumerate(items):
+        if not isinstance(item, Item):
+            raise check.wrong_type("unanswered_calls", f"items[{n}]", "an Item", item)
+        for part in item.parts:
+            if isinstance(part, ToolCallPart):
+                waiting.setdefault(part.id.value, []).append(len(calls))
+                calls.append(part)
+            elif isinstance(part, ToolResultPart) and waiting.get(part.call_id.value):
+                answered.add(waiting[part.call_id.value].pop(0))
+    return [call for i, call in enumerate(calls) if i not in answered]
+
+
+def close_unanswered(items: Iterable[Item], message: str = NOT_RUN) -> Item | None:
+    """A TOOL item answering every unanswered call of ``items`` with an error result; ``None`` if there is none.
+
+    Append it after a turn was cancelled or failed (and after the closed
+    item itself), so the next request is one every API accepts: each result
+    is :meth:`ToolResultPart.failure` of its call with ``message``.
+    """
+    calls = unanswered_calls(items)
+    if not calls:
+        return None
+    return Item(ItemKind.TOOL, [ToolResultPart.failure(call, message) for call in calls])

@@ -8,34 +8,28 @@ that skips strings, and refuse anything past :data:`MAX_DEPTH`.
 native stack (Pyodide on WebAssembly) deep enough input ends the whole
 interpreter instead of raising; bounding first means no input can do that.
 
-This module sits below every other one of the package: it imports nothing of it
-but :mod:`.error`.
+This module sits just above the decoders' checks (:mod:`._codec`): it takes
+the nesting limit from there, and the JSON walker that :func:`parse_json` and
+:func:`checked_json` share with every decoder.  Every value module sits above it.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
+from ._codec import MAX_DEPTH as MAX_DEPTH
+from ._codec import JsonValue as JsonValue
+from ._codec import json_value, too_deep_message
 from .error import NormalizeError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, List, TypeVar, Union
+    from typing import Any, Callable, TypeVar
 
     J = TypeVar("J", bound="JsonCodec")
 
 __all__ = ("JsonValue", "MAX_DEPTH", "checked_json", "nesting_depth", "parse_json")
-
-#: Any JSON value as Python holds it: ``None``, ``bool``, ``int``, ``float``, ``str``,
-#: ``list`` of JSON values or ``dict`` of ``str`` to JSON values.
-if TYPE_CHECKING:
-    JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
-else:  # the same union, without importing typing
-    JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
-
-#: The deepest container nesting accepted, counted from the root (serde_json refuses the 128th level).
-MAX_DEPTH = 127
 
 _BRACKETS = "[]{}"
 #: str.translate table deleting every ASCII character but the brackets.
@@ -106,7 +100,7 @@ def check_depth(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> None:
     C-speed counts settle; only other text is scanned.
     """
     if _openers(text) > limit and nesting_depth(text) > limit:
-        raise NormalizeError(f"recursion limit exceeded: containers nest deeper than {limit} levels")
+        raise NormalizeError(too_deep_message(limit))
 
 
 def _reject_constant(name: str) -> Any:
@@ -182,8 +176,6 @@ def parse_json(text: str | bytes | bytearray, /, *, max_depth: int = MAX_DEPTH) 
     >>> parse_json('{"city": "Paris"}')
     {'city': 'Paris'}
     """
-    from ._codec import json_value  # below _codec, which imports this module; loaded by then
-
     # The decoders' own walker: what it refuses, no value of the package can hold.
     return json_value(loads(text, max_depth), 1)
 
@@ -206,8 +198,6 @@ def checked_json(value: object, /, *, max_depth: int = MAX_DEPTH) -> JsonValue:
       ...
     agentkit_core.NormalizeError: ['days']: invalid type: Python tuple (not JSON data), expected a JSON value
     """
-    from ._codec import too_deep_message, json_value  # loaded by then, as for parse_json
-
     if type(max_depth) is not int:
         raise TypeError(f"checked_json: max_depth must be an int, not {type(max_depth).__name__}")
     if not 1 <= max_depth <= MAX_DEPTH:

@@ -38,9 +38,9 @@ Keys adapters record
 ``TOOL_NAME_KEY`` (``"agentkit.tool_name"``)
     On a ``ToolResultPart``: the name of the tool whose call it answers.
     Decoders set it when the native result names the tool or answers a call
-    made earlier in the same request; encoders of providers that match
-    results by name (Gemini's ``functionResponse``) read it, or find the call
-    earlier in the transcript.
+    made earlier in the same request, and ``ToolResultPart.failure`` sets it
+    from its call; encoders of providers that match results by name (Gemini's
+    ``functionResponse``) read it, or find the call earlier in the transcript.
 
 ``INVENTED_ID_KEY`` (``"agentkit.invented_id"``)
     ``True`` on a part whose id the adapter made up because the provider sent

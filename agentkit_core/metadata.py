@@ -8,14 +8,15 @@ Nothing in agentkit depends on provider-specific metadata for correctness.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
-from ._value import filler, refuse_delattr, refuse_setattr
+from . import _check as check
+from . import _codec as wire
+from ._make import filler
+from ._value import refuse_delattr, refuse_setattr
 from .error import NormalizeError
 from .jsontext import JsonCodec, JsonValue
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterator
 
@@ -54,7 +55,7 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
     def __init__(self, data: Mapping[str, JsonValue] | None = None, /) -> None:
         checked = as_metadata(data, "MetadataMap", "")
         _set_data(self, checked._data)
-        _set_depth(self, K.depth(checked))
+        _set_depth(self, check.depth(checked))
 
     @classmethod
     def _sorted(cls, data: dict[str, JsonValue]) -> MetadataMap:
@@ -65,7 +66,7 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
 
     def _measure(self) -> int:
         """The depth of :meth:`to_dict`, for a map a decoder built; kept for next time."""
-        depth = 1 + max(map(K.json_depth, self._data.values()), default=0)
+        depth = 1 + max(map(check.json_depth, self._data.values()), default=0)
         _set_depth(self, depth)
         return depth
 
@@ -110,7 +111,7 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
         data = dict(self._data)
         data.update(added._data)
         merged = MetadataMap._sorted(dict(sorted(data.items())))
-        mine, theirs = K.depth(self), K.depth(added)
+        mine, theirs = check.depth(self), check.depth(added)
         if theirs >= mine or self._data.keys().isdisjoint(added._data):
             _set_depth(merged, max(mine, theirs))  # else a deepest value may be gone: measured when asked
         return merged
@@ -125,13 +126,13 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
         """The entries under ``prefix.``, keyed without it: ``namespace("openai")``."""
         start = prefix + "."
         n = len(start)
-        return {k[n:]: C.copy_json(v) for k, v in self._data.items() if k.startswith(start)}
+        return {k[n:]: wire.copy_json(v) for k, v in self._data.items() if k.startswith(start)}
 
     def to_dict(self) -> dict[str, JsonValue]:
         """A plain dict (keys sorted, values deep-copied), ready for ``json.dumps``."""
         if not self._data:
             return {}
-        return {k: C.copy_json(v) for k, v in self._data.items()}
+        return {k: wire.copy_json(v) for k, v in self._data.items()}
 
     @classmethod
     def from_dict(cls, v: object, /) -> MetadataMap:
@@ -151,31 +152,31 @@ _set_depth(EMPTY_METADATA, 1)
 
 def _checked(data: Mapping[Any, Any]) -> tuple[dict[str, JsonValue], int]:
     """Check and copy a non-empty mapping: its items, keys sorted, and the depth of its wire form."""
-    out = C.json_object(data if type(data) is dict else dict(data), 1)  # the map is level 1
-    return (dict(sorted(out.items())) if len(out) > 1 else out), K.json_depth(out)
+    out = wire.json_object(data if type(data) is dict else dict(data), 1)  # the map is level 1
+    return (dict(sorted(out.items())) if len(out) > 1 else out), check.json_depth(out)
 
 
 def decode_metadata(v: object, depth: int) -> MetadataMap:
     """Decode a metadata map at nesting level ``depth`` (the map's own level)."""
     if type(v) is dict:
-        if depth > C.MAX_DEPTH:
-            C.too_deep()
+        if depth > wire.MAX_DEPTH:
+            wire.too_deep()
         if not v:
             return EMPTY_METADATA
-        data = C.json_object(v, depth)
-    elif v is C.MISSING:
-        C.fail("missing field")
+        data = wire.json_object(v, depth)
+    elif v is wire.MISSING:
+        wire.fail("missing field")
     elif isinstance(v, dict):
         return decode_metadata(dict(v), depth)
     else:
-        C.fail(f"invalid type: {C.describe(v)}, expected a map")
+        wire.fail(f"invalid type: {wire.describe(v)}, expected a map")
     return MetadataMap._sorted(dict(sorted(data.items())) if len(data) > 1 else data)
 
 
 def metadata_field(d: dict[str, Any], depth: int) -> MetadataMap:
     """The required ``metadata`` field of struct ``d`` (``d`` at level ``depth``)."""
-    v = d.get("metadata", C.MISSING)
-    if type(v) is dict and not v and depth < C.MAX_DEPTH:
+    v = d.get("metadata", wire.MISSING)
+    if type(v) is dict and not v and depth < wire.MAX_DEPTH:
         return EMPTY_METADATA
     try:
         return decode_metadata(v, depth + 1)
@@ -193,13 +194,13 @@ def as_metadata(m: object, owner: str, field: str = "metadata") -> MetadataMap:
     if m is None:
         return EMPTY_METADATA
     if not isinstance(m, Mapping):
-        raise K.wrong_type(owner, field, "a mapping of str to JSON values", m)
+        raise check.wrong_type(owner, field, "a mapping of str to JSON values", m)
     if not m:
         return EMPTY_METADATA
     try:
         data, depth = _checked(m)
     except NormalizeError as exc:
-        raise K.located(exc, owner, field) from None
+        raise check.located(exc, owner, field) from None
     checked = MetadataMap._sorted(data)
     _set_depth(checked, depth)
     return checked

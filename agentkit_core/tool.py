@@ -1,18 +1,31 @@
-"""Tool value types: the call a model makes, the result it gets back, and that result's output.
+"""Tool traffic: the call a model makes, the result it gets back, and that result's output.
 
-Both are parts (:class:`ToolCallPart`, :class:`ToolResultPart`): tool traffic
-lives in the transcript like any other content, not in a side channel.
+Read in three sections:
+
+* the two tool variants of the :class:`Part` family, :class:`ToolCallPart` and
+  :class:`ToolResultPart` (the other six are in :mod:`.content`): tool traffic
+  lives in the transcript like any other content, not in a side channel;
+* the :class:`ToolOutput` family, what a result carries: :class:`TextOutput`,
+  :class:`StructuredOutput`, :class:`PartsOutput`, :class:`FilesOutput`, with
+  their decoders and ``decode_tool_output``;
+* the Part registry, written once here because this is the one module that
+  sees all eight part variants: ``PART_VARIANTS`` in the reference's order,
+  and ``PART_TYPES`` and ``content.PART_DECODERS`` made from it.  Parts hold
+  outputs and outputs hold parts, so the registry and both families meet here.
+
 Executing tools is not this package's business; describing them is.
 """
 
 from __future__ import annotations
 
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
+from . import _check as check
+from . import _codec as wire
 from ._codec import MAX_DEPTH, MISSING
-from ._value import Value, dataclass, factory, filler, not_constructible
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass, factory, not_constructible
 from .content import (
     PART_DECODERS,
     CustomPart,
@@ -26,9 +39,9 @@ from .content import (
 )
 from .error import NormalizeError
 from .ids import ToolCallId
+from .keys import INVENTED_ID_KEY, TOOL_NAME_KEY
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable
 
@@ -63,20 +76,20 @@ class ToolCallPart(Part):
     def __init__(self, id: ToolCallId, name: str, input: JsonValue, *, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolCallPart")
         if type(id) is not ToolCallId:
-            id = K.ident(id, ToolCallId, "ToolCallPart", "id")
-        input, input_depth = K.payload(input, "ToolCallPart", "input", K.PAYLOAD_LEVEL)
-        _fill_call(self, id, K.text(name, "ToolCallPart", "name"), input, md, K.part_depth("ToolCallPart", md, input_depth))
+            id = check.ident(id, ToolCallId, "ToolCallPart", "id")
+        input, input_depth = check.payload(input, "ToolCallPart", "input", check.PAYLOAD_LEVEL)
+        _fill_call(self, id, check.string(name, "ToolCallPart", "name"), input, md, check.part_depth("ToolCallPart", md, input_depth))
 
     def to_dict(self) -> dict[str, Any]:
         md = self.metadata
         input = self.input
         if type(input) is dict or type(input) is list:
-            try:  # the part's wire depth, as K.depth(self) gives it, without the call
+            try:  # the part's wire depth, as check.depth(self) gives it, without the call
                 depth = self._depth
             except AttributeError:
                 depth = self._measure()
             # {"ToolCall": {"input": {...}}} three deep holds no container in input: one C-level copy.
-            input = input.copy() if depth <= K.PAYLOAD_LEVEL else C.copy_json(input)
+            input = input.copy() if depth <= check.PAYLOAD_LEVEL else wire.copy_json(input)
         return {
             "ToolCall": {
                 "id": self.id.value,
@@ -89,14 +102,14 @@ class ToolCallPart(Part):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> ToolCallPart:
         # The common case of each field is settled here, anything else by the rule in _codec.
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
         id = d.get("id", MISSING)
-        id = id if type(id) is str and id.isascii() else C.string(id, "id")
+        id = id if type(id) is str and id.isascii() else wire.string(id, "id")
         name = d.get("name", MISSING)
-        name = name if type(name) is str and name.isascii() else C.string(name, "name")
+        name = name if type(name) is str and name.isascii() else wire.string(name, "name")
         input = d.get("input", MISSING)
         try:
-            input = C.json_object(input, depth + 1) if type(input) is dict and depth < MAX_DEPTH else C.json_value(input, depth + 1)
+            input = wire.json_object(input, depth + 1) if type(input) is dict and depth < MAX_DEPTH else wire.json_value(input, depth + 1)
         except NormalizeError as exc:
             raise exc.under("input") from None
         md = d.get("metadata")
@@ -104,12 +117,94 @@ class ToolCallPart(Part):
         return _make_call(_make_call_id(id), name, input, md)
 
 
-_make_call = C.maker(ToolCallPart, "id", "name", "input", "metadata")
-_make_call_id = C.maker(ToolCallId, "value")
+_make_call = unchecked_maker(ToolCallPart, "id", "name", "input", "metadata")
+_make_call_id = unchecked_maker(ToolCallId, "value")
 _fill_call = filler(ToolCallPart, "id", "name", "input", "metadata", "_depth")
 
 
-# -- tool output -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
+class ToolResultPart(Part):
+    """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
+
+    part_kind = PartKind.TOOL_RESULT
+
+    call_id: ToolCallId
+    output: ToolOutput
+    is_error: bool = field(default=False, kw_only=True)
+    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
+
+    def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
+        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolResultPart")
+        if type(call_id) is not ToolCallId:
+            call_id = check.ident(call_id, ToolCallId, "ToolResultPart", "call_id")
+        output = check.instance(output, OUTPUTS, "ToolResultPart", "output", "a ToolOutput")
+        output_depth = check.depth(output)
+        check.fits(2 + output_depth, "ToolResultPart", "output")
+        depth = check.part_depth("ToolResultPart", md, output_depth)
+        _fill_result(self, call_id, output, check.boolean(is_error, "ToolResultPart", "is_error"), md, depth)
+
+    @factory
+    def success(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A successful result."""
+        return ToolResultPart(call_id, output)
+
+    @factory
+    def error(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
+        """A failed result: ``output`` says what went wrong."""
+        return ToolResultPart(call_id, output, is_error=True)
+
+    @factory
+    def failure(call: ToolCallPart, message: str) -> ToolResultPart:
+        """The error result of ``call``: ``is_error``, the text ``message``, and the call's tool name.
+
+        For a call that was cancelled, refused or failed before the tool
+        answered.  The name goes in ``agentkit.tool_name``, for the providers
+        that match results by name (Gemini); an id the adapter invented for
+        the call (``agentkit.invented_id``) is marked so on the result too.
+        """
+        call = check.instance(call, ToolCallPart, "ToolResultPart.failure", "call", "a ToolCallPart")
+        metadata: dict[str, JsonValue] = {TOOL_NAME_KEY: call.name}
+        if call.metadata.get(INVENTED_ID_KEY) is True:
+            metadata[INVENTED_ID_KEY] = True
+        return ToolResultPart(call.id, TextOutput(message), is_error=True, metadata=metadata)
+
+    def with_is_error(self, is_error: bool) -> ToolResultPart:
+        """A copy with ``is_error`` set."""
+        return replace(self, is_error=is_error)
+
+    def to_dict(self) -> dict[str, Any]:
+        md = self.metadata
+        return {
+            "ToolResult": {
+                "call_id": self.call_id.value,
+                "output": self.output.to_dict(),
+                "is_error": self.is_error,
+                "metadata": md.to_dict() if md._data else {},
+            }
+        }
+
+    @classmethod
+    def _decode(cls, v: Any, depth: int) -> ToolResultPart:
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
+        call_id = d.get("call_id", MISSING)
+        call_id = call_id if type(call_id) is str and call_id.isascii() else wire.string(call_id, "call_id")
+        try:
+            output = decode_tool_output(d.get("output", MISSING), depth + 1)
+        except NormalizeError as exc:
+            raise exc.under("output") from None
+        is_error = d.get("is_error", MISSING)
+        if is_error is not False and is_error is not True:
+            is_error = wire.boolean(is_error, "is_error")
+        md = d.get("metadata")
+        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
+        return _make_result(_make_call_id(call_id), output, is_error, md)
+
+
+_make_result = unchecked_maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
+_fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
+
+
+# -- the tool output family ----------------------------------------------------------
 
 
 class ToolOutput(Value):
@@ -158,7 +253,7 @@ class ToolOutput(Value):
     @classmethod
     def from_dict(cls, v: object, /) -> ToolOutput:
         """Decode a tool output; raises :class:`NormalizeError`."""
-        return C.variant(decode_tool_output(v, 1), cls)
+        return wire.variant(decode_tool_output(v, 1), cls)
 
 
 _set_output_depth = filler(ToolOutput, "_depth")
@@ -171,7 +266,7 @@ class TextOutput(ToolOutput):
     text: str = field()  # type: ignore[assignment]  # field(): not the inherited ToolOutput.text factory
 
     def __init__(self, text: str) -> None:
-        _fill_text_output(self, K.text(text, "TextOutput", "text"), 1)
+        _fill_text_output(self, check.string(text, "TextOutput", "text"), 1)
 
     def _measure(self) -> int:
         return 1
@@ -187,16 +282,16 @@ class StructuredOutput(ToolOutput):
     value: JsonValue
 
     def __init__(self, value: JsonValue) -> None:
-        value, depth = K.payload(value, "StructuredOutput", "value", 2)
+        value, depth = check.payload(value, "StructuredOutput", "value", 2)
         _fill_structured_output(self, value, 1 + depth)
 
     def _measure(self) -> int:
-        depth = 1 + K.json_depth(self.value)
+        depth = 1 + check.json_depth(self.value)
         _set_output_depth(self, depth)
         return depth
 
     def to_dict(self) -> dict[str, Any]:
-        return {"Structured": C.copy_json(self.value)}
+        return {"Structured": wire.copy_json(self.value)}
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -206,11 +301,11 @@ class PartsOutput(ToolOutput):
     parts: tuple[Part, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __init__(self, parts: Iterable[Part]) -> None:
-        checked, deepest = K.members(parts, PART_TYPES, "PartsOutput", "parts", "Part")
-        _fill_parts_output(self, checked, K.sequence_depth(checked, deepest, 2, "PartsOutput", "parts"))
+        checked, deepest = check.members(parts, PART_TYPES, "PartsOutput", "parts", "Part")
+        _fill_parts_output(self, checked, check.sequence_depth(checked, deepest, 2, "PartsOutput", "parts"))
 
     def _measure(self) -> int:
-        depth = 2 + max(map(K.depth, self.parts), default=0)
+        depth = 2 + max(map(check.depth, self.parts), default=0)
         _set_output_depth(self, depth)
         return depth
 
@@ -225,12 +320,12 @@ class FilesOutput(ToolOutput):
     files: tuple[FilePart, ...] = field()  # type: ignore[assignment]  # field(): not the inherited factory
 
     def __init__(self, files: Iterable[FilePart]) -> None:
-        checked, deepest = K.members(files, _FILE_TYPES, "FilesOutput", "files", "FilePart")
+        checked, deepest = check.members(files, _FILE_TYPES, "FilesOutput", "files", "FilePart")
         # Files are written untagged, one level shallower than a FilePart.
-        _fill_files_output(self, checked, K.sequence_depth(checked, deepest, 1, "FilesOutput", "files"))
+        _fill_files_output(self, checked, check.sequence_depth(checked, deepest, 1, "FilesOutput", "files"))
 
     def _measure(self) -> int:
-        depth = max(2, 1 + max(map(K.depth, self.files), default=0))
+        depth = max(2, 1 + max(map(check.depth, self.files), default=0))
         _set_output_depth(self, depth)
         return depth
 
@@ -243,28 +338,32 @@ _fill_structured_output = filler(StructuredOutput, "value", "_depth")
 _fill_parts_output = filler(PartsOutput, "parts", "_depth")
 _fill_files_output = filler(FilesOutput, "files", "_depth")
 
-_make_text_output = C.maker(TextOutput, "text")
+_make_text_output = unchecked_maker(TextOutput, "text")
 
 
 def _text_output(v: Any, depth: int) -> ToolOutput:
-    return _make_text_output(v if type(v) is str and v.isascii() else C.string(v, ""))
+    return _make_text_output(v if type(v) is str and v.isascii() else wire.string(v, ""))
 
 
 def _structured_output(v: Any, depth: int) -> ToolOutput:
-    return _make_structured_output(C.json_value(v, depth))
+    return _make_structured_output(wire.json_value(v, depth))
 
 
 def _parts_output(v: Any, depth: int) -> ToolOutput:
-    return _make_parts_output(C.variants(v, depth, "Part", PART_DECODERS))
+    return _make_parts_output(wire.variants(v, depth, "Part", PART_DECODERS))
 
 
 def _files_output(v: Any, depth: int) -> ToolOutput:
-    return _make_files_output(C.items(v, depth, FilePart._decode))
+    return _make_files_output(wire.items(v, depth, FilePart._decode))
 
 
-_make_structured_output = C.maker(StructuredOutput, "value")
-_make_parts_output = C.maker(PartsOutput, "parts")
-_make_files_output = C.maker(FilesOutput, "files")
+_make_structured_output = unchecked_maker(StructuredOutput, "value")
+_make_parts_output = unchecked_maker(PartsOutput, "parts")
+_make_files_output = unchecked_maker(FilesOutput, "files")
+
+#: The tool output variants, for checking a field that holds one.
+OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
+_FILE_TYPES = frozenset((FilePart,))
 
 
 _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
@@ -276,82 +375,15 @@ _OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
 
 
 #: ``decode_tool_output(v, depth)``: decode a tagged tool output whose object sits at nesting level ``depth``.
-decode_tool_output = C.dispatcher("ToolOutput", _OUTPUT_DECODERS)
+decode_tool_output = wire.dispatcher("ToolOutput", _OUTPUT_DECODERS)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
-class ToolResultPart(Part):
-    """The output of the tool call ``call_id``; ``is_error`` when the tool failed."""
+# -- the Part registry -------------------------------------------------------------
 
-    part_kind = PartKind.TOOL_RESULT
-
-    call_id: ToolCallId
-    output: ToolOutput
-    is_error: bool = field(default=False, kw_only=True)
-    metadata: MetadataMap = field(default=EMPTY_METADATA, kw_only=True)
-
-    def __init__(self, call_id: ToolCallId, output: ToolOutput, *, is_error: bool = False, metadata: MetadataLike = EMPTY_METADATA) -> None:
-        md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "ToolResultPart")
-        if type(call_id) is not ToolCallId:
-            call_id = K.ident(call_id, ToolCallId, "ToolResultPart", "call_id")
-        output = K.instance(output, OUTPUTS, "ToolResultPart", "output", "a ToolOutput")
-        output_depth = K.depth(output)
-        K.fits(2 + output_depth, "ToolResultPart", "output")
-        depth = K.part_depth("ToolResultPart", md, output_depth)
-        _fill_result(self, call_id, output, K.flag(is_error, "ToolResultPart", "is_error"), md, depth)
-
-    @factory
-    def success(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
-        """A successful result."""
-        return ToolResultPart(call_id, output)
-
-    @factory
-    def error(call_id: ToolCallId, output: ToolOutput) -> ToolResultPart:
-        """A failed result: ``output`` says what went wrong."""
-        return ToolResultPart(call_id, output, is_error=True)
-
-    def with_is_error(self, is_error: bool) -> ToolResultPart:
-        """A copy with ``is_error`` set."""
-        return replace(self, is_error=is_error)
-
-    def to_dict(self) -> dict[str, Any]:
-        md = self.metadata
-        return {
-            "ToolResult": {
-                "call_id": self.call_id.value,
-                "output": self.output.to_dict(),
-                "is_error": self.is_error,
-                "metadata": md.to_dict() if md._data else {},
-            }
-        }
-
-    @classmethod
-    def _decode(cls, v: Any, depth: int) -> ToolResultPart:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
-        call_id = d.get("call_id", MISSING)
-        call_id = call_id if type(call_id) is str and call_id.isascii() else C.string(call_id, "call_id")
-        try:
-            output = decode_tool_output(d.get("output", MISSING), depth + 1)
-        except NormalizeError as exc:
-            raise exc.under("output") from None
-        is_error = d.get("is_error", MISSING)
-        if is_error is not False and is_error is not True:
-            is_error = C.boolean(is_error, "is_error")
-        md = d.get("metadata")
-        md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
-        return _make_result(_make_call_id(call_id), output, is_error, md)
-
-
-_make_result = C.maker(ToolResultPart, "call_id", "output", "is_error", "metadata")
-_fill_result = filler(ToolResultPart, "call_id", "output", "is_error", "metadata", "_depth")
-
-#: The part variants and the tool output variants, for checking fields that hold them.
+#: The eight part variants, in the reference's order (which errors listing the tags follow).
 PART_VARIANTS = (TextPart, MediaPart, FilePart, StructuredPart, ReasoningPart, ToolCallPart, ToolResultPart, CustomPart)
+#: The same, as a set, for checking fields that hold parts.
 PART_TYPES = frozenset(PART_VARIANTS)
-OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
-_FILE_TYPES = frozenset((FilePart,))
-
-
-PART_DECODERS["ToolCall"] = ToolCallPart._decode
-PART_DECODERS["ToolResult"] = ToolResultPart._decode
-PART_DECODERS["Custom"] = PART_DECODERS.pop("Custom")  # the reference's order, which errors list
+# content.PART_DECODERS (tag -> decoder of the variant's body) is declared there, for Part.from_dict
+# and decode_part, and filled here, the one place that sees every variant.
+PART_DECODERS.update({variant.part_kind._value_: variant._decode for variant in PART_VARIANTS})

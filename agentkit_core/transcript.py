@@ -19,22 +19,21 @@ from __future__ import annotations
 
 import io
 import os
+from typing import TYPE_CHECKING
 
 from .error import NormalizeError
 from .item import Item
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO, Any, Iterable, Iterator, Union
+    from typing import IO, Any, Iterable, Iterator
 
+    from ._reader import PathOrFile as PathOrFile
     from ._reader import Reading, Record
 
 __all__ = ("load_items", "iter_items", "dump_items", "PathOrFile")
 
 #: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
-if TYPE_CHECKING:
-    PathOrFile = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
-else:  # the same at run time, without importing typing for IO
+if not TYPE_CHECKING:  # the reader's alias, spelled without importing the reader, which loads on first use
     PathOrFile = str | os.PathLike[str] | io.IOBase
 
 _PACKAGE = __name__.rpartition(".")[0] or "agentkit_core"

@@ -21,15 +21,16 @@ sides, and costs add when their currencies match (a mismatch raises
 from __future__ import annotations
 
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
-from . import _check as K
-from . import _codec as C
+from . import _check as check
+from . import _codec as wire
 from ._codec import MAX_DEPTH, MISSING, U64_END
-from ._value import Value, dataclass, filler
+from ._make import filler, unchecked_maker
+from ._value import Value, dataclass
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
@@ -73,11 +74,11 @@ class TokenUsage(Value):
     ) -> None:
         _fill_tokens(
             self,
-            K.count(input_tokens, "TokenUsage", "input_tokens"),
-            K.count(output_tokens, "TokenUsage", "output_tokens"),
-            K.opt_count(reasoning_tokens, "TokenUsage", "reasoning_tokens"),
-            K.opt_count(cached_input_tokens, "TokenUsage", "cached_input_tokens"),
-            K.opt_count(cache_write_input_tokens, "TokenUsage", "cache_write_input_tokens"),
+            check.u64(input_tokens, "TokenUsage", "input_tokens"),
+            check.u64(output_tokens, "TokenUsage", "output_tokens"),
+            check.opt_u64(reasoning_tokens, "TokenUsage", "reasoning_tokens"),
+            check.opt_u64(cached_input_tokens, "TokenUsage", "cached_input_tokens"),
+            check.opt_u64(cache_write_input_tokens, "TokenUsage", "cache_write_input_tokens"),
         )
 
     @property
@@ -130,23 +131,23 @@ class TokenUsage(Value):
     @classmethod
     def _decode(cls, v: Any, depth: int) -> TokenUsage:
         # The common case of each count is settled here, anything else by the rule in _codec.
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
         get = d.get
         inputs = get("input_tokens", MISSING)
         if type(inputs) is not int or not 0 <= inputs < U64_END:
-            inputs = C.u64(inputs, "input_tokens")
+            inputs = wire.u64(inputs, "input_tokens")
         outputs = get("output_tokens", MISSING)
         if type(outputs) is not int or not 0 <= outputs < U64_END:
-            outputs = C.u64(outputs, "output_tokens")
+            outputs = wire.u64(outputs, "output_tokens")
         reasoning = get("reasoning_tokens")
         if reasoning is not None and (type(reasoning) is not int or not 0 <= reasoning < U64_END):
-            reasoning = C.opt_u64(reasoning, "reasoning_tokens")
+            reasoning = wire.opt_u64(reasoning, "reasoning_tokens")
         cached = get("cached_input_tokens")
         if cached is not None and (type(cached) is not int or not 0 <= cached < U64_END):
-            cached = C.opt_u64(cached, "cached_input_tokens")
+            cached = wire.opt_u64(cached, "cached_input_tokens")
         written = get("cache_write_input_tokens")
         if written is not None and (type(written) is not int or not 0 <= written < U64_END):
-            written = C.opt_u64(written, "cache_write_input_tokens")
+            written = wire.opt_u64(written, "cache_write_input_tokens")
         return _make_tokens(inputs, outputs, reasoning, cached, written)
 
 
@@ -167,9 +168,9 @@ class CostUsage(Value):
     def __init__(self, amount: float, currency: str, *, provider_amount: str | None = None) -> None:
         _fill_cost(
             self,
-            K.amount(amount, "CostUsage", "amount"),
-            K.text(currency, "CostUsage", "currency"),
-            K.opt_text(provider_amount, "CostUsage", "provider_amount"),
+            check.f64(amount, "CostUsage", "amount"),
+            check.string(currency, "CostUsage", "currency"),
+            check.opt_string(provider_amount, "CostUsage", "provider_amount"),
         )
 
     def with_provider_amount(self, amount: str | None) -> CostUsage:
@@ -196,17 +197,17 @@ class CostUsage(Value):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> CostUsage:
-        d = C.struct(v, "CostUsage", ("amount", "currency", "provider_amount"), depth)
+        d = wire.struct(v, "CostUsage", ("amount", "currency", "provider_amount"), depth)
         return _make_cost(
-            C.f64(d.get("amount", MISSING), "amount"),
-            C.string(d.get("currency", MISSING), "currency"),
-            C.opt_string(d.get("provider_amount"), "provider_amount"),
+            wire.f64(d.get("amount", MISSING), "amount"),
+            wire.string(d.get("currency", MISSING), "currency"),
+            wire.opt_string(d.get("provider_amount"), "provider_amount"),
         )
 
 
 _decode_tokens = TokenUsage._decode  # bound once: a class attribute would bind a method on every call
-_make_tokens = C.maker(TokenUsage, *_TOKEN_FIELDS)
-_make_cost = C.maker(CostUsage, "amount", "currency", "provider_amount")
+_make_tokens = unchecked_maker(TokenUsage, *_TOKEN_FIELDS)
+_make_cost = unchecked_maker(CostUsage, "amount", "currency", "provider_amount")
 _fill_tokens = filler(TokenUsage, *_TOKEN_FIELDS)
 _fill_cost = filler(CostUsage, "amount", "currency", "provider_amount")
 
@@ -225,17 +226,17 @@ class Usage(Value):
 
     def __init__(self, tokens: TokenUsage | None = None, *, cost: CostUsage | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "Usage")
-        K.fits(1 + K.depth(md), "Usage", "metadata")
+        check.fits(1 + check.depth(md), "Usage", "metadata")
         if tokens is not None:
-            tokens = K.instance(tokens, TokenUsage, "Usage", "tokens", "a TokenUsage or None")
+            tokens = check.instance(tokens, TokenUsage, "Usage", "tokens", "a TokenUsage or None")
         if cost is not None:
-            cost = K.instance(cost, CostUsage, "Usage", "cost", "a CostUsage or None")
+            cost = check.instance(cost, CostUsage, "Usage", "cost", "a CostUsage or None")
         _fill_usage(self, tokens, cost, md)
 
     @property
     def _depth(self) -> int:
         """How deep :meth:`to_dict` nests: the metadata is the deepest field."""
-        return 1 + K.depth(self.metadata)
+        return 1 + check.depth(self.metadata)
 
     def with_cost(self, cost: CostUsage | None) -> Usage:
         """A copy with ``cost`` set."""
@@ -272,7 +273,7 @@ class Usage(Value):
 
     @classmethod
     def _decode(cls, v: Any, depth: int) -> Usage:
-        d = v if type(v) is dict and depth <= MAX_DEPTH else C.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
+        d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
         tokens = d.get("tokens")
         if tokens is not None:
             try:
@@ -281,11 +282,11 @@ class Usage(Value):
                 raise exc.under("tokens") from None
         cost = d.get("cost")
         if cost is not None:
-            cost = C.field(d, "cost", CostUsage._decode, depth + 1)
+            cost = wire.field(d, "cost", CostUsage._decode, depth + 1)
         md = d.get("metadata")
         md = EMPTY_METADATA if type(md) is dict and not md and depth < MAX_DEPTH else metadata_field(d, depth)
         return _make_usage(tokens, cost, md)
 
 
-_make_usage = C.maker(Usage, "tokens", "cost", "metadata")
+_make_usage = unchecked_maker(Usage, "tokens", "cost", "metadata")
 _fill_usage = filler(Usage, "tokens", "cost", "metadata")

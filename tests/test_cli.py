@@ -118,14 +118,14 @@ class TestDemo(unittest.TestCase):
         self.assertEqual(out, compact(assistant["parts"]) + "\n")
 
     def test_live_rendering_on_a_terminal(self) -> None:
-        from agentkit_core import _cli_demo
+        from agentkit_core._cli import demo
 
         class Tty(io.StringIO):
             def isatty(self) -> bool:
                 return True
 
         out = Tty()
-        self.assertEqual(_cli_demo.run(out, live=True, delay=False, quiet=False, deltas=False), 0)
+        self.assertEqual(demo.run(out, live=True, delay=False, quiet=False, deltas=False), 0)
         text = out.getvalue()
         self.assertIn("\x1b[2F\x1b[J", text)  # redrawn in place
         self.assertIn("ToolCall   get_weather (streaming) {\"city\": \"Par", text)  # the growing snapshot
@@ -381,7 +381,7 @@ class TestErrors(Files, unittest.TestCase):
         self.assertEqual((proc.wait(timeout=60), err), (141, b""))
 
     def test_interrupt_and_internal_errors_print_no_traceback(self) -> None:
-        from agentkit_core import _cli
+        from agentkit_core._cli import commands
 
         def interrupted(args: object) -> int:
             raise KeyboardInterrupt
@@ -389,17 +389,17 @@ class TestErrors(Files, unittest.TestCase):
         def broken(args: object) -> int:
             raise ZeroDivisionError("boom")
 
-        original = _cli.cmd_validate
+        original = commands.cmd_validate
         try:
             for replacement, status, message in ((interrupted, 130, "\n"), (broken, 70, "internal error: ZeroDivisionError: boom")):
-                _cli.cmd_validate = replacement
+                commands.cmd_validate = replacement
                 err = io.StringIO()
                 with contextlib.redirect_stderr(err):
-                    self.assertEqual(_cli.main(["validate", "x"]), status)
+                    self.assertEqual(commands.main(["validate", "x"]), status)
                 self.assertIn(message, err.getvalue())
                 self.assertNotIn("Traceback", err.getvalue())
         finally:
-            _cli.cmd_validate = original
+            commands.cmd_validate = original
 
     @needs_processes
     def test_importing_the_package_does_not_import_the_cli(self) -> None:

@@ -1,4 +1,4 @@
-"""The command line reads what people have, in process: ``_cli.main([...])`` with the standard streams redirected."""
+"""The command line reads what people have, in process: ``_cli.commands.main([...])`` with the standard streams redirected."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import unittest.mock
 from typing import Any
 
 import agentkit_core as ak
-from agentkit_core import _cli
+from agentkit_core._cli import commands
 from agentkit_core._sniff import sniff_provider
 from tests.test_transcript import Files, mangled
 
@@ -30,7 +30,7 @@ def run(*args: str, stdin: bytes | Any = b"") -> tuple[int, str, str]:
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8") if isinstance(stdin, bytes) else stdin
     sys.stdout, sys.stderr = out, err
     try:
-        status = _cli.main(list(args))
+        status = commands.main(list(args))
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
     return status, out.getvalue(), err.getvalue()
@@ -338,8 +338,8 @@ class TestFlags(Files):
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err
         try:
-            with unittest.mock.patch.object(_cli, "time", Clock):
-                status = _cli.main(["validate", path])
+            with unittest.mock.patch.object(commands, "time", Clock):
+                status = commands.main(["validate", path])
         finally:
             sys.stdout, sys.stderr = saved
         self.assertEqual((status, out.getvalue()), (1, "1 problem in 1 file (8,193 items read, 8,192 good)\n"))
@@ -353,8 +353,8 @@ class TestFlags(Files):
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = io.StringIO(), err
         try:
-            with unittest.mock.patch.object(_cli, "cmd_stats", side_effect=KeyboardInterrupt):
-                status = _cli.main(["stats", "x"])
+            with unittest.mock.patch.object(commands, "cmd_stats", side_effect=KeyboardInterrupt):
+                status = commands.main(["stats", "x"])
         finally:
             sys.stdout, sys.stderr = saved
         self.assertEqual((status, err.getvalue()), (130, f"\r\x1b[K{PROG}: interrupted\n"))

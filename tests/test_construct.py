@@ -170,6 +170,9 @@ GOOD: dict[str, Callable[[random.Random], Any]] = {
     "opt_count": optional(g_count),
     "amount": g_amount,
     "bool": lambda rng: rng.random() < 0.5,
+    "opt_bool": lambda rng: rng.choice([None, True, False]),
+    "tool_call": lambda rng: ak.ToolCallPart(ak.ToolCallId(g_text(rng)), g_text(rng), g_json(rng)),
+    "annotations": lambda rng: ak.ToolAnnotations(read_only_hint=rng.random() < 0.5),
     "json": g_json,
     "metadata": g_metadata,
     "map": g_metadata,
@@ -232,6 +235,9 @@ BAD: dict[str, list[Callable[[], Any]]] = {
     "opt_count": BAD_COUNT,
     "amount": [lambda: "1", lambda: float("nan"), lambda: float("inf"), lambda: -float("inf"), lambda: True, lambda: None, lambda: 10**400, lambda: [1.0]],
     "bool": [lambda: 0, lambda: 1, lambda: "true", lambda: None],
+    "opt_bool": [lambda: 0, lambda: 1, lambda: "true"],
+    "tool_call": [lambda: "c", lambda: None, lambda: ak.TextPart("x"), lambda: ak.ToolResultPart(ak.ToolCallId("c"), ak.TextOutput("x"))],
+    "annotations": [lambda: None, lambda: {"read_only_hint": True}, lambda: True],
     "json": BAD_JSON,
     "metadata": BAD_METADATA,  # inside a value: two levels below its root at least
     "map": BAD_METADATA[:-1] + [lambda: {"a": chain(LIMIT)}],  # a map on its own
@@ -358,6 +364,7 @@ SPECS: list[Spec] = [
     constructor("ReasoningPart.from_summary", ak.ReasoningPart.from_summary, p("text", "opt_text", "ReasoningPart.summary")),
     constructor("ReasoningPart.redacted_summary", ak.ReasoningPart.redacted_summary, p("text", "opt_text", "ReasoningPart.summary")),
     constructor("ToolResultPart.success", ak.ToolResultPart.success, p("call_id", "tool_call_id", "ToolResultPart.call_id"), p("output", "output", "ToolResultPart.output")),
+    constructor("ToolResultPart.failure", ak.ToolResultPart.failure, p("call", "tool_call", "ToolResultPart.failure.call"), p("message", "text", "TextOutput.text")),
     constructor("ToolResultPart.error", ak.ToolResultPart.error, p("call_id", "tool_call_id", "ToolResultPart.call_id"), p("output", "output", "ToolResultPart.output")),
     *(builder(f"{t}.with_metadata", lambda rng, t=t: forged_free_part(rng, t), "with_metadata", p("metadata", "metadata", f"{t}.metadata"))
       for t in ("TextPart", "MediaPart", "FilePart", "StructuredPart", "ReasoningPart", "ToolCallPart", "ToolResultPart", "CustomPart")),
@@ -416,6 +423,25 @@ SPECS: list[Spec] = [
     constructor("SetMetadata", ak.SetMetadata, p("part_id", "part_id", "SetMetadata.part_id"), p("metadata", "metadata", "SetMetadata.metadata")),
     constructor("CommitPart", ak.CommitPart, p("part", "part", "CommitPart.part"), p("part_id", "opt_part_id", "CommitPart.part_id", True)),
     constructor("MetadataMap", ak.MetadataMap, p("data", "map", "MetadataMap")),
+    constructor(
+        "ToolAnnotations", ak.ToolAnnotations,
+        *(p(f"{h}_hint", "bool", f"ToolAnnotations.{h}_hint", True) for h in ("read_only", "destructive", "idempotent", "needs_approval", "supports_streaming")),
+    ),
+    constructor(
+        "ToolSpec", ak.ToolSpec, p("name", "text", "ToolSpec.name"), p("description", "text", "ToolSpec.description"),
+        p("input_schema", "json", "ToolSpec.input_schema"), p("output_schema", "json", "ToolSpec.output_schema", True),
+        p("annotations", "annotations", "ToolSpec.annotations", True), p("metadata", "metadata", "ToolSpec.metadata", True),
+    ),
+    builder("ToolSpec.with_output_schema", lambda rng: ak.ToolSpec("t"), "with_output_schema", p("schema", "json", "ToolSpec.output_schema")),
+    builder("ToolSpec.with_annotations", lambda rng: ak.ToolSpec("t"), "with_annotations", p("annotations", "annotations", "ToolSpec.annotations")),
+    builder("ToolSpec.with_metadata", lambda rng: ak.ToolSpec("t"), "with_metadata", p("metadata", "metadata", "ToolSpec.metadata")),
+    constructor("ToolChoice.auto", ak.ToolChoice.auto, p("parallel", "opt_bool", "ToolChoice.parallel", True)),
+    constructor("ToolChoice.none", ak.ToolChoice.none),
+    constructor("ToolChoice.required", ak.ToolChoice.required, p("parallel", "opt_bool", "ToolChoice.parallel", True)),
+    constructor("ToolChoice.tool", ak.ToolChoice.tool, p("name", "text", "ToolChoice.name"), p("parallel", "opt_bool", "ToolChoice.parallel", True)),
+    Spec("ToolChoice", lambda rng, args: ak.ToolChoice("tool", args["name"], metadata=args["metadata"]),
+         (p("name", "text", "ToolChoice.name"), p("metadata", "metadata", "ToolChoice.metadata"))),
+    builder("ToolChoice.with_parallel", lambda rng: ak.ToolChoice.required(), "with_parallel", p("parallel", "opt_bool", "ToolChoice.parallel")),
     builder("MetadataMap.merged", lambda rng: ak.MetadataMap({"a": 1, "z": [2]}), "merged", p("other", "map", "MetadataMap.merged")),
 ]
 

@@ -411,6 +411,32 @@ class MisuseTest(unittest.TestCase):
         self.assertGreater(refused, 1500)
         self.assertGreater(accepted, 1500)
 
+    def test_the_hot_paths_flag_is_the_append_text_rule(self) -> None:
+        # fold and fold_all take AppendText on log.takes_text alone; the rules keep it equal to the rule.
+        from agentkit_core._fold_rules import text_refusal
+
+        rng = random.Random(777)
+        seen = {True: 0, False: 0}
+        for _ in range(300):
+            deltas, models = gen_valid_stream(rng, 25)
+            k = rng.randint(0, len(deltas))
+            states = [fold_all((), deltas[:k])]
+            model = models[k]
+            for _ in range(10):
+                base = rng.choice(states)  # an older state: the fold copies it into a new branch
+                try:
+                    states.append(fold(base, gen_any_delta(rng, model)))  # type: ignore[arg-type]
+                except ProtocolError:
+                    continue
+            for state in states:
+                branch = state._branch
+                if branch.tip != state._version:
+                    continue  # open_parts describe the newest version only
+                for log in branch.open_parts.values():
+                    self.assertEqual(log.takes_text, text_refusal(log) is None, log.describe())
+                    seen[log.takes_text] += 1
+        self.assertGreater(min(seen.values()), 100)  # parts that take text and parts that do not
+
     def test_an_invalid_delta_in_fold_all_is_reported_by_index_and_changes_nothing(self) -> None:
         rng = random.Random(555)
         checked = 0

@@ -116,6 +116,71 @@ def zip_package(archive: str, name: str) -> None:
             zf.write(os.path.join(PACKAGE, relative), f"{name}/{relative.replace(os.sep, '/')}")
 
 
+def module_imports() -> dict[str, set[str]]:
+    """Each module of the package, as a dotted name, and the modules of the package it imports."""
+    modules: dict[str, tuple[str, bool]] = {}
+    for name in package_files():
+        if name.endswith(".py"):
+            dotted = "agentkit_core." + name[:-3].replace(os.sep, ".")
+            is_package = dotted.endswith(".__init__")
+            modules[dotted[: -len(".__init__")] if is_package else dotted] = (os.path.join(PACKAGE, name), is_package)
+    graph: dict[str, set[str]] = {}
+    for dotted, (path, is_package) in modules.items():
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        here = dotted.split(".") if is_package else dotted.split(".")[:-1]
+        graph[dotted] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else []))
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    graph[dotted].add(sub if sub in modules else base)
+        graph[dotted].discard(dotted)
+    return graph
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    found.append(sorted(component))
+    return found
+
+
 class Importable(unittest.TestCase):
     def assert_probe(self, flags: list[str], path: str, name: str) -> None:
         result = run(*flags, "-c", PROBE, path, name)
@@ -235,6 +300,23 @@ class Hygiene(unittest.TestCase):
         for name in agentkit_core.__all__:
             self.assertTrue(hasattr(agentkit_core, name), name)
         self.assertEqual(len(set(agentkit_core.__all__)), len(agentkit_core.__all__))
+
+    def test_modules_import_one_another_without_circles(self) -> None:
+        # Imports made for the type checker count too: a reader follows them the same way.
+        graph = module_imports()
+        circles = [circle for circle in strongly_connected(graph) if len(circle) > 1]
+        self.assertEqual(circles, [])
+        self.assertIn("agentkit_core._codec", graph["agentkit_core.jsontext"])  # the walk sees imports
+        self.assertIn("agentkit_core._reader", graph["agentkit_core.transcript"])  # typing-only ones too
+
+    def test_the_package_namespace_holds_only_its_public_names(self) -> None:
+        # dir(agentkit_core) showed `annotations`, the __future__ feature.
+        import agentkit_core
+
+        shown = {name for name in dir(agentkit_core) if not name.startswith("_")}
+        modules = {name for name in shown if inspect.ismodule(getattr(agentkit_core, name))}
+        self.assertEqual(shown - modules, set(agentkit_core.__all__))
+        self.assertNotIn("annotations", shown)
 
     def test_modules_stay_small(self) -> None:
         for name in package_files():

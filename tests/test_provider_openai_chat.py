@@ -387,6 +387,32 @@ class ResponseTest(unittest.TestCase):
                 self.assertEqual(messages_of([item]), [message])
                 self.assertEqual(stored(item), item)
 
+    def test_raw_arguments_are_kept_exactly_when_the_compact_dump_differs(self) -> None:
+        cases = {"{}": False, '{"a":1}': False, '{"a":"\u00e9"}': False, '{"a": 1}': True, "{ }": True,
+                 '{"a":"\\u00e9"}': True, '{"a":1.10}': True, '{"a":1,"a":2}': True, '{"a":-0.0}': False}
+        for raw, kept in cases.items():
+            with self.subTest(raw=raw):
+                message = {"role": "assistant", "content": None,
+                           "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}
+                item = chat.items_from_response(body(choice("tool_calls", **message)))[0]
+                self.assertEqual(item.parts[0].metadata.get("openai.chat.arguments"), raw if kept else None)
+                self.assertEqual(messages_of([item]), [message])
+
+    def test_dumps_writes_what_the_compact_json_encoder_writes_with_or_without_the_accelerator(self) -> None:
+        values: list[Any] = [{}, [], "\u00e9\u2028\x7f\x00\"\\\n", 1.5, -0.0, 1e300, 10**30, True, None,
+                             {"a": [1, {"b": "x"}], "\u00e9": [2.5e-9]}]
+        expected = [json.dumps(v, separators=(",", ":"), ensure_ascii=False) for v in values]
+        saved = json.encoder.c_make_encoder
+        try:
+            for accelerator in (saved, None):
+                with self.subTest(accelerator=accelerator is not None):
+                    json.encoder.c_make_encoder = accelerator  # type: ignore[attr-defined]
+                    _common._ENCODE = None  # made again on the next call
+                    self.assertEqual([_common.dumps(v) for v in values], expected)
+        finally:
+            json.encoder.c_make_encoder = saved  # type: ignore[attr-defined]
+            _common._ENCODE = None
+
     def test_several_choices(self) -> None:
         response = body(choice(content="a", index=0), choice("length", index=1, content="b"), usage=USAGE)
         first, second = chat.items_from_response(response)

@@ -72,7 +72,8 @@ def samples() -> list[object]:
     enums = [*ak.ItemKind, *ak.PartKind, *ak.Modality]
     return [item, *parts, *deltas, *outputs, *refs, *ids, *enums, usage, usage.tokens, usage.cost,
             ak.FinishReason.COMPLETED, ak.FinishReason.other("x"), ak.MetadataMap({"b": [1], "a": {"c": "\ud7ff"}}),
-            ak.Timestamp(0)]
+            ak.Timestamp(0), ak.ToolSpec("grep", "Search", {"type": "object"}, output_schema=True, metadata={"k": 1}),
+            ak.ToolAnnotations(destructive_hint=True), ak.ToolChoice.tool("grep", parallel=False)]
 
 
 class TestJsonText(unittest.TestCase):

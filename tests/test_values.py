@@ -357,6 +357,20 @@ class NamesDoNotTrap(unittest.TestCase):
         self.assertEqual(TextOutput("y").text, "y")
         self.assertEqual(ToolOutput.parts([TextPart("x")]).parts, (TextPart("x"),))
 
+    def test_factories_are_not_reachable_from_subclasses(self) -> None:
+        # ToolCallPart.text("hi") made a TextPart: a variant offers its own factories, not its base's.
+        for base, names in ((Part, ("text", "media", "file", "structured", "reasoning")), (DataRef, ("inline_text", "uri")), (ToolOutput, ("structured", "files"))):
+            for variant in base.__subclasses__():
+                for name in names:
+                    if any(f.name == name for f in dataclasses.fields(variant)):
+                        continue  # TextPart.text is the field
+                    with self.subTest(variant=variant.__name__, name=name):
+                        with self.assertRaises(AttributeError) as cm:
+                            getattr(variant, name)
+                        self.assertIn(f"{base.__name__}.{name} is a factory", str(cm.exception))
+                        self.assertFalse(hasattr(variant, name))
+        self.assertEqual(FilePart.named("a.txt", ak.InlineText("x")).name, "a.txt")  # its own factories stay
+
     def test_base_classes_make_no_values(self) -> None:
         for base in (Part, DataRef, ToolOutput, ak.Delta):
             with self.subTest(base=base.__name__), self.assertRaisesRegex(TypeError, base.__name__):

@@ -4,13 +4,15 @@
 Absolute times on shared machines swing by 2x between runs; a ratio against a
 baseline timed in the same process a moment earlier does not.  Each area lives
 in a module beside this one (``bench_codec.py``, ``bench_fold.py``,
-``bench_cancel.py``) exposing functions ``(quick: bool) -> list[Row]``; this
+``bench_cancel.py``, ``bench_providers.py``) exposing functions ``(quick: bool) -> list[Row]``; this
 script runs them all and prints one table.
 
 Usage:  python tools/bench.py [--quick] [--only AREA[,AREA...]]
 
-Peer libraries (langchain-core, pydantic-ai-slim, msgspec) are compared when
-they are importable and reported as skipped otherwise; nothing here needs them.
+Peer libraries (langchain-core, pydantic-ai-slim, msgspec) and, in the
+"providers" area (``bench_providers.py``), the providers' SDKs (anthropic,
+openai, google-genai) are compared when they are importable and reported as
+skipped otherwise; nothing here needs them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ AREAS = {
     "import": ("bench_codec", "measure_import"),
     "fold": ("bench_fold", "measure"),
     "cancel": ("bench_cancel", "measure"),
+    "providers": ("bench_providers", "measure"),
     "scaling": ("bench_streams", "measure"),
 }
 

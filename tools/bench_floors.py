@@ -8,7 +8,7 @@ nothing else:
   dict and list ``to_dict`` must return, with no attribute read, no call and no
   branch (strings and numbers are shared, as ``to_dict`` shares them);
 * :func:`value_floor` builds the transcript's frozen values through the
-  decoders' own fast constructors (``_codec.maker``), from constants: no
+  decoders' own unchecked makers (``_make.unchecked_maker``), from constants: no
   dict lookup, no type check, no Unicode or range check, no error path.
 
 ``tools/bench_codec.py`` times them beside ``to_dict``/``from_dict`` and the
@@ -23,7 +23,7 @@ import enum
 from typing import Any, Callable
 
 import agentkit_core as ak
-from agentkit_core import _codec as C
+from agentkit_core._make import unchecked_maker
 from agentkit_core.metadata import EMPTY_METADATA
 
 
@@ -81,7 +81,7 @@ def value_floor(items: list[ak.Item], wire: list[Any]) -> Callable[[], list[ak.I
             names = [f.name for f in dataclasses.fields(v)]
             make = f"make_{t.__name__}"
             if make not in namespace:
-                namespace[make] = C.maker(t, *names)
+                namespace[make] = unchecked_maker(t, *names)
             return f"{make}({', '.join(expr(getattr(v, n)) for n in names)})"
         return repr(v)  # str, int, None, bool; a JSON dict or list is a display, so a fresh copy
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import binascii
 import os
-from typing import Any, Iterable, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from ... import (
     FINISH_REASON_KEY,
@@ -122,7 +122,7 @@ def native_object(value: object, what: str) -> JsonDict:
     ``dict`` of it.  Raises :class:`NormalizeError` naming ``what``, or
     (from :func:`~agentkit_core.checked_json`) the path to the bad value.
     """
-    if isinstance(value, Mapping) and not isinstance(value, dict):
+    if type(value) is not dict and isinstance(value, Mapping):  # the exact type first: Mapping's check is slow
         value = dict(value)
     body = json_object(value, "", f"{what} (a JSON object)")
     return cast(JsonDict, checked_json(body, max_depth=NATIVE_MAX_DEPTH))
@@ -170,14 +170,17 @@ def copy_json(v: Any) -> Any:
 
 
 def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
-    """The fields of ``native`` not in ``consumed``, keyed ``prefix + field``, values copied.
+    """The fields of ``native`` not in ``consumed``, keyed ``prefix + field``: metadata for a value.
 
     ``carry(block, ("type", "text"), "anthropic.")`` keeps a text block's
     ``citations`` and ``cache_control`` as ``anthropic.citations`` and
-    ``anthropic.cache_control``, fields nobody has seen yet included.
+    ``anthropic.cache_control``, fields nobody has seen yet included.  The
+    values are ``native``'s own, not copies: hand the map to a constructor,
+    which checks and copies the metadata it keeps.  A hot caller passes a
+    ``frozenset``, used as it is.
     """
-    skip = set(consumed)
-    return {prefix + k: copy_json(v) for k, v in native.items() if k not in skip}
+    skip = consumed if type(consumed) is frozenset else set(consumed)
+    return {prefix + k: v for k, v in native.items() if k not in skip}
 
 
 def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] = ()) -> JsonDict:
@@ -311,9 +314,37 @@ def inline_base64(part: MediaPart | FilePart) -> str | None:
 
 def dumps(value: JsonValue) -> str:
     """Compact JSON text with non-ASCII kept, as OpenAI encodes tool arguments."""
-    import json
+    return (_ENCODE or _compact_encoder())(value)
 
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+#: The encoder :func:`dumps` uses, made on first use (``json.dumps`` with options builds one per call).
+_ENCODE: Callable[[JsonValue], str] | None = None
+
+
+def _compact_encoder() -> Callable[[JsonValue], str]:
+    """What :func:`dumps` calls: the stdlib's C encoder, made once, else ``JSONEncoder.encode``.
+
+    ``JSONEncoder.encode`` builds its C encoder (``json.encoder.c_make_encoder``,
+    with the same arguments as here) at every call, which costs more than
+    encoding a tool call's arguments; where the accelerator is missing, the
+    encoder's own ``encode`` does the work.  No circularity check: the values
+    are the package's, copied trees.
+    """
+    global _ENCODE
+    import json.encoder
+
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+    make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
+    if make is None:
+        _ENCODE = encoder.encode
+        return _ENCODE
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+
+    def encode(value: JsonValue) -> str:
+        return "".join(chunks(value, 0))
+
+    _ENCODE = encode
+    return _ENCODE
 
 
 #: How deep argument JSON may nest: a tool call's input sits five levels down in an item's wire form.
@@ -350,7 +381,7 @@ def get_dict(native: Mapping[str, Any], key: str) -> JsonDict:
 
 
 def make_usage(
-    native: Mapping[str, Any],
+    native: JsonDict,
     key: str,
     input_tokens: int | None,
     output_tokens: int | None,
@@ -359,7 +390,7 @@ def make_usage(
     cached: int | None = None,
     cache_write: int | None = None,
 ) -> Usage:
-    """The :class:`Usage` of a native usage object, kept verbatim in its metadata under ``key``.
+    """The :class:`Usage` of a checked native usage object, kept verbatim in its metadata under ``key``.
 
     The counts are the caller's, already in the package's convention (input
     includes cache reads and writes, output includes reasoning); ``None``
@@ -374,11 +405,11 @@ def make_usage(
             cached_input_tokens=cached,
             cache_write_input_tokens=cache_write,
         )
-    return Usage(tokens, metadata={key: copy_json(dict(native))})
+    return Usage(tokens, metadata={key: native})  # the constructor keeps a copy
 
 
-def openai_usage(usage: Mapping[str, Any], key: str, input_field: str, output_field: str) -> Usage:
-    """The usage object of both OpenAI APIs, whose fields differ only in name, as :class:`Usage`.
+def openai_usage(usage: JsonDict, key: str, input_field: str, output_field: str) -> Usage:
+    """The usage object of both OpenAI APIs (checked by :func:`native_object`), whose fields differ only in name.
 
     ``input_field`` (``prompt_tokens``, ``input_tokens``) includes cache reads
     and writes, broken out as ``cached_tokens`` and ``cache_write_tokens`` in
@@ -386,13 +417,12 @@ def openai_usage(usage: Mapping[str, Any], key: str, input_field: str, output_fi
     tokens, ``reasoning_tokens`` of ``<output_field>_details``.  The object is
     kept verbatim under ``key``.
     """
-    native = native_object(usage, "a usage object")
-    details_in, details_out = get_dict(native, input_field + "_details"), get_dict(native, output_field + "_details")
+    details_in, details_out = get_dict(usage, input_field + "_details"), get_dict(usage, output_field + "_details")
     return make_usage(
-        native,
+        usage,
         key,
-        count(native.get(input_field)),
-        count(native.get(output_field)),
+        count(usage.get(input_field)),
+        count(usage.get(output_field)),
         reasoning=count(details_out.get("reasoning_tokens")),
         cached=count(details_in.get("cached_tokens")),
         cache_write=count(details_in.get("cache_write_tokens")),

@@ -184,6 +184,21 @@ thinking block closed before its ``signature_delta`` (a stream cut short)
 holds no state the API accepts: it commits without ``agentkit.provider``, so
 it is not sent back.
 
+Tools
+-----
+
+======================================  ===================================================
+``tools[]``, no ``type`` or ``custom``  ``ToolSpec(name, description, input_schema)``; other
+                                        fields in ``anthropic.<field>`` (``cache_control``...)
+other ``tools[]`` (server tools)        the native dict, verbatim
+``tool_choice`` ``auto`` / ``any`` /    ``ToolChoice.auto()`` / ``required()`` /
+``tool`` + ``name`` / ``none``          ``tool(name)`` / ``none()``; ``parallel`` is
+                                        ``not disable_parallel_tool_use``
+======================================  ===================================================
+
+``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
+:func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
+
 The rules every projection keeps
 --------------------------------
 
@@ -249,6 +264,7 @@ from ._codec import (
     write_extras,
 )
 from ._stream import AnthropicStreamDecoder
+from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 from .._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
 from .._common.streams import events_from_sse, fold_stream
 
@@ -256,6 +272,7 @@ __all__ = (
     "items_from_response",
     "items_from_request",
     "request_from_items",
+    "tools_from_request", "tool_choice_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -389,10 +406,10 @@ def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
-def request_from_items(items: Sequence[Item]) -> JsonDict:
-    """The transcript fields of a request body, ``{"system": ..., "messages": [...]}``, and nothing else.
+def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
 
-    ``system`` is present only when a SYSTEM or DEVELOPER item is.  Raises
+    ``system`` is present only when a SYSTEM or DEVELOPER item is; the tool fields when given.  Raises
     :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
     content the API cannot take.
     """
@@ -419,4 +436,4 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
     elif system:
         body["system"] = [block for content in system for block in _blocks_of(content)]
     body["messages"] = messages
-    return body
+    return {**body, **tool_fields(tools, tool_choice)}

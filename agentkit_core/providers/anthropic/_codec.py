@@ -128,7 +128,11 @@ def finish_reason(stop_reason: str | None) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
-    native = native_object(usage, "a usage object")
+    return checked_usage(native_object(usage, "a usage object"))
+
+
+def checked_usage(native: JsonDict) -> Usage:
+    """:func:`usage_from_native` of a usage object checked already (part of a checked body)."""
     read = count(native.get("cache_read_input_tokens"))
     write = count(native.get("cache_creation_input_tokens"))
     details = native.get("output_tokens_details")  # newer models: how many output tokens were thinking
@@ -155,14 +159,14 @@ def assistant_item(message: JsonDict, parts: Iterable[Part], error: JsonValue = 
     if error is not None:
         if stop is not None:
             metadata[NS + "stop_reason"] = stop
-        metadata[NS + "error"] = copy_json(error)
+        metadata[NS + "error"] = error
         finish = FinishReason.ERROR, "error"
     usage = message.get("usage")
     return make_item(
         [p for p in parts if not (type(p) is TextPart and not p.text and not p.metadata)],
         metadata,
         message_id=message.get("id"),
-        usage=None if usage is None else usage_from_native(usage),
+        usage=None if usage is None else checked_usage(usage),
         finish=finish,
     )
 
@@ -178,7 +182,7 @@ def block_type(block: JsonDict) -> str:
 
 def custom(block: JsonDict) -> CustomPart:
     """The block verbatim, as a custom part."""
-    return CustomPart(NS + block_type(block), value=copy_json(block))
+    return CustomPart(NS + block_type(block), value=block)  # the constructor keeps a copy
 
 
 def _reasoning_meta(block: JsonDict, consumed: Iterable[str]) -> dict[str, JsonValue]:
@@ -218,7 +222,7 @@ def _tool_use(block: JsonDict) -> Part:
     metadata = carry(block, ("type", "id", "name", "input"), NS)
     if "input" not in block:
         metadata[OMITTED] = ["input"]
-    return ToolCallPart(ToolCallId(call_id), name, copy_json(arguments), metadata=metadata)
+    return ToolCallPart(ToolCallId(call_id), name, arguments, metadata=metadata)
 
 
 def _tool_result(block: JsonDict) -> Part:

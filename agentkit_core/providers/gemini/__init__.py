@@ -182,6 +182,21 @@ request held without a signature goes back without (:func:`items_from_request`
 marks it ``gemini.omitted: ["thoughtSignature"]``).
 Artifact handles cannot be sent (``NormalizeError``).
 
+Tools
+-----
+
+=========================================  ==================================================
+``tools[].functionDeclarations[]``         ``ToolSpec(name, description, parametersJsonSchema
+                                           or parameters)``; other fields in ``gemini.<field>``
+other ``tools[]`` (``googleSearch``, ...)  the native dict, verbatim
+``toolConfig.functionCallingConfig.mode``  ``ToolChoice.auto()`` / ``none()`` / ``required()``;
+``AUTO`` / ``NONE`` / ``ANY``; ``ANY``     ``tool(name)`` (Gemini has no ``parallel``: it is
+with one ``allowedFunctionNames``          not written)
+=========================================  ==================================================
+
+``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
+:func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
+
 The rules every projection keeps
 --------------------------------
 
@@ -255,11 +270,13 @@ from ._codec import (
 from ._spelling import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
 from ._request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._stream import GeminiStreamDecoder
+from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
     "items_from_response",
     "items_from_request",
     "request_from_items",
+    "tools_from_request", "tool_choice_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -390,8 +407,8 @@ def _sign_first_call(content: JsonDict, as_sent: set[int]) -> None:
         call["thoughtSignature"] = SKIP_SIGNATURE
 
 
-def request_from_items(items: Sequence[Item]) -> JsonDict:
-    """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``.
+def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``; ``tools`` and ``toolConfig`` when given.
 
     ``systemInstruction`` is there only when an item is SYSTEM or DEVELOPER.
     Raises :class:`NormalizeError` for what Gemini cannot take (see the module
@@ -428,5 +445,5 @@ def request_from_items(items: Sequence[Item]) -> JsonDict:
         snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
         merged = system[0][1] if len(system) == 1 else {"parts": [p for _, content in system for p in content["parts"]]}
         body["system_instruction" if snake else "systemInstruction"] = merged
-    return body
+    return {**body, **tool_fields(tools, tool_choice)}
 

@@ -41,7 +41,6 @@ from .._common import (
     JsonDict,
     b64decode,
     carry,
-    copy_json,
     count,
     invent_id,
     json_object,
@@ -120,7 +119,11 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
-    native = native_object(usage, "a usage object")
+    return checked_usage(native_object(usage, "a usage object"))
+
+
+def checked_usage(native: JsonDict) -> Usage:
+    """:func:`usage_from_native` of a usage object checked already (part of a checked body)."""
     prompt, tool = count(native.get("promptTokenCount")), count(native.get("toolUsePromptTokenCount"))
     candidates, thoughts = count(native.get("candidatesTokenCount")), count(native.get("thoughtsTokenCount"))
     reported = (prompt, tool, candidates, thoughts) != (None, None, None, None)
@@ -267,7 +270,7 @@ def _function_call(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Pa
     metadata = carry(call, ("name", "args") if native_id is None else ("id", "name", "args"), NS + "functionCall.")
     if invented:
         metadata[INVENTED_ID_KEY] = True
-    return ToolCallPart(ToolCallId(call_id), name, copy_json(call.get("args", {})), metadata=metadata)
+    return ToolCallPart(ToolCallId(call_id), name, call.get("args", {}), metadata=metadata)
 
 
 def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
@@ -277,12 +280,12 @@ def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -
     name, native_id, response = result.get("name"), result.get("id"), result.get("response", {})
     if not isinstance(name, str) or not isinstance(native_id, (str, type(None))) or not isinstance(response, dict):
         return None
-    output: StructuredOutput | PartsOutput = StructuredOutput(copy_json(response))
+    output: StructuredOutput | PartsOutput = StructuredOutput(response)  # the constructors copy
     if "parts" in result:
         nested = result["parts"]
         if not isinstance(nested, list) or not all(isinstance(p, dict) for p in nested):
             return None
-        output = PartsOutput((StructuredPart(copy_json(response)), *(part_from_native(p, calls, _NESTED) for p in nested)))
+        output = PartsOutput((StructuredPart(response), *(part_from_native(p, calls, _NESTED) for p in nested)))
     marks.key(native, "functionResponse")
     if "response" not in result:
         marks.omitted.append("functionResponse.response")
@@ -311,31 +314,47 @@ _SERVER = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
 _QUALIFIERS = frozenset(
     k for f in ("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata") for k in (f, to_snake(f))
 )
+#: Both spellings of every field :func:`part_from_native` looks for -> the field's camelCase name.
+_SPELLINGS = {key: camel for camel in (*_PARTS, *_SERVER, "thoughtSignature") for key in (camel, to_snake(camel))}
+
+
+def _fields(native: JsonDict) -> dict[str, str]:
+    """The fields of :data:`_SPELLINGS` that ``native`` holds: camelCase name -> its key (:func:`key_of`'s choice).
+
+    One pass over the part's few keys, rather than a lookup of both
+    spellings of every field a part might hold.
+    """
+    found: dict[str, str] = {}
+    for key in native:
+        camel = _SPELLINGS.get(key)
+        if camel is not None and (key == camel or camel not in found):  # camelCase wins, as in key_of
+            found[camel] = key
+    return found
 
 
 def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decoder] = _PARTS) -> Part:
     """One native ``Part`` (or ``FunctionResponsePart``) as a neutral part."""
-    sig_key = key_of(native, "thoughtSignature")
+    fields = _fields(native)
+    sig_key = fields.get("thoughtSignature")
     signature = native.get(sig_key) if sig_key else None
     signed: dict[str, JsonValue] = {SIGNATURE: signature, PROVIDER_KEY: PROVIDER} if isinstance(signature, str) else {}
-    found = [(camel, key) for camel in table for key in (key_of(native, camel),) if key is not None]
-    if len(found) == 1 and (sig_key is None or signed) and not any(key_of(native, camel) for camel in _SERVER):
+    found = [(camel, key) for camel, key in fields.items() if camel in table]
+    if len(found) == 1 and (sig_key is None or signed) and not any(camel in fields for camel in _SERVER):
         camel, key = found[0]
         marks = Marks()
         part = table[camel](native, key, marks, calls)
         if part is not None:
-            metadata = carry(native, (key, sig_key or key), NS)
-            metadata.update(part.metadata)
             if sig_key not in (None, "thoughtSignature"):
                 marks.snake.append("thoughtSignature")
-            metadata.update(marks.metadata())
-            metadata.update(signed)
-            return part.with_metadata(metadata)
+            carried, marked = carry(native, (key, sig_key or key), NS), marks.metadata()
+            if not (carried or marked or signed):
+                return part  # the usual text or call: nothing to add to the decoder's own metadata
+            return part.with_metadata({**carried, **part.metadata, **marked, **signed})
     # Kept whole, but for a string signature, which lives where every signature does.
     if signed and sig_key != "thoughtSignature":
         signed[SNAKE] = ["thoughtSignature"]
     kind = next((k for k in native if k not in _QUALIFIERS), "part")
-    value = {k: copy_json(v) for k, v in native.items() if not (signed and k == sig_key)}
+    value = {k: v for k, v in native.items() if not (signed and k == sig_key)}
     return CustomPart(NS + to_camel(kind), value=value, metadata=signed)
 
 
@@ -382,7 +401,7 @@ def candidate_item(
     elif blocked is not None:  # before generation, or ending a stream that had begun (the SDKs' fixtures)
         finish = FinishReason.BLOCKED, blocked
     if error is not None:
-        metadata[NS + "error"] = copy_json(error)
+        metadata[NS + "error"] = error
         if finish[0] is None:
             finish = FinishReason.ERROR, "error"
     return make_item(
@@ -408,7 +427,7 @@ def usage_of(native: Mapping[str, Any]) -> Usage | None:
         return None
     if not isinstance(usage, dict):
         raise wrong("an object", usage, "usageMetadata")
-    return usage_from_native(usage)
+    return checked_usage(usage)
 
 
 def object_at(value: object, path: str, *, optional: bool = False) -> JsonDict:

@@ -211,6 +211,20 @@ sent them, and sends them again).  A message with nothing left to send is
 left out.  Refused with ``NormalizeError``: video or other binary media, an
 image held as an artifact handle, a file given by a non-``data:`` URL.
 
+Tools
+-----
+
+=========================================  ==================================================
+``tools[]`` ``{"type": "function",         ``ToolSpec(name, description, parameters)``; other
+"function": {...}}``                       fields in ``openai.chat.<field>`` (``strict``...)
+other ``tools[]`` (``custom``, ...)        the native dict, verbatim
+``tool_choice`` ``"auto"`` / ``"none"`` /  ``ToolChoice.auto()`` / ``none()`` / ``required()`` /
+``"required"`` / a ``function``            ``tool(name)``; ``parallel_tool_calls`` is ``parallel``
+=========================================  ==================================================
+
+``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
+:func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
+
 The rules every projection keeps
 --------------------------------
 
@@ -265,22 +279,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import (
-    INVENTED_ID_KEY,
-    TOOL_NAME_KEY,
-    FilePart,
-    Item,
-    ItemKind,
-    JsonValue,
-    MediaPart,
-    NormalizeError,
-    PartsOutput,
-    TextOutput,
-    ToolCallId,
-    ToolCallPart,
-    ToolOutput,
-    ToolResultPart,
-)
+from ... import INVENTED_ID_KEY, TOOL_NAME_KEY, FilePart, Item, ItemKind, JsonValue, MediaPart, NormalizeError, PartsOutput
+from ... import TextOutput, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
 from .._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
 from .._common.streams import events_from_sse, fold_stream
 from ._codec import (
@@ -288,10 +288,10 @@ from ._codec import (
     CHAT,
     ECHO_KEY,
     IN_TOOL_KEY,
-    KIND_ROLES,
     LEGACY_KEY,
     NO_CONTENT_KEY,
     ROLE_KINDS,
+    checked_usage,
     choice_item,
     content_part,
     content_parts,
@@ -304,13 +304,15 @@ from ._codec import (
     reasoning_field,
     usage_from_native,
 )
-from ._request import assistant_message, plain_message, tool_message
+from ._request import messages_of
 from ._stream import ChatStreamDecoder
+from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
     "items_from_response",
     "items_from_request",
     "request_from_items",
+    "tools_from_request", "tool_choice_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -333,7 +335,7 @@ def items_from_response(body: Any) -> list[Item]:
     body = native_object(body, "a response body")
     get_str(body, "id")
     native_usage = get_obj(body, "usage")
-    usage = None if native_usage is None else usage_from_native(native_usage)
+    usage = None if native_usage is None else checked_usage(native_usage)
     choices = get_arr(body, "choices") or []
     if not choices:
         return [choice_item(body, {}, {}, (), usage, None)]
@@ -461,37 +463,10 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 # -- items -> request ---------------------------------------------------------------------------
 
 
-def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
-    """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body.
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+    """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot
     send (video, an image held as an artifact handle, a file by URL).
     """
-    messages: list[JsonDict] = []
-    media: list[JsonValue] = []  # entries of tool results, sent as one user message after the tool messages
-    calls: dict[str, ToolCallPart] = {}
-
-    def send(msg: JsonDict | None) -> None:
-        if msg is not None:
-            if media:
-                messages.append({"role": "user", "content": list(media)})
-                media.clear()
-            messages.append(msg)
-
-    for n, item in enumerate(checked_list(items, Item, "items")):
-        try:
-            parts = list(enumerate(item.parts))
-            rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
-            calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
-            if item.kind is ItemKind.ASSISTANT:
-                send(assistant_message(rest, item))
-            results = [tool_message(j, p, item, calls, media) for j, p in parts if isinstance(p, ToolResultPart)]
-            messages.extend(results)
-            if item.kind is not ItemKind.ASSISTANT and (rest or not results):
-                role = item.metadata.get(CHAT + "role")
-                send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
-        except NormalizeError as exc:
-            raise under(exc, "items", f"[{n}]") from None
-    if media:
-        messages.append({"role": "user", "content": media})
-    return {"messages": messages}
+    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    EMPTY_METADATA,
     INVENTED_ID_KEY,
     ArtifactId,
     CustomPart,
@@ -38,11 +39,11 @@ from .._common import (
     JsonDict,
     b64decode,
     carry,
-    copy_json,
     dumps,
     inline_base64,
     invent_id,
     make_item,
+    native_object,
     openai_usage,
     parse_arguments,
     parse_data_url,
@@ -86,6 +87,15 @@ MESSAGE_FIELDS = ("role", "content", "refusal", "audio", "tool_calls", "function
 #: Delta fields that make parts.
 PART_FIELDS = frozenset(("content", "refusal", "audio", "tool_calls", "function_call") + REASONING_FIELDS)
 AUDIO_RESPONSE_ONLY = ("data", "expires_at", "transcript")
+
+#: What :func:`choice_item` and :func:`_tool_call_part` leave out of the fields they carry, made once.
+_TOP_CONSUMED = frozenset(("id", "object", "choices", "usage"))
+_CHOICE_CONSUMED = frozenset(("message", "delta", "finish_reason"))
+#: By the message's reasoning field (``None``: none).
+_MESSAGE_CONSUMED = {f: frozenset(MESSAGE_FIELDS + ((f,) if f else ())) for f in (None,) + REASONING_FIELDS}
+_CALL_CONSUMED = {(t, request): frozenset(("id", "type", t) if request else ("id", "type", "index", t))
+                  for t in ("function", "custom") for request in (False, True)}
+_FUNCTION_CONSUMED = frozenset(("name", "arguments"))
 
 _FINISH = {
     "stop": FinishReason.COMPLETED,
@@ -187,7 +197,12 @@ def base64_of(part: MediaPart) -> str:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
-    return openai_usage(usage, NS + "usage", "prompt_tokens", "completion_tokens")
+    return checked_usage(native_object(usage, "a usage object"))
+
+
+def checked_usage(native: JsonDict) -> Usage:
+    """:func:`usage_from_native` of a usage object checked already (part of a checked body)."""
+    return openai_usage(native, NS + "usage", "prompt_tokens", "completion_tokens")
 
 
 def finish_reason(raw: str | None) -> FinishReason | None:
@@ -233,7 +248,7 @@ def is_refusal(part: Part) -> bool:
 def verbatim(p: Any) -> CustomPart:
     """A content entry kept as it came: ``CustomPart("openai.chat.<type>")``."""
     ptype = p.get("type") if isinstance(p, dict) else None
-    return CustomPart(CHAT + (ptype if isinstance(ptype, str) else "content"), value=copy_json(p))
+    return CustomPart(CHAT + (ptype if isinstance(ptype, str) else "content"), value=p)  # the constructor copies
 
 
 def content_part(p: Any) -> Part:
@@ -328,7 +343,7 @@ def listed(parts: list[Part]) -> list[Part]:
 
 def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
     """A call's ``arguments`` -> (input, metadata), keeping text the compact dump would not reproduce."""
-    if raw is None:
+    if raw is None or raw == "{}":  # no arguments, or the empty object as OpenAI writes it
         return {}, {}
     if isinstance(raw, str):
         value, md = parse_arguments(raw)
@@ -336,7 +351,7 @@ def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
             md = {ARGUMENTS_KEY: raw}
         return value, md
     if isinstance(raw, (dict, list)):  # some compatible servers send the object itself
-        return copy_json(raw), {ARGUMENTS_KEY: copy_json(raw)}
+        return raw, {ARGUMENTS_KEY: raw}  # the part's constructor copies both
     raise wrong("a string", raw, "arguments")
 
 
@@ -358,12 +373,12 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         raise wrong("an object", tc)
     ttype = _call_type(tc)
     if ttype not in ("function", "custom"):
-        return CustomPart(CHAT + "tool_call", value=copy_json(tc))
+        return CustomPart(CHAT + "tool_call", value=tc)
     try:
         body = get_obj(tc, ttype) or {}
         name = _name(body)
         # A stream's fragment index is no field of the call; a request that sends one sends it again.
-        md = carry(tc, ("id", "type", ttype) if request else ("id", "type", "index", ttype), CHAT)
+        md = carry(tc, _CALL_CONSUMED[ttype, request], CHAT)
         if request and "type" not in tc:
             md[NO_TYPE_KEY] = True
         if ttype == "custom":
@@ -371,17 +386,26 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
             value: JsonValue = get_str(body, "input") or ""
             md.update(carry(body, ("name", "input"), CHAT + "custom."))
         else:
-            value, extra = _arguments(body.get("arguments"))
-            md.update(extra)
-            if request and body.get("arguments") is None:  # absent or null: sent back so, while the input is {}
-                md.update({NO_ARGUMENTS_KEY: True} if "arguments" not in body else {ARGUMENTS_KEY: None})
-            md.update(carry(body, ("name", "arguments"), CHAT + "function."))
+            value = _function_input(body, md, request)
     except NormalizeError as exc:
         raise exc.under(ttype) from None
     call_id = get_str(tc, "id")
     if call_id is None:
         call_id, md[INVENTED_ID_KEY] = invent_id("call_"), True
-    return ToolCallPart(ToolCallId(call_id), name, value, metadata=md)
+    return ToolCallPart(ToolCallId(call_id), name, value, metadata=md or EMPTY_METADATA)
+
+
+def _function_input(body: JsonDict, md: dict[str, JsonValue], request: bool) -> JsonValue:
+    """A ``function`` call's input; what its ``arguments`` and other fields say beside it goes in ``md``."""
+    raw = body.get("arguments")
+    value, extra = _arguments(raw)
+    if extra:
+        md.update(extra)
+    if request and raw is None:  # absent or null: sent back so, while the input is {}
+        md.update({NO_ARGUMENTS_KEY: True} if "arguments" not in body else {ARGUMENTS_KEY: None})
+    if not body.keys() <= _FUNCTION_CONSUMED:  # fields beside the two read
+        md.update(carry(body, _FUNCTION_CONSUMED, CHAT + "function."))
+    return value
 
 
 def _legacy_call_part(fc: JsonDict) -> ToolCallPart:
@@ -419,7 +443,7 @@ def message_parts(msg: JsonDict, field: str | None, *, request: bool = False) ->
         out.append(("reasoning", ReasoningPart(msg[field], metadata={REASONING_FIELD_KEY: field})))
     content = msg.get("content")
     if isinstance(content, str):
-        notes = {CHAT + "annotations": copy_json(msg["annotations"])} if "annotations" in msg and not request else {}
+        notes = {CHAT + "annotations": msg["annotations"]} if "annotations" in msg and not request else {}
         out.append(("content", TextPart(content, metadata=notes)))
     else:
         out.extend((f"content-{j}", p) for j, p in enumerate(content_parts(content)))
@@ -447,14 +471,24 @@ def choice_item(
     top: JsonDict, choice: JsonDict, msg: JsonDict, parts: Sequence[Part], usage: Usage | None, field: str | None
 ) -> Item:
     """One choice's item: ``top`` is the response (or the stream's merged chunk fields)."""
-    md = carry(top, ("id", "object", "choices", "usage"), NS)
-    md.update(carry(choice, ("message", "delta", "finish_reason"), NS))
-    if "annotations" in msg and not isinstance(msg.get("content"), str):
-        md[CHAT + "annotations"] = copy_json(msg["annotations"])
-    md.update(carry(msg, MESSAGE_FIELDS + ((field,) if field else ()), CHAT))
-    refused = any(isinstance(p, TextPart) and p.text and is_refusal(p) for p in parts)
-    called = any(isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call")
-                 for p in parts)
+    md = carry(top, _TOP_CONSUMED, NS)
+    if choice:
+        md.update(carry(choice, _CHOICE_CONSUMED, NS))
+    if msg:
+        if "annotations" in msg and not isinstance(msg.get("content"), str):
+            md[CHAT + "annotations"] = msg["annotations"]
+        md.update(carry(msg, _MESSAGE_CONSUMED[field], CHAT))
+    refused, called = _refused_or_called(parts)
     finish = turn_finish(choice.get("finish_reason"), refused, called, top.get("error"))
     return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
 
+
+def _refused_or_called(parts: Sequence[Part]) -> tuple[bool, bool]:
+    """Whether ``parts`` hold a refusal with text, and whether they call a tool: what ``stop`` means."""
+    refused = called = False
+    for p in parts:
+        if isinstance(p, TextPart):
+            refused = refused or (bool(p.text) and is_refusal(p))
+        elif isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call"):
+            called = True
+    return refused, called

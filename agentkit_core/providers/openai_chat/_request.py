@@ -16,6 +16,7 @@ from ... import (
     FilesOutput,
     Handle,
     Item,
+    ItemKind,
     JsonValue,
     MediaPart,
     Modality,
@@ -41,6 +42,7 @@ from ._codec import (
     ECHO_KEY,
     IN_TOOL_KEY,
     ITEM_MARKERS,
+    KIND_ROLES,
     LEGACY_KEY,
     NO_CONTENT_KEY,
     NO_ARGUMENTS_KEY,
@@ -299,3 +301,33 @@ def tool_message(
     return msg
 
 
+def messages_of(items: Sequence[Item]) -> list[JsonDict]:
+    """Checked items -> the ``messages`` of a Chat Completions request (media of tool results follow as one user message)."""
+    messages: list[JsonDict] = []
+    media: list[JsonValue] = []  # entries of tool results, sent as one user message after the tool messages
+    calls: dict[str, ToolCallPart] = {}
+
+    def send(msg: JsonDict | None) -> None:
+        if msg is not None:
+            if media:
+                messages.append({"role": "user", "content": list(media)})
+                media.clear()
+            messages.append(msg)
+
+    for n, item in enumerate(items):
+        try:
+            parts = list(enumerate(item.parts))
+            rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
+            calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
+            if item.kind is ItemKind.ASSISTANT:
+                send(assistant_message(rest, item))
+            results = [tool_message(j, p, item, calls, media) for j, p in parts if isinstance(p, ToolResultPart)]
+            messages.extend(results)
+            if item.kind is not ItemKind.ASSISTANT and (rest or not results):
+                role = item.metadata.get(CHAT + "role")
+                send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
+        except NormalizeError as exc:
+            raise under(exc, "items", f"[{n}]") from None
+    if media:
+        messages.append({"role": "user", "content": media})
+    return messages

@@ -189,6 +189,21 @@ in ``openai.type``).  A call whose id another adapter invented
 from a response (they have a ``finish_reason``) they are not sent back, as
 clients replay them; on items decoded from a request they are echoed.
 
+Tools
+-----
+
+=========================================  ==================================================
+``tools[]`` ``{"type": "function", ...}``  ``ToolSpec(name, description, parameters)``; other
+                                           fields in ``openai.<field>`` (``strict`` unless
+                                           ``false``, which a spec goes with by default)
+other ``tools[]`` (hosted, MCP, custom)    the native dict, verbatim
+``tool_choice`` ``"auto"`` / ``"none"`` /  ``ToolChoice.auto()`` / ``none()`` / ``required()`` /
+``"required"`` / a ``function``            ``tool(name)``; ``parallel_tool_calls`` is ``parallel``
+=========================================  ==================================================
+
+``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
+:func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
+
 The rules every projection keeps
 --------------------------------
 
@@ -258,11 +273,13 @@ from ._items import (
 )
 from ._request import native_items
 from ._stream import ResponsesStreamDecoder
+from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
     "items_from_response",
     "items_from_request",
     "request_from_items",
+    "tools_from_request", "tool_choice_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -331,8 +348,8 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     return name_results(items)
 
 
-def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
-    """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs).
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+    """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs), and the tool fields when given.
 
     Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.
     """
@@ -349,4 +366,4 @@ def request_from_items(items: Iterable[Item]) -> dict[str, Any]:
             bare = item.parts[0].text
         native.extend(native_items(item, custom_calls))
     body["input"] = bare if bare is not None and len(native) == 1 else native
-    return body
+    return {**body, **tool_fields(tools, tool_choice)}

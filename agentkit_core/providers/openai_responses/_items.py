@@ -42,9 +42,9 @@ from .._common import (
     JsonDict,
     b64decode,
     carry,
-    copy_json,
     dumps,
     make_item,
+    native_object,
     openai_usage,
     parse_arguments,
     parse_data_url,
@@ -108,11 +108,11 @@ def call_id_of(v: object) -> ToolCallId | None:
 # -- native -> parts -----------------------------------------------------------------------
 
 
-def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
+def _entry_part(entry: JsonValue, md: Mapping[str, JsonValue]) -> Part:
     """One content entry (of a message or a tool output) -> one part; ``md`` holds the item's fields."""
     etype = entry.get("type") if isinstance(entry, dict) else None
     if not isinstance(entry, dict) or not isinstance(etype, str):
-        return CustomPart(UNKNOWN, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": copy_json(etype)}))
+        return CustomPart(UNKNOWN, value=entry, metadata=merged(md, {PART_NS + "type": etype}))
     field = TEXT_FIELDS.get(etype)
     text = entry.get(field) if field else None
     if field and isinstance(text, str):
@@ -134,7 +134,7 @@ def _entry_part(entry: object, md: Mapping[str, JsonValue]) -> Part:
         data, audio_type = audio["data"], INPUT_AUDIO_TYPES.get(audio["format"]) if isinstance(audio["format"], str) else None
         if isinstance(data, str) and audio_type is not None:
             return MediaPart(Modality.AUDIO, audio_type, InlineText(data), metadata=merged(md, carry(entry, ("input_audio",), PART_NS)))
-    return CustomPart(NS + etype, value=copy_json(entry), metadata=merged(md, {PART_NS + "type": etype}))
+    return CustomPart(NS + etype, value=entry, metadata=merged(md, {PART_NS + "type": etype}))
 
 
 def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
@@ -149,7 +149,7 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
         if found is not None and found[0].startswith("text/"):  # a text file's InlineText is its content
             content = _utf8(b64decode(found[1]))
             if content is None:
-                return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
+                return CustomPart("openai.input_file", value=entry, metadata=merged(md, {PART_NS + "type": "input_file"}))
             data = InlineText(content)
         used.append("file_data")
     elif isinstance(url, str):
@@ -159,7 +159,7 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
         data = Handle(ArtifactId(file_id))
         used.append("file_id")
     else:
-        return CustomPart("openai.input_file", value=copy_json(entry), metadata=merged(md, {PART_NS + "type": "input_file"}))
+        return CustomPart("openai.input_file", value=entry, metadata=merged(md, {PART_NS + "type": "input_file"}))
     return FilePart(data, name=name, mime_type=mime, metadata=merged(md, carry(entry, used, PART_NS)))
 
 
@@ -180,13 +180,13 @@ def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
         return [("c0", TextPart(content, metadata=md))]
     if isinstance(content, list) and content:
         return [(f"c{i}", _entry_part(e, md)) for i, e in enumerate(content)]
-    return [("item", CustomPart("openai.message", value=copy_json(item)))]
+    return [("item", CustomPart("openai.message", value=item))]
 
 
 def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
     content, summary, encrypted = item.get("content"), item.get("summary"), item.get("encrypted_content")
     used = ["type"]
-    entries: list[tuple[str, int, object]] = []
+    entries: list[tuple[str, int, JsonValue]] = []
     if isinstance(content, list) and content:
         used.append("content")
         entries += [("content", i, e) for i, e in enumerate(content)]
@@ -212,7 +212,7 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
                 emd[ENTRY_OF] = of
             part = ReasoningPart(text, data=data, metadata=_from_here(merged(md, emd)))
         else:
-            part = ReasoningPart(None, data=data, metadata=merged(md, {ENTRY_RAW: copy_json(entry), ENTRY_OF: of}))
+            part = ReasoningPart(None, data=data, metadata=merged(md, {ENTRY_RAW: entry, ENTRY_OF: of}))
         parts.append((f"{of[0]}{i}", part))
         data = None
     return parts
@@ -264,10 +264,10 @@ def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
     return [("item", ToolResultPart(call_id, result, metadata=carry(item, used, NS)))]
 
 
-def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
+def keyed_parts(item: JsonValue, kind: ItemKind) -> list[tuple[str, Part]]:
     """One native item -> its parts, each with the key of the entry it came from (for the stream)."""
     if not isinstance(item, dict):
-        return [("item", CustomPart(UNKNOWN, value=copy_json(item)))]
+        return [("item", CustomPart(UNKNOWN, value=item))]
     itype = item.get("type")
     found: list[tuple[str, Part]] | None = None
     if itype == "message" or (itype is None and "role" in item):
@@ -281,10 +281,10 @@ def keyed_parts(item: object, kind: ItemKind) -> list[tuple[str, Part]]:
     if found is not None:
         return found
     md = {PROVIDER_KEY: PROVIDER} if isinstance(item.get("encrypted_content"), str) else {}
-    return [("item", CustomPart(NS + itype if isinstance(itype, str) else UNKNOWN, value=copy_json(item), metadata=md))]
+    return [("item", CustomPart(NS + itype if isinstance(itype, str) else UNKNOWN, value=item, metadata=md))]
 
 
-def parts_of(item: object, kind: ItemKind) -> list[Part]:
+def parts_of(item: JsonValue, kind: ItemKind) -> list[Part]:
     return [part for _, part in keyed_parts(item, kind)]
 
 
@@ -311,12 +311,12 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
-    return openai_usage(usage, NS + "usage", "input_tokens", "output_tokens")
+    return openai_usage(native_object(usage, "a usage object"), NS + "usage", "input_tokens", "output_tokens")
 
 
 def usage_of(native: object) -> Usage | None:
-    """The neutral usage of a ``usage`` field; ``None`` when it holds no object."""
-    return usage_from_native(native) if isinstance(native, dict) else None
+    """The neutral usage of a checked body's ``usage`` field; ``None`` when it holds no object."""
+    return openai_usage(native, NS + "usage", "input_tokens", "output_tokens") if isinstance(native, dict) else None
 
 
 def _client_call(itype: str, native: JsonDict) -> bool:

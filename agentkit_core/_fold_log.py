@@ -1,6 +1,7 @@
-"""Parts as a fold branch records them: append-only logs, read at any version.
+"""The fold's per-part logs: append-only records of each part, read at any version.
 
-Private to :mod:`.fold`, whose docstring has the rules and the placeholders.
+Private to :mod:`.fold`, whose docstring has the rules and the placeholders;
+the rules themselves, which write to these logs, are in :mod:`._fold_rules`.
 A branch keeps one :class:`PartLog` per part begun on it, and a log only
 grows.  Text chunks, byte chunks and heads (a :class:`Head` holds the
 metadata, the structured value and, once committed, the part; it changes
@@ -10,17 +11,18 @@ stamped ``v`` or earlier, so what later versions appended is invisible to
 it, and a log is read at any version with a bisection of its stamps.
 
 A log renders what a state sees with the documented placeholders, through
-the decoders' unchecked constructors: everything it holds came from deltas
-and parts that were checked when they were made.  It caches its last
-rendering and its joined chunks, so a reporter that renders after every
-delta joins only what arrived since.
+the decoders' unchecked makers: everything it holds came from deltas and
+parts that were checked when they were made.  It caches its last rendering
+and its joined chunks, so a reporter that renders after every delta joins
+only what arrived since.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
-from . import _codec as C
+from . import _codec as wire
 from .content import (
     Modality,
     Part,
@@ -50,7 +52,6 @@ from .keys import (
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
 from .tool import _make_call, _make_call_id, _make_result, _make_text_output
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -92,8 +93,9 @@ class PartLog:
     the branch's newest version writes to a log, and it appends an item before
     the stamp that counts it, so a reader at an older version, or in another
     thread, never sees a half-made change.  ``takes_text`` says whether the
-    part, as the newest version left it, would take more text: the fold's hot
-    paths check that flag alone.
+    part, as the newest version left it, takes more text: the AppendText rule
+    (``_fold_rules.text_refusal``) decides it and the rules set it after every
+    change; the fold's hot paths read that flag alone.
     """
 
     __slots__ = (
@@ -126,7 +128,7 @@ class PartLog:
         self.data_at: list[int] = []
         self.heads: list[Head] = [head]
         self.heads_at: list[int] = [version]
-        self.takes_text = self._takes_text(0, head)
+        self.takes_text = False  # set by the rules from _fold_rules.text_refusal, the AppendText rule
         self._text: tuple[int, str] = (0, "")  # the first n text chunks, joined
         self._data: tuple[int, bytes] = (0, b"")
         self._rendered: tuple[int, int, Head | None, Part | None] = (0, 0, None, None)
@@ -141,13 +143,6 @@ class PartLog:
         """The head as the newest version left it."""
         return self.heads[-1]
 
-    def _takes_text(self, ndata: int, head: Head) -> bool:
-        """Whether the part takes more text: the AppendText rule's checks, as a flag."""
-        accepts = self.accepts
-        if not accepts.text or head.part is not None or (accepts.one_data and ndata):
-            return False
-        return not (accepts.tool_call and head.value is not UNSET)
-
     def add_text(self, version: int, chunk: str) -> None:
         self.text.append(chunk)
         self.text_at.append(version)
@@ -155,12 +150,10 @@ class PartLog:
     def add_data(self, version: int, chunk: bytes) -> None:
         self.data.append(chunk)
         self.data_at.append(version)
-        self.takes_text = self._takes_text(len(self.data), self.heads[-1])
 
     def replace_head(self, version: int, head: Head) -> None:
         self.heads.append(head)
         self.heads_at.append(version)
-        self.takes_text = self._takes_text(len(self.data), head)
 
     def describe(self) -> str:
         return f"an open {self.kind.value} part"
@@ -277,7 +270,7 @@ def _parse_arguments(text: str, md: MetadataMap) -> tuple[JsonValue, MetadataMap
     if not text.strip():
         return {}, md
     try:  # nesting is bounded before parsing, so no argument text can exhaust the stack
-        return C.json_value(loads(text, MAX_DEPTH - _INPUT_DEPTH + 1), _INPUT_DEPTH), md
+        return wire.json_value(loads(text, MAX_DEPTH - _INPUT_DEPTH + 1), _INPUT_DEPTH), md
     except NormalizeError as exc:
         return None, md.merged({INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)})
 

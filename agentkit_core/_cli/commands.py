@@ -1,6 +1,6 @@
 """The command line: ``python -m agentkit_core demo|validate|stats|fold|convert``.
 
-Only ``__main__`` imports this module; importing the package never does.
+Only ``__main__`` imports this package; importing ``agentkit_core`` never does.
 
 Files are read by :mod:`.transcript`'s reader, so the command line reads what
 :func:`~.transcript.load_items` reads: JSON Lines (streamed, so memory stays
@@ -8,7 +8,7 @@ flat however long the file), a JSON array, or one JSON document, pretty-printed
 or not.  ``-`` reads standard input.  A file that is plainly not what the
 command reads (empty, binary, a provider's body, JSON that is no item or delta)
 gets one line saying what it looks like; a provider's body gets the
-``convert`` command that reads it (:mod:`._cli_convert`).
+``convert`` command that reads it (:mod:`.convert`).
 
 Results go to standard output; problems go to standard error, one line each,
 as ``file:line: path: message`` (``file:line: message`` when the fault is the
@@ -33,19 +33,19 @@ import sys
 import time
 from typing import IO, Any, Iterable, Iterator, NoReturn, Sequence
 
-from . import __version__
-from ._reader import EMPTY, LINES, Reading, open_input
-from .content import PartKind
-from .delta import Delta
-from .error import NormalizeError, ProtocolError
-from .fold import FoldState, fold
-from .item import Item, ItemKind
-from .transcript import looks_like_item, results
-from .usage import TokenUsage
+from .. import __version__
+from .._reader import EMPTY, LINES, Reading, open_input
+from ..content import PartKind
+from ..delta import Delta
+from ..error import NormalizeError, ProtocolError
+from ..fold import FoldState, fold
+from ..item import Item, ItemKind
+from ..transcript import looks_like_item, results
+from ..usage import TokenUsage
 
 __all__ = ("main",)
 
-_PROG = __name__.rpartition(".")[0] or "agentkit_core"
+_PROG = __name__.rsplit(".", 2)[0]  # the package, under whatever name it is imported
 _SHOWN = 20  # problems shown per file; the rest are counted
 
 
@@ -172,7 +172,7 @@ def _open(path: str, problems: _Problems) -> Reading | None:
 def _convert_hint(provider: str | None, path: str) -> str:
     if provider is None:
         return ""
-    from ._cli_convert import flag
+    from .convert import flag
 
     return f"; convert it with python -m {_PROG} convert --from {flag(provider)} {shlex.quote(path)}"
 
@@ -377,27 +377,27 @@ def cmd_fold(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Write the items of provider requests, responses and streams as JSON Lines."""
-    from . import _cli_convert
+    from . import convert
 
     problems = _Problems()
 
     def open_path(path: str) -> IO[bytes]:
-        return _cli_convert.stdin_bytes() if path == "-" else open(path, "rb")  # noqa: SIM115 - closed by run
+        return convert.stdin_bytes() if path == "-" else open(path, "rb")  # noqa: SIM115 - closed by run
 
     terminal = sys.stdout.isatty()
 
     def write(line: str) -> None:  # the reference's compact form, escaped only for a terminal
         sys.stdout.write((escape(line, json_text=True) if terminal else line) + "\n")
 
-    _cli_convert.run(args, open_path, problems.report, problems.cannot_read, write)
+    convert.run(args, open_path, problems.report, problems.cannot_read, write)
     return problems.status()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Play the scripted assistant turn (see :mod:`._cli_demo`)."""
-    from . import _cli_demo
+    """Play the scripted assistant turn (see :mod:`.demo`)."""
+    from . import demo
 
-    return _cli_demo.run(sys.stdout, live=sys.stdout.isatty(), delay=not args.fast, quiet=args.quiet, deltas=args.deltas)
+    return demo.run(sys.stdout, live=sys.stdout.isatty(), delay=not args.fast, quiet=args.quiet, deltas=args.deltas)
 
 
 # -- the parser ---------------------------------------------------------------------
@@ -431,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     fold_.add_argument("file", metavar="FILE", help="JSON Lines, a JSON array or a JSON document of deltas; - reads stdin")
     fold_.add_argument("--compact", action="store_true", help="print the parts on one line")
     fold_.set_defaults(run=cmd_fold)
-    from ._cli_convert import FLAGS
+    from .convert import FLAGS
 
     convert = commands.add_parser("convert", help="turn provider requests, responses and streams into items (JSON Lines)")
     convert.add_argument(

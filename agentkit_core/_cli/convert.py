@@ -27,12 +27,12 @@ import io
 import sys
 from typing import IO, Any, Callable, Iterable
 
-from ._reader import BINARY, EMPTY, EVENTS, Reading
-from ._sniff import Provider, sniff_provider
-from .delta import Delta
-from .error import NormalizeError, ProtocolError
-from .fold import FoldState, fold_all
-from .item import Item
+from .._reader import BINARY, EMPTY, EVENTS, Reading
+from .._sniff import Provider, sniff_provider
+from ..delta import Delta
+from ..error import NormalizeError, ProtocolError
+from ..fold import FoldState, fold_all
+from ..item import Item
 
 __all__ = ("FLAGS", "flag", "module_of", "run")
 
@@ -72,7 +72,7 @@ def run(
 ) -> None:
     """Convert every file of ``args``: items to ``write`` (one JSON line each), problems to ``report``."""
     module = module_of(args.provider)
-    projection = importlib.import_module(f"{__name__.rpartition('.')[0]}.providers.{module}")
+    projection = importlib.import_module(f"..providers.{module}", __package__)
     for path in args.files:
         name = "<stdin>" if path == "-" else path
         try:

@@ -15,16 +15,17 @@ import shutil
 import time
 from typing import IO
 
-from .content import MediaPart, Modality, Part, PartKind, ReasoningPart, TextPart
-from .data import InlineBytes
-from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, SetMetadata
-from .finish import FinishReason
-from .fold import INPUT_JSON_KEY, MIME_TYPE_KEY, MODALITY_KEY, TOOL_CALL_ID_KEY, TOOL_NAME_KEY, FoldState, fold
-from .ids import MessageId, PartId, Timestamp, ToolCallId
-from .item import Item, ItemKind
-from .jsontext import loads
-from .tool import TextOutput, ToolCallPart, ToolResultPart
-from .usage import CostUsage, TokenUsage, Usage
+from ..content import MediaPart, Modality, Part, PartKind, ReasoningPart, TextPart
+from ..data import InlineBytes
+from ..delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, SetMetadata
+from ..finish import FinishReason
+from ..fold import FoldState, fold
+from ..ids import MessageId, PartId, Timestamp, ToolCallId
+from ..item import Item, ItemKind
+from ..jsontext import loads
+from ..keys import INPUT_JSON_KEY, MIME_TYPE_KEY, MODALITY_KEY, TOOL_CALL_ID_KEY, TOOL_NAME_KEY
+from ..tool import TextOutput, ToolCallPart, ToolResultPart
+from ..usage import CostUsage, TokenUsage, Usage
 
 __all__ = ("script", "transcript", "run")
 

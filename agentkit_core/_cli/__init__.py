@@ -1,0 +1,15 @@
+"""The command line, ``python -m agentkit_core``: a private package a vendor may drop.
+
+Nothing else in the package imports it; ``__main__`` is its only caller.
+
+* :mod:`.commands`: the argument parser, ``validate``, ``stats``, ``fold`` and
+  how problems are reported (start here);
+* :mod:`.convert`: ``convert --from PROVIDER``, provider traffic to items;
+* :mod:`.demo`: ``demo``, one scripted assistant turn streamed through the fold.
+"""
+
+from __future__ import annotations
+
+from .commands import main
+
+__all__ = ("main",)
