@@ -24,6 +24,7 @@ from agentkit_core import (
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
+    STREAM_CUT_KEY,
     TOOL_NAME_KEY,
     AppendBytes,
     AppendText,
@@ -856,10 +857,18 @@ class StreamTest(unittest.TestCase):
         state = fold_all(FoldState(), [d for c in chunks for d in decoder.feed(c)])
         self.assertTrue(state.is_open)
         item = decoder.finish(state.finalize())
-        self.assertEqual(item.parts[0].input, {"country": "UK"})  # type: ignore[attr-defined]
-        self.assertIsNone(item.finish_reason)
+        # No finish_reason: the call still streaming may be cut off (its text parses here, by chance): dropped.
+        self.assertEqual((item.parts, item.finish_reason), ((), FinishReason.ERROR))
+        [dropped] = item.metadata[STREAM_CUT_KEY]["dropped_calls"]  # type: ignore[index]
+        self.assertEqual(json.loads(dropped["arguments"]), {"country": "UK"})  # type: ignore[index]
         self.assertIsNone(item.usage)
         self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts([item]))
+        # A call followed by another is complete: kept.
+        two = [chunk({"tool_calls": [{"index": 0, "id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}),
+               chunk({"tool_calls": [{"index": 1, "id": "c2", "type": "function", "function": {"name": "g", "arguments": "{\"a"}}]})]
+        [item] = chat.items_from_stream(two)
+        self.assertEqual([c.id.value for c in item.tool_calls()], ["c1"])
+        self.assertEqual(item.metadata[STREAM_CUT_KEY], {"dropped_calls": [{"id": "c2", "name": "g", "arguments": '{"a'}]})
 
     def test_compatible_reasoning_streams_as_a_reasoning_part(self) -> None:
         chunks = HAND_WRITTEN_STREAMS[0] + [chunk(usage=USAGE)]

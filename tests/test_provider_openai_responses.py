@@ -25,6 +25,7 @@ from agentkit_core import (
     INPUT_ERROR_KEY,
     INPUT_JSON_KEY,
     PROVIDER_KEY,
+    STREAM_CUT_KEY,
     AppendText,
     ArtifactId,
     BeginPart,
@@ -854,11 +855,12 @@ class StreamTest(unittest.TestCase):
         cut = [e for e in events if e["type"] not in ("response.function_call_arguments.done", "response.output_item.done",
                                                       "response.completed")][:-2]
         [item] = A.items_from_stream(cut)
-        call = item.parts[-1]
-        assert isinstance(call, ToolCallPart)
-        self.assertIsNone(call.input)  # the fold's convention for the text that arrived
-        self.assertTrue(str(call.metadata[INPUT_JSON_KEY]).startswith('{"'))
-        self.assertIsNone(item.finish_reason)
+        # No terminal event: the turn did not finish, and the call whose arguments were cut off is dropped.
+        self.assertEqual(item.finish_reason, FinishReason.ERROR)
+        self.assertFalse(item.tool_calls())
+        [dropped] = item.metadata[STREAM_CUT_KEY]["dropped_calls"]  # type: ignore[index]
+        self.assertTrue(dropped["arguments"].startswith('{"'))  # type: ignore[index]
+        self.assertEqual(A.items_from_stream(events)[0].finish_reason, FinishReason.TOOL_CALL)
 
 
 def stream(*events: dict[str, Any], terminal: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -971,12 +973,10 @@ class DocumentedEventsTest(unittest.TestCase):
              "obfuscation": "CmLWzfqc06"},
         ]
         [item] = A.items_from_stream(events)
-        [call] = item.parts
-        assert isinstance(call, ToolCallPart)
-        self.assertEqual((call.id, call.name), (ToolCallId("call_2GHkSm2Jm0n7vgXsQEryfGmL"), "execute_sql"))
-        self.assertEqual(A.request_from_items([item])["input"], [
-            {"call_id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "name": "execute_sql", "input": "SELECT * FROM users",
-             "id": ctc, "type": "custom_tool_call"}])
+        self.assertEqual((item.parts, item.finish_reason), ((), FinishReason.ERROR))  # cut off: not a call to run
+        self.assertEqual(item.metadata[STREAM_CUT_KEY], {"dropped_calls": [
+            {"id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "name": "execute_sql", "arguments": "SELECT * FROM users"}]})
+        self.assertEqual(A.request_from_items([item])["input"], [])
 
     def test_annotation_under_its_older_name_and_queued(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
@@ -995,7 +995,7 @@ class DocumentedEventsTest(unittest.TestCase):
         [open_text] = state.snapshot()
         self.assertEqual(open_text.metadata["openai.part.annotations"], [note])
         [item] = [decoder.finish(state.finalize())]
-        self.assertEqual((item.id, item.finish_reason), (MessageId("resp_1"), None))
+        self.assertEqual((item.id, item.finish_reason), (MessageId("resp_1"), FinishReason.ERROR))  # no terminal event
         self.assertEqual(item.metadata["openai.status"], "queued")
 
     def test_server_tool_progress_events(self) -> None:
@@ -1140,7 +1140,7 @@ class DocumentedEventsTest(unittest.TestCase):
         # no event ended the turn: the part stays open, and the fold closes it as it stands
         self.assertTrue(state.is_open)
         [item] = A.items_from_stream(events)
-        self.assertEqual((item.text_content(), item.finish_reason), ("Hello", None))
+        self.assertEqual((item.text_content(), item.finish_reason), ("Hello", FinishReason.ERROR))
 
 
 class RequestTest(unittest.TestCase):
