@@ -91,11 +91,19 @@ def run_stream(events: list[dict[str, Any]]) -> tuple[Item, list[Any]]:
 
 
 def terminal_with_done_items(events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The terminal response, each output item replaced by its output_item.done copy."""
+    """The terminal response, each output item replaced by its output_item.done copy, but for a reasoning
+    item's ``encrypted_content``: the terminal's is the version to replay."""
     response: dict[str, Any] = copy.deepcopy(events[-1]["response"])
     done = {e["output_index"]: e["item"] for e in events if e["type"] == "response.output_item.done"}
-    response["output"] = [done.get(i, item) for i, item in enumerate(response["output"])]
+    response["output"] = [with_terminal_state(done.get(i, item), item) for i, item in enumerate(response["output"])]
     return response
+
+
+def with_terminal_state(done: dict[str, Any], terminal: dict[str, Any]) -> dict[str, Any]:
+    """An output item's done copy with the terminal copy's ``encrypted_content`` (a reasoning item's)."""
+    if done.get("type") == "reasoning" and isinstance(terminal.get("encrypted_content"), str):
+        return {**done, "encrypted_content": terminal["encrypted_content"]}
+    return done
 
 
 def as_replayed(native: dict[str, Any]) -> dict[str, Any]:
@@ -706,7 +714,8 @@ class StreamTest(unittest.TestCase):
                     differing += done.get("encrypted_content") != final.get("encrypted_content")
         self.assertEqual(differing, 2)  # function_call and reasoning_summary: real streams re-encrypt
 
-    def test_committed_reasoning_carries_the_done_value(self) -> None:
+    def test_reasoning_carries_the_terminal_encrypted_content(self) -> None:
+        """The stream sends three versions; the terminal response's is the one the API means to be replayed."""
         for name in ("responses.function_call.stream.jsonl", "responses.reasoning_summary.stream.jsonl"):
             with self.subTest(name):
                 events = load_stream(name)
@@ -716,11 +725,11 @@ class StreamTest(unittest.TestCase):
                 item, _ = run_stream(events)
                 first = item.parts[0]
                 assert isinstance(first, ReasoningPart)
-                self.assertEqual(first.data, InlineText(done["encrypted_content"]))
+                self.assertEqual(first.data, InlineText(final["encrypted_content"]))
                 self.assertNotEqual(done["encrypted_content"], added["encrypted_content"])
                 self.assertNotEqual(done["encrypted_content"], final["encrypted_content"])
                 replay = A.request_from_items([item])["input"][0]
-                self.assertEqual(replay["encrypted_content"], done["encrypted_content"])
+                self.assertEqual(replay["encrypted_content"], final["encrypted_content"])
 
     def test_reasoning_summary_parts_stream_separately(self) -> None:
         events = load_stream("responses.reasoning_summary.stream.jsonl")
@@ -883,7 +892,7 @@ class DocumentedEventsTest(unittest.TestCase):
         terminal = events[-1].get("response")
         if terminal is not None:  # what the stream gives is what the response gives
             done = {e["output_index"]: e["item"] for e in events if e["type"] == "response.output_item.done"}
-            body = {**terminal, "output": [done.get(i, o) for i, o in enumerate(terminal["output"])]}
+            body = {**terminal, "output": [with_terminal_state(done.get(i, o), o) for i, o in enumerate(terminal["output"])]}
             [expected] = A.items_from_response(body)
             self.assertEqual(item, expected)
         return item, deltas
@@ -909,10 +918,10 @@ class DocumentedEventsTest(unittest.TestCase):
         )
         item, deltas = self.check(events)
         self.assertEqual([p.summary for p in item.parts], ["Let me think.", "Thought."])  # type: ignore[attr-defined]
-        self.assertEqual(item.parts[0].data, InlineText("gAAAA-done"))  # type: ignore[attr-defined]
+        self.assertEqual(item.parts[0].data, InlineText("gAAAA-terminal"))  # type: ignore[attr-defined]
         # the summary's .done event appended what its deltas lacked
         self.assertEqual([d.chunk for d in deltas if isinstance(d, AppendText)], ["Let me ", "think.", "Thought", "."])
-        self.assertEqual(A.request_from_items([item])["input"], [done])
+        self.assertEqual(A.request_from_items([item])["input"], [{**done, "encrypted_content": "gAAAA-terminal"}])
 
     def test_refusal_stream_is_blocked(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
@@ -1173,10 +1182,11 @@ class RequestTest(unittest.TestCase):
         call = next(p for p in turn.parts if isinstance(p, ToolCallPart))
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("6666")),))
         rebuilt = A.request_from_items(A.items_from_request(first) + [turn, result])
-        done = [e["item"] for e in events if e["type"] == "response.output_item.done"]
+        done = terminal_with_done_items(events)["output"]
         self.assertEqual(rebuilt, {"input": first["input"] + [as_replayed(d) for d in done]
                                    + [{"type": "function_call_output", "call_id": done[1]["call_id"], "output": "6666"}]})
-        self.assertEqual(rebuilt["input"][1]["encrypted_content"], done[0]["encrypted_content"])  # the complete one
+        final = events[-1]["response"]["output"][0]["encrypted_content"]
+        self.assertEqual(rebuilt["input"][1]["encrypted_content"], final)  # the terminal response's
         self.assertEqual((rebuilt["input"][2]["id"][:3], rebuilt["input"][2]["call_id"][:5]), ("fc_", "call_"))
 
     def test_a_plain_result_answers_a_custom_tool_call_in_kind(self) -> None:

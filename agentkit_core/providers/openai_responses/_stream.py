@@ -17,12 +17,14 @@ from ... import (
     Delta,
     FinishReason,
     FoldState,
+    InlineText,
     Item,
     ItemKind,
     JsonValue,
     Part,
     PartId,
     PartKind,
+    ReasoningPart,
     SetMetadata,
     ToolCallPart,
     Usage,
@@ -95,6 +97,7 @@ class ResponsesStreamDecoder:
         self._seen: set[object] = set()
         self._ordinals: dict[int, int] = {}
         self._began: list[str] = []  # the id of every part begun, in order
+        self._encrypted: dict[str, str] = {}  # reasoning item id -> its encrypted_content in the terminal response
         self._ended = False
 
     # -- events -------------------------------------------------------------------------
@@ -139,6 +142,10 @@ class ResponsesStreamDecoder:
             if isinstance(native, dict) and not self._announced(index, native):
                 self._open_item(index, native)
                 deltas += self._close(index, native)
+            elif isinstance(native, dict) and native.get("type") == "reasoning":  # the version meant to be replayed
+                item_id, encrypted = native.get("id"), native.get("encrypted_content")
+                if isinstance(item_id, str) and isinstance(encrypted, str):
+                    self._encrypted[item_id] = encrypted
         self._end(finish_of(status, response.get("incomplete_details"), [n for _, n in sorted(self._closed, key=lambda c: c[0])]))
         return deltas
 
@@ -394,8 +401,25 @@ class ResponsesStreamDecoder:
         """
         return self._item(stream_parts(parts), reason)
 
+    def _replayable(self, part: Part) -> Part:
+        """A reasoning part with the ``encrypted_content`` of the terminal response, when it sent another.
+
+        The stream sends a reasoning item's encrypted state more than once
+        (``output_item.done``, then ``response.completed``) and the versions
+        differ; the terminal response's is the one the API means to be replayed.
+        """
+        item_id = part.metadata.get(NS + "id")
+        if not isinstance(part, ReasoningPart) or not isinstance(item_id, str) or item_id not in self._encrypted:
+            return part
+        data = InlineText(self._encrypted[item_id])
+        if isinstance(part.data, InlineText) and part.data != data:
+            return part.with_data(data)
+        return part
+
     def _item(self, parts: list[Part], reason: FinishReason) -> Item:
         extra: dict[str, JsonValue] = {} if self._error is None else {NS + "error": self._error}
+        if self._encrypted:
+            parts = [self._replayable(p) for p in parts]
         item = response_item(self._response, parts, self.usage, (self.finish_reason, self._raw), extra)
         if self._ended:
             return item
