@@ -159,7 +159,8 @@ def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     try:
         return _decoder().decode(text)
     except json.JSONDecodeError as exc:
-        raise NormalizeError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        message = exc.msg.removesuffix(" at")  # "Unterminated string starting at" ends in the word already
+        raise NormalizeError(f"invalid JSON: {message} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a refused constant, bad bytes; RecursionError on a tiny stack
         raise NormalizeError(f"invalid JSON: {exc}") from None
 

@@ -114,6 +114,26 @@ class EveryRecordingTest(Files):
         self.assertEqual(len(out.splitlines()), len(expected_items("openai_chat", chat)) + len(expected_items("openai_chat", stream)))
 
 
+    def test_a_seed_makes_invented_ids_reproducible(self) -> None:
+        """Gemini sends calls without ids; with --seed the ids drawn for them are the same run after run."""
+        call, answer = {"functionCall": {"name": "weather", "args": {"city": "Paris"}}}, {"functionResponse": {"name": "weather", "response": {"c": 18}}}
+        contents = [{"role": "user", "parts": [{"text": "Weather?"}]}, {"role": "model", "parts": [call, call]}, {"role": "user", "parts": [answer, answer]}]
+        request = self.write("request.json", json.dumps({"contents": contents}))
+        response = os.path.join(PAYLOADS, "gemini", "generate_content.parallel_function_calls.response.json")
+        runs = [run("convert", "--from", "gemini", "--seed", seed, request, response) for seed in ("s", "s", "t")]
+        for status, _, err in runs:
+            self.assertEqual((status, err), (0, ""))
+        self.assertEqual(runs[0][1], runs[1][1])
+        self.assertNotEqual(runs[0][1], runs[2][1])
+        self.assertNotEqual(runs[0][1], run("convert", "--from", "gemini", request, response)[1])  # drawn afresh without
+        items = [ak.Item.from_json(line) for line in runs[0][1].splitlines()]
+        self.assertEqual([shape(i) for i in items[3:]], [shape(i) for i in expected_items("gemini", response)])
+        calls = [p for i in items for p in i.parts if isinstance(p, ak.ToolCallPart)]
+        results = [p for i in items for p in i.parts if isinstance(p, ak.ToolResultPart)]
+        self.assertTrue(calls and results and all(c.metadata.get(ak.INVENTED_ID_KEY) is True for c in calls))
+        self.assertLessEqual({r.call_id for r in results}, {c.id for c in calls})  # results still answer their calls
+        self.assertEqual(len({c.id for c in calls}), len(calls))
+
     def test_json_lines_of_bodies_convert_one_after_another(self) -> None:
         names = ("chat.tool_result_followup.request.json", "chat.multimodal_input.request.json")
         bodies = [recorded.load("openai_chat", n) for n in names]

@@ -110,6 +110,18 @@ class NestingDepth(unittest.TestCase):
         self.assertEqual(nesting_depth('["\u00e9", \u2028[1]]'), 2)
 
 
+class ParseErrors(unittest.TestCase):
+    def test_the_position_reads_once(self) -> None:
+        """json says "Unterminated string starting at": the message adds no second "at"."""
+        for text, message in (('"ab', "Unterminated string starting at line 1 column 1"), ('{"a": 1', "Expecting ',' delimiter at line 1 column 8")):
+            with self.subTest(text), self.assertRaises(NormalizeError) as caught:
+                parse_json(text)
+            self.assertEqual(caught.exception.message, f"invalid JSON: {message}")
+        from agentkit_core.providers._common import parse_arguments
+
+        self.assertEqual(parse_arguments('{"city": "Par')[1]["agentkit.input_error"], "invalid JSON: Unterminated string starting at line 1 column 10")
+
+
 class CheckDepth(unittest.TestCase):
     def test_the_limit_is_inclusive(self) -> None:
         deepest_list = "[" * MAX_DEPTH + "]" * MAX_DEPTH

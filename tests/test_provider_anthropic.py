@@ -96,24 +96,6 @@ def without_empty_text(blocks: list[JsonDict]) -> list[JsonDict]:
     return [b for b in blocks if b != {"type": "text", "text": ""}]
 
 
-def blank(block: Any) -> bool:
-    """A text block of whitespace only, which the API refuses ("text content blocks must contain non-whitespace text")."""
-    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str) and not block["text"].strip()
-
-
-def sendable_blocks(content: Any) -> Any:
-    """``content`` (a message's, the system's or a tool result's) without its blank text blocks, nested ones too."""
-    if not isinstance(content, list):
-        return content
-    kept = []
-    for block in content:
-        if isinstance(block, dict) and block.get("type") == "tool_result" and isinstance(block.get("content"), list):
-            block = {**block, "content": sendable_blocks(block["content"])}
-        if not blank(block):
-            kept.append(block)
-    return kept
-
-
 def accumulate(events: list[JsonDict]) -> JsonDict:
     """The final ``Message`` the Anthropic SDK's stream accumulator builds from ``events``."""
     message: JsonDict = {}
@@ -1204,6 +1186,24 @@ class RequestTests(unittest.TestCase):
         request = {"system": "", "messages": [{"role": "user", "content": "Go."}, {"role": "assistant", "content": ""}]}
         self.assertEqual(adapter.request_from_items(adapter.items_from_request(request)), request)
 
+    def test_blank_text_read_from_a_request_goes_back(self) -> None:
+        """A request the API took held a " " text block (recorded from another client): read from Anthropic, it goes back exactly."""
+        blank = {"type": "text", "text": " "}
+        request = {
+            "system": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "\n"}],
+            "messages": [
+                {"role": "user", "content": "Weather in Paris?"},
+                {"role": "assistant", "content": [blank, {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {"city": "Paris"}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [blank, {"type": "text", "text": "18C"}]}]},
+                {"role": "assistant", "content": [blank]},
+            ],
+        }
+        items = adapter.items_from_request(request)
+        self.assertEqual(adapter.request_from_items(items), request)
+        self.assertEqual(items[2].parts[0], TextPart(" ", metadata={"anthropic.blank_sent": True}))
+        # The same text from elsewhere (another provider's item) is still not sent.
+        self.assertEqual(adapter.request_from_items([Item(ItemKind.ASSISTANT, [TextPart(" "), TextPart("ok")])])["messages"][0]["content"], [{"type": "text", "text": "ok"}])
+
     def test_a_tool_call_input_is_sent_only_as_an_object(self) -> None:
         """Another API's call may hold free text (a Responses custom tool) or an array: the Messages API takes neither."""
         for value in ("print(1)", [1, 2], 5, None):
@@ -1323,10 +1323,8 @@ class BadInputTests(unittest.TestCase):
                     if items is not None:
                         self.assert_valid(items)
                         expected = {"messages": [], **transcript(bad)}  # absent messages are no messages
-                        if isinstance(expected.get("system"), list):  # blank text, which the API refuses, is not sent
-                            expected["system"] = sendable_blocks(expected["system"])
-                        if isinstance(expected["messages"], list):  # nor are messages with no content
-                            messages = [{**m, "content": sendable_blocks(m.get("content"))} for m in expected["messages"]]
+                        if isinstance(expected["messages"], list):  # messages with no content are not sent
+                            messages = expected["messages"]  # blank text the API took goes back: it came from a request
                             expected["messages"] = [m for m in messages if m.get("content") != [] or m.get("role") == "system"]
                         self.assertEqual(canonical(adapter.request_from_items(items)), canonical(expected))
 

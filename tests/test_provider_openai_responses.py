@@ -106,17 +106,6 @@ def with_terminal_state(done: dict[str, Any], terminal: dict[str, Any]) -> dict[
     return done
 
 
-def as_replayed(native: dict[str, Any]) -> dict[str, Any]:
-    """A response's output item as clients send it back: no response-side ``status`` or token ``logprobs``."""
-    if native.get("type") in ("reasoning", "function_call", "custom_tool_call"):
-        return {k: v for k, v in native.items() if k != "status"}
-    if native.get("type") == "message" and isinstance(native.get("content"), list):
-        content = [{k: v for k, v in e.items() if k != "logprobs"} if e.get("type") == "output_text" else e
-                   for e in native["content"]]
-        return {**native, "content": content}
-    return native
-
-
 def response(*output: dict[str, Any], status: str = "completed", **fields: Any) -> dict[str, Any]:
     return {"id": "resp_1", "object": "response", "status": status, "output": list(output), **fields}
 
@@ -166,7 +155,7 @@ class ResponseTest(unittest.TestCase):
                 assert item.usage is not None
                 self.assertEqual(item.usage.metadata["openai.usage"], body["usage"])
                 # output level: the parts regroup into the native output items
-                self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in body["output"]])
+                self.assertEqual(A.request_from_items([item])["input"], body["output"])
                 # what the replay leaves out stays on the parts
                 logprobs = [e["logprobs"] for o in body["output"] if o["type"] == "message" for e in o["content"] if "logprobs" in e]
                 self.assertEqual([p.metadata["openai.part.logprobs"] for p in item.parts if "openai.part.logprobs" in p.metadata], logprobs)
@@ -178,7 +167,7 @@ class ResponseTest(unittest.TestCase):
         before = copy.deepcopy(body)
         [item] = A.items_from_response(body)
         body["output"][1]["content"][0]["annotations"].append("changed")
-        self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in before["output"]])
+        self.assertEqual(A.request_from_items([item])["input"], before["output"])
 
     def test_reasoning_and_function_call(self) -> None:
         body = load("responses.reasoning_function_call.response.json")
@@ -372,7 +361,7 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(reasoning.metadata["openai.part.type"], "reasoning_text")
         self.assertIsNone(reasoning.data)
         self.assertIsNone(reasoning.metadata["openai.encrypted_content"])  # null kept, not dropped
-        self.assertEqual(A.request_from_items([item])["input"], [as_replayed(o) for o in body["output"]])
+        self.assertEqual(A.request_from_items([item])["input"], body["output"])
 
     def test_arguments_kept_raw_only_when_needed(self) -> None:
         cases: list[tuple[str, Any, str | None]] = [
@@ -455,8 +444,7 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual(text.metadata["openai.part.logprobs"], self.LOGPROBS)
         self.assertEqual(refusal.metadata["openai.part.type"], "refusal")
         self.assertEqual(item.finish_reason, FinishReason.COMPLETED)  # not refusals only
-        self.assertEqual(replayed(response(message)), [as_replayed(message)])  # logprobs are not sent back
-        self.assertNotIn("logprobs", replayed(response(message))[0]["content"][0])
+        self.assertEqual(replayed(response(message)), [message])  # verbatim, token logprobs too
         # a request's assistant message sends them back as it came
         self.assertEqual(A.request_from_items(A.items_from_request({"input": [message]}))["input"], [message])
 
@@ -468,7 +456,7 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual([p.summary for p in item.parts if isinstance(p, ReasoningPart)], ["Step 1.", "Step 2.", "Thought briefly."])
         self.assertEqual([p.data for p in item.parts if isinstance(p, ReasoningPart)], [InlineText("gAAAA-opaque"), None, None])
         self.assertTrue(all(p.metadata[PROVIDER_KEY] == "openai" for p in item.parts))
-        self.assertEqual(replayed(response(rs)), [as_replayed(rs)])
+        self.assertEqual(replayed(response(rs)), [rs])
         # entries whose type does not say which list they came from, and entries that are not objects with text
         odd = {"type": "reasoning", "id": "rs_2", "content": [{"type": "summary_text", "text": "x"}, 7],
                "summary": [{"type": "reasoning_text", "text": "y"}, {"type": "summary_text"}]}
@@ -508,8 +496,10 @@ class DocumentedItemsTest(unittest.TestCase):
                 [item] = A.items_from_response(response(shell))
                 self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
 
-    def test_a_replayed_answer_is_sent_back_as_clients_send_it(self) -> None:
-        """The recorded follow-up drops the answer's token ``logprobs`` (and the call's ``status``).
+    def test_a_replayed_answer_is_sent_back_as_it_came(self) -> None:
+        """Output items go back verbatim, ``status`` and token ``logprobs`` too (OpenAI's follow-up is the earlier
+        input plus ``response.output`` as it came); the recorded client's follow-up, which left them out, goes back
+        as that client sent it.
 
         Source: pydantic/pydantic-ai, tests/models/cassettes/test_openai_responses/test_openai_responses_phase_live.yaml
         (its first response and the follow-up request; the encrypted reasoning shortened).
@@ -530,7 +520,8 @@ class DocumentedItemsTest(unittest.TestCase):
         [answer] = A.items_from_response(body)
         *_, tool_turn = A.items_from_request(follow_up)
         rebuilt = A.request_from_items(A.items_from_request(first) + [answer, tool_turn])
-        self.assertEqual(rebuilt, follow_up)
+        self.assertEqual(rebuilt, {**follow_up, "input": [question, *body["output"], result]})
+        self.assertEqual(A.request_from_items(A.items_from_request(follow_up)), follow_up)
 
     def test_a_tool_search_the_client_runs_waits_for_it(self) -> None:
         """``tool_search_call`` with ``execution: "client"`` (the SDK's ResponseToolSearchCall) is the client's to answer.
@@ -1095,7 +1086,7 @@ class DocumentedEventsTest(unittest.TestCase):
         events[-1] = completed(cut, status="incomplete", kind="response.incomplete", incomplete_details={"reason": "max_output_tokens"})
         item, _ = self.check(events)
         self.assertEqual((item.finish_reason, item.metadata[FINISH_REASON_KEY]), (FinishReason.MAX_TOKENS, "max_output_tokens"))
-        self.assertEqual(A.request_from_items([item])["input"], [{k: v for k, v in cut.items() if k != "status"}])
+        self.assertEqual(A.request_from_items([item])["input"], [cut])
 
     def test_items_the_stream_never_announced_come_from_the_terminal_response(self) -> None:
         message = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
@@ -1170,7 +1161,9 @@ class RequestTest(unittest.TestCase):
         call = next(p for p in conversation[-1].parts if isinstance(p, ToolCallPart))
         conversation.append(Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("plan updated")),)))
         rebuilt = A.request_from_items(conversation)
-        self.assertEqual(rebuilt, transcript_fields(follow_up))
+        # the recorded client left the output items' status out; they go back as the response gave them
+        sent = transcript_fields(follow_up)
+        self.assertEqual(rebuilt, {**sent, "input": sent["input"][:-1 - len(body["output"])] + body["output"] + sent["input"][-1:]})
         self.assertEqual(rebuilt["input"][1]["encrypted_content"], body["output"][0]["encrypted_content"])
         self.assertEqual(rebuilt["input"][2]["id"], "fc_68c42d3e9e4881968b15fbb8253f58540e8bc41441c948f6")
         self.assertEqual(rebuilt["input"][3]["call_id"], rebuilt["input"][2]["call_id"])
@@ -1183,7 +1176,7 @@ class RequestTest(unittest.TestCase):
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("6666")),))
         rebuilt = A.request_from_items(A.items_from_request(first) + [turn, result])
         done = terminal_with_done_items(events)["output"]
-        self.assertEqual(rebuilt, {"input": first["input"] + [as_replayed(d) for d in done]
+        self.assertEqual(rebuilt, {"input": first["input"] + done
                                    + [{"type": "function_call_output", "call_id": done[1]["call_id"], "output": "6666"}]})
         final = events[-1]["response"]["output"][0]["encrypted_content"]
         self.assertEqual(rebuilt["input"][1]["encrypted_content"], final)  # the terminal response's

@@ -443,6 +443,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=list(FLAGS.values()),
         help=f"the API the files come from: {', '.join(FLAGS.values())} (openai_chat... too)",
     )
+    convert.add_argument("--seed", metavar="TEXT", help="draw the ids the projection invents (Gemini calls "
+                         "without ids) from TEXT, so the same files give the same output")
     convert.add_argument("files", nargs="+", metavar="FILE", help="a request or response body, JSON Lines of stream events, "
                          "or a raw text/event-stream body, told apart by content; - reads stdin")
     convert.set_defaults(run=cmd_convert)

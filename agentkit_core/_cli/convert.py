@@ -17,22 +17,32 @@ command line is.  A file of another provider's traffic, or one the projection
 refuses, gets one line on standard error (``file:line: path: message``) and
 the other files are still converted.  The provider modules are imported only
 here, when a file is converted.
+
+Ids a projection invents (Gemini sends calls without ids; each run draws new
+ones) are drawn from ``--seed TEXT`` instead when it is given: the same files
+and seed give the same output, byte for byte.  A call keeps its
+``agentkit.invented_id`` mark and stays linked to its result.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+from dataclasses import replace
 import io
 import sys
 from typing import IO, Any, Callable, Iterable
 
 from .._reader import BINARY, EMPTY, EVENTS, Reading
+from ..content import Part
+from ..ids import ToolCallId
+from ..keys import INVENTED_ID_KEY
 from .._sniff import Provider, sniff_provider
 from ..delta import Delta
 from ..error import NormalizeError, ProtocolError
 from ..fold import FoldState, fold_all
 from ..item import Item
+from ..tool import ToolCallPart, ToolResultPart
 
 __all__ = ("FLAGS", "flag", "module_of", "run")
 
@@ -73,6 +83,7 @@ def run(
     """Convert every file of ``args``: items to ``write`` (one JSON line each), problems to ``report``."""
     module = module_of(args.provider)
     projection = importlib.import_module(f"..providers.{module}", __package__)
+    seeded = None if getattr(args, "seed", None) is None else SeededIds(args.seed)
     for path in args.files:
         name = "<stdin>" if path == "-" else path
         try:
@@ -89,7 +100,7 @@ def run(
         except NormalizeError as exc:
             report(f"{name}: {exc}" if not exc.location else str(exc))
             continue
-        for item in items:
+        for item in items if seeded is None else seeded.items(items):
             write(item.to_json())
 
 
@@ -184,3 +195,38 @@ def stdin_bytes() -> IO[bytes]:
     stream: Any = getattr(sys.stdin, "buffer", sys.stdin)
     data = stream.read()
     return io.BytesIO(data if isinstance(data, bytes) else data.encode("utf-8"))
+
+
+class SeededIds:
+    """Invented call ids replaced by ids drawn from a seed, in the order they first appear in a run.
+
+    The n-th invented id becomes ``call_`` and 24 hex digits of
+    ``sha256("<seed>:<n>")``; every part naming it (the call, its results)
+    gets the same new id, and the call keeps its ``agentkit.invented_id``.
+    """
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+        self._ids: dict[str, str] = {}
+
+    def items(self, items: list[Item]) -> list[Item]:
+        """``items`` with their invented ids replaced."""
+        for item in items:
+            for part in item.parts:
+                if isinstance(part, ToolCallPart) and part.metadata.get(INVENTED_ID_KEY) is True:
+                    self._draw(part.id.value)
+        return [item.with_parts([self._part(p) for p in item.parts]) if self._ids else item for item in items]
+
+    def _draw(self, old: str) -> None:
+        import hashlib
+
+        if old not in self._ids:
+            digest = hashlib.sha256(f"{self._seed}:{len(self._ids)}".encode()).hexdigest()
+            self._ids[old] = "call_" + digest[:24]
+
+    def _part(self, part: Part) -> Part:
+        if isinstance(part, ToolCallPart) and part.id.value in self._ids:
+            return replace(part, id=ToolCallId(self._ids[part.id.value]))
+        if isinstance(part, ToolResultPart) and part.call_id.value in self._ids:
+            return replace(part, call_id=ToolCallId(self._ids[part.call_id.value]))
+        return part

@@ -22,4 +22,38 @@ raw finish reasons, tool names, invented ids, errors).  None does I/O, and none
 is imported until you import it: ``import agentkit_core`` loads no provider,
 and this package loads none either.  They use only the public names of
 :mod:`agentkit_core`.
+
+Each takes what users hold as well as raw bodies: the official SDKs' objects
+(by duck typing: ``model_dump()``, ``to_dict()``, ``to_json_dict()``; no SDK
+is imported) and their dumps, and refuses another provider's body with a
+:class:`~agentkit_core.NormalizeError` naming what it looks like;
+:func:`detect` says whose a body is.
 """
+
+from __future__ import annotations
+
+__all__ = ("detect",)
+
+
+def detect(value: object) -> str | None:
+    """Which projection reads ``value``, judged by its shape alone: ``"anthropic"``, ``"openai_chat"``,
+    ``"openai_responses"``, ``"gemini"``, or ``None`` for anything else.
+
+    Recognises the requests, responses and stream events (or chunks) of the
+    four APIs, parsed or as an SDK's object; no field is trusted to name its
+    provider.  A request holding only ``messages`` (either API's) is taken
+    for Chat Completions', or Anthropic's when it has ``max_tokens``.  It only
+    looks, and never raises; the projections refuse a body it gives to
+    another provider.  Loads no projection.
+
+    >>> from agentkit_core.providers import detect
+    >>> detect({"type": "message", "role": "assistant", "content": []})
+    'anthropic'
+    >>> detect({"candidates": []}), detect({"object": "chat.completion.chunk"}), detect({})
+    ('gemini', 'openai_chat', None)
+    """
+    from ._common.detect import sniff
+    from ._common.held import dumped
+
+    found = sniff(value if type(value) is dict else dumped(value, quiet=True))
+    return None if found is None else found.module

@@ -45,7 +45,7 @@ type, and block types yet to be invented.
 Every field of a block the table does not consume is kept in the part's
 metadata as ``"anthropic.<field>"``, verbatim (``citations``,
 ``cache_control``, ``caller``, ``context``, a document's ``citations``
-switch, fields nobody has seen yet) and written back.  Two markers complete
+switch, fields nobody has seen yet) and written back.  Three markers complete
 the round trip and are never sent:
 
 * ``"anthropic.omitted"``: optional native fields the block left out although
@@ -53,7 +53,10 @@ the round trip and are never sent:
   ``is_error=False`` plus ``["is_error"]``; a ``tool_use`` without ``input``
   has ``input={}``);
 * ``"anthropic.string_content"`` (item metadata): the message's ``content``
-  (or the request's ``system``) was a plain string, not a block list.
+  (or the request's ``system``) was a plain string, not a block list;
+* ``"anthropic.blank_sent"``: a text block of whitespace only read from a
+  request, which the API took there, so it goes back (the encoder drops blank
+  text from anywhere else).
 
 Messages and items
 ------------------
@@ -87,7 +90,9 @@ with no content blocks (a refusal's item, or one whose parts were all
 dropped) is not sent, since the API refuses empty messages; nor is a text
 part of whitespace only (the API refuses such blocks, which other providers'
 transcripts hold, as in a ``"\\n"`` before a call), in a message, the system or
-a tool result; a message's or the system's plain string goes as it came.  What
+a tool result, unless it was read from an Anthropic request (the API took it
+there: ``anthropic.blank_sent``); a message's or the system's plain string
+goes as it came.  What
 the encoder does with parts that did not come from Anthropic:
 
 * reasoning is sent only when it holds Anthropic's state
@@ -249,8 +254,11 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ... import CustomPart, Item, ItemKind, JsonValue, NormalizeError, TextPart
+from dataclasses import replace
+
+from ... import CustomPart, Item, ItemKind, JsonValue, NormalizeError, Part, PartsOutput, TextPart, ToolResultPart
 from ._codec import (
+    BLANK_SENT,
     NS,
     STRING_CONTENT,
     assistant_item,
@@ -264,8 +272,10 @@ from ._codec import (
     write_extras,
 )
 from ._stream import AnthropicStreamDecoder
+from ._held import REQUEST, RESPONSE
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
-from .._common import JsonDict, carry, checked_list, json_object, name_results, native_object, wrong
+from .._common import JsonDict, carry, checked_list, json_object, name_results, wrong
+from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
@@ -303,7 +313,7 @@ def items_from_response(body: JsonDict) -> list[Item]:
     parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
     for a body that is not a ``Message``.
     """
-    body = native_object(body, "a response body")
+    body = take(body, RESPONSE)
     if body.get("type") == "error" and "error" in body:
         rest = {k: v for k, v in body.items() if k != "error"}
         check_message(rest, "")
@@ -332,7 +342,19 @@ def _content_item(kind: ItemKind, content: object, metadata: dict[str, JsonValue
     if isinstance(content, str):
         metadata[STRING_CONTENT] = True
         return Item(kind, [TextPart(content)], metadata=metadata)
-    return Item(kind, [part_from_block(b) for b in content_blocks(content, path)], metadata=metadata)
+    return Item(kind, [_sent(part_from_block(b)) for b in content_blocks(content, path)], metadata=metadata)
+
+
+def _sent(part: Part) -> Part:
+    """``part`` of a request the API took: a text part of whitespace only marked to go back (:data:`BLANK_SENT`),
+    in a tool result's parts too."""
+    if type(part) is TextPart and not part.text.strip():
+        return part.with_metadata(part.metadata.merged({BLANK_SENT: True}))
+    if isinstance(part, ToolResultPart) and isinstance(part.output, PartsOutput):
+        parts = [_sent(p) for p in part.output.parts]
+        if parts != list(part.output.parts):
+            return replace(part, output=PartsOutput(parts))
+    return part
 
 
 def _message_kind(message: JsonDict, path: str) -> ItemKind:
@@ -355,7 +377,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
     naming the bad field.
     """
-    body = native_object(body, "a request body")
+    body = take(body, REQUEST)
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
@@ -387,7 +409,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
                 raise NormalizeError(f"the system prompt holds only text, not a {block.get('type')} block")
         except NormalizeError as exc:
             raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
-        if block is not None and sendable(block):
+        if block is not None and sendable(block, part):
             blocks.append(block)
     return blocks
 

@@ -51,10 +51,11 @@ from .._common import (
     json_object,
     make_item,
     make_usage,
-    native_object,
     parse_data_url,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 
 #: The provider's name, as ``agentkit.provider`` holds it on reasoning state.
 PROVIDER = "anthropic"
@@ -63,7 +64,9 @@ NS = PROVIDER + "."
 OMITTED = NS + "omitted"
 STRING_CONTENT = NS + "string_content"
 UNKNOWN_DELTAS = NS + "unknown_deltas"
-_MARKERS = ("omitted", "string_content", "unknown_deltas")
+#: On a text part of whitespace only read from a request: the API took it there, so it goes back.
+BLANK_SENT = NS + "blank_sent"
+_MARKERS = ("omitted", "string_content", "unknown_deltas", "blank_sent")
 #: Namespaces of the other providers' custom parts, which the encoder drops.
 _FOREIGN = ("openai.", "gemini.")
 #: The media types the API reads: base64 images, and base64 or URL documents (besides plain text).
@@ -128,7 +131,7 @@ def finish_reason(stop_reason: str | None) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
-    return checked_usage(native_object(usage, "a usage object"))
+    return checked_usage(take(usage, USAGE))
 
 
 def checked_usage(native: JsonDict) -> Usage:
@@ -409,10 +412,11 @@ def _tool_input(part: ToolCallPart) -> JsonDict:
     return arguments
 
 
-def sendable(block: JsonDict) -> bool:
-    """Whether ``block`` goes in a request: the API refuses text blocks of whitespace only (or none)."""
+def sendable(block: JsonDict, part: Part) -> bool:
+    """Whether ``block`` (of ``part``) goes in a request: the API refuses text blocks of whitespace only
+    (or none) in most places, so only those read from a request it took (:data:`BLANK_SENT`) go back."""
     text = block.get("text") if block.get("type") == "text" else "x"
-    return not isinstance(text, str) or bool(text.strip())
+    return not isinstance(text, str) or bool(text.strip()) or part.metadata.get(BLANK_SENT) is True
 
 
 def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
@@ -426,7 +430,7 @@ def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
         if isinstance(part, _NOT_IN_RESULTS):
             raise NormalizeError(f"a tool_result cannot hold a {type(part).__name__}")
         block = block_from_part(part)
-        if block is not None and sendable(block):
+        if block is not None and sendable(block, part):
             blocks.append(block)
     return blocks
 

@@ -40,7 +40,9 @@ from ._codec import (
     part_from_block,
     usage_from_native,
 )
-from .._common import JsonDict, checked_list, copy_json, json_object, native_object, parse_arguments, wrong
+from ._held import EVENT
+from .._common import JsonDict, checked_list, copy_json, json_object, parse_arguments, wrong
+from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, stream_parts
 
 #: Block types whose input streams as ``input_json_delta``.
@@ -111,7 +113,7 @@ class AnthropicStreamDecoder:
 
     def feed(self, event: JsonDict) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
-        event = native_object(event, "a stream event")
+        event = take(event, EVENT)
         kind = event.get("type")
         handler = _EVENT_HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:

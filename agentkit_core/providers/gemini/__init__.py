@@ -253,7 +253,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import Item, ItemKind, JsonValue, NormalizeError, Part, ToolResultPart
-from .._common import JsonDict, carried, carry, checked_list, json_object, name_results, native_object, under, wrong
+from ._held import REQUEST, RESPONSE
+from .._common import JsonDict, carried, carry, checked_list, json_object, name_results, under, wrong
+from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 from ._codec import (
     Calls,
@@ -296,7 +298,7 @@ def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | Non
     ``new_call_id`` names function calls that arrive without an id (see the
     module docstring); without it the adapter invents ids.
     """
-    response = native_object(body, "a response body")
+    response = take(body, RESPONSE)
     usage = usage_of(response)
     candidates = candidates_of(response)
     if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)
@@ -353,7 +355,7 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
 
 def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
-    request = native_object(body, "a request body")
+    request = take(body, REQUEST)
     calls = Calls()
     items = []
     system_key = key_of(request, "systemInstruction")

@@ -46,9 +46,10 @@ from .._common import (
     json_object,
     make_item,
     make_usage,
-    native_object,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 from ._spelling import (
     BASE64,
     CONTENT,
@@ -119,7 +120,7 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
-    return checked_usage(native_object(usage, "a usage object"))
+    return checked_usage(take(usage, USAGE))
 
 
 def checked_usage(native: JsonDict) -> Usage:

@@ -21,7 +21,9 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, checked_list, copy_json, json_object, native_object
+from ._held import EVENT
+from .._common import JsonDict, checked_list, copy_json, json_object
+from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._codec import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
 from ._spelling import SIGNATURE, NewCallId
@@ -103,7 +105,7 @@ class GeminiStreamDecoder:
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
         """The deltas one chunk (a parsed ``data:`` payload) stands for."""
-        chunk = native_object(event, "a stream chunk")
+        chunk = take(event, EVENT)
         deltas: list[Delta] = []
         if "error" in chunk and "candidates" not in chunk:
             self._error = copy_json(json_object(chunk["error"], "error"))

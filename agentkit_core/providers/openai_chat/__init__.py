@@ -281,7 +281,9 @@ from typing import Any, Iterable
 
 from ... import INVENTED_ID_KEY, TOOL_NAME_KEY, FilePart, Item, ItemKind, JsonValue, MediaPart, NormalizeError, PartsOutput
 from ... import TextOutput, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
-from .._common import JsonDict, carry, checked_list, copy_json, name_results, native_object, under, wrong
+from ._held import REQUEST, RESPONSE
+from .._common import JsonDict, carry, checked_list, copy_json, name_results, under, wrong
+from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 from ._codec import (
     AUDIO_RESPONSE_ONLY,
@@ -332,7 +334,7 @@ def items_from_response(body: Any) -> list[Item]:
     gives one item, with its finish reason, usage and metadata.  Raises
     :class:`NormalizeError` naming the field for what it cannot take.
     """
-    body = native_object(body, "a response body")
+    body = take(body, RESPONSE)
     get_str(body, "id")
     native_usage = get_obj(body, "usage")
     usage = None if native_usage is None else checked_usage(native_usage)
@@ -379,7 +381,7 @@ def items_from_request(body: Any) -> list[Item]:
 
     Raises :class:`NormalizeError` naming the field for what it cannot take.
     """
-    messages = get_arr(native_object(body, "a request body"), "messages") or []
+    messages = get_arr(take(body, REQUEST), "messages") or []
     items = []
     for n, msg in enumerate(messages):
         try:

@@ -43,13 +43,14 @@ from .._common import (
     inline_base64,
     invent_id,
     make_item,
-    native_object,
     openai_usage,
     parse_arguments,
     parse_data_url,
     under,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 
 #: Response- and choice-level fields on an item: informational, never sent back.
 NS = "openai."
@@ -197,7 +198,7 @@ def base64_of(part: MediaPart) -> str:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
-    return checked_usage(native_object(usage, "a usage object"))
+    return checked_usage(take(usage, USAGE))
 
 
 def checked_usage(native: JsonDict) -> Usage:

@@ -28,7 +28,9 @@ from ... import (
     SetMetadata,
     Usage,
 )
-from .._common import JsonDict, b64decode, checked_list, copy_json, native_object, under, wrong
+from ._held import EVENT
+from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
+from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._choice import ORDER, Choice, Kinds, another_call, audio_ends, entry_kind, entry_texts, fragment_kind, opening_id, sound
 from ._fragments import merge_fragment, merge_snapshot
@@ -86,7 +88,7 @@ class ChatStreamDecoder:
 
     def feed(self, event: Any, /) -> list[Delta]:
         """One parsed chunk -> the deltas it implies."""
-        self._check(event)
+        event = self._check(event)
         out: list[Delta] = []
         for k, v in event.items():
             if k == "usage" and v is not None:
@@ -101,9 +103,9 @@ class ChatStreamDecoder:
                     self._commit(self._choices[index], out)
         return out
 
-    def _check(self, event: Any) -> None:
-        """Everything :meth:`feed` could refuse, refused before anything changes."""
-        native_object(event, "a stream event")
+    def _check(self, held: Any) -> JsonDict:
+        """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
+        event = take(held, EVENT)
         get_str(event, "id")
         get_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes
@@ -125,6 +127,7 @@ class ChatStreamDecoder:
                     ending.add(index)
             except NormalizeError as exc:
                 raise under(exc, "choices", f"[{n}]") from None
+        return event
 
     def _check_delta(self, index: int, st: Choice | None, delta: JsonDict, closed: bool, kinds: Kinds) -> None:
         if not isinstance(delta.get("content"), (str, list, type(None))):  # a list: typed entries (Mistral's thinking)

@@ -184,10 +184,11 @@ that answers a ``custom_tool_call`` written before it goes as a
 in ``openai.type``).  A call whose id another adapter invented
 (``agentkit.invented_id``) is sent with it all the same, as OpenAI requires a
 ``call_id`` and matches the result by it.
-``status`` of reasoning, function and custom tool calls, and the token
-``logprobs`` of an ``output_text`` entry, are response-side state: on items
-from a response (they have a ``finish_reason``) they are not sent back, as
-clients replay them; on items decoded from a request they are echoed.
+Output items go back verbatim, as OpenAI documents the follow-up request
+(the earlier input plus ``response.output`` as it came): the ``status`` of
+messages, reasoning, function and custom tool calls, and the token
+``logprobs`` of an ``output_text`` entry, are sent as they came, from a
+response or a request alike; an item that came without them gets none.
 
 Tools
 -----
@@ -257,7 +258,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ... import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from .._common import checked_list, name_results, native_object
+from ._held import REQUEST, RESPONSE
+from .._common import checked_list, name_results
+from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 from ._items import (
     REQUEST_FIELD,
@@ -298,7 +301,7 @@ def items_from_response(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = native_object(body, "a response body")
+    response = take(body, RESPONSE)
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
@@ -328,7 +331,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
     ``instructions`` is not a string or ``input`` neither a string nor a list.
     """
-    request = native_object(body, "a request body")
+    request = take(body, REQUEST)
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
     if isinstance(instructions, str) or (instructions is None and "instructions" in request):

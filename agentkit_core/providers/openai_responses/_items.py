@@ -44,12 +44,13 @@ from .._common import (
     carry,
     dumps,
     make_item,
-    native_object,
     openai_usage,
     parse_arguments,
     parse_data_url,
     wrong,
 )
+from .._common.held import take
+from ._held import USAGE
 
 NS = "openai."
 PART_NS = "openai.part."
@@ -311,7 +312,7 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 
 def usage_from_native(usage: Mapping[str, Any]) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
-    return openai_usage(native_object(usage, "a usage object"), NS + "usage", "input_tokens", "output_tokens")
+    return openai_usage(take(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
 
 
 def usage_of(native: object) -> Usage | None:

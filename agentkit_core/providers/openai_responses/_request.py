@@ -179,14 +179,11 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
     written so far (this function adds the item's own): a result without
     ``openai.type`` that answers one is a ``custom_tool_call_output``.
     """
-    from_response = item.finish_reason is not None
     kept = [p for p in item.parts if not isinstance(p, ReasoningPart) or _ours(p)]
     for group in _groups(kept):
         first = group[0]
         fields = carried(first.metadata, NS)
         if isinstance(first, ToolCallPart):
-            if from_response:
-                fields.pop("status", None)
             if fields.get("type") == "custom_tool_call":
                 custom_calls.add(first.id.value)
                 raw = first.metadata.get(INPUT_JSON_KEY)  # a cut-off input the fold could not parse: its text
@@ -205,8 +202,6 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
             if in_namespace(first.kind, NS) and (first.value is not None or first.kind == UNKNOWN):
                 yield copy_json(first.value)  # a null input item, too, as it came
         elif isinstance(first, ReasoningPart):
-            if from_response:
-                fields.pop("status", None)
             yield _reasoning_native(group, fields)
         else:
             role = fields.pop("role") if "role" in fields else KIND_ROLES.get(item.kind, "user")
@@ -217,8 +212,4 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
             if len(group) == 1 and isinstance(group[0], TextPart) and not _from_request(group[0]):
                 yield {"role": role, "content": group[0].text, **fields}
             else:
-                entries = [_entry(p, role) for p in group]
-                for entry in entries if from_response else ():  # token logprobs are response-side, as status
-                    if isinstance(entry, dict) and entry.get("type") == "output_text":
-                        entry.pop("logprobs", None)
-                yield {"role": role, "content": entries, **fields}
+                yield {"role": role, "content": [_entry(p, role) for p in group], **fields}

@@ -29,7 +29,9 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, checked_list, copy_json, count, native_object
+from ._held import EVENT
+from .._common import JsonDict, checked_list, copy_json, count
+from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._items import (
     NS,
@@ -104,7 +106,7 @@ class ResponsesStreamDecoder:
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
-        checked = copy_json(native_object(event, "a stream event"))  # the decoder keeps and updates parts of it
+        checked = copy_json(take(event, EVENT))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
         if etype is None and isinstance(checked.get("error"), dict):
             etype = "error"  # {"error": {...}}: an error payload with no event type
