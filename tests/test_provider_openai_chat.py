@@ -896,6 +896,18 @@ class StreamTest(unittest.TestCase):
                 self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
                 self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts([item]))
 
+    def test_reading_the_response_mid_stream_changes_nothing(self) -> None:
+        """Long fields are held in pieces and written into the message when read; reading early is harmless."""
+        for name in files(".stream.jsonl"):
+            with self.subTest(name):
+                chunks = events(name)
+                decoder = chat.stream_decoder()
+                for n, c in enumerate(chunks):
+                    decoder.feed(c)
+                    if n % 3 == 0:
+                        decoder.response()
+                self.assertEqual(decoder.response(), accumulate(chunks))
+
     def test_typed_content_entries_fold_as_the_non_streaming_answer(self) -> None:
         """Mistral's thinking models stream ``content`` as typed entries (thinking, then text), then plain strings."""
         def think(*texts: str, **extra: Any) -> dict[str, Any]:

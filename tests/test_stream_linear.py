@@ -105,3 +105,22 @@ class LinearTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SegmentedFoldTest(unittest.TestCase):
+    """``items_from_stream`` folds in segments when no part is open: the parts are the one-pass fold's."""
+
+    def test_many_parts_fold_as_one_pass_does(self) -> None:
+        from agentkit_core import FoldState, fold_all
+
+        calls = [{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"id": f"c{k}", "name": "f", "args": {"k": k}}}]},
+                                  "index": 0}]} for k in range(5_000)]
+        texts = [{"candidates": [{"content": {"role": "model", "parts": [{"text": f"t{k}"}]}, "index": 0}]} for k in range(5_000)]
+        events = calls[:2_500] + texts + calls[2_500:]  # segments end inside the long text part and after it
+        events[-1] = {**events[-1], "candidates": [{**events[-1]["candidates"][0], "finishReason": "STOP"}]}
+        decoder = gemini.stream_decoder()
+        whole = fold_all(FoldState(), [d for e in events for d in decoder.feed(e)])
+        self.assertEqual(gemini.items_from_stream(events), decoder.finish_all(whole.parts))
+        [item] = gemini.items_from_stream(events)
+        self.assertEqual(len(item.parts), 5_001)
+        self.assertEqual(item.parts[2_500].text, "".join(f"t{k}" for k in range(5_000)))  # type: ignore[attr-defined]
