@@ -38,6 +38,7 @@ AREAS = {
     "cancel": ("bench_cancel", "measure"),
     "cancel-http": ("bench_cancel", "measure_http"),
     "providers": ("bench_providers", "measure"),
+    "scaling": ("bench_streams", "measure"),
 }
 
 

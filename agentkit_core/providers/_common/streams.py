@@ -13,13 +13,17 @@ from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Mappin
 from ... import (
     CUSTOM_KIND_KEY,
     FILE_NAME_KEY,
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
     MIME_TYPE_KEY,
     MODALITY_KEY,
+    STREAM_CUT_KEY,
     TOOL_CALL_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
     Delta,
     FilePart,
+    FinishReason,
     FoldState,
     Item,
     JsonValue,
@@ -31,7 +35,7 @@ from ... import (
     fold_all,
     parse_json,
 )
-from . import JsonDict, native_events, wrong
+from . import JsonDict, checked_list, dumps, native_events, wrong
 
 def header(part: Part) -> dict[str, JsonValue]:
     """The fold's header keys for ``part``: what ``snapshot()`` shows of it while it streams."""
@@ -282,6 +286,50 @@ def _event(data: list[str], n: int, cut: bool = False) -> JsonDict | None:
     return value
 
 
+# -- closing a turn that did not finish -------------------------------------------------------
+
+
+def stream_parts(parts: object) -> list[Part]:
+    """What ``close()`` takes: folded parts (``FoldState.finalize()``), or the fold state itself."""
+    return list(parts.finalize()) if isinstance(parts, FoldState) else checked_list(parts, Part, "parts")
+
+
+def cut_calls(parts: Sequence[Part], began: Sequence[str], open_calls: set[str]) -> list[Part]:
+    """The tool calls among ``parts`` whose arguments were cut off.
+
+    ``began`` is the id of every part the decoder began, in order (the fold's
+    order); ``open_calls`` the ids of the calls it had not finished.  Parts of
+    another count (not ``finalize()``'s) are judged by their own look: a call
+    whose argument text did not parse.
+    """
+    if len(parts) == len(began):
+        return [p for p, pid in zip(parts, began) if pid in open_calls and isinstance(p, ToolCallPart)]
+    return [p for p in parts if isinstance(p, ToolCallPart) and INPUT_ERROR_KEY in p.metadata]
+
+
+def close_items(items: list[Item], ended: Sequence[bool], cut: Sequence[Part], reason: FinishReason) -> list[Item]:
+    """``items`` of a stream that stopped early: each whose stream had not ended gets ``reason`` and, under
+    ``agentkit.stream_cut``, the calls among ``cut`` it held, which it no longer holds."""
+    if not isinstance(reason, FinishReason):
+        raise TypeError(f"close() takes a FinishReason, not {type(reason).__name__}")
+    dropped = {id(p) for p in cut}
+    closed = []
+    for item, done in zip(items, ended):
+        if not done:
+            calls: list[JsonValue] = [_dropped(p) for p in item.parts if id(p) in dropped and isinstance(p, ToolCallPart)]
+            metadata: dict[str, JsonValue] = {**item.metadata, STREAM_CUT_KEY: {"dropped_calls": calls}}
+            kept = [p for p in item.parts if id(p) not in dropped]
+            item = item.with_parts(kept).with_metadata(metadata).with_finish_reason(reason)
+        closed.append(item)
+    return closed
+
+
+def _dropped(call: ToolCallPart) -> JsonValue:
+    text = call.metadata.get(INPUT_JSON_KEY)
+    arguments = text if isinstance(text, str) else "" if call.input is None else dumps(call.input)
+    return {"id": call.id.value, "name": call.name, "arguments": arguments}
+
+
 class Decoder(Protocol):
     """What :func:`fold_events` and :func:`fold_stream` need of a stream decoder."""
 
@@ -290,15 +338,51 @@ class Decoder(Protocol):
     def finish_all(self, parts: Sequence[Part], /) -> list[Item]: ...
 
 
+#: Deltas :func:`fold_events` folds before it looks for a moment when no part is open.
+_SEGMENT = 4096
+
+
 def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
     """Feed every event to ``decoder`` and fold the deltas: the stream's parts.
 
     Parts still open when the events run out (a stream cut short) are closed
     as they stand, with :meth:`FoldState.finalize`.  ``events`` that are no
     iterable of events raise :class:`NormalizeError` (:func:`native_events`).
+
+    The fold runs in segments: after some thousands of deltas, at a moment
+    when no part is open, the committed parts are taken out and the fold
+    starts afresh, which gives the same parts (the fold's rules only look at
+    open parts).  A fold state keeps a log of every part it holds, and
+    CPython's collector re-walks every such object as they accumulate, so a
+    stream of many small parts (Gemini's calls) would cost more per part the
+    longer it ran.  Where parts stay open, segments grow twofold each time, so
+    the looking stays linear too.
     """
-    stream = native_events(events)
-    return fold_all(FoldState(), (delta for event in stream for delta in decoder.feed(event))).finalize()
+    stream = iter(native_events(events))
+    done: list[Part] = []
+    state, limit, ended = FoldState(), _SEGMENT, [False]
+    while True:
+        state = fold_all(state, _segment(stream, decoder, limit, ended))
+        if ended[0]:
+            return (*done, *state.finalize())
+        if state.is_open:
+            limit *= 2
+        else:
+            done += state.parts
+            state, limit = FoldState(), _SEGMENT
+
+
+def _segment(events: Iterator[Any], decoder: Decoder, limit: int, ended: list[bool]) -> Iterator[Delta]:
+    """The deltas of the next events, up to the event that makes them ``limit`` or more; ``ended[0]`` is set
+    when the events run out."""
+    n = 0
+    for event in events:
+        deltas = decoder.feed(event)
+        yield from deltas
+        n += len(deltas)
+        if n >= limit:
+            return
+    ended[0] = True
 
 
 def fold_stream(decoder: Decoder, events: object) -> list[Item]:

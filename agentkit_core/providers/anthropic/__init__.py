@@ -332,7 +332,8 @@ def stream_decoder() -> AnthropicStreamDecoder:
 def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
     """Decode and fold a whole stream of events: the item :func:`items_from_response` gives for its message.
 
-    A stream cut short still gives its item, open parts closed as they stand.
+    A stream cut short (no ``message_stop``) still gives its item, closed as
+    the decoder's ``close`` closes it, with ``FinishReason.ERROR``.
     """
     return fold_stream(AnthropicStreamDecoder(), events)
 

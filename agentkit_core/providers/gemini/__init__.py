@@ -116,7 +116,7 @@ Finish reasons:
 chunk (raw ``"error"``, the error in ``gemini.error``)
 ``LANGUAGE``, ``OTHER``, ``NO_IMAGE``, ``IMAGE_OTHER``,             ``FinishReason.other(raw)``
 ``FINISH_REASON_UNSPECIFIED``, anything else
-absent (a stream cut short)                                       ``None``
+absent (a stream cut short)                                       ``ERROR``, as the decoder's ``close`` closes it
 ================================================================  ===================================
 
 Streams
@@ -320,7 +320,7 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
 
 
 def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
-    """Decode and fold a whole stream: one item per candidate (parts still open are closed as they stand)."""
+    """Decode and fold a whole stream: one item per candidate (a candidate cut short is closed as ``ERROR``)."""
     return fold_stream(GeminiStreamDecoder(new_call_id), events)
 
 
