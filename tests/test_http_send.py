@@ -77,8 +77,6 @@ class SendTest(unittest.TestCase):
         from agentkit_core import FinishReason, FoldState, fold
 
         decoder, state = anthropic.stream_decoder(), FoldState()
-        if not hasattr(decoder, "close"):
-            self.skipTest("decoder.close(parts, reason) is not in this tree yet")
         body = open_recording("anthropic", "messages.text_tool_use.sse.txt")
         with Loopback([sse_reply(body, 0.0, pieces=3, reset=True)]) as server:
             with self.post(server) as response, self.assertRaises(TransportError):

@@ -162,15 +162,6 @@ class _Printer:
             sys.stdout.flush()
 
 
-def _close(decoder: Any, state: Any, reason: FinishReason) -> Item:
-    """The turn cut short, closed as ``reason``: the decoder's ``close`` when it has one."""
-    close = getattr(decoder, "close", None)
-    if close is not None:
-        return close(state, reason)  # type: ignore[no-any-return]
-    item: Item = decoder.finish_all(state.finalize())[0]  # shim: until decoders can close a turn
-    return item.with_finish_reason(reason)
-
-
 def _closing(items: list[Item], closed: Item) -> list[Item]:
     """``closed`` and, when it left calls unanswered, the item answering each with an error."""
     from ..item import close_unanswered
@@ -213,13 +204,13 @@ def run(args: argparse.Namespace, escape: Callable[[str], str]) -> int:
                 printer.update(state.snapshot())
         answer = [decoder.finish_all(state.finalize())[0]]
     except TurnCancelledError:
-        answer, status = _closing(items, _close(decoder, state, FinishReason.CANCELLED)), 130
+        answer, status = _closing(items, decoder.close(state, FinishReason.CANCELLED)), 130
     except (ProviderError, TransportError) as exc:
         printer.end()
         _err(f"{_PROG}: {args.provider}: {exc}")
         if not began:
             return 1
-        answer, status = _closing(items, _close(decoder, state, FinishReason.ERROR)), 1
+        answer, status = _closing(items, decoder.close(state, FinishReason.ERROR)), 1
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
