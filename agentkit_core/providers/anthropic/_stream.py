@@ -33,6 +33,7 @@ from ._codec import (
     UNKNOWN_DELTAS,
     assistant_item,
     block_type,
+    checked_usage,
     check_message,
     custom,
     finish_reason,
@@ -262,7 +263,8 @@ class AnthropicStreamDecoder:
     def _live(self, message: JsonDict) -> None:
         """Take ``message`` (checked) as the turn's message so far, and update the live attributes."""
         usage = message.get("usage")
-        live = None if usage is None else usage_from_native(usage)
+        # the message is checked already: a usage object in it needs no second check
+        live = None if usage is None else checked_usage(usage) if type(usage) is dict else usage_from_native(usage)
         reason = finish_reason(message.get("stop_reason"))
         self._message = message
         if live is not None:
