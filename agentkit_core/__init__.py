@@ -49,6 +49,7 @@ from .keys import (
     MIME_TYPE_KEY,
     MODALITY_KEY,
     PROVIDER_KEY,
+    STREAM_CUT_KEY,
     TOOL_CALL_ID_KEY,
     TOOL_NAME_KEY,
 )
@@ -132,6 +133,7 @@ __all__ = (
     "PROVIDER_KEY",
     "FINISH_REASON_KEY",
     "INVENTED_ID_KEY",
+    "STREAM_CUT_KEY",
     # JSON text and parsed JSON data
     "parse_json",
     "checked_json",

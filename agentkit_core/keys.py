@@ -49,6 +49,15 @@ Keys adapters record
     API needs an id on every call (Anthropic, both OpenAI APIs) sends an
     invented id as it sends any other, so the call and its result stay
     linked; one whose API accepts calls without ids (Gemini) withholds it.
+
+``STREAM_CUT_KEY`` (``"agentkit.stream_cut"``)
+    On an assistant item whose stream stopped before its provider's final
+    event (cancelled, a transport failure, a body cut short): an object
+    ``{"dropped_calls": [...]}`` listing the tool calls whose arguments were
+    cut off, each ``{"id", "name", "arguments"}`` (the argument text that
+    arrived), which the item does not hold: a call the client cannot run, and
+    one the next request must not send.  A stream decoder's ``close()`` sets
+    it; so does ``finish()`` when the final event never came.
 """
 
 from __future__ import annotations
@@ -66,6 +75,7 @@ __all__ = (
     "PROVIDER_KEY",
     "FINISH_REASON_KEY",
     "INVENTED_ID_KEY",
+    "STREAM_CUT_KEY",
 )
 
 #: A tool call's argument text, while open or when it is not valid JSON.
@@ -94,3 +104,5 @@ PROVIDER_KEY = "agentkit.provider"
 FINISH_REASON_KEY = "agentkit.finish_reason"
 #: ``True`` on a part whose id the adapter invented (the provider sent none); sent only to APIs that need ids.
 INVENTED_ID_KEY = "agentkit.invented_id"
+#: On an item whose stream stopped before its final event: ``{"dropped_calls": [...]}``, the calls cut off.
+STREAM_CUT_KEY = "agentkit.stream_cut"

@@ -46,6 +46,24 @@ def can_start_thread() -> bool:
 
 
 @functools.lru_cache(maxsize=None)
+def can_serve_loopback() -> bool:
+    """Whether a TCP server on 127.0.0.1 can start here and a client connect to it (with a thread to serve)."""
+    if not can_start_thread():
+        return False
+    try:
+        import socket
+
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(1)
+            with socket.create_connection(server.getsockname(), timeout=10):
+                pass
+    except (OSError, ImportError, RuntimeError):
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=None)
 def can_spawn_process() -> bool:
     """Whether this interpreter can start another copy of itself as a process."""
     if not sys.executable:
@@ -196,6 +214,8 @@ def _skip_unless(probe: Callable[[], bool], reason: str) -> Callable[[F], F]:
 
 #: Skip the test where no thread can start.
 needs_threads = _skip_unless(can_start_thread, "needs threads: this interpreter cannot start one")
+#: Skip the test where no loopback TCP server can run (no sockets or no threads: Pyodide).
+needs_loopback = _skip_unless(can_serve_loopback, "needs sockets: this interpreter cannot serve and reach 127.0.0.1")
 #: Skip the test where no process can be spawned.
 needs_processes = _skip_unless(can_spawn_process, "needs processes: this interpreter cannot spawn one")
 #: Skip the test where ``asyncio.run()`` cannot run (no stack switching).

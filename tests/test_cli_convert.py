@@ -192,7 +192,7 @@ class BadDataTest(Files):
         event = json.loads(lines[2])
         event["choices"][0]["delta"]["content"] = 5
         lines[2] = json.dumps(event)
-        self.assert_one_line("\n".join(lines) + "\n", "openai-chat", "PATH:3: choices[0].delta.content: expected a string, found 5")
+        self.assert_one_line("\n".join(lines) + "\n", "openai-chat", "PATH:3: choices[0].delta.content: expected a string or an array, found 5")
 
     def test_a_raw_event_stream_with_a_bad_event(self) -> None:
         self.assert_one_line('data: {"type": "message_start", "message": {"id": 5}}\n\n', "anthropic",

@@ -33,6 +33,7 @@ from agentkit_core import (
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
+    STREAM_CUT_KEY,
     TOOL_NAME_KEY,
     AppendText,
     ArtifactId,
@@ -838,7 +839,9 @@ class StreamTests(unittest.TestCase):
             with self.subTest(events=n):
                 [item] = adapter.items_from_stream(events[:n])
                 self.assertIs(item.kind, ItemKind.ASSISTANT)
-                self.assertEqual(item.finish_reason, None if n <= stop else whole.finish_reason)
+                # No message_stop: not a finished turn, whatever arrived.
+                self.assertEqual(item.finish_reason, FinishReason.ERROR)
+                self.assertEqual(item.metadata[STREAM_CUT_KEY], {"dropped_calls": []})
                 self.assertEqual(item.usage is None, n == 0)
                 for part, full in zip(item.parts, whole.parts):  # what arrived, closed as it stands
                     self.assertIs(type(part), type(full))
@@ -850,7 +853,9 @@ class StreamTests(unittest.TestCase):
                     self.assertEqual(len(item.parts), len(whole.parts))
                 else:
                     self.assertLessEqual(len(item.parts), len(whole.parts))
-        self.assertEqual(adapter.items_from_stream(events[: len(events) - 1]), [whole])  # message_stop adds nothing left
+        [cut] = adapter.items_from_stream(events[: len(events) - 1])  # message_stop adds no part, but ends the turn
+        self.assertEqual((cut.parts, cut.metadata.without(STREAM_CUT_KEY)), (whole.parts, whole.metadata))
+        self.assertEqual((whole.finish_reason, STREAM_CUT_KEY in whole.metadata), (FinishReason.COMPLETED, False))
 
     def test_thinking_cut_before_its_signature_holds_no_state_and_is_not_sent_back(self) -> None:
         events = load_events("messages.thinking_text.stream.jsonl")

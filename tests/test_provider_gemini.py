@@ -730,7 +730,8 @@ class StreamTests(unittest.TestCase):
         self.assertIsNone(decoder.finish_reason)
         [item] = gemini.items_from_stream(events)
         self.assertEqual([type(p) for p in item.parts], [ReasoningPart, TextPart])
-        self.assertIsNone(item.finish_reason)
+        self.assertEqual(item.finish_reason, FinishReason.ERROR)  # no finishReason came: not a finished turn
+        self.assertEqual(item.metadata["agentkit.stream_cut"], {"dropped_calls": []})
         self.assertNotIn(FINISH_REASON_KEY, item.metadata)
 
     def test_error_event_ends_the_turn_with_error(self) -> None:

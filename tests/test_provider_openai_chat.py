@@ -24,8 +24,10 @@ from agentkit_core import (
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
+    STREAM_CUT_KEY,
     TOOL_NAME_KEY,
     AppendBytes,
+    AppendText,
     ArtifactId,
     BeginPart,
     CommitPart,
@@ -855,10 +857,18 @@ class StreamTest(unittest.TestCase):
         state = fold_all(FoldState(), [d for c in chunks for d in decoder.feed(c)])
         self.assertTrue(state.is_open)
         item = decoder.finish(state.finalize())
-        self.assertEqual(item.parts[0].input, {"country": "UK"})  # type: ignore[attr-defined]
-        self.assertIsNone(item.finish_reason)
+        # No finish_reason: the call still streaming may be cut off (its text parses here, by chance): dropped.
+        self.assertEqual((item.parts, item.finish_reason), ((), FinishReason.ERROR))
+        [dropped] = item.metadata[STREAM_CUT_KEY]["dropped_calls"]  # type: ignore[index]
+        self.assertEqual(json.loads(dropped["arguments"]), {"country": "UK"})  # type: ignore[index]
         self.assertIsNone(item.usage)
         self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts([item]))
+        # A call followed by another is complete: kept.
+        two = [chunk({"tool_calls": [{"index": 0, "id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}),
+               chunk({"tool_calls": [{"index": 1, "id": "c2", "type": "function", "function": {"name": "g", "arguments": "{\"a"}}]})]
+        [item] = chat.items_from_stream(two)
+        self.assertEqual([c.id.value for c in item.tool_calls()], ["c1"])
+        self.assertEqual(item.metadata[STREAM_CUT_KEY], {"dropped_calls": [{"id": "c2", "name": "g", "arguments": '{"a'}]})
 
     def test_compatible_reasoning_streams_as_a_reasoning_part(self) -> None:
         chunks = HAND_WRITTEN_STREAMS[0] + [chunk(usage=USAGE)]
@@ -878,12 +888,58 @@ class StreamTest(unittest.TestCase):
         for name, chunks in (("vllm", vllm), ("openrouter", openrouter)):
             with self.subTest(name):
                 decoder, deltas, state = run(chunks)
-                self.assertEqual([type(p) for p in state.parts], [TextPart, ReasoningPart])  # the order they began in
+                # An empty content opens no part: the text part begins with its first text, after the reasoning.
+                self.assertEqual([type(p) for p in state.parts], [ReasoningPart, TextPart])
                 item = decoder.finish(state.parts)
                 self.assertEqual([type(p) for p in item.parts], [ReasoningPart, TextPart])
                 self.assertEqual((item.parts[0].summary, item.text_content()), ("Two plus two.", "4"))  # type: ignore[attr-defined]
                 self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
                 self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts([item]))
+
+    def test_reading_the_response_mid_stream_changes_nothing(self) -> None:
+        """Long fields are held in pieces and written into the message when read; reading early is harmless."""
+        for name in files(".stream.jsonl"):
+            with self.subTest(name):
+                chunks = events(name)
+                decoder = chat.stream_decoder()
+                for n, c in enumerate(chunks):
+                    decoder.feed(c)
+                    if n % 3 == 0:
+                        decoder.response()
+                self.assertEqual(decoder.response(), accumulate(chunks))
+
+    def test_typed_content_entries_fold_as_the_non_streaming_answer(self) -> None:
+        """Mistral's thinking models stream ``content`` as typed entries (thinking, then text), then plain strings."""
+        def think(*texts: str, **extra: Any) -> dict[str, Any]:
+            return {"type": "thinking", "thinking": [{"type": "text", "text": t} for t in texts], **extra}
+
+        chunks = [chunk({"role": "assistant", "content": ""}), chunk({"content": [think("Two plus")]}),
+                  chunk({"content": [think(" two", " is")]}),
+                  chunk({"content": [think(" four.", closed=True), {"type": "text", "text": "4"}]}),
+                  chunk({"content": " it"}), chunk({"content": " is."}), chunk({}, "stop")]
+        def answer_of(content: list[Any]) -> dict[str, Any]:
+            return body({"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"})
+
+        answer = answer_of([think("Two plus two is four.", closed=True), {"type": "text", "text": "4 it is."}])
+        expected = chat.items_from_response(answer)
+        decoder, deltas, state = run(chunks)
+        self.assertFalse(state.is_open)
+        self.assertEqual(dicts(decoder.finish_all(state.parts)), dicts(expected))
+        self.assertEqual(dicts(chat.items_from_stream(chunks)), dicts(expected))
+        self.assertEqual(decoder.response()["choices"][0]["message"]["content"], answer["choices"][0]["message"]["content"])
+        grown: dict[str, str] = {}  # what each part's live text grew by
+        for d in deltas:
+            if isinstance(d, AppendText):
+                grown[d.part_id.value] = grown.get(d.part_id.value, "") + d.chunk
+        self.assertEqual(list(grown.values()), ["Two plus two is four.", "4 it is."])
+        self.assertEqual(expected[0].text_content(), "4 it is.")
+        # Plain text first, then entries: the text becomes the first entry, its part kept.
+        plain = [chunk({"content": "Hi"}), chunk({"content": [{"type": "text", "text": " there"}, think("hm")]}), chunk({}, "stop")]
+        answer = answer_of([{"type": "text", "text": "Hi there"}, think("hm")])
+        self.assertEqual(dicts(chat.items_from_stream(plain)), dicts(chat.items_from_response(answer)))
+        self.assertFalse(run(plain)[2].is_open)
+        with self.assertRaises(NormalizeError):
+            chat.stream_decoder().feed(chunk({"content": {"type": "text"}}))
 
     def test_custom_tool_call_streams_its_input_as_a_value(self) -> None:
         decoder, state, inputs = chat.stream_decoder(), FoldState(), []

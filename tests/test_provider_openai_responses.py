@@ -25,6 +25,7 @@ from agentkit_core import (
     INPUT_ERROR_KEY,
     INPUT_JSON_KEY,
     PROVIDER_KEY,
+    STREAM_CUT_KEY,
     AppendText,
     ArtifactId,
     BeginPart,
@@ -90,11 +91,19 @@ def run_stream(events: list[dict[str, Any]]) -> tuple[Item, list[Any]]:
 
 
 def terminal_with_done_items(events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The terminal response, each output item replaced by its output_item.done copy."""
+    """The terminal response, each output item replaced by its output_item.done copy, but for a reasoning
+    item's ``encrypted_content``: the terminal's is the version to replay."""
     response: dict[str, Any] = copy.deepcopy(events[-1]["response"])
     done = {e["output_index"]: e["item"] for e in events if e["type"] == "response.output_item.done"}
-    response["output"] = [done.get(i, item) for i, item in enumerate(response["output"])]
+    response["output"] = [with_terminal_state(done.get(i, item), item) for i, item in enumerate(response["output"])]
     return response
+
+
+def with_terminal_state(done: dict[str, Any], terminal: dict[str, Any]) -> dict[str, Any]:
+    """An output item's done copy with the terminal copy's ``encrypted_content`` (a reasoning item's)."""
+    if done.get("type") == "reasoning" and isinstance(terminal.get("encrypted_content"), str):
+        return {**done, "encrypted_content": terminal["encrypted_content"]}
+    return done
 
 
 def response(*output: dict[str, Any], status: str = "completed", **fields: Any) -> dict[str, Any]:
@@ -696,7 +705,8 @@ class StreamTest(unittest.TestCase):
                     differing += done.get("encrypted_content") != final.get("encrypted_content")
         self.assertEqual(differing, 2)  # function_call and reasoning_summary: real streams re-encrypt
 
-    def test_committed_reasoning_carries_the_done_value(self) -> None:
+    def test_reasoning_carries_the_terminal_encrypted_content(self) -> None:
+        """The stream sends three versions; the terminal response's is the one the API means to be replayed."""
         for name in ("responses.function_call.stream.jsonl", "responses.reasoning_summary.stream.jsonl"):
             with self.subTest(name):
                 events = load_stream(name)
@@ -706,11 +716,11 @@ class StreamTest(unittest.TestCase):
                 item, _ = run_stream(events)
                 first = item.parts[0]
                 assert isinstance(first, ReasoningPart)
-                self.assertEqual(first.data, InlineText(done["encrypted_content"]))
+                self.assertEqual(first.data, InlineText(final["encrypted_content"]))
                 self.assertNotEqual(done["encrypted_content"], added["encrypted_content"])
                 self.assertNotEqual(done["encrypted_content"], final["encrypted_content"])
                 replay = A.request_from_items([item])["input"][0]
-                self.assertEqual(replay["encrypted_content"], done["encrypted_content"])
+                self.assertEqual(replay["encrypted_content"], final["encrypted_content"])
 
     def test_reasoning_summary_parts_stream_separately(self) -> None:
         events = load_stream("responses.reasoning_summary.stream.jsonl")
@@ -845,11 +855,12 @@ class StreamTest(unittest.TestCase):
         cut = [e for e in events if e["type"] not in ("response.function_call_arguments.done", "response.output_item.done",
                                                       "response.completed")][:-2]
         [item] = A.items_from_stream(cut)
-        call = item.parts[-1]
-        assert isinstance(call, ToolCallPart)
-        self.assertIsNone(call.input)  # the fold's convention for the text that arrived
-        self.assertTrue(str(call.metadata[INPUT_JSON_KEY]).startswith('{"'))
-        self.assertIsNone(item.finish_reason)
+        # No terminal event: the turn did not finish, and the call whose arguments were cut off is dropped.
+        self.assertEqual(item.finish_reason, FinishReason.ERROR)
+        self.assertFalse(item.tool_calls())
+        [dropped] = item.metadata[STREAM_CUT_KEY]["dropped_calls"]  # type: ignore[index]
+        self.assertTrue(dropped["arguments"].startswith('{"'))  # type: ignore[index]
+        self.assertEqual(A.items_from_stream(events)[0].finish_reason, FinishReason.TOOL_CALL)
 
 
 def stream(*events: dict[str, Any], terminal: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -872,7 +883,7 @@ class DocumentedEventsTest(unittest.TestCase):
         terminal = events[-1].get("response")
         if terminal is not None:  # what the stream gives is what the response gives
             done = {e["output_index"]: e["item"] for e in events if e["type"] == "response.output_item.done"}
-            body = {**terminal, "output": [done.get(i, o) for i, o in enumerate(terminal["output"])]}
+            body = {**terminal, "output": [with_terminal_state(done.get(i, o), o) for i, o in enumerate(terminal["output"])]}
             [expected] = A.items_from_response(body)
             self.assertEqual(item, expected)
         return item, deltas
@@ -898,10 +909,10 @@ class DocumentedEventsTest(unittest.TestCase):
         )
         item, deltas = self.check(events)
         self.assertEqual([p.summary for p in item.parts], ["Let me think.", "Thought."])  # type: ignore[attr-defined]
-        self.assertEqual(item.parts[0].data, InlineText("gAAAA-done"))  # type: ignore[attr-defined]
+        self.assertEqual(item.parts[0].data, InlineText("gAAAA-terminal"))  # type: ignore[attr-defined]
         # the summary's .done event appended what its deltas lacked
         self.assertEqual([d.chunk for d in deltas if isinstance(d, AppendText)], ["Let me ", "think.", "Thought", "."])
-        self.assertEqual(A.request_from_items([item])["input"], [done])
+        self.assertEqual(A.request_from_items([item])["input"], [{**done, "encrypted_content": "gAAAA-terminal"}])
 
     def test_refusal_stream_is_blocked(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
@@ -962,12 +973,10 @@ class DocumentedEventsTest(unittest.TestCase):
              "obfuscation": "CmLWzfqc06"},
         ]
         [item] = A.items_from_stream(events)
-        [call] = item.parts
-        assert isinstance(call, ToolCallPart)
-        self.assertEqual((call.id, call.name), (ToolCallId("call_2GHkSm2Jm0n7vgXsQEryfGmL"), "execute_sql"))
-        self.assertEqual(A.request_from_items([item])["input"], [
-            {"call_id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "name": "execute_sql", "input": "SELECT * FROM users",
-             "id": ctc, "type": "custom_tool_call"}])
+        self.assertEqual((item.parts, item.finish_reason), ((), FinishReason.ERROR))  # cut off: not a call to run
+        self.assertEqual(item.metadata[STREAM_CUT_KEY], {"dropped_calls": [
+            {"id": "call_2GHkSm2Jm0n7vgXsQEryfGmL", "name": "execute_sql", "arguments": "SELECT * FROM users"}]})
+        self.assertEqual(A.request_from_items([item])["input"], [])
 
     def test_annotation_under_its_older_name_and_queued(self) -> None:
         item0 = {"type": "message", "id": "msg_1", "role": "assistant", "status": "in_progress", "content": []}
@@ -986,7 +995,7 @@ class DocumentedEventsTest(unittest.TestCase):
         [open_text] = state.snapshot()
         self.assertEqual(open_text.metadata["openai.part.annotations"], [note])
         [item] = [decoder.finish(state.finalize())]
-        self.assertEqual((item.id, item.finish_reason), (MessageId("resp_1"), None))
+        self.assertEqual((item.id, item.finish_reason), (MessageId("resp_1"), FinishReason.ERROR))  # no terminal event
         self.assertEqual(item.metadata["openai.status"], "queued")
 
     def test_server_tool_progress_events(self) -> None:
@@ -1131,7 +1140,7 @@ class DocumentedEventsTest(unittest.TestCase):
         # no event ended the turn: the part stays open, and the fold closes it as it stands
         self.assertTrue(state.is_open)
         [item] = A.items_from_stream(events)
-        self.assertEqual((item.text_content(), item.finish_reason), ("Hello", None))
+        self.assertEqual((item.text_content(), item.finish_reason), ("Hello", FinishReason.ERROR))
 
 
 class RequestTest(unittest.TestCase):
@@ -1166,10 +1175,11 @@ class RequestTest(unittest.TestCase):
         call = next(p for p in turn.parts if isinstance(p, ToolCallPart))
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("6666")),))
         rebuilt = A.request_from_items(A.items_from_request(first) + [turn, result])
-        done = [e["item"] for e in events if e["type"] == "response.output_item.done"]
+        done = terminal_with_done_items(events)["output"]
         self.assertEqual(rebuilt, {"input": first["input"] + done
                                    + [{"type": "function_call_output", "call_id": done[1]["call_id"], "output": "6666"}]})
-        self.assertEqual(rebuilt["input"][1]["encrypted_content"], done[0]["encrypted_content"])  # the complete one
+        final = events[-1]["response"]["output"][0]["encrypted_content"]
+        self.assertEqual(rebuilt["input"][1]["encrypted_content"], final)  # the terminal response's
         self.assertEqual((rebuilt["input"][2]["id"][:3], rebuilt["input"][2]["call_id"][:5]), ("fc_", "call_"))
 
     def test_a_plain_result_answers_a_custom_tool_call_in_kind(self) -> None:

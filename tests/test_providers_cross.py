@@ -1,7 +1,8 @@
 """The four provider projections as one product: the same rules, checked across all of them.
 
 * every provider module, private ones included, imports only the public names
-  of the package, ``_common`` and its own provider's private modules;
+  of the package (and of its public ``http`` module), ``_common`` and its own
+  provider's private modules;
 * the items decoded from every recording of one provider go to every
   provider's ``request_from_items``: each call sends them or refuses one part
   with ``NormalizeError`` naming it, never sends another provider's metadata or
@@ -26,6 +27,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 import agentkit_core
+import agentkit_core.http
 import agentkit_core.providers
 from agentkit_core import (
     FINISH_REASON_KEY,
@@ -56,7 +58,7 @@ SHARED = "_common"
 #: Each public provider package.
 PROVIDER_NAMES = ("anthropic", "openai_chat", "openai_responses", "gemini")
 #: The private modules every provider package has, named for their role (README "How the package is built").
-ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held")
+ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http")
 
 
 def provider_modules() -> list[str]:
@@ -98,8 +100,11 @@ class ImportTest(unittest.TestCase):
                 for node in ast.walk(ast.parse(inspect.getsource(module))):
                     # every module sits one package below providers: ``...`` is agentkit_core itself
                     if isinstance(node, ast.ImportFrom) and node.level == 3:
-                        self.assertIsNone(node.module, "a private core module")  # the package itself
                         names = [a.name for a in node.names]
+                        if node.module == "http":  # the package's public HTTP module, by its public names
+                            self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
+                            continue
+                        self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         assert node.module is not None, "providers/__init__ itself"

@@ -8,14 +8,15 @@ capability the interpreter lacks (a thread, ``asyncio.run()``) is declared in
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import io
 import os
 import re
 import unittest
-from typing import Callable, NamedTuple
+from typing import Callable, ContextManager, Iterator, NamedTuple
 
-from tests.capability import can_run_asyncio, can_start_thread
+from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
 #: None: the README passes the plain runner too (``python -m doctest README.md``), exact to the space.
@@ -24,14 +25,37 @@ _HEADING = re.compile(r"^(?:##|###) (.+)$", re.M)
 
 THREADS = (can_start_thread, "needs threads: this interpreter cannot start one")
 ASYNCIO_RUN = (can_run_asyncio, "needs asyncio.run(): this interpreter cannot run a loop to completion")
+LOOPBACK = (can_serve_loopback, "needs sockets: this interpreter cannot serve and reach 127.0.0.1")
 
 #: The sections whose examples need a capability, by title.
 NEEDS: dict[str, tuple[tuple[Callable[[], bool], str], ...]] = {
     "Waiting without polling": (THREADS,),
     "In asyncio code": (ASYNCIO_RUN,),
+    "A whole turn": (THREADS, ASYNCIO_RUN, LOOPBACK),
 }
 #: What in an example's source shows that it needs a capability.
 _USES = {THREADS: re.compile(r"\bthreading\.|\bThread\("), ASYNCIO_RUN: re.compile(r"\basyncio\.run\(|run_until_complete\(")}
+
+
+@contextlib.contextmanager
+def _anthropic_server() -> Iterator[dict[str, object]]:
+    """``base_url``: the suite's loopback server playing a tool call, then an answer, then a stream that stalls."""
+    from tests import recorded
+    from tests.loopback import Loopback, sse_reply
+
+    replies = [
+        sse_reply(recorded.raw("anthropic", "messages.text_tool_use.sse.txt")),
+        sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt")),
+        sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"), 30.0),
+    ]
+    with Loopback(replies) as server:
+        yield {"base_url": server.url()}
+
+
+#: What a section's examples are given besides their own names, by title: a context manager of globals.
+FIXTURES: dict[str, Callable[[], ContextManager[dict[str, object]]]] = {
+    "A whole turn": _anthropic_server,
+}
 
 
 class Section(NamedTuple):
@@ -77,9 +101,13 @@ class ReadmeSection(unittest.TestCase):
         for probe, reason in NEEDS.get(self.section.title, ()):
             if not probe():
                 raise unittest.SkipTest(reason)
-        report = io.StringIO()
-        runner = doctest.DocTestRunner(optionflags=FLAGS)
-        result = runner.run(self.doctest, out=report.write, clear_globs=True)
+        with contextlib.ExitStack() as stack:
+            fixture = FIXTURES.get(self.section.title)
+            if fixture is not None:
+                self.doctest.globs.update(stack.enter_context(fixture()))
+            report = io.StringIO()
+            runner = doctest.DocTestRunner(optionflags=FLAGS)
+            result = runner.run(self.doctest, out=report.write, clear_globs=True)
         self.assertEqual(result.failed, 0, "\n" + report.getvalue())
 
 

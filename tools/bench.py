@@ -36,7 +36,9 @@ AREAS = {
     "import": ("bench_codec", "measure_import"),
     "fold": ("bench_fold", "measure"),
     "cancel": ("bench_cancel", "measure"),
+    "cancel-http": ("bench_cancel", "measure_http"),
     "providers": ("bench_providers", "measure"),
+    "scaling": ("bench_streams", "measure"),
 }
 
 

@@ -1,4 +1,4 @@
-"""The command line: ``python -m agentkit_core demo|validate|stats|fold|convert``.
+"""The command line: ``python -m agentkit_core demo|validate|stats|fold|convert|turn``.
 
 Only ``__main__`` imports this package; importing ``agentkit_core`` never does.
 
@@ -448,6 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("files", nargs="+", metavar="FILE", help="a request or response body, JSON Lines of stream events, "
                          "or a raw text/event-stream body, told apart by content; - reads stdin")
     convert.set_defaults(run=cmd_convert)
+    from .turn import add_parser
+
+    add_parser(commands, escape, CliError)
     return parser
 
 

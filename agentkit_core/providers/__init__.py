@@ -11,8 +11,10 @@ providers by switching the module:
 Every module has ``items_from_response(body)``, ``items_from_request(body)``,
 ``request_from_items(items)``, ``stream_decoder()``, ``items_from_stream(events)``
 and ``events_from_sse(text)``, and, besides them, ``finish_reason(raw)`` (what
-a raw finish reason alone means) and ``usage_from_native(usage)`` (a native
-usage object as :class:`~agentkit_core.Usage`).  Every stream decoder has
+a raw finish reason alone means), ``usage_from_native(usage)`` (a native
+usage object as :class:`~agentkit_core.Usage`) and ``http_request(items,
+model=...)`` (the whole request, URL, headers and body, as the
+:class:`~agentkit_core.http.Request` that :func:`agentkit_core.http.send` sends).  Every stream decoder has
 ``feed(event)``, ``finish(parts)``, ``finish_all(parts)`` (every item of the
 stream: one per choice or candidate where there can be several) and the live
 ``usage`` and ``finish_reason``.  Each module opens with its mapping table as

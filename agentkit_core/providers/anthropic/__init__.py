@@ -245,12 +245,14 @@ from ._request import transcript_fields
 from ._response import assistant_item, check_message, content_blocks, finish_reason, part_from_block, usage_from_native
 from ._stream import AnthropicStreamDecoder
 from ._held import REQUEST, RESPONSE
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 from .._common import JsonDict, carry, checked_list, json_object, name_results, wrong
 from .._common.held import take
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
@@ -290,7 +292,8 @@ def stream_decoder() -> AnthropicStreamDecoder:
 def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
     """Decode and fold a whole stream of events: the item :func:`items_from_response` gives for its message.
 
-    A stream cut short still gives its item, open parts closed as they stand.
+    A stream cut short (no ``message_stop``) still gives its item, closed as
+    the decoder's ``close`` closes it, with ``FinishReason.ERROR``.
     """
     return fold_stream(AnthropicStreamDecoder(), events)
 
@@ -362,3 +365,6 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
     content the API cannot take.
     """
     return {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+
+
+http_request = http_request_with(request_from_items)

@@ -13,6 +13,7 @@ from ... import (
     CustomPart,
     Delta,
     FinishReason,
+    FoldState,
     InlineText,
     Item,
     JsonValue,
@@ -31,6 +32,7 @@ from ._keys import NS, UNKNOWN_DELTAS
 from ._response import (
     assistant_item,
     block_type,
+    checked_usage,
     check_message,
     custom,
     finish_reason,
@@ -41,7 +43,7 @@ from ._response import (
 from ._held import EVENT
 from .._common import JsonDict, checked_list, copy_json, json_object, parse_arguments, wrong
 from .._common.held import take
-from .._common.streams import header
+from .._common.streams import close_items, cut_calls, header, stream_parts
 
 #: Block types whose input streams as ``input_json_delta``.
 _TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
@@ -104,6 +106,8 @@ class AnthropicStreamDecoder:
         self._error: JsonValue = None
         self._open: dict[int, _Open] = {}
         self._starts = 0
+        self._began: list[str] = []  # the id of every part begun, in order
+        self._ended = False  # message_stop or an error event came
         self.usage = None
         self.finish_reason = None
 
@@ -125,12 +129,34 @@ class AnthropicStreamDecoder:
         return deltas
 
     def finish(self, parts: Sequence[Part]) -> Item:
-        """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried."""
-        return assistant_item(self._message, checked_list(parts, Part, "parts"), self._error)
+        """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried.
+
+        A stream that stopped before ``message_stop`` (or an ``error`` event)
+        is closed as :meth:`close` closes it, with ``FinishReason.ERROR``.
+        """
+        return self._item(checked_list(parts, Part, "parts"), FinishReason.ERROR)
 
     def finish_all(self, parts: Sequence[Part]) -> list[Item]:
         """``[finish(parts)]``: a Messages stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
+
+    def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
+        """The item of a turn stopped before it finished (cancelled; ``ERROR`` for a transport failure).
+
+        ``parts`` is ``FoldState.finalize()`` (or the state itself).  The item
+        gets ``reason``, keeps the text and thinking that arrived, and drops a
+        ``tool_use`` whose input was cut off (its block never stopped), listed
+        under ``agentkit.stream_cut``; a call whose block stopped is kept.  A
+        stream that had ended gives :meth:`finish`'s item.
+        """
+        return self._item(stream_parts(parts), reason)
+
+    def _item(self, parts: list[Part], reason: FinishReason) -> Item:
+        item = assistant_item(self._message, parts, self._error)
+        if self._ended:
+            return item
+        open_calls = {f"part-{i}" for i, opened in self._open.items() if opened.kind is PartKind.TOOL_CALL}
+        return close_items([item], [False], cut_calls(parts, self._began, open_calls), reason)[0]
 
     # -- event handlers: each checks everything before it changes anything
 
@@ -143,6 +169,7 @@ class AnthropicStreamDecoder:
         for part in content:  # blocks sent whole, under ids no content_block_start uses
             pid = PartId(f"start-{self._starts}")
             self._starts += 1
+            self._began.append(pid.value)
             deltas += [BeginPart(pid, part.part_kind), CommitPart(part, part_id=pid)]
         return deltas
 
@@ -164,6 +191,7 @@ class AnthropicStreamDecoder:
         elif isinstance(part, ReasoningPart) and part.summary:
             deltas.append(AppendText(pid, part.summary))
         self._open[index] = _Open(block, part.part_kind)
+        self._began.append(pid.value)
         return deltas
 
     def _block_delta(self, event: JsonDict) -> list[Delta]:
@@ -212,7 +240,9 @@ class AnthropicStreamDecoder:
         return []
 
     def _message_stop(self, event: JsonDict) -> list[Delta]:
-        return self._commit(*sorted(self._open))
+        commits = self._commit(*sorted(self._open))
+        self._ended = True
+        return commits
 
     def _error_event(self, event: JsonDict) -> list[Delta]:
         error = event.get("error")
@@ -224,6 +254,7 @@ class AnthropicStreamDecoder:
         self._message = message
         self._error = copy_json(error) if error is not None else {}
         self.finish_reason = FinishReason.ERROR
+        self._ended = True
         return commits
 
     # -- helpers
@@ -231,7 +262,8 @@ class AnthropicStreamDecoder:
     def _live(self, message: JsonDict) -> None:
         """Take ``message`` (checked) as the turn's message so far, and update the live attributes."""
         usage = message.get("usage")
-        live = None if usage is None else usage_from_native(usage)
+        # the message is checked already: a usage object in it needs no second check
+        live = None if usage is None else checked_usage(usage) if type(usage) is dict else usage_from_native(usage)
         reason = finish_reason(message.get("stop_reason"))
         self._message = message
         if live is not None:

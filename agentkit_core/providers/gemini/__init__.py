@@ -116,7 +116,7 @@ Finish reasons:
 chunk (raw ``"error"``, the error in ``gemini.error``)
 ``LANGUAGE``, ``OTHER``, ``NO_IMAGE``, ``IMAGE_OTHER``,             ``FinishReason.other(raw)``
 ``FINISH_REASON_UNSPECIFIED``, anything else
-absent (a stream cut short)                                       ``None``
+absent (a stream cut short)                                       ``ERROR``, as the decoder's ``close`` closes it
 ================================================================  ===================================
 
 Streams
@@ -258,9 +258,11 @@ from ._response import (
 from ._keys import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
 from ._request import SKIP_SIGNATURE, Encoder, from_gemini
 from ._stream import GeminiStreamDecoder
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
@@ -304,7 +306,7 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
 
 
 def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
-    """Decode and fold a whole stream: one item per candidate (parts still open are closed as they stand)."""
+    """Decode and fold a whole stream: one item per candidate (a candidate cut short is closed as ``ERROR``)."""
     return fold_stream(GeminiStreamDecoder(new_call_id), events)
 
 
@@ -435,3 +437,5 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
         body["system_instruction" if snake else "systemInstruction"] = merged
     return {**body, **tool_fields(tools, tool_choice)}
 
+
+http_request = http_request_with(request_from_items)

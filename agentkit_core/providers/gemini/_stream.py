@@ -10,6 +10,7 @@ from ... import (
     CommitPart,
     Delta,
     FinishReason,
+    FoldState,
     Item,
     Part,
     PartId,
@@ -23,7 +24,7 @@ from ... import (
 from ._held import EVENT
 from .._common import JsonDict, checked_list, copy_json, json_object
 from .._common.held import take
-from .._common.streams import header, split_parts
+from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
 from ._keys import SIGNATURE, NewCallId
 from ._partial import Arguments, JsonPath, continues, fragments, starts
@@ -46,10 +47,25 @@ class _Candidate:
 
 
 class _Open:
-    """A streaming text part: its id, the native part so far, and that part decoded."""
+    """A streaming text part: its id, the native part so far (its text left out) and that part decoded (for
+    its type and metadata), and the text in pieces, joined once when the part closes: re-joining it for
+    every chunk would make a long answer quadratic."""
 
-    def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart) -> None:
+    __slots__ = ("part_id", "native", "part", "pieces", "size")
+
+    def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart, text: str) -> None:
         self.part_id, self.native, self.part = part_id, native, part
+        self.pieces, self.size = [text], len(text)
+
+    def grow(self, native: JsonDict, part: TextPart | ReasoningPart, text: str) -> None:
+        self.native, self.part = native, part
+        self.pieces.append(text)
+        self.size += len(text)
+
+    def closed(self) -> TextPart | ReasoningPart:
+        """The part with all its text."""
+        text, md = "".join(self.pieces), self.part.metadata
+        return TextPart(text, metadata=md) if isinstance(self.part, TextPart) else ReasoningPart(text, metadata=md)
 
 
 class _Building:
@@ -84,6 +100,7 @@ class GeminiStreamDecoder:
         self._response: JsonDict = {}
         self._candidates: dict[int, _Candidate] = {}
         self._owners: list[int] = []  # candidate index of every part, in the order parts began
+        self._began: list[str] = []  # and its id
         self._error: JsonDict | None = None
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
@@ -136,6 +153,7 @@ class GeminiStreamDecoder:
         pid = PartId(f"part-{candidate.index}-{candidate.count}")
         candidate.count += 1
         self._owners.append(candidate.index)
+        self._began.append(pid.value)
         deltas.append(BeginPart(pid, kind))
         return pid
 
@@ -170,17 +188,16 @@ class GeminiStreamDecoder:
         if opened is not None and type(opened.part) is type(part):
             # A signature with text of its own starts a part; an empty chunk's joins the open one if it has none.
             signed, open_signed = SIGNATURE in part.metadata, SIGNATURE in opened.part.metadata
-            if not signed or (not open_signed and (text == "" or _text_of(opened.part) == "")):
+            if not signed or (not open_signed and (text == "" or opened.size == 0)):
                 whole = copy_json(opened.native)
                 whole.update((k, copy_json(v)) for k, v in native.items() if k != "text")
-                whole["text"] = _text_of(opened.part) + text
-                grown = part_from_native(whole, self._calls)
-                if type(grown) is type(part):
+                grown = part_from_native(whole, self._calls)  # the text is "": only the other fields matter
+                if isinstance(grown, (TextPart, ReasoningPart)) and type(grown) is type(part):
                     if grown.metadata != opened.part.metadata:
                         deltas.append(SetMetadata(opened.part_id, grown.metadata))
                     if text:
                         deltas.append(AppendText(opened.part_id, text))
-                    opened.native, opened.part = whole, grown
+                    opened.grow(whole, grown, text)
                     return
         if text == "" and native.keys() == {"text"}:
             return  # nothing to show: Gemini 3 ends a stream whose answer is a call with such a chunk
@@ -190,13 +207,13 @@ class GeminiStreamDecoder:
             deltas.append(SetMetadata(pid, part.metadata))
         if text:
             deltas.append(AppendText(pid, text))
-        candidate.open = _Open(pid, copy_json(native), part)
+        candidate.open = _Open(pid, {**copy_json(native), "text": ""}, part, text)
 
     def _close(self, candidate: _Candidate, deltas: list[Delta]) -> None:
         opened, building = candidate.open, candidate.building
         if opened is not None:
             candidate.open = None
-            deltas.append(CommitPart(opened.part, part_id=opened.part_id))
+            deltas.append(CommitPart(opened.closed(), part_id=opened.part_id))
         if building is not None:
             candidate.building = None
             deltas.append(CommitPart(building.arguments.call(building.start), part_id=building.part_id))
@@ -205,22 +222,47 @@ class GeminiStreamDecoder:
         """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried."""
         return self.finish_all(parts)[0]
 
+    def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
+        """The first candidate's item of a turn stopped before it finished (:meth:`close_all` gives every one)."""
+        return self.close_all(parts, reason)[0]
+
+    def close_all(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> list[Item]:
+        """The items of a turn stopped before it finished (cancelled; ``ERROR`` for a transport failure).
+
+        ``parts`` is ``FoldState.finalize()`` (or the state itself).  Each
+        candidate with no ``finishReason`` yet gets ``reason``, keeps the text
+        and thoughts that arrived, and drops a call whose ``partialArgs`` were
+        still arriving, listed under ``agentkit.stream_cut``; a call that came
+        whole is kept.  Candidates that had finished keep :meth:`finish_all`'s items.
+        """
+        return self._items(stream_parts(parts), reason)
+
     def finish_all(self, parts: Sequence[Part]) -> list[Item]:
         """One ASSISTANT item per candidate, in ``index`` order, from the folded ``parts`` of the whole stream.
 
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
         short: a part for every part the decoder began, in the order begun
         (with one candidate, any parts).  Other parts raise :class:`NormalizeError`.
+        A candidate the stream left without its ``finishReason`` (and no
+        blocked prompt or error ended the stream) is closed as
+        :meth:`close_all` closes it, with ``FinishReason.ERROR``.
         """
-        parts = checked_list(parts, Part, "parts")
+        return self._items(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+
+    def _items(self, parts: list[Part], reason: FinishReason) -> list[Item]:
+        stopped = self._error is not None or block_reason(self._response) is not None
         if not self._candidates and not parts:
-            return [candidate_item(self._response, {}, {}, (), self.usage, prompt_only=True, error=self._error)]
+            item = candidate_item(self._response, {}, {}, (), self.usage, prompt_only=True, error=self._error)
+            return close_items([item], [stopped], (), reason)
         candidates = self._candidates or {0: _Candidate(0)}  # parts without a candidate: folded from elsewhere
         order = sorted(candidates)
         owned = split_parts(parts, self._owners, order)
-        return [
+        items = [
             candidate_item(self._response, c.fields, c.content, owned[c.index], self.usage if n == 0 else None, error=self._error)
             for n, c in enumerate(candidates[i] for i in order)
         ]
+        ended = [stopped or isinstance(candidates[i].fields.get("finishReason"), str) for i in order]
+        open_calls = {c.building.part_id.value for c in candidates.values() if c.building is not None}
+        return close_items(items, ended, cut_calls(parts, self._began, open_calls), reason)
 
 

@@ -78,7 +78,8 @@ Finish reasons (the raw string is always in ``agentkit.finish_reason``):
 ``length``                         ``MAX_TOKENS``
 ``tool_calls``, ``function_call``  ``TOOL_CALL``
 ``content_filter``                 ``BLOCKED``
-``null`` / absent                  ``None`` (a stream cut short)
+``null`` / absent                  ``ERROR`` (a stream cut short, closed as the
+                                   decoder's ``close`` closes it)
 anything else                      ``FinishReason.other(<raw>)``
 an ``error`` body or stream event  ``BLOCKED`` when its ``code`` is ``content_filter``
 (no finish reason)                 (Azure's prompt filter), else ``ERROR``; the code
@@ -102,7 +103,12 @@ A choice's parts open (``BeginPart``) when their field first appears in its
 ``delta`` and grow as fragments arrive: ``AppendText`` of content, refusal,
 reasoning and function-call argument text (so every snapshot's text is a
 prefix of the final text); ``AppendBytes`` of the decoded audio; a custom
-tool call's input as ``ReplaceStructured`` of the text so far.  The fold's
+tool call's input as ``ReplaceStructured`` of the text so far.  An empty
+``content`` opens nothing until text comes.  A ``content`` array of typed
+entries (Mistral's thinking models: ``thinking`` and ``text`` entries, then
+plain strings) accumulates into the list the non-streaming answer holds,
+each entry extending the last of its type, part ``content-j`` growing with
+entry ``j``.  The fold's
 header keys are sent with ``SetMetadata`` as soon as they are known (a call's
 id and name, audio's modality and MIME type).  A choice's ``finish_reason``
 commits every part of that choice (``CommitPart`` with ``part_id``, decoded
@@ -285,9 +291,11 @@ from ._response import (
 )
 from ._request import messages_of
 from ._stream import ChatStreamDecoder
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
@@ -344,8 +352,8 @@ def stream_decoder() -> ChatStreamDecoder:
 def items_from_stream(events: Iterable[Any]) -> list[Item]:
     """Decode and fold a whole stream of parsed chunks: one item per choice.
 
-    Parts still open when the events run out (a stream cut short) are closed
-    as they stand, with :meth:`FoldState.finalize`.
+    A choice the events leave without its ``finish_reason`` (a stream cut
+    short) is closed as the decoder's ``close`` closes it, with ``ERROR``.
     """
     return fold_stream(ChatStreamDecoder(), events)
 
@@ -449,3 +457,6 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     send (video, an image held as an artifact handle, a file by URL).
     """
     return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+
+
+http_request = http_request_with(request_from_items)

@@ -67,3 +67,47 @@ def merge_snapshot(acc: JsonDict, key: str, value: Any) -> None:
         acc.setdefault(key, None)
     else:
         acc[key] = copy_json(value)
+
+
+class Growing:
+    """String fields that grow fragment by fragment, held as pieces until they are read.
+
+    Appending to a string copies it, so an answer grown one fragment at a time
+    would cost time quadratic in its length.  :meth:`add` is
+    :func:`merge_fragment` for one field, but a string onto a non-empty string
+    is set aside: the dict keeps the first piece (so the field's truth value
+    is right) and :meth:`settle` writes every field's whole text into its dict
+    when the message is read.  Each settle joins what arrived since the last.
+    """
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        #: (id of the dict, key) -> the dict, the key and the field's pieces (the dict is held, so its id stays its own)
+        self._held: dict[tuple[int, str], tuple[JsonDict, str, list[str]]] = {}
+
+    def add(self, acc: JsonDict, key: str, value: Any) -> None:
+        """Merge fragment ``value`` into ``acc[key]``."""
+        old = acc.get(key)
+        if isinstance(value, str) and isinstance(old, str) and old:
+            held = self._held.get((id(acc), key))
+            if held is None:
+                held = self._held[(id(acc), key)] = (acc, key, [old])
+            held[2].append(value)
+            return
+        self.take(acc, key)
+        merge_fragment(acc, key, value)
+
+    def take(self, acc: JsonDict, key: str) -> Any:
+        """``acc[key]`` whole, and no longer held in pieces (the caller may replace it)."""
+        held = self._held.pop((id(acc), key), None)
+        if held is not None:
+            acc[key] = "".join(held[2])
+        return acc.get(key)
+
+    def settle(self) -> None:
+        """Write every field's whole text into its dict."""
+        for acc, key, pieces in self._held.values():
+            if len(pieces) > 1:
+                pieces[:] = ["".join(pieces)]
+            acc[key] = pieces[0]

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from ... import (
     CUSTOM_KIND_KEY,
+    INPUT_ERROR_KEY,
     MIME_TYPE_KEY,
     MODALITY_KEY,
     TOOL_CALL_ID_KEY,
@@ -16,6 +17,7 @@ from ... import (
     CommitPart,
     Delta,
     FinishReason,
+    FoldState,
     Item,
     Modality,
     NormalizeError,
@@ -29,13 +31,15 @@ from ... import (
 from ._held import EVENT
 from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
 from .._common.held import take
-from .._common.streams import split_parts
+from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
+from ._choice import ORDER, Choice, Kinds, another_call, audio_ends, entry_kind, entry_texts, fragment_kind, opening_id, sound
 from ._fragments import merge_fragment, merge_snapshot
 from ._keys import AUDIO, CHAT, REFUSAL_KEY
 from ._response import (
     PART_FIELDS,
     REASONING_FIELDS,
     choice_item,
+    content_part,
     get_arr,
     get_index,
     get_obj,
@@ -45,102 +49,6 @@ from ._response import (
     turn_finish,
     usage_from_native,
 )
-
-
-# -- fragments -----------------------------------------------------------------------------------
-
-
-def _fragment_kind(frag: JsonDict) -> str | None:
-    """What a tool-call fragment says its call is: its ``type``, or the body it carries."""
-    ttype = get_str(frag, "type")
-    bodies = [k for k in ("function", "custom") if frag.get(k) is not None]
-    for key in bodies:
-        body = get_obj(frag, key) or {}
-        try:
-            get_str(body, "name")
-            get_str(body, "arguments" if key == "function" else "input")
-        except NormalizeError as exc:
-            raise exc.under(key) from None
-    if len(bodies) > 1 or (ttype is not None and bodies and bodies[0] != ttype):
-        raise NormalizeError(f"a {ttype or bodies[0]} call fragment holds a {bodies[-1]} body")
-    return ttype if ttype is not None else bodies[0] if bodies else None
-
-
-#: The order of a message's parts (:func:`message_parts`), by the kind of their slot: a stream may begin
-#: them in another (vLLM opens the content with ``""`` before the reasoning streams).
-_ORDER = {"reasoning": 0, "content": 1, "refusal": 2, "audio": 3, "tool": 4, "function": 5}
-
-#: (choice index, call index) -> the type (once known) and id of the call at that index, as an event leaves them.
-_Kinds = dict[tuple[int, int], "tuple[str | None, str | None]"]
-
-
-def _audio_ends(delta: JsonDict, st: _Choice | None) -> bool:
-    """Whether ``delta`` is the mark OpenAI ends an audio answer with (gpt-4o-audio-preview often sends no
-    ``finish_reason`` after it): the audio's ``expires_at`` (and id) alone, after its data."""
-    audio, heard = delta.get("audio"), None if st is None else st.message.get("audio")
-    alone = all(delta.get(k) in (None, "") for k in PART_FIELDS if k != "audio")
-    return (isinstance(audio, dict) and audio.get("expires_at") is not None and set(audio) <= {"id", "expires_at"}
-            and alone and isinstance(heard, dict) and _sound(heard))
-
-
-def _sound(audio: JsonDict) -> bool:
-    """Whether an audio object or fragment holds audio or its transcript (not only its id and expiry)."""
-    return bool(audio.get("data") or audio.get("transcript"))
-
-
-def _opening_id(frag: JsonDict) -> str | None:
-    """The id of a fragment that opens a call (it names it too), else ``None``.
-
-    OpenAI sends a call's id and name once, on its first fragment.  Ollama,
-    LiteLLM's Responses bridge and other compatible servers send every
-    parallel call at ``index`` 0, each opened with its own id and name;
-    Poolside sends a call's later fragments with another id but no name.
-    """
-    body = frag.get("function") if frag.get("function") is not None else frag.get("custom")
-    call_id, name = frag.get("id"), body.get("name") if isinstance(body, dict) else None
-    return call_id if isinstance(call_id, str) and call_id and isinstance(name, str) and name else None
-
-
-def _another_call(opening_id: str | None, known_id: object) -> bool:
-    """Whether a fragment opens a new call at an index whose call has another id."""
-    return opening_id is not None and isinstance(known_id, str) and known_id not in ("", opening_id)
-
-
-class _Choice:
-    """What one choice of a stream has sent so far."""
-
-    __slots__ = ("index", "fields", "message", "slots", "calls", "kinds", "at", "headers", "committed",
-                 "reasoning", "pending", "sound", "ok")
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.fields: JsonDict = {}  # choice-level fields, merged
-        self.message: JsonDict = {}  # the message the deltas add up to
-        self.slots: dict[str, PartId] = {}
-        self.calls: dict[int, tuple[str, JsonDict]] = {}  # key -> (slot, call so far); see key()
-        self.kinds: dict[int, str | None] = {}  # key -> the call's type once known
-        self.at: dict[int, int] = {}  # native index -> the key of the latest call there, if not the index
-        self.headers: dict[str, dict[str, str]] = {}  # part id -> header keys sent
-        self.committed = False
-        self.reasoning: str | None = None  # the field the reasoning part reads
-        self.pending = ""  # audio base64 not decoded yet (under four characters)
-        self.sound = b""  # the audio's first bytes, to tell its MIME type
-        self.ok = True  # the audio base64 decoded so far
-
-    def key(self, index: int | None, opening_id: str | None) -> int:
-        """Where the call a fragment belongs to is kept: its native ``index``, or a negative key for a
-        call sent without one or at an index another call holds (:func:`_another_call`)."""
-        key = None if index is None else self.at.get(index, index)
-        if key is None or (key in self.calls and _another_call(opening_id, self.calls[key][1].get("id"))):
-            new = -1 - sum(1 for k in self.calls if k < 0)
-            if index is not None:
-                self.at[index] = new
-            return new
-        return key
-
-    def refused(self) -> bool:
-        refusal = self.message.get("refusal")
-        return isinstance(refusal, str) and refusal != ""
 
 
 class ChatStreamDecoder:
@@ -159,9 +67,10 @@ class ChatStreamDecoder:
         self.usage: Usage | None = None
         self._top: JsonDict = {}
         self._usage: JsonDict | None = None
-        self._choices: dict[int, _Choice] = {}
+        self._choices: dict[int, Choice] = {}
         self._began: list[int] = []  # the choice of every part begun, in order
         self._kinds: list[str] = []  # and its slot's kind: "reasoning", "content", "tool"...
+        self._pids: list[str] = []  # and its id
 
     @property
     def finish_reason(self) -> FinishReason | None:
@@ -198,7 +107,7 @@ class ChatStreamDecoder:
         get_str(event, "id")
         get_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes
-        kinds: _Kinds = {}  # (choice, call) -> type, as this event leaves it
+        kinds: Kinds = {}  # (choice, call) -> type, as this event leaves it
         for n, ch in enumerate(get_arr(event, "choices") or ()):
             try:
                 if not isinstance(ch, dict):
@@ -212,14 +121,15 @@ class ChatStreamDecoder:
                         self._check_delta(index, st, delta, closed, kinds)
                     except NormalizeError as exc:
                         raise exc.under("delta") from None
-                if get_str(ch, "finish_reason") is not None or (delta is not None and _audio_ends(delta, st)):
+                if get_str(ch, "finish_reason") is not None or (delta is not None and audio_ends(delta, st)):
                     ending.add(index)
             except NormalizeError as exc:
                 raise under(exc, "choices", f"[{n}]") from None
         return event
 
-    def _check_delta(self, index: int, st: _Choice | None, delta: JsonDict, closed: bool, kinds: _Kinds) -> None:
-        get_str(delta, "content")
+    def _check_delta(self, index: int, st: Choice | None, delta: JsonDict, closed: bool, kinds: Kinds) -> None:
+        if not isinstance(delta.get("content"), (str, list, type(None))):  # a list: typed entries (Mistral's thinking)
+            raise wrong("a string or an array", delta["content"], "content")
         get_str(delta, "refusal")
         for key in ("audio", "function_call"):
             obj = get_obj(delta, key)
@@ -233,19 +143,19 @@ class ChatStreamDecoder:
                 if not isinstance(frag, dict):
                     raise wrong("an object", frag)
                 get_str(frag, "id")
-                self._check_kind(index, st, get_index(frag), _fragment_kind(frag), frag, kinds)
+                self._check_kind(index, st, get_index(frag), fragment_kind(frag), frag, kinds)
             except NormalizeError as exc:
                 raise under(exc, "tool_calls", f"[{m}]") from None
         if closed:
             for key in PART_FIELDS:
                 v = delta.get(key)
                 if v not in (None, "", [], {}) and (key not in REASONING_FIELDS or isinstance(v, str)) and (
-                        key != "audio" or _sound(v)):
+                        key != "audio" or sound(v)):
                     raise NormalizeError("content for a choice after its finish_reason", key)
 
     @staticmethod
     def _check_kind(
-        index: int, st: _Choice | None, call: int | None, kind: str | None, frag: JsonDict, kinds: _Kinds
+        index: int, st: Choice | None, call: int | None, kind: str | None, frag: JsonDict, kinds: Kinds
     ) -> None:
         """A call keeps its type: a fragment may not turn a function call into a custom one."""
         if call is None:
@@ -258,7 +168,7 @@ class ChatStreamDecoder:
             began, known, known_id = True, st.kinds[where], st.calls[where][1].get("id")
         else:
             began, known, known_id = False, None, None
-        if began and _another_call(_opening_id(frag), known_id):
+        if began and another_call(opening_id(frag), known_id):
             began, known, known_id = False, None, None
         if kind is not None and began and kind != known and (known is not None or kind not in ("function", "custom")):
             raise NormalizeError(f"a fragment of a {known or 'function'} call says it is {kind}", "type")
@@ -269,7 +179,7 @@ class ChatStreamDecoder:
         index = ch.get("index") or 0
         st = self._choices.get(index)
         if st is None:
-            st = self._choices[index] = _Choice(index)
+            st = self._choices[index] = Choice(index)
         for k, v in ch.items():
             if k == "logprobs" and isinstance(v, dict) and isinstance(st.fields.get(k), dict):
                 for lk, lv in v.items():  # token lists grow; anything else is a snapshot
@@ -281,23 +191,24 @@ class ChatStreamDecoder:
             self._apply(st, delta, out)
         if ch.get("finish_reason") is not None and not st.committed:
             self._commit(st, out)
-        elif isinstance(delta, dict) and _audio_ends(delta, st) and not st.committed:
+        elif isinstance(delta, dict) and audio_ends(delta, st) and not st.committed:
             st.fields["finish_reason"] = "stop"  # as the SDKs infer it; a finish_reason sent later replaces it
             self._commit(st, out)
 
-    def _open(self, st: _Choice, slot: str, kind: PartKind, out: list[Delta]) -> PartId:
+    def _open(self, st: Choice, slot: str, kind: PartKind, out: list[Delta]) -> PartId:
         pid = st.slots.get(slot)
         if pid is None:
             pid = st.slots[slot] = PartId(f"part-{st.index}-{slot}")
             out.append(BeginPart(pid, kind))
             self._began.append(st.index)
             self._kinds.append(slot.split("-")[0])
+            self._pids.append(pid.value)
             if slot == "refusal":
                 out.append(SetMetadata(pid, {REFUSAL_KEY: True}))
         return pid
 
     @staticmethod
-    def _header(st: _Choice, pid: PartId, found: Mapping[str, object], out: list[Delta]) -> None:
+    def _header(st: Choice, pid: PartId, found: Mapping[str, object], out: list[Delta]) -> None:
         """Send the fold's header keys of an open part as soon as they are known (or change)."""
         sent = st.headers.setdefault(pid.value, {})
         new = {k: v for k, v in found.items() if isinstance(v, str) and v and sent.get(k) != v}
@@ -305,11 +216,13 @@ class ChatStreamDecoder:
             sent.update(new)
             out.append(SetMetadata(pid, new))
 
-    def _apply(self, st: _Choice, delta: JsonDict, out: list[Delta]) -> None:
+    def _apply(self, st: Choice, delta: JsonDict, out: list[Delta]) -> None:
         msg = st.message
         for k, v in delta.items():
             if k in PART_FIELDS and (v is None or st.committed):
                 msg.setdefault(k, None)  # checked: nothing but empty values after the commit
+            elif k == "content" and (isinstance(v, list) or isinstance(msg.get(k), list)):
+                self._entries(st, [{"type": "text", "text": v}] if isinstance(v, str) else v, out)
             elif k in ("content", "refusal"):
                 self._text(st, k, k, v, PartKind.TEXT, out)
             elif k in REASONING_FIELDS and isinstance(v, str) and st.reasoning in (None, k):
@@ -327,23 +240,65 @@ class ChatStreamDecoder:
             else:
                 merge_fragment(msg, k, v)
 
-    def _text(self, st: _Choice, key: str, slot: str, text: str, kind: PartKind, out: list[Delta]) -> None:
-        pid = self._open(st, slot, kind, out)
-        merge_fragment(st.message, key, text)
-        if text:
-            out.append(AppendText(pid, text))
+    def _text(self, st: Choice, key: str, slot: str, text: str, kind: PartKind, out: list[Delta]) -> None:
+        st.growing.add(st.message, key, text)
+        if text or key != "content":  # an empty content opens nothing yet: typed entries may follow (Mistral)
+            pid = self._open(st, slot, kind, out)
+            if text:
+                out.append(AppendText(pid, text))
 
-    def _audio(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
+    def _entries(self, st: Choice, entries: list[Any], out: list[Delta]) -> None:
+        """Typed content entries (Mistral's thinking models): each extends the last entry when both are text,
+        or both thinking, and is a new entry otherwise; a plain string is a text entry.  The message's content
+        becomes the list the non-streaming answer holds, part ``content-j`` growing with entry ``j``."""
+        acc = st.growing.take(st.message, "content")
+        if not isinstance(acc, list):  # plain text first (or nothing): it becomes the first entry
+            acc = st.message["content"] = [] if acc in (None, "") else [{"type": "text", "text": acc}]
+            if "content" in st.slots:
+                st.slots["content-0"] = st.slots.pop("content")
+        for entry in entries:
+            last = acc[-1] if acc else None
+            kind = entry_kind(entry)
+            if kind is not None and isinstance(last, dict) and entry_kind(last) == kind:
+                j, texts = len(acc) - 1, self._extend(st, last, entry, kind)
+            else:
+                acc.append(copy_json(entry))
+                j, texts = len(acc) - 1, entry_texts(entry, kind)
+                part = content_part(entry)
+                pid = self._open(st, f"content-{j}", part.part_kind, out)
+                self._header(st, pid, header(part), out)
+            out.extend(AppendText(st.slots[f"content-{j}"], t) for t in texts if t)
+
+    @staticmethod
+    def _extend(st: Choice, held: JsonDict, entry: JsonDict, kind: str) -> list[str]:
+        """Merge a text or thinking ``entry`` into the entry ``held`` it continues; the texts it added."""
+        for k, v in entry.items():
+            if k not in ("type", kind):
+                merge_snapshot(held, k, v)
+        if kind == "text":
+            st.growing.add(held, "text", entry["text"])
+            return [entry["text"]]
+        inner: list[Any] = held["thinking"]
+        for piece in entry["thinking"]:
+            last = inner[-1] if inner else None
+            if entry_kind(piece) == "text" and isinstance(last, dict) and entry_kind(last) == "text":
+                st.growing.add(last, "text", piece["text"])
+            else:
+                inner.append(copy_json(piece))
+        return entry_texts(entry, kind)
+
+    def _audio(self, st: Choice, frag: JsonDict, out: list[Delta]) -> None:
         pid = self._open(st, "audio", PartKind.MEDIA, out)
         acc = st.message.get("audio")
         if not isinstance(acc, dict):
             acc = st.message["audio"] = {}
         chunk = b""
         for k, v in frag.items():
-            if k in ("data", "transcript") and isinstance(v, str):
-                merge_fragment(acc, k, v)
-                if k == "data":
-                    chunk = self._audio_bytes(st, v)
+            if k == "data" and isinstance(v, str):
+                st.growing.add(acc, k, v)
+                chunk = self._audio_bytes(st, v)
+            elif k == "transcript" and isinstance(v, str):
+                merge_fragment(acc, k, v)  # whole: the part's header shows it while it grows
             else:
                 merge_snapshot(acc, k, v)
         found: dict[str, object] = {MODALITY_KEY: Modality.AUDIO.value, MIME_TYPE_KEY: sniff_audio(st.sound)}
@@ -353,7 +308,7 @@ class ChatStreamDecoder:
             out.append(AppendBytes(pid, chunk))
 
     @staticmethod
-    def _audio_bytes(st: _Choice, text: str) -> bytes:
+    def _audio_bytes(st: Choice, text: str) -> bytes:
         """Decode what whole base64 quads have arrived; after bad base64, nothing more (the commit has it)."""
         if not st.ok:
             return b""
@@ -368,9 +323,9 @@ class ChatStreamDecoder:
             st.sound += raw[: 16 - len(st.sound)]
         return raw
 
-    def _tool_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
-        call = st.key(frag.get("index"), _opening_id(frag))
-        kind = _fragment_kind(frag)
+    def _tool_call(self, st: Choice, frag: JsonDict, out: list[Delta]) -> None:
+        call = st.key(frag.get("index"), opening_id(frag))
+        kind = fragment_kind(frag)
         if call not in st.calls:
             slot = f"tool-{len(st.calls)}"
             calls = st.message.get("tool_calls")
@@ -393,11 +348,13 @@ class ChatStreamDecoder:
                     body = acc[k] = {}
                 for bk, bv in v.items():
                     if bk in ("arguments", "input") and isinstance(bv, str):
-                        merge_fragment(body, bk, bv)
-                        if k == "custom":
+                        if k == "custom":  # the input so far, whole: it streams as a value
+                            merge_fragment(body, bk, bv)
                             out.append(ReplaceStructured(pid, body[bk]))
-                        elif bv:
-                            out.append(AppendText(pid, bv))
+                        else:
+                            st.growing.add(body, bk, bv)
+                            if bv:
+                                out.append(AppendText(pid, bv))
                     elif bv is not None and bv != "" or bk not in body:
                         merge_snapshot(body, bk, bv)
             elif v is not None and v != "" or k not in acc:  # DashScope repeats ``"id": ""``
@@ -407,14 +364,14 @@ class ChatStreamDecoder:
             name = body.get("name") if isinstance(body, dict) else None
             self._header(st, pid, {TOOL_CALL_ID_KEY: acc.get("id"), TOOL_NAME_KEY: name}, out)
 
-    def _function_call(self, st: _Choice, frag: JsonDict, out: list[Delta]) -> None:
+    def _function_call(self, st: Choice, frag: JsonDict, out: list[Delta]) -> None:
         pid = self._open(st, "function-call", PartKind.TOOL_CALL, out)
         acc = st.message.get("function_call")
         if not isinstance(acc, dict):
             acc = st.message["function_call"] = {}
         for k, v in frag.items():
             if k == "arguments" and isinstance(v, str):
-                merge_fragment(acc, k, v)
+                st.growing.add(acc, k, v)
                 if v:
                     out.append(AppendText(pid, v))
             elif v is not None and v != "" or k not in acc:
@@ -422,9 +379,10 @@ class ChatStreamDecoder:
         name = acc.get("name")
         self._header(st, pid, {TOOL_CALL_ID_KEY: name, TOOL_NAME_KEY: name}, out)  # the name stands in for the id
 
-    def _commit(self, st: _Choice, out: list[Delta]) -> None:
+    def _commit(self, st: Choice, out: list[Delta]) -> None:
         """Close every part of the choice with the part decoded from what accumulated."""
         st.committed = True
+        st.growing.settle()
         for slot, part in message_parts(st.message, st.reasoning):
             pid = st.slots.get(slot)
             if pid is None:
@@ -435,6 +393,8 @@ class ChatStreamDecoder:
 
     def response(self) -> JsonDict:
         """The ``chat.completion`` body equivalent to what was fed so far."""
+        for st in self._choices.values():
+            st.growing.settle()
         body: JsonDict = copy_json(self._top)
         body["object"] = "chat.completion"
         body["choices"] = [
@@ -453,14 +413,52 @@ class ChatStreamDecoder:
         The decoder's own parts are put in their message's order (reasoning,
         content, refusal, audio, calls), as a response's items have them.
         """
-        parts = checked_list(parts, Part, "parts")
+        return self._items(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+
+    def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
+        """The first choice's item of a turn stopped before it finished (:meth:`close_all` gives every one)."""
+        return self.close_all(parts, reason)[0]
+
+    def close_all(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> list[Item]:
+        """The items of a turn stopped before it finished (cancelled; ``ERROR`` for a transport failure).
+
+        ``parts`` is ``FoldState.finalize()`` (or the state itself).  Each
+        choice with no ``finish_reason`` yet gets ``reason``, keeps the text
+        and reasoning that arrived, and drops the calls whose arguments were
+        cut off, listed under ``agentkit.stream_cut``: the call that was still
+        streaming (the choice's last part), and any whose arguments do not
+        parse.  A call followed by another part is complete (calls stream one
+        after another) and is kept.  Choices that had finished keep
+        :meth:`finish_all`'s items.
+        """
+        return self._items(stream_parts(parts), reason)
+
+    def _items(self, parts: list[Part], reason: FinishReason) -> list[Item]:
         order = sorted(self._choices)
+        for c in order:
+            self._choices[c].growing.settle()
         if not order:
-            return [choice_item(self._top, {}, {}, parts, self.usage, None)]
+            item = choice_item(self._top, {}, {}, parts, self.usage, None)
+            return close_items([item], [self._top.get("error") is not None], (), reason)
+        items = self._choice_items(parts, order)
+        return close_items(items, [self._choices[c].committed for c in order], self._cut(parts), reason)
+
+    def _cut(self, parts: list[Part]) -> list[Part]:
+        """The calls of the choices not finished whose arguments were cut off."""
+        last = {owner: pid for owner, pid in zip(self._began, self._pids)}  # each choice's last part
+        open_calls = set()
+        for n, (owner, kind, pid) in enumerate(zip(self._began, self._kinds, self._pids)):
+            if kind in ("tool", "function") and not self._choices[owner].committed:
+                unparsed = len(parts) == len(self._pids) and INPUT_ERROR_KEY in parts[n].metadata
+                if last[owner] == pid or unparsed:
+                    open_calls.add(pid)
+        return cut_calls(parts, self._pids, open_calls)
+
+    def _choice_items(self, parts: list[Part], order: list[int]) -> list[Item]:
         groups = split_parts(parts, self._began, order)
         if len(parts) == len(self._began):  # each choice's parts in its message's order, as a response has them
             kinds = {c: [k for k, owner in zip(self._kinds, self._began) if owner == c] for c in order}
-            groups = {c: [p for _, p in sorted(zip(kinds[c], groups[c]), key=lambda kp: _ORDER[kp[0]])] for c in order}
+            groups = {c: [p for _, p in sorted(zip(kinds[c], groups[c]), key=lambda kp: ORDER[kp[0]])] for c in order}
         return [
             choice_item(self._top, st.fields, st.message, groups[c], self.usage if n == 0 else None, st.reasoning)
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)

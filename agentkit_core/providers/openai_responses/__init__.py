@@ -136,9 +136,10 @@ fragments are kept for an item cut short.
 ``response.created`` / ``in_progress`` / ``queued`` only update the response.
 
 ``output_item.done`` commits every part of the item, decoded from the done
-item exactly as the non-streaming path decodes it: its ``encrypted_content``
-is the complete one (``output_item.added`` and the terminal response carry
-other encryptions); a ``done`` whose ``added`` the stream lacks (a stream
+item exactly as the non-streaming path decodes it, but for a reasoning
+item's ``encrypted_content``: the item takes the terminal response's, the
+version the API means to be replayed (``output_item.added`` and ``done``
+carry other encryptions); a ``done`` whose ``added`` the stream lacks (a stream
 resumed past it) adds the item whole.  A terminal event (``response.completed``, ``incomplete``,
 ``failed``, ``cancelled``) commits the items still open from the terminal
 response's copy (found by id, else by index) or, lacking one, from what
@@ -148,8 +149,9 @@ renews reasoning ids); an ``error``
 event (or an event with no ``type`` holding an ``error`` object, the error
 payload the SDKs raise on) commits them from what arrived, and puts its fields
 (those of its ``error`` object when that is all it holds) in the item's
-``openai.error``.  A tool call cut off mid-arguments is committed with the
-fold's convention.  Events after the end are ignored.  The
+``openai.error``.  A stream that stops before a terminal or ``error``
+event is closed as the decoder's ``close`` closes it, with ``ERROR``.
+Events after the end are ignored.  The
 decoder's ``usage`` is the latest ``usage`` an event carried, its
 ``finish_reason`` is set by the event that ends the turn.
 
@@ -258,9 +260,11 @@ from ._response import (
 )
 from ._request import native_items
 from ._stream import ResponsesStreamDecoder
+from ._http import http_request_with
 from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
 
 __all__ = (
+    "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
@@ -352,3 +356,6 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
         native.extend(native_items(item, custom_calls))
     body["input"] = bare if bare is not None and len(native) == 1 else native
     return {**body, **tool_fields(tools, tool_choice)}
+
+
+http_request = http_request_with(request_from_items)

@@ -16,6 +16,8 @@ from ... import (
     CustomPart,
     Delta,
     FinishReason,
+    FoldState,
+    InlineText,
     Item,
     ItemKind,
     JsonValue,
@@ -24,23 +26,20 @@ from ... import (
     PartKind,
     ReasoningPart,
     SetMetadata,
-    TextPart,
-    ToolCallId,
     ToolCallPart,
     Usage,
 )
 from ._held import EVENT
-from .._common import JsonDict, checked_list, copy_json, count, parse_arguments
+from .._common import JsonDict, checked_list, copy_json, count
 from .._common.held import take
-from .._common.streams import header
+from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._keys import NS, PART_NS, UNKNOWN
 from ._response import TEXT_FIELDS, call_id_of, finish_of, keyed_parts, response_item, string, usage_of
+from ._open import OpenItem, Slot, default_entry, stand_in
 
 # -- the decoder --------------------------------------------------------------------------------
 
 _APPENDABLE = (PartKind.TEXT, PartKind.REASONING, PartKind.TOOL_CALL)
-#: Item type -> the field its item-level fragments (``"item"`` key) build.
-_ITEM_TEXT = {"function_call": "arguments", "custom_tool_call": "input", "code_interpreter_call": "code", "mcp_call": "arguments"}
 _PHASES = frozenset(("in_progress", "searching", "interpreting", "generating", "completed", "failed"))
 #: Text events: type -> (the index field naming the entry, or None for the item itself; the field holding the text).
 _TEXT_EVENTS = {
@@ -65,62 +64,6 @@ _TEXT_EVENTS = {
 }
 
 
-class _Slot:
-    """One part the decoder has begun: its id, kind and the entry key it belongs to."""
-
-    __slots__ = ("pid", "kind", "key", "stand_in")
-
-    def __init__(self, pid: PartId, kind: PartKind, key: str | None, stand_in: Callable[[str], Part]) -> None:
-        self.pid, self.kind, self.key, self.stand_in = pid, kind, key, stand_in
-
-
-class _OpenItem:
-    """What the stream has said so far of one output item."""
-
-    __slots__ = ("item", "slots", "placeholder", "entries", "texts", "done", "annotations")
-
-    def __init__(self, item: JsonDict) -> None:
-        self.item = item  # as output_item.added sent it, status updated by progress events
-        self.slots: dict[str, _Slot] = {}  # entry key ("c0", "s1", "item") -> its open part
-        self.placeholder: _Slot | None = None  # a reasoning item's first part, before its entry is known
-        self.entries: dict[str, JsonDict] = {}  # the entries announced (*.part.added, *.part.done)
-        self.texts: dict[str, list[str]] = {}  # fragments per entry key
-        self.done: dict[str, str] = {}  # full texts of *.done events
-        self.annotations: dict[str, list[JsonValue]] = {}
-
-    def text(self, key: str) -> str:
-        return self.done[key] if key in self.done else "".join(self.texts.get(key, ()))
-
-    def partial(self) -> JsonDict:
-        """The native item rebuilt from what arrived, for an item that never got its ``done``."""
-        item: JsonDict = copy_json(self.item)
-        itype = item.get("type")
-        keys = sorted(set(self.entries) | set(self.texts) | set(self.done), key=lambda k: (k[0], int(k[1:]) if k[1:].isdigit() else -1))
-        if itype == "message":
-            content: list[JsonValue] = []
-            for key in (k for k in keys if k[0] == "c"):
-                entry = copy_json(self.entries.get(key, {"type": "output_text", "annotations": []}))
-                entry["refusal" if entry.get("type") == "refusal" else "text"] = self.text(key)
-                if key in self.annotations:
-                    entry["annotations"] = copy_json(self.annotations[key])
-                content.append(entry)
-            item["content"] = content
-        elif itype == "reasoning":
-            for of, default in (("content", "reasoning_text"), ("summary", "summary_text")):
-                found = [k for k in keys if k[0] == of[0]]
-                if found:
-                    item[of] = [{**copy_json(self.entries.get(k, {"type": default})), "text": self.text(k)} for k in found]
-        elif isinstance(itype, str) and itype in _ITEM_TEXT and ("item" in self.texts or "item" in self.done):
-            item[_ITEM_TEXT[itype]] = self.text("item")
-        elif itype == "apply_patch_call" and ("item" in self.texts or "item" in self.done):
-            operation = item.get("operation")
-            item["operation"] = {**(operation if isinstance(operation, dict) else {}), "diff": self.text("item")}
-        elif itype == "shell_call" and any(k[0] == "k" for k in keys):
-            action, commands = item.get("action"), [self.text(k) for k in keys if k[0] == "k"]
-            item["action"] = {**(action if isinstance(action, dict) else {}), "commands": commands}
-        return item
-
-
 class ResponsesStreamDecoder:
     """Responses stream events -> deltas; :meth:`finish` builds the turn's item.
 
@@ -141,10 +84,12 @@ class ResponsesStreamDecoder:
         self._raw: str | None = None
         self._response: JsonDict = {}
         self._error: JsonDict | None = None
-        self._open: dict[int, _OpenItem] = {}
+        self._open: dict[int, OpenItem] = {}
         self._closed: list[tuple[int, JsonDict]] = []
         self._seen: set[object] = set()
         self._ordinals: dict[int, int] = {}
+        self._began: list[str] = []  # the id of every part begun, in order
+        self._encrypted: dict[str, str] = {}  # reasoning item id -> its encrypted_content in the terminal response
         self._ended = False
 
     # -- events -------------------------------------------------------------------------
@@ -189,6 +134,10 @@ class ResponsesStreamDecoder:
             if isinstance(native, dict) and not self._announced(index, native):
                 self._open_item(index, native)
                 deltas += self._close(index, native)
+            elif isinstance(native, dict) and native.get("type") == "reasoning":  # the version meant to be replayed
+                item_id, encrypted = native.get("id"), native.get("encrypted_content")
+                if isinstance(item_id, str) and isinstance(encrypted, str):
+                    self._encrypted[item_id] = encrypted
         self._end(finish_of(status, response.get("incomplete_details"), [n for _, n in sorted(self._closed, key=lambda c: c[0])]))
         return deltas
 
@@ -230,7 +179,7 @@ class ResponsesStreamDecoder:
             return native
         return None
 
-    def _index(self, event: JsonDict) -> _OpenItem | None:
+    def _index(self, event: JsonDict) -> OpenItem | None:
         index = count(event.get("output_index"))
         return None if index is None else self._open.get(index)
 
@@ -256,9 +205,9 @@ class ResponsesStreamDecoder:
         kind = NS + itype if isinstance(itype, str) else UNKNOWN
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
 
-    def _open_item(self, index: int, item: JsonDict) -> _OpenItem:
+    def _open_item(self, index: int, item: JsonDict) -> OpenItem:
         self._seen.update((self._key(index, item), (index, string(item.get("type")))))
-        state = self._open[index] = _OpenItem(item)
+        state = self._open[index] = OpenItem(item)
         return state
 
     def _on_part(self, event: JsonDict) -> list[Delta]:
@@ -284,9 +233,9 @@ class ResponsesStreamDecoder:
             key = "item"
         else:
             key = f"{'s' if index_field == 'summary_index' else 'c'}{entry}"
-            state.entries.setdefault(key, _default_entry(state.item.get("type"), key, event["type"]))
-        before = state.text(key)
-        if event["type"].endswith(".done"):
+            state.entries.setdefault(key, default_entry(state.item.get("type"), key, event["type"]))
+        if event["type"].endswith(".done"):  # the whole text, once: the tail the deltas missed, if any
+            before = state.text(key)
             state.done[key] = text
             chunk = text[len(before) :] if text.startswith(before) else ""
         else:
@@ -357,20 +306,22 @@ class ResponsesStreamDecoder:
     def _new_pid(self, index: int) -> PartId:
         n = self._ordinals.get(index, 0)
         self._ordinals[index] = n + 1
-        return PartId(str(index) if n == 0 else f"{index}.{n}")
+        pid = str(index) if n == 0 else f"{index}.{n}"
+        self._began.append(pid)
+        return PartId(pid)
 
     def _begin(
-        self, index: int, state: _OpenItem, key: str | None, kind: PartKind, shown: Mapping[str, JsonValue] = {}
+        self, index: int, state: OpenItem, key: str | None, kind: PartKind, shown: Mapping[str, JsonValue] = {}
     ) -> list[Delta]:
         pid = self._new_pid(index)
-        slot = _Slot(pid, kind, key, _stand_in(kind, state, key))
+        slot = Slot(pid, kind, key, stand_in(kind, state, key))
         if key is None:
             state.placeholder = slot
         else:
             state.slots[key] = slot
         return [BeginPart(pid, kind)] + ([SetMetadata(pid, shown)] if shown else [])
 
-    def _slot(self, index: int, state: _OpenItem, key: str) -> tuple[_Slot | None, list[Delta]]:
+    def _slot(self, index: int, state: OpenItem, key: str) -> tuple[Slot | None, list[Delta]]:
         """The open part of entry ``key``, begun (or the placeholder claimed) when there is none yet."""
         slot = state.slots.get(key)
         if slot is not None or key == "item":
@@ -383,7 +334,7 @@ class ResponsesStreamDecoder:
         holder = state.placeholder
         if holder is not None and holder.kind is kind:
             state.placeholder, holder.key = None, key
-            holder.stand_in = _stand_in(kind, state, key)
+            holder.stand_in = stand_in(kind, state, key)
             state.slots[key] = holder
             return holder, []
         shown = header(CustomPart(NS + str(state.entries.get(key, {}).get("type")))) if kind is PartKind.CUSTOM else {}
@@ -411,7 +362,7 @@ class ResponsesStreamDecoder:
                 deltas += self._commit(index, slot, found if found is not None else slot.stand_in(""))
         return deltas
 
-    def _commit(self, index: int, slot: _Slot | None, part: Part) -> list[Delta]:
+    def _commit(self, index: int, slot: Slot | None, part: Part) -> list[Delta]:
         if slot is not None and slot.kind is part.part_kind:
             return [CommitPart(part, part_id=slot.pid)]
         deltas: list[Delta] = []
@@ -423,39 +374,54 @@ class ResponsesStreamDecoder:
     # -- the item -----------------------------------------------------------------------
 
     def finish(self, parts: Sequence[Part]) -> Item:
-        """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason."""
-        checked = checked_list(parts, Part, "parts")
+        """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason.
+
+        A stream that stopped before its terminal event (``response.completed``
+        and its kin, or ``error``) is closed as :meth:`close` closes it, with
+        ``FinishReason.ERROR``.
+        """
+        return self._item(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+
+    def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
+        """The item of a turn stopped before it finished (cancelled; ``ERROR`` for a transport failure).
+
+        ``parts`` is ``FoldState.finalize()`` (or the state itself).  The item
+        gets ``reason``, keeps the text and reasoning that arrived, and drops a
+        call whose output item never got its ``done`` (its arguments were cut
+        off), listed under ``agentkit.stream_cut``; a call whose item was done
+        is kept.  A stream that had ended gives :meth:`finish`'s item.
+        """
+        return self._item(stream_parts(parts), reason)
+
+    def _replayable(self, part: Part) -> Part:
+        """A reasoning part with the ``encrypted_content`` of the terminal response, when it sent another.
+
+        The stream sends a reasoning item's encrypted state more than once
+        (``output_item.done``, then ``response.completed``) and the versions
+        differ; the terminal response's is the one the API means to be replayed.
+        """
+        item_id = part.metadata.get(NS + "id")
+        if not isinstance(part, ReasoningPart) or not isinstance(item_id, str) or item_id not in self._encrypted:
+            return part
+        data = InlineText(self._encrypted[item_id])
+        if isinstance(part.data, InlineText) and part.data != data:
+            return part.with_data(data)
+        return part
+
+    def _item(self, parts: list[Part], reason: FinishReason) -> Item:
         extra: dict[str, JsonValue] = {} if self._error is None else {NS + "error": self._error}
-        return response_item(self._response, checked, self.usage, (self.finish_reason, self._raw), extra)
+        if self._encrypted:
+            parts = [self._replayable(p) for p in parts]
+        item = response_item(self._response, parts, self.usage, (self.finish_reason, self._raw), extra)
+        if self._ended:
+            return item
+        slots = [slot for state in self._open.values() for slot in (*state.slots.values(), state.placeholder) if slot]
+        open_calls = {slot.pid.value for slot in slots if slot.kind is PartKind.TOOL_CALL}
+        return close_items([item], [False], cut_calls(parts, self._began, open_calls), reason)[0]
 
     def finish_all(self, parts: Sequence[Part]) -> list[Item]:
         """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
-
-
-def _default_entry(itype: object, key: str, etype: str) -> JsonDict:
-    """The entry a text event implies when no ``*.part.added`` announced it."""
-    if itype == "reasoning":
-        return {"type": "summary_text" if key[0] == "s" else "reasoning_text"}
-    return {"type": "refusal"} if ".refusal." in etype else {"type": "output_text", "annotations": []}
-
-
-def _stand_in(kind: PartKind, state: _OpenItem, key: str | None) -> Callable[[str], Part]:
-    """How to close a part of ``kind`` whose final form turned out to be of another kind: as it stood."""
-
-    def make(_: str) -> Part:
-        text = state.text(key or "item")
-        if kind is PartKind.TEXT:
-            return TextPart(text)
-        if kind is PartKind.REASONING:
-            return ReasoningPart(text or None)
-        if kind is PartKind.TOOL_CALL:
-            call_id = call_id_of(state.item.get("call_id")) or ToolCallId("call")
-            value, md = parse_arguments(text)
-            return ToolCallPart(call_id, string(state.item.get("name")) or "", value, metadata=md)
-        return CustomPart(NS + str(state.item.get("type")), value=copy_json(state.item))
-
-    return make
 
 
 _Handler = Callable[[ResponsesStreamDecoder, JsonDict], "list[Delta]"]

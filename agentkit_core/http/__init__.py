@@ -1,0 +1,68 @@
+"""Sending a request on the standard library alone: retries, timeouts and cancellation that works.
+
+Build a request with a provider module's ``http_request(items, model=...)``
+(or :class:`Request` by hand), then::
+
+    with send(request, cancel=checkpoint) as response:
+        for event in response.events():
+            ...
+
+* :func:`send` connects, sends, retries as the official SDKs do (connection
+  failures and statuses 408, 409, 429, 5xx; exponential backoff with jitter;
+  ``Retry-After``, ``retry-after-ms`` and ``x-should-retry`` honoured; never
+  once the answer was handed out) and returns a :class:`Response` (status,
+  headers; ``read()``, ``json()``, ``chunks()``, ``lines()``, ``events()``).
+* Interrupting ``cancel`` (a :class:`~agentkit_core.TurnCancellation`, or a
+  handle or controller) from any thread, a signal handler (Ctrl-C) or an
+  asyncio callback aborts a blocked connect or read at once; ``interrupt()``
+  returns at once and the reader gets
+  :class:`~agentkit_core.TurnCancelledError`, never a quiet end of the body.
+* :func:`asend` is the asyncio form; cancelling its task aborts the read.
+* Errors: :class:`ProviderError` (the provider answered with an error:
+  status, type, message, request id, raw body), :class:`TransportError`
+  (connecting, TLS, a broken connection, a timeout).  No error, log line or
+  ``repr`` shows an API key.
+* :class:`Transport` is what a replacement client (httpx, requests, a
+  browser's ``fetch``) provides; the default is :class:`SocketTransport`
+  (TLS always verified, proxies from the environment as ``urllib`` reads
+  them).
+
+Importing this package imports no ``socket``, ``ssl``, ``http.client`` or
+``asyncio``: the modules that need them are loaded when first used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._async import AsyncResponse, asend
+from ._client import Response, send
+from ._errors import HttpError, ProviderError, TransportError
+from ._request import Request
+from ._transport import Exchange, Transport
+
+if TYPE_CHECKING:
+    from ._sockets import SocketTransport
+
+__all__ = (
+    "Request",
+    "send",
+    "asend",
+    "Response",
+    "AsyncResponse",
+    "HttpError",
+    "ProviderError",
+    "TransportError",
+    "Transport",
+    "Exchange",
+    "SocketTransport",
+)
+
+
+def __getattr__(name: str) -> Any:
+    """``SocketTransport`` is loaded (with ``socket``) on first use."""
+    if name == "SocketTransport":
+        from ._sockets import SocketTransport
+
+        return SocketTransport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

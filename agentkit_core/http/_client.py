@@ -1,0 +1,293 @@
+"""``send()``: one request, retried as the official SDKs retry, cancellable at every step.
+
+The checkpoint's callback is the exchange's ``abort()`` for as long as the
+exchange lives: registered before it connects, removed when the response
+closes.  An interrupt therefore ends a blocked connect, handshake or read at
+once, and whatever the blocked call then returns or raises (an error, or
+what looks like the end of the body), the caller gets
+:class:`~agentkit_core.TurnCancelledError`.  A wait between retries is
+:meth:`~agentkit_core.TurnCancellation.wait`, which an interrupt ends at
+once too.  Retries happen only inside ``send()``, before the response is
+handed out: never once a caller has seen a byte of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping, Sequence, Tuple
+
+from ..cancellation import CancellationController, CancellationHandle, TurnCancellation
+from ..error import TurnCancelledError
+from ..jsontext import JsonValue, parse_json
+from ._errors import BODY_KEPT, ProviderError, TransportError
+from ._request import Request, redact_url
+from ._retry import retry_delay, should_retry
+from ._transport import Exchange, Transport
+
+__all__ = ("send", "Response", "checkpoint_of", "provider_error", "DEFAULT_TIMEOUT", "DEFAULT_CONNECT_TIMEOUT")
+
+_PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
+
+#: Seconds without a byte of the answer before giving up (the SDKs' default).
+DEFAULT_TIMEOUT = 600.0
+#: Seconds to connect (and finish the TLS handshake).
+DEFAULT_CONNECT_TIMEOUT = 10.0
+#: How many retries by default (the SDKs': two, so three tries in all).
+DEFAULT_RETRIES = 2
+_CHUNK = 64 * 1024
+_ERROR_READ = 1024 * 1024  # read at most this much of an error answer
+
+def checkpoint_of(cancel: object) -> TurnCancellation:
+    """The checkpoint ``cancel`` stands for: itself, a fresh one of a handle or controller, or one nothing cancels."""
+    if cancel is None:
+        return TurnCancellation()
+    if isinstance(cancel, TurnCancellation):
+        return cancel
+    if isinstance(cancel, CancellationHandle):
+        return cancel.checkpoint()
+    if isinstance(cancel, CancellationController):
+        return cancel.handle().checkpoint()
+    raise TypeError(f"cancel: expected a TurnCancellation, CancellationHandle or CancellationController, found {type(cancel).__name__}")
+
+
+def _default_transport() -> Transport:
+    import sys
+
+    if sys.platform in ("emscripten", "wasi"):
+        raise TransportError(
+            "this interpreter runs in WebAssembly, which has no network sockets: give send() a transport "
+            "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
+        )
+    try:
+        from ._sockets import SocketTransport
+    except ImportError as exc:  # no socket module at all
+        raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
+    return SocketTransport()
+
+
+def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name, value in headers:
+        key = name.lower()
+        found[key] = f"{found[key]}, {value}" if key in found else value
+    return found
+
+
+def send(
+    request: Request,
+    *,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    retries: int = DEFAULT_RETRIES,
+    transport: Transport | None = None,
+) -> Response:
+    """Send ``request`` and return the answer's :class:`Response` once its status and headers are in.
+
+    ``cancel`` is a checkpoint (or a handle or controller, whose current
+    checkpoint is taken): interrupting it ends a blocked connect, read or
+    wait between retries at once, and the caller gets
+    :class:`~agentkit_core.TurnCancelledError`, also from a ``Response``
+    being read.  ``timeout`` is the idle timeout: the longest wait for any
+    byte of the answer; ``connect_timeout`` the longest to connect.
+    ``retries`` bounds the retries of a failed connection or a retryable
+    status (408, 409, 429, 5xx; see :mod:`._retry`).  An error status raises
+    :class:`ProviderError`; a transport failure :class:`TransportError`.
+    ``transport`` replaces the default :class:`SocketTransport`.
+    """
+    if not isinstance(request, Request):
+        raise TypeError(f"send() takes a Request, not {type(request).__name__}")
+    if type(retries) is not int:
+        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
+    if retries < 0:
+        raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
+    for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
+        if not seconds > 0:
+            raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
+    checkpoint = checkpoint_of(cancel)
+    transport = _default_transport() if transport is None else transport
+    retried = 0
+    error: ProviderError | TransportError
+    while True:
+        checkpoint.raise_if_cancelled()
+        exchange = transport.exchange(request, connect_timeout=connect_timeout, read_timeout=timeout)
+        response = Response(request, exchange, checkpoint)
+        try:
+            response._start()
+        except TransportError as exc:
+            error, again, headers = exc, True, {}
+        else:
+            if response.status < 400:
+                return response
+            try:
+                body = response._read_bounded(_ERROR_READ)
+            except TransportError:
+                body = b""
+            finally:
+                response.close()
+            error, headers = provider_error(response.status, response.headers, body), response.headers
+            again = should_retry(response.status, headers)
+        if not again or retried >= retries:
+            if isinstance(error, TransportError):
+                raise TransportError(error.message, error.timed_out, retried) from None
+            raise error
+        delay = retry_delay(headers, retried)
+        _log_retry(request, error, delay, retried)
+        if checkpoint.wait(delay):
+            raise TurnCancelledError(checkpoint.generation)
+        retried += 1
+
+
+def _log_retry(request: Request, error: Exception, delay: float, retried: int) -> None:
+    """One INFO line on the ``agentkit_core.http`` logger: what failed and when the retry comes (no key)."""
+    import logging
+
+    logger = logging.getLogger(_PUBLIC_MODULE)
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("%s %s: %s; retry %d in %.2f s", request.method, redact_url(request.url), error, retried + 1, delay)
+
+
+class Response:
+    """The answer to a sent request: status and headers, then the body, read once.
+
+    A context manager: leaving the ``with`` block closes the connection.
+    Read the body as ``read()`` (all of it), ``json()``, ``chunks()``,
+    ``lines()`` (text lines without their ends) or ``events()`` (the JSON
+    object of each server-sent event, as a provider's ``events_from_sse``
+    gives them).  If the checkpoint is interrupted while the body is read,
+    the read raises :class:`~agentkit_core.TurnCancelledError`; a broken or
+    stalled connection raises :class:`TransportError`.
+    """
+
+    __slots__ = ("request", "status", "headers", "_exchange", "_checkpoint", "_closed", "_done")
+
+    def __init__(self, request: Request, exchange: Exchange, checkpoint: TurnCancellation) -> None:
+        self.request = request
+        #: The HTTP status; 0 until the answer's head is in.
+        self.status = 0
+        #: The headers, names in lower case (repeated ones joined with ``", "``).
+        self.headers: dict[str, str] = {}
+        self._exchange = exchange
+        self._checkpoint = checkpoint
+        self._closed: bool | None = None  # None: not started
+        self._done = False
+
+    @property
+    def request_id(self) -> str:
+        """The request id the provider sent back in a header, ``""`` if none."""
+        return _request_id(self.headers, None)
+
+    def _start(self) -> None:
+        self._closed = False
+        self._checkpoint.add_callback(self._exchange.abort)  # at once if already cancelled
+        status, headers = self._call(self._exchange.start)
+        self.status, self.headers = status, _lower(headers)
+
+    def _call(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` on the exchange, with its failures and an abort turned into the package's errors."""
+        checkpoint = self._checkpoint
+        if checkpoint.is_cancelled():
+            self.close()
+            raise TurnCancelledError(checkpoint.generation)
+        try:
+            result = fn(*args)
+        except (OSError, TransportError, ValueError) as exc:
+            self.close()
+            if checkpoint.is_cancelled():
+                raise TurnCancelledError(checkpoint.generation) from None
+            if isinstance(exc, TransportError):
+                raise
+            raise TransportError(f"{redact_url(self.request.url)}: {type(exc).__name__}: {exc}") from None
+        except BaseException:
+            self.close()
+            raise
+        if checkpoint.is_cancelled():  # the abort may look like the body's end
+            self.close()
+            raise TurnCancelledError(checkpoint.generation)
+        return result
+
+    def _read_bounded(self, limit: int) -> bytes:
+        data = bytearray()
+        for chunk in self.chunks():
+            data += chunk[: limit - len(data)]
+            if len(data) >= limit:
+                break
+        return bytes(data)
+
+    def chunks(self, size: int = _CHUNK) -> Iterator[bytes]:
+        """The body in pieces as they arrive, each at most ``size`` bytes."""
+        if self._closed is not False and not self._done:
+            raise TransportError("the response is closed")
+        while not self._done:
+            chunk: bytes = self._call(self._exchange.read, size)
+            if not chunk:
+                self._done = True
+                self.close()
+                return
+            yield chunk
+
+    def read(self) -> bytes:
+        """The whole body."""
+        return b"".join(self.chunks())
+
+    def json(self) -> JsonValue:
+        """The body parsed as JSON (nesting bounded); :class:`~agentkit_core.NormalizeError` if it is not JSON."""
+        return parse_json(self.read())
+
+    def lines(self) -> Iterator[str]:
+        """The body's text lines (UTF-8) without their ends, as they arrive; CRLF, LF and CR end lines."""
+        from ..providers._common.streams import lines_of
+
+        return lines_of(self.chunks())
+
+    def events(self) -> Iterator[dict[str, JsonValue]]:
+        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them)."""
+        from ..providers._common.streams import events_from_sse
+
+        return events_from_sse(self.chunks())
+
+    def close(self) -> None:
+        """Close the connection (never blocks); reading afterwards raises :class:`TransportError`."""
+        if self._closed is False:
+            self._closed = True
+            self._checkpoint.remove_callback(self._exchange.abort)
+            self._exchange.close()
+
+    def __enter__(self) -> Response:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Response(status={self.status}, url={redact_url(self.request.url)!r})"
+
+
+Response.__module__ = _PUBLIC_MODULE
+
+
+def _request_id(headers: Mapping[str, str], error: Mapping[str, Any] | None) -> str:
+    for name in ("request-id", "x-request-id", "x-goog-request-id", "cf-ray"):
+        if headers.get(name):
+            return headers[name]
+    found = (error or {}).get("request_id")
+    return found if isinstance(found, str) else ""
+
+
+def provider_error(status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
+    """The :class:`ProviderError` for an error answer: the provider's type, message and request id when its body says."""
+    try:
+        parsed: Any = parse_json(body)
+    except Exception:  # noqa: BLE001 - not JSON: the text itself is the message
+        parsed = None
+    if isinstance(parsed, list) and parsed:  # Gemini's streaming errors come in a list
+        parsed = parsed[0]
+    outer = parsed if isinstance(parsed, dict) else {}
+    inner = outer.get("error")
+    error = inner if isinstance(inner, dict) else outer
+    kind = next((error[k] for k in ("type", "status", "code") if isinstance(error.get(k), (str, int)) and not isinstance(error.get(k), bool)), "")
+    message = error.get("message")
+    if not isinstance(message, str) or not message:
+        message = inner if isinstance(inner, str) else body[:500].decode("utf-8", "replace").strip() or f"HTTP {status}"
+    return ProviderError(status, str(kind), message, _request_id(headers, outer), body[:BODY_KEPT])

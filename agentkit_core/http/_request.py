@@ -1,0 +1,108 @@
+"""A request as a value: method, URL, headers and body bytes, with its secrets kept out of sight.
+
+Building a request is pure (the provider modules' ``http_request`` does it);
+only :func:`~agentkit_core.http.send` touches the network.  The headers that
+carry a credential (``authorization``, ``x-api-key``, ``x-goog-api-key``, ...)
+and a ``key=`` in the query are shown as ``'***'`` by ``repr`` and by every
+error message the package writes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Tuple, Union
+
+__all__ = ("Request", "SECRET_HEADERS", "redact_url")
+
+_PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
+
+#: Header names (lower case) whose values are credentials: never shown.
+SECRET_HEADERS = frozenset(
+    ("authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie", "set-cookie")
+)
+_METHODS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_SECRET_QUERY = re.compile(r"([?&](?:key|api_key|api-key|access_token)=)[^&#]*", re.I)
+_USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@]*@")
+
+HeadersLike = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
+
+
+def redact_url(url: str) -> str:
+    """``url`` with a ``key=`` (or ``api_key=``, ``access_token=``) query value and any user:password hidden."""
+    return _USERINFO.sub(r"\1***@", _SECRET_QUERY.sub(r"\1***", url))
+
+
+def _checked_headers(headers: object) -> tuple[tuple[str, str], ...]:
+    pairs = headers.items() if isinstance(headers, Mapping) else headers
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise TypeError(f"Request.headers: expected a mapping or pairs of strings, found {type(headers).__name__}")
+    out = []
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(s, str) for s in pair)):
+            raise TypeError("Request.headers: expected pairs of strings (name, value)")
+        name, value = pair
+        if not _TOKEN.fullmatch(name):
+            raise ValueError(f"Request.headers: {name!r} is not a header name")
+        if _BAD_VALUE.search(value) or not value.isascii() and not value.isprintable():
+            what = "***" if name.lower() in SECRET_HEADERS else repr(value)
+            raise ValueError(f"Request.headers[{name!r}]: a control character in {what}")
+        out.append((name, value))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True, repr=False, init=False)
+class Request:
+    """One HTTP request, checked when made; ``repr`` hides credentials.
+
+    ``method`` is an upper-case HTTP method, ``url`` an ``http://`` or
+    ``https://`` URL with a host, ``headers`` a mapping or ``(name, value)``
+    pairs (kept in order, as pairs), ``body`` bytes.  Wrong types raise
+    ``TypeError``, wrong values ``ValueError``, naming the field.
+    """
+
+    method: str
+    url: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+    def __init__(self, method: str, url: str, headers: HeadersLike = (), body: bytes = b"") -> None:
+        if not isinstance(method, str):
+            raise TypeError(f"Request.method: expected a string, found {type(method).__name__}")
+        if method not in _METHODS:
+            raise ValueError(f"Request.method: {method!r} is not one of {', '.join(sorted(_METHODS))}")
+        if not isinstance(url, str):
+            raise TypeError(f"Request.url: expected a string, found {type(url).__name__}")
+        scheme, sep, rest = url.partition("://")
+        if not sep or scheme.lower() not in ("http", "https") or not rest or rest[0] in "/?#":
+            raise ValueError(f"Request.url: expected an http:// or https:// URL with a host, found {redact_url(url)!r}")
+        if any(c.isspace() or not c.isprintable() for c in url):
+            raise ValueError(f"Request.url: white space or a control character in {redact_url(url)!r}")
+        if not isinstance(body, (bytes, bytearray, memoryview)):
+            raise TypeError(f"Request.body: expected bytes, found {type(body).__name__}")
+        for name, value in (("method", method), ("url", url), ("headers", _checked_headers(headers)), ("body", bytes(body))):
+            object.__setattr__(self, name, value)
+
+    def header(self, name: str) -> str | None:
+        """The value of the first header called ``name`` (any case), or ``None``."""
+        lower = name.lower()
+        return next((v for k, v in self.headers if k.lower() == lower), None)
+
+    def redacted_headers(self) -> tuple[tuple[str, str], ...]:
+        """The headers with every credential's value replaced by ``'***'``."""
+        return tuple((k, "***" if k.lower() in SECRET_HEADERS else v) for k, v in self.headers)
+
+    def __repr__(self) -> str:
+        size = len(self.body)
+        return (
+            f"Request({self.method!r}, {redact_url(self.url)!r}, headers={dict(self.redacted_headers())!r}, "
+            f"body=<{size} byte{'' if size == 1 else 's'}>)"
+        )
+
+    def __reduce__(self) -> tuple[type[Request], tuple[str, str, tuple[tuple[str, str], ...], bytes]]:
+        return (Request, (self.method, self.url, self.headers, self.body))
+
+
+Request.__module__ = _PUBLIC_MODULE

@@ -1,0 +1,125 @@
+"""``python -m agentkit_core turn``: against the loopback server, in a child process (Ctrl-C included)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from agentkit_core import FinishReason, Item, ItemKind, TextPart, ToolCallPart, ToolSpec, dump_items, load_items, unanswered_calls
+from agentkit_core.providers import anthropic
+from tests import recorded
+from tests.capability import can_serve_loopback, can_spawn_process
+from tests.loopback import Loopback, json_reply, sse_reply
+from tests.test_http import KEY
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STREAM = recorded.raw("anthropic", "messages.text_tool_use.sse.txt")
+
+
+class TurnCommandTest(unittest.TestCase):
+    def setUp(self) -> None:
+        if not (can_serve_loopback() and can_spawn_process()):
+            self.skipTest("needs sockets and processes")
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.path = os.path.join(folder.name, "transcript.jsonl")
+        self.start = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
+        dump_items(self.start, self.path)
+        self.env = dict(os.environ, ANTHROPIC_API_KEY=KEY, PYTHONPATH=ROOT, NO_PROXY="127.0.0.1", no_proxy="127.0.0.1")
+
+    def command(self, server: Loopback, *extra: str) -> list[str]:
+        return [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1",
+                "--base-url", server.url(), "--set", "max_tokens=256", *extra, self.path]
+
+    def test_a_turn_is_streamed_and_appended(self) -> None:
+        tools = os.path.join(os.path.dirname(self.path), "tools.json")
+        spec = ToolSpec("get_weather", "The weather now", {"type": "object", "properties": {"location": {"type": "string"}}})
+        native = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
+        with open(tools, "w", encoding="utf-8") as f:
+            json.dump([spec.to_dict(), native], f)
+        with Loopback([sse_reply(STREAM, 0.01)]) as server:
+            done = subprocess.run(self.command(server, "--set", "temperature=0.5", "--tools", tools), capture_output=True, text=True, env=self.env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(done.stdout, "I'll check the current weather in Paris for you.\n")
+            received = server.requests[0]
+            self.assertEqual((received.path, received.headers["x-api-key"]), ("/v1/messages", KEY))
+            body = json.loads(received.body)
+            self.assertEqual(body["temperature"], 0.5)
+            self.assertEqual(body["tools"], anthropic.request_from_items([], tools=[spec, native])["tools"])
+            self.assertEqual(body["tools"][1], native)
+        items = load_items(self.path)
+        self.assertEqual(items, self.start + recorded.items("anthropic", "messages.text_tool_use.stream.jsonl"))
+
+    def test_ctrl_c_closes_the_turn_and_appends_it(self) -> None:
+        with Loopback([sse_reply(STREAM, 30.0, pieces=0)]) as server:
+            child = subprocess.Popen(self.command(server), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
+            try:
+                deadline = time.monotonic() + 60
+                while len(server.requests) < 1 and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                time.sleep(0.5)  # the first event is in; the next is 30 s away
+                try:
+                    child.send_signal(signal.SIGINT)
+                except ValueError:
+                    self.skipTest("cannot send SIGINT to a child process here")
+                out, err = child.communicate(timeout=20)
+            finally:
+                if child.poll() is None:
+                    child.kill()
+                    child.communicate()
+        self.assertEqual(child.returncode, 130, err)
+        self.assertNotIn(b"Traceback", err)
+        self.assertIn(b"interrupted", err)
+        items = load_items(self.path)
+        self.assertEqual(items[: len(self.start)], self.start)
+        closed = items[len(self.start)]
+        self.assertIs(closed.kind, ItemKind.ASSISTANT)
+        self.assertEqual(closed.finish_reason, FinishReason.CANCELLED)
+        self.assertFalse([p for p in closed.parts if isinstance(p, ToolCallPart)])
+        self.assertEqual(unanswered_calls(items), [])
+
+    def test_a_failed_call_appends_nothing(self) -> None:
+        body = b'{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
+        with Loopback([json_reply(401, body)]) as server:
+            done = subprocess.run(self.command(server), capture_output=True, text=True, env=self.env, timeout=120)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("HTTP 401 authentication_error: invalid x-api-key", done.stderr)
+        self.assertNotIn(KEY, done.stderr + done.stdout)
+        self.assertNotIn("Traceback", done.stderr)
+        self.assertEqual(load_items(self.path), self.start)
+
+    def test_a_stream_broken_midway_is_closed_as_an_error(self) -> None:
+        with Loopback([sse_reply(STREAM, 0.0, pieces=3, reset=True)]) as server:
+            done = subprocess.run(self.command(server), capture_output=True, text=True, env=self.env, timeout=120)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        items = load_items(self.path)
+        closed = items[len(self.start)]
+        self.assertEqual(closed.finish_reason, FinishReason.ERROR)
+        self.assertTrue(any(isinstance(p, TextPart) for p in closed.parts))
+        self.assertEqual(unanswered_calls(items), [])  # every call the closed turn kept is answered
+        self.assertEqual(len(items), len(self.start) + (2 if closed.tool_calls() else 1))
+
+    def test_the_key_and_the_arguments(self) -> None:
+        env = {k: v for k, v in self.env.items() if k != "ANTHROPIC_API_KEY"}
+        cases = [
+            (["--provider", "anthropic", "--model", "m", self.path], env, "ANTHROPIC_API_KEY"),
+            (["--provider", "gemini", "--model", "m", self.path], {k: v for k, v in env.items() if "GOOGLE" not in k and "GEMINI" not in k}, "GEMINI_API_KEY or GOOGLE_API_KEY"),
+            (["--provider", "anthropic", "--model", "m", "--set", "oops", self.path], self.env, "NAME=VALUE"),
+            (["--provider", "anthropic", "--model", "m", "--tools", self.path + ".missing", self.path], self.env, "--tools"),
+        ]
+        for args, environment, said in cases:
+            with self.subTest(args=args):
+                done = subprocess.run([sys.executable, "-m", "agentkit_core", "turn", *args], capture_output=True, text=True, env=environment, timeout=120)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertIn(said, done.stderr)
+        self.assertEqual(load_items(self.path), self.start)
+
+
+if __name__ == "__main__":
+    unittest.main()

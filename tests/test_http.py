@@ -1,0 +1,320 @@
+"""agentkit_core.http without a network: the request value, the retry rules, error answers, http_request, SSE input, a transport of the caller's."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import subprocess
+import sys
+import unittest
+
+from agentkit_core import Item, ItemKind, NormalizeError
+from agentkit_core.http import ProviderError, Request, TransportError, send
+from agentkit_core.http._client import provider_error
+from agentkit_core.http._errors import BODY_KEPT
+from agentkit_core.http._retry import retry_delay, server_delay, should_retry
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from tests.capability import event_loop_test, needs_processes
+
+KEY = "sk-test-DO-NOT-SHOW-0123456789"
+
+
+def plain() -> object:
+    """The default transport, but with no proxy: the suite talks to 127.0.0.1 only."""
+    from agentkit_core.http import SocketTransport
+
+    return SocketTransport(proxies={})
+
+
+class RequestTest(unittest.TestCase):
+    def test_repr_hides_credentials(self) -> None:
+        for header in ("x-api-key", "Authorization", "x-goog-api-key", "api-key"):
+            request = Request("POST", f"https://user:{KEY}@h.example/v1?key={KEY}&a=1", {header: KEY}, b"{}")
+            self.assertNotIn(KEY, repr(request))
+            self.assertIn("'***'", repr(request))
+            self.assertIn("a=1", repr(request))
+
+    def test_checked_when_made(self) -> None:
+        with self.assertRaises(TypeError):
+            Request(b"POST", "https://h.example/")  # type: ignore[arg-type]
+        with self.assertRaises(ValueError):
+            Request("post", "https://h.example/")
+        for url in ("ftp://h/", "https://", "https:///path", "h.example/v1", "https://h/a b"):
+            with self.subTest(url=url), self.assertRaises(ValueError):
+                Request("GET", url)
+        with self.assertRaises(TypeError):
+            Request("POST", "https://h.example/", body="{}")  # type: ignore[arg-type]
+        with self.assertRaises(ValueError):
+            Request("POST", "https://h.example/", {"bad name": "x"})
+        with self.assertRaises(ValueError) as caught:
+            Request("POST", "https://h.example/", {"x-api-key": KEY + "\r\nX-Injected: 1"})
+        self.assertNotIn(KEY, str(caught.exception))
+
+    def test_a_value(self) -> None:
+        request = Request("POST", "https://h.example/v1", {"a": "1", "b": "2"}, bytearray(b"{}"))
+        self.assertEqual(request.headers, (("a", "1"), ("b", "2")))
+        self.assertEqual(request.body, b"{}")
+        self.assertEqual(request.header("A"), "1")
+        self.assertIsNone(request.header("c"))
+        self.assertEqual(pickle.loads(pickle.dumps(request)), request)
+        self.assertEqual(hash(request), hash(Request("POST", "https://h.example/v1", [("a", "1"), ("b", "2")], b"{}")))
+        with self.assertRaises(AttributeError):
+            request.url = "https://other/"  # type: ignore[misc]
+
+
+class RetryRuleTest(unittest.TestCase):
+    def test_which_statuses(self) -> None:
+        for status in (408, 409, 429, 500, 502, 503, 504, 529):
+            self.assertTrue(should_retry(status, {}), status)
+        for status in (400, 401, 403, 404, 413, 422):
+            self.assertFalse(should_retry(status, {}), status)
+        self.assertTrue(should_retry(400, {"x-should-retry": "true"}))
+        self.assertFalse(should_retry(503, {"x-should-retry": "false"}))
+
+    def test_what_the_server_asks(self) -> None:
+        self.assertEqual(server_delay({"retry-after-ms": "250"}), 0.25)
+        self.assertEqual(server_delay({"retry-after": "3"}), 3.0)
+        self.assertEqual(server_delay({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}, now=1445412475.0), 5.0)
+        self.assertIsNone(server_delay({"retry-after": "soon"}))
+        self.assertIsNone(server_delay({}))
+        self.assertEqual(retry_delay({"retry-after": "2"}, 0), 2.0)
+
+    def test_backoff_with_jitter_and_caps(self) -> None:
+        rng = random.Random(5)
+        for retried, top in ((0, 0.5), (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (9, 8.0), (5000, 8.0)):
+            for _ in range(50):
+                delay = retry_delay({}, retried, rng)
+                self.assertTrue(0.75 * top <= delay <= top, (retried, delay))
+        for asked in ("0", "61", "-1"):  # not a reasonable ask: the backoff instead
+            self.assertLessEqual(retry_delay({"retry-after": asked}, 0, rng), 0.5)
+
+
+class ProviderErrorTest(unittest.TestCase):
+    def test_each_providers_error_body(self) -> None:
+        cases = [
+            (b'{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}',
+             {}, ("authentication_error", "invalid x-api-key", "req_1")),
+            (b'{"error":{"message":"Incorrect API key","type":"invalid_request_error","code":"invalid_api_key"}}',
+             {"x-request-id": "req_2"}, ("invalid_request_error", "Incorrect API key", "req_2")),
+            (b'[{"error":{"code":400,"message":"API key not valid","status":"INVALID_ARGUMENT"}}]',
+             {}, ("INVALID_ARGUMENT", "API key not valid", "")),
+            (b"<html>Bad gateway</html>", {"request-id": "r"}, ("", "<html>Bad gateway</html>", "r")),
+            (b"", {}, ("", "HTTP 502", "")),
+        ]
+        for body, headers, (kind, message, rid) in cases:
+            with self.subTest(body=body):
+                error = provider_error(502, headers, body)
+                self.assertEqual((error.error_type, error.message, error.request_id), (kind, message, rid))
+                self.assertEqual(error.body, body)
+                again = pickle.loads(pickle.dumps(error))
+                self.assertEqual((again.status, again.message, str(again)), (502, message, str(error)))
+
+    def test_the_body_is_cut(self) -> None:
+        self.assertEqual(len(provider_error(500, {}, b"x" * (BODY_KEPT * 3)).body), BODY_KEPT)
+
+
+ITEMS = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
+
+
+class HttpRequestTest(unittest.TestCase):
+    def test_each_providers_request(self) -> None:
+        cases = [
+            (anthropic, "https://api.anthropic.com/v1/messages", "x-api-key", KEY),
+            (openai_chat, "https://api.openai.com/v1/chat/completions", "Authorization", "Bearer " + KEY),
+            (openai_responses, "https://api.openai.com/v1/responses", "Authorization", "Bearer " + KEY),
+            (gemini, "https://generativelanguage.googleapis.com/v1beta/models/m-1:generateContent", "x-goog-api-key", KEY),
+        ]
+        for module, url, header, value in cases:
+            with self.subTest(module.__name__):
+                request = module.http_request(ITEMS, model="m-1", api_key=KEY, temperature=0.5)
+                self.assertEqual((request.method, request.url), ("POST", url))
+                self.assertEqual(request.header(header), value)
+                self.assertEqual(request.header("content-type"), "application/json")
+                self.assertNotIn(KEY, repr(request))
+                body = json.loads(request.body)
+                self.assertEqual(body["temperature"], 0.5)
+                self.assertNotIn("stream", body)
+                transcript = module.request_from_items(ITEMS)
+                self.assertEqual({k: body[k] for k in transcript}, transcript)
+                self.assertEqual(body.get("model"), None if module is gemini else "m-1")
+        self.assertEqual(anthropic.http_request(ITEMS, model="m").header("anthropic-version"), "2023-06-01")
+        self.assertIsNone(anthropic.http_request(ITEMS, model="m").header("x-api-key"))
+
+    def test_tools_and_the_choice_go_as_request_from_items_writes_them(self) -> None:
+        from agentkit_core import ToolChoice, ToolSpec
+
+        spec = ToolSpec("get_weather", "The weather now", {"type": "object", "properties": {"city": {"type": "string"}}})
+        choice = ToolChoice.tool("get_weather")
+        for module in (anthropic, openai_chat, openai_responses, gemini):
+            with self.subTest(module.__name__):
+                body = json.loads(module.http_request(ITEMS, model="m", tools=[spec], tool_choice=choice).body)
+                expected = module.request_from_items(ITEMS, tools=[spec], tool_choice=choice)
+                self.assertEqual({k: body[k] for k in expected}, json.loads(json.dumps(expected)))
+                self.assertEqual(module.tools_from_request(body), [spec])
+
+    def test_streaming(self) -> None:
+        for module in (anthropic, openai_responses, openai_chat):
+            self.assertIs(json.loads(module.http_request(ITEMS, model="m", stream=True).body)["stream"], True)
+        chat = json.loads(openai_chat.http_request(ITEMS, model="m", stream=True).body)
+        self.assertEqual(chat["stream_options"], {"include_usage": True})
+        own = json.loads(openai_chat.http_request(ITEMS, model="m", stream=True, stream_options={"x": 1}).body)
+        self.assertEqual(own["stream_options"], {"x": 1})
+        streamed = gemini.http_request(ITEMS, model="models/gemini-2.5-flash", stream=True, base_url="http://127.0.0.1:9/v1/")
+        self.assertEqual(streamed.url, "http://127.0.0.1:9/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse")
+        self.assertNotIn("stream", json.loads(streamed.body))
+
+    def test_refusals(self) -> None:
+        with self.assertRaises(ValueError):
+            anthropic.http_request(ITEMS, model="a model?")
+        with self.assertRaises(TypeError):
+            anthropic.http_request(ITEMS, model="m", api_key=b"k")
+        with self.assertRaises(ValueError):
+            anthropic.http_request(ITEMS, model="m", base_url="api.anthropic.com")
+        with self.assertRaises(NormalizeError):
+            anthropic.http_request(ITEMS, model="m", temperature=float("nan"))
+
+
+class SseLinesTest(unittest.TestCase):
+    """``events_from_sse`` reads lines without their ends (``iter_lines()``) and async iterables."""
+
+    BODY = 'event: a\ndata: {"a": 1}\n\n: ping\n\ndata: {"b":\ndata: 2}\n\ndata: [DONE]\n\n'
+
+    def test_lines_without_ends(self) -> None:
+        lines = self.BODY.split("\n")[:-1]
+        self.assertEqual(list(anthropic.events_from_sse(lines)), [{"a": 1}, {"b": 2}])
+        self.assertEqual(list(anthropic.events_from_sse([ln.encode() for ln in lines])), [{"a": 1}, {"b": 2}])
+        self.assertEqual(list(anthropic.events_from_sse(["event: x", 'data: {"c": 3}'])), [{"c": 3}])
+        self.assertEqual(list(anthropic.events_from_sse([ln + "\n" for ln in lines])), [{"a": 1}, {"b": 2}])
+
+    def test_lines_come_out_as_their_event_ends(self) -> None:
+        seen: list[str] = []
+
+        def lines():  # type: ignore[no-untyped-def]
+            for line in ['data: {"a": 1}', "", 'data: {"b": 2}', ""]:
+                seen.append(line)
+                yield line
+
+        events = anthropic.events_from_sse(lines())
+        self.assertEqual(next(events), {"a": 1})
+        self.assertEqual(len(seen), 2)  # not a line more than the event needed
+
+    @event_loop_test
+    async def test_async_iterables(self) -> None:
+        async def pieces(parts):  # type: ignore[no-untyped-def]
+            for part in parts:
+                yield part
+
+        chunks = [self.BODY[i : i + 5].encode() for i in range(0, len(self.BODY), 5)]
+        for parts in (chunks, self.BODY.split("\n")[:-1]):
+            events = [event async for event in gemini.events_from_sse(pieces(parts))]
+            self.assertEqual(events, [{"a": 1}, {"b": 2}])
+
+
+class DefaultTransportTest(unittest.TestCase):
+    def test_webassembly_says_it_has_no_sockets(self) -> None:
+        from unittest import mock
+
+        request = Request("GET", "https://h.example/", {"x-api-key": KEY})
+        with mock.patch.object(sys, "platform", "emscripten"), self.assertRaises(TransportError) as caught:
+            send(request)
+        self.assertIn("no network sockets", str(caught.exception))
+        self.assertIn("transport", str(caught.exception))
+
+
+class FakeExchange:
+    """An exchange that plays a scripted answer from memory: the transport protocol, no sockets."""
+
+    def __init__(self, status: int, headers: list[tuple[str, str]], chunks: list[bytes]) -> None:
+        self.answer = (status, headers)
+        self.chunks = list(chunks)
+        self.aborted = self.closed = False
+
+    def start(self) -> tuple[int, list[tuple[str, str]]]:
+        return self.answer
+
+    def read(self, size: int) -> bytes:
+        if self.aborted:
+            return b""  # what an aborted socket gives: it must not pass for the end
+        return self.chunks.pop(0)[:size] if self.chunks else b""
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeTransport:
+    def __init__(self, *answers: tuple[int, list[tuple[str, str]], list[bytes]]) -> None:
+        self.answers = list(answers)
+        self.made: list[FakeExchange] = []
+
+    def exchange(self, request: Request, *, connect_timeout: float, read_timeout: float) -> FakeExchange:
+        self.made.append(FakeExchange(*self.answers[min(len(self.made), len(self.answers) - 1)]))
+        return self.made[-1]
+
+
+class TransportProtocolTest(unittest.TestCase):
+    """``send`` over a transport of the caller's: what httpx, requests or fetch would plug in (runs in Pyodide too)."""
+
+    REQUEST = Request("POST", "https://h.example/v1/messages", {"x-api-key": KEY}, b"{}")
+
+    def test_retries_and_events(self) -> None:
+        busy = (529, [("retry-after-ms", "1")], [b'{"type":"error","error":{"type":"overloaded_error","message":"busy"}}'])
+        transport = FakeTransport(busy, (200, [("Content-Type", "text/event-stream")], [b'data: {"a": 1}\n', b'\ndata: [DONE]\n\n']))
+        with send(self.REQUEST, transport=transport) as response:  # type: ignore[arg-type]
+            self.assertEqual(list(response.events()), [{"a": 1}])
+        self.assertEqual(len(transport.made), 2)
+        self.assertTrue(all(exchange.closed for exchange in transport.made))
+
+    def test_an_aborted_read_is_a_cancellation_not_the_end(self) -> None:
+        from agentkit_core import CancellationController, TurnCancelledError
+
+        controller = CancellationController()
+        transport = FakeTransport((200, [], [b"data: {}\n\n"] * 3))
+        with send(self.REQUEST, cancel=controller, transport=transport) as response:  # type: ignore[arg-type]
+            events = response.events()
+            next(events)
+            controller.interrupt()
+            self.assertTrue(transport.made[0].aborted)
+            with self.assertRaises(TurnCancelledError):
+                next(events)
+
+    def test_an_error_answer(self) -> None:
+        transport = FakeTransport((404, [("x-request-id", "r")], [b'{"error":{"message":"no such model","type":"not_found"}}']))
+        with self.assertRaises(ProviderError) as caught:
+            send(self.REQUEST, transport=transport)  # type: ignore[arg-type]
+        self.assertEqual((caught.exception.status, caught.exception.error_type, caught.exception.request_id), (404, "not_found", "r"))
+        self.assertEqual(len(transport.made), 1)
+
+    def test_arguments(self) -> None:
+        for bad, error in (({"retries": -1}, ValueError), ({"retries": True}, TypeError), ({"timeout": 0}, ValueError),
+                           ({"timeout": float("nan")}, ValueError), ({"connect_timeout": "5"}, TypeError)):
+            with self.subTest(bad), self.assertRaises(error):
+                send(self.REQUEST, transport=FakeTransport((200, [], [])), **bad)  # type: ignore[arg-type]
+        with self.assertRaises(TypeError):
+            send(self.REQUEST, cancel=object(), transport=FakeTransport((200, [], [])))  # type: ignore[arg-type]
+        with self.assertRaises(TypeError):
+            send("https://h.example/")  # type: ignore[arg-type]
+
+
+class ImportTest(unittest.TestCase):
+    @needs_processes
+    def test_importing_loads_no_network_module(self) -> None:
+        code = (
+            "import sys; import agentkit_core.http, agentkit_core.providers.anthropic; "
+            "print(sorted(m for m in ('socket', 'ssl', 'http.client', 'urllib.request', 'asyncio', 'email') if m in sys.modules))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.stdout.strip(), "[]", done.stderr)
+
+
+def open_recording(provider: str, name: str) -> bytes:
+    from tests import recorded
+
+    return recorded.raw(provider, name)
+
+
+if __name__ == "__main__":
+    unittest.main()
