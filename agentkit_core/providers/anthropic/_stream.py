@@ -63,7 +63,7 @@ _KNOWN_BLOCKS = frozenset(
 _NO_SIGNATURE = InlineText("")
 
 
-class _Open:
+class _Block:
     """A content block while it streams: the block so far and what its deltas left.
 
     Text, thinking and input JSON collect as lists of pieces, joined when the
@@ -73,10 +73,16 @@ class _Open:
     __slots__ = ("block", "kind", "pieces", "json", "unknown")
 
     def __init__(self, block: JsonDict, kind: PartKind) -> None:
+        # The native block as content_block_start sent it (a copy); signature_delta, citations_delta and
+        # compaction_delta change its fields in place.
         self.block = block
+        # The part kind its start decoded to; fixed: a block that ends as another kind commits as a custom part.
         self.kind = kind
-        self.pieces: dict[str, list[str]] = {}  # the block's field -> its text so far, in pieces
+        # The block's field ("text", "thinking") -> its text so far, in pieces; a text or thinking delta appends.
+        self.pieces: dict[str, list[str]] = {}
+        # The input_json_delta fragments so far, parsed once when the block stops.
         self.json: list[str] = []
+        # Deltas of types nobody knows yet, in order; each one appends (and is shown as a marker).
         self.unknown: list[JsonValue] = []
 
     def finished(self) -> JsonDict:
@@ -102,28 +108,51 @@ class AnthropicStreamDecoder:
     finish_reason: FinishReason | None
 
     def __init__(self) -> None:
+        # The Message so far, checked: message_start sets it, message_delta and extra fields update it.
         self._message: JsonDict = {}
+        # The error an error event reported ({} when it held none); None until one comes, then fixed.
         self._error: JsonValue = None
-        self._open: dict[int, _Open] = {}
+        # Index -> each content block begun and not yet stopped (the open parts); a block start adds one,
+        # its stop (or message_stop, or an error) removes it.
+        self._open: dict[int, _Block] = {}
+        # How many blocks message_start sent whole (each a part of its own, "start-<n>").
         self._starts = 0
-        self._began: list[str] = []  # the id of every part begun, in order
-        self._ended = False  # message_stop or an error event came
+        # The id of every part begun, in order; appended as parts begin.
+        self._began: list[str] = []
+        # Whether message_stop or an error event came; set once, never unset.
+        self._ended = False
+        # The latest usage the stream reported (live); each message_start or message_delta with usage replaces it.
         self.usage = None
+        # The turn's finish reason once known (live): from stop_reason, or ERROR after an error event.
         self.finish_reason = None
 
     def feed(self, event: JsonDict) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
         event = take(event, EVENT)
-        kind = event.get("type")
-        handler = _EVENT_HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            return []  # ping and future events: nothing
+        handler: Callable[[JsonDict], list[Delta]]
+        match kind := event.get("type"):
+            case "content_block_delta":  # the most frequent first
+                handler = self._block_delta
+            case "message_start":
+                handler = self._message_start
+            case "content_block_start":
+                handler = self._block_start
+            case "content_block_stop":
+                handler = self._block_stop
+            case "message_delta":
+                handler = self._message_delta
+            case "message_stop":
+                handler = self._message_stop
+            case "error":
+                handler = self._error_event
+            case _:
+                return []  # ping and future events: nothing
         merged = None
         if kind in _BLOCK_EVENT_FIELDS:  # fields nobody knows yet join the message's, as the SDK's accumulator merges them
             extras = {k: v for k, v in event.items() if k not in _BLOCK_EVENT_FIELDS[kind] and k not in _MESSAGE_FIELDS}
             if extras:
                 merged = _merge_extras(self._message, extras)
-        deltas = handler(self, event)
+        deltas = handler(event)
         if merged is not None:
             self._live(merged)
         return deltas
@@ -190,7 +219,7 @@ class AnthropicStreamDecoder:
             deltas.append(AppendText(pid, part.text))
         elif isinstance(part, ReasoningPart) and part.summary:
             deltas.append(AppendText(pid, part.summary))
-        self._open[index] = _Open(block, part.part_kind)
+        self._open[index] = _Block(block, part.part_kind)
         self._began.append(pid.value)
         return deltas
 
@@ -271,7 +300,7 @@ class AnthropicStreamDecoder:
         if self._error is None:
             self.finish_reason = reason
 
-    def _opened(self, index: int, event: JsonDict) -> _Open:
+    def _opened(self, index: int, event: JsonDict) -> _Block:
         opened = self._open.get(index)
         if opened is None:
             raise NormalizeError(f"{event['type']} for content block {index}, which is not open", "index")
@@ -348,10 +377,10 @@ def _index(event: JsonDict) -> int:
     return index
 
 
-def _append(field: str) -> Callable[[_Open, PartId, Any], list[Delta]]:
+def _append(field: str) -> Callable[[_Block, PartId, Any], list[Delta]]:
     """The rule of a delta that appends to the block's ``field`` (text, thinking)."""
 
-    def apply(opened: _Open, pid: PartId, chunk: str) -> list[Delta]:
+    def apply(opened: _Block, pid: PartId, chunk: str) -> list[Delta]:
         pieces = opened.pieces.get(field)
         if pieces is None:
             so_far = opened.block.get(field)
@@ -365,18 +394,18 @@ def _append(field: str) -> Callable[[_Open, PartId, Any], list[Delta]]:
     return apply
 
 
-def _signature(opened: _Open, pid: PartId, signature: str) -> list[Delta]:
+def _signature(opened: _Block, pid: PartId, signature: str) -> list[Delta]:
     opened.block["signature"] = signature
     return []
 
 
-def _input_json(opened: _Open, pid: PartId, fragment: str) -> list[Delta]:
+def _input_json(opened: _Block, pid: PartId, fragment: str) -> list[Delta]:
     deltas: list[Delta] = [AppendText(pid, fragment)] if fragment else []
     opened.json.append(fragment)
     return deltas
 
 
-def _compaction(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
+def _compaction(opened: _Block, pid: PartId, delta: JsonDict) -> list[Delta]:
     """A ``compaction_delta``: its summary text extends the block's (a long summary comes in several deltas);
     its other fields (the encrypted state) replace the block's, but a null never erases a value already there."""
     for key, value in delta.items():
@@ -389,7 +418,7 @@ def _compaction(opened: _Open, pid: PartId, delta: JsonDict) -> list[Delta]:
     return [ReplaceStructured(pid, copy_json(opened.block))]
 
 
-def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
+def _citation(opened: _Block, pid: PartId, citation: JsonDict) -> list[Delta]:
     so_far = opened.block.get("citations")
     if not isinstance(so_far, (list, type(None))):
         raise NormalizeError("the block's citations are not a list", "delta.citation")
@@ -400,21 +429,11 @@ def _citation(opened: _Open, pid: PartId, citation: JsonDict) -> list[Delta]:
 
 
 #: Delta type -> (the block types it applies to, the delta's field (``""``: the whole delta), how it applies).
-_DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Open, PartId, Any], list[Delta]]]] = {
+_DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Block, PartId, Any], list[Delta]]]] = {
     "text_delta": (("text",), "text", _append("text")),
     "thinking_delta": (("thinking",), "thinking", _append("thinking")),
     "signature_delta": (("thinking",), "signature", _signature),
     "input_json_delta": (_TOOL_INPUT_BLOCKS, "partial_json", _input_json),
     "citations_delta": (("text",), "citation", _citation),
     "compaction_delta": (("compaction",), "", _compaction),
-}
-
-_EVENT_HANDLERS: dict[str, Callable[[AnthropicStreamDecoder, JsonDict], list[Delta]]] = {
-    "message_start": AnthropicStreamDecoder._message_start,
-    "content_block_start": AnthropicStreamDecoder._block_start,
-    "content_block_delta": AnthropicStreamDecoder._block_delta,
-    "content_block_stop": AnthropicStreamDecoder._block_stop,
-    "message_delta": AnthropicStreamDecoder._message_delta,
-    "message_stop": AnthropicStreamDecoder._message_stop,
-    "error": AnthropicStreamDecoder._error_event,
 }

@@ -37,16 +37,25 @@ class _Candidate:
     """What a stream told about one candidate so far."""
 
     def __init__(self, index: int) -> None:
+        # The candidate's ``index``; fixed.
         self.index = index
-        self.fields: JsonDict = {}  # candidate fields but content, latest value each
-        self.content: JsonDict = {}  # content fields but parts
-        self.count = 0  # parts begun
-        self.open: _Open | None = None  # the text or thought part still growing
-        self.building: _Building | None = None  # the call whose arguments still arrive in fragments
-        self.call = False  # a functionCall arrived
+        # Candidate fields but content, latest value each: every chunk's fields replace the earlier ones.
+        self.fields: JsonDict = {}
+        # Content fields but parts (``role``), latest value each.
+        self.content: JsonDict = {}
+        # How many parts the candidate has begun; each begun part adds one (its id is ``part-<index>-<count>``).
+        self.count = 0
+        # The text or thought part still growing (an open part): a text chunk opens or grows it, any other
+        # part, a finish reason, a blocked prompt or an error closes it.
+        self.text: _Block | None = None
+        # The call whose arguments still arrive in fragments (an open part): its first fragment sets it, its
+        # last fragment (or anything that closes the candidate's parts) clears it.
+        self.building: _Building | None = None
+        # Whether a functionCall arrived (the finish reason is then TOOL_CALL); set once, never unset.
+        self.call = False
 
 
-class _Open:
+class _Block:
     """A streaming text part: its id, the native part so far (its text left out) and that part decoded (for
     its type and metadata), and the text in pieces, joined once when the part closes: re-joining it for
     every chunk would make a long answer quadratic."""
@@ -54,7 +63,11 @@ class _Open:
     __slots__ = ("part_id", "native", "part", "pieces", "size")
 
     def __init__(self, part_id: PartId, native: JsonDict, part: TextPart | ReasoningPart, text: str) -> None:
+        # The part's id; fixed.  The native part so far, its text left out: each chunk joining the part
+        # updates its other fields (a signature arriving last).  That native part decoded: its type is fixed,
+        # its metadata follows ``native``.
         self.part_id, self.native, self.part = part_id, native, part
+        # The text in pieces, one a chunk, and its length so far; each chunk joining the part appends.
         self.pieces, self.size = [text], len(text)
 
     def grow(self, native: JsonDict, part: TextPart | ReasoningPart, text: str) -> None:
@@ -72,6 +85,8 @@ class _Building:
     """A call whose arguments arrive in ``partialArgs`` fragments: its part id, the call its first chunk opened."""
 
     def __init__(self, part_id: PartId, start: ToolCallPart) -> None:
+        # The part's id and the call its first chunk opened (name, id, signature); fixed.  The arguments
+        # the fragments set so far: each fragment chunk applies its paths.
         self.part_id, self.start, self.arguments = part_id, start, Arguments()
 
 
@@ -94,13 +109,21 @@ class GeminiStreamDecoder:
     """
 
     def __init__(self, new_call_id: NewCallId | None = None) -> None:
+        # The latest usageMetadata snapshot (live); a chunk holding one replaces it.
         self.usage: Usage | None = None
+        # The first candidate's finish reason (live): set by its finishReason, a blocked prompt or an error.
         self.finish_reason: FinishReason | None = None
+        # Ids for calls that come without one; each call decoded takes the next.
         self._calls = Calls(new_call_id)
+        # Response fields but candidates and usage, latest value each: every chunk's replace the earlier ones.
         self._response: JsonDict = {}
+        # Index -> each candidate a chunk has named; added on first sight, never removed.
         self._candidates: dict[int, _Candidate] = {}
-        self._owners: list[int] = []  # candidate index of every part, in the order parts began
-        self._began: list[str] = []  # and its id
+        # The candidate index of every part, in the order parts began; appended as parts begin.
+        self._owners: list[int] = []
+        # And its id.
+        self._began: list[str] = []
+        # The error an error chunk reported; None until one comes.
         self._error: JsonDict | None = None
 
     def feed(self, event: Mapping[str, Any]) -> list[Delta]:
@@ -109,8 +132,8 @@ class GeminiStreamDecoder:
         deltas: list[Delta] = []
         if "error" in chunk and "candidates" not in chunk:
             self._error = copy_json(json_object(chunk["error"], "error"))
-            for opened in self._candidates.values():
-                self._close(opened, deltas)
+            for each in self._candidates.values():
+                deltas += self._close(each)
             if self.finish_reason is None:
                 self.finish_reason = FinishReason.ERROR
             return deltas
@@ -131,14 +154,14 @@ class GeminiStreamDecoder:
             candidate.fields.update((k, copy_json(v)) for k, v in native.items() if k != "content")
             candidate.content.update((k, copy_json(v)) for k, v in content.items() if k != "parts")
             for raw, found, part in parts:
-                if not self._fragment(candidate, raw, found, part, deltas):
-                    self._part(candidate, raw, part, deltas)
+                fragment = self._fragment(candidate, raw, found, part)
+                deltas += self._part(candidate, raw, part) if fragment is None else fragment
             if native.get("finishReason") is not None:
-                self._close(candidate, deltas)
+                deltas += self._close(candidate)
         blocked = block_reason(chunk) is not None
         if blocked:  # the prompt was blocked: nothing more comes for any candidate
-            for opened in self._candidates.values():
-                self._close(opened, deltas)
+            for each in self._candidates.values():
+                deltas += self._close(each)
         first = self._first()
         if first is not None and isinstance(first.fields.get("finishReason"), str):
             self.finish_reason = candidate_finish(first.fields["finishReason"], first.call)
@@ -149,74 +172,82 @@ class GeminiStreamDecoder:
     def _first(self) -> _Candidate | None:
         return self._candidates[min(self._candidates)] if self._candidates else None
 
-    def _begin(self, candidate: _Candidate, kind: PartKind, deltas: list[Delta]) -> PartId:
+    def _begin(self, candidate: _Candidate, kind: PartKind) -> BeginPart:
+        """The delta that begins the candidate's next part (its id is the delta's ``part_id``)."""
         pid = PartId(f"part-{candidate.index}-{candidate.count}")
         candidate.count += 1
         self._owners.append(candidate.index)
         self._began.append(pid.value)
-        deltas.append(BeginPart(pid, kind))
-        return pid
+        return BeginPart(pid, kind)
 
-    def _fragment(self, candidate: _Candidate, native: JsonDict, found: list[tuple[JsonPath, str, Any, bool]] | None, part: Part, deltas: list[Delta]) -> bool:
-        """Take a chunk's part when it opens or continues a call sent in fragments; whether it did."""
+    def _fragment(self, candidate: _Candidate, native: JsonDict, found: list[tuple[JsonPath, str, Any, bool]] | None, part: Part) -> list[Delta] | None:
+        """The deltas of a chunk's part that opens or continues a call sent in fragments; ``None`` for any other part."""
         building = candidate.building
         if building is not None and found is not None:
             building.arguments.apply(found)
             if native["functionCall"].get("willContinue") is not True:  # the last fragment
-                self._close(candidate, deltas)
-            return True
+                return self._close(candidate)
+            return []
         if not (starts(native.get("functionCall")) and isinstance(part, ToolCallPart)):
-            return False
-        self._close(candidate, deltas)
+            return None
+        deltas = self._close(candidate)
         candidate.call = True
-        pid = self._begin(candidate, part.part_kind, deltas)
-        deltas.append(SetMetadata(pid, header(part)))
-        candidate.building = _Building(pid, part)
-        return True
+        begin = self._begin(candidate, part.part_kind)
+        deltas += [begin, SetMetadata(begin.part_id, header(part))]
+        candidate.building = _Building(begin.part_id, part)
+        return deltas
 
-    def _part(self, candidate: _Candidate, native: JsonDict, part: Part, deltas: list[Delta]) -> None:
+    def _part(self, candidate: _Candidate, native: JsonDict, part: Part) -> list[Delta]:
+        """The deltas of a chunk's part: a text or thought part opens or grows; any other arrives whole."""
         if not isinstance(part, (TextPart, ReasoningPart)):  # arrives whole
-            self._close(candidate, deltas)
+            deltas = self._close(candidate)
             candidate.call = candidate.call or isinstance(part, ToolCallPart)
-            pid = self._begin(candidate, part.part_kind, deltas)
+            begin = self._begin(candidate, part.part_kind)
+            deltas.append(begin)
             if header(part):
-                deltas.append(SetMetadata(pid, header(part)))
-            deltas.append(CommitPart(part, part_id=pid))
-            return
+                deltas.append(SetMetadata(begin.part_id, header(part)))
+            deltas.append(CommitPart(part, part_id=begin.part_id))
+            return deltas
         text = _text_of(part)
-        opened = candidate.open
-        if opened is not None and type(opened.part) is type(part):
+        growing = candidate.text
+        if growing is not None and type(growing.part) is type(part):
             # A signature with text of its own starts a part; an empty chunk's joins the open one if it has none.
-            signed, open_signed = SIGNATURE in part.metadata, SIGNATURE in opened.part.metadata
-            if not signed or (not open_signed and (text == "" or opened.size == 0)):
-                whole = copy_json(opened.native)
+            signed, open_signed = SIGNATURE in part.metadata, SIGNATURE in growing.part.metadata
+            if not signed or (not open_signed and (text == "" or growing.size == 0)):
+                whole = copy_json(growing.native)
                 whole.update((k, copy_json(v)) for k, v in native.items() if k != "text")
                 grown = part_from_native(whole, self._calls)  # the text is "": only the other fields matter
                 if isinstance(grown, (TextPart, ReasoningPart)) and type(grown) is type(part):
-                    if grown.metadata != opened.part.metadata:
-                        deltas.append(SetMetadata(opened.part_id, grown.metadata))
+                    deltas = []
+                    if grown.metadata != growing.part.metadata:
+                        deltas.append(SetMetadata(growing.part_id, grown.metadata))
                     if text:
-                        deltas.append(AppendText(opened.part_id, text))
-                    opened.grow(whole, grown, text)
-                    return
+                        deltas.append(AppendText(growing.part_id, text))
+                    growing.grow(whole, grown, text)
+                    return deltas
         if text == "" and native.keys() == {"text"}:
-            return  # nothing to show: Gemini 3 ends a stream whose answer is a call with such a chunk
-        self._close(candidate, deltas)
-        pid = self._begin(candidate, part.part_kind, deltas)
+            return []  # nothing to show: Gemini 3 ends a stream whose answer is a call with such a chunk
+        deltas = self._close(candidate)
+        begin = self._begin(candidate, part.part_kind)
+        deltas.append(begin)
         if part.metadata:
-            deltas.append(SetMetadata(pid, part.metadata))
+            deltas.append(SetMetadata(begin.part_id, part.metadata))
         if text:
-            deltas.append(AppendText(pid, text))
-        candidate.open = _Open(pid, {**copy_json(native), "text": ""}, part, text)
+            deltas.append(AppendText(begin.part_id, text))
+        candidate.text = _Block(begin.part_id, {**copy_json(native), "text": ""}, part, text)
+        return deltas
 
-    def _close(self, candidate: _Candidate, deltas: list[Delta]) -> None:
-        opened, building = candidate.open, candidate.building
-        if opened is not None:
-            candidate.open = None
-            deltas.append(CommitPart(opened.closed(), part_id=opened.part_id))
+    def _close(self, candidate: _Candidate) -> list[Delta]:
+        """The commits of the candidate's open parts (its growing text, its call built from fragments)."""
+        deltas: list[Delta] = []
+        growing, building = candidate.text, candidate.building
+        if growing is not None:
+            candidate.text = None
+            deltas.append(CommitPart(growing.closed(), part_id=growing.part_id))
         if building is not None:
             candidate.building = None
             deltas.append(CommitPart(building.arguments.call(building.start), part_id=building.part_id))
+        return deltas
 
     def finish(self, parts: Sequence[Part]) -> Item:
         """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried."""

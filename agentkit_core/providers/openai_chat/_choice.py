@@ -93,20 +93,20 @@ class Choice:
                  "reasoning", "pending", "sound", "ok")
 
     def __init__(self, index: int) -> None:
-        self.index = index
-        self.fields: JsonDict = {}  # choice-level fields, merged
+        self.index = index  # the choice's index; fixed
+        self.fields: JsonDict = {}  # choice-level fields, merged: each chunk's replace or extend them
         self.message: JsonDict = {}  # the message the deltas add up to, once ``growing`` is settled
-        self.growing = Growing()  # its long string fields, in pieces
-        self.slots: dict[str, PartId] = {}
-        self.calls: dict[int, tuple[str, JsonDict]] = {}  # key -> (slot, call so far); see key()
-        self.kinds: dict[int, str | None] = {}  # key -> the call's type once known
+        self.growing = Growing()  # its long string fields, in pieces; settled at the commit and by response()
+        self.slots: dict[str, PartId] = {}  # slot ("content", "reasoning", "tool-0"...) -> its part, once begun
+        self.calls: dict[int, tuple[str, JsonDict]] = {}  # key -> (slot, call so far); see key(); a new call adds
+        self.kinds: dict[int, str | None] = {}  # key -> the call's type once known (then fixed)
         self.at: dict[int, int] = {}  # native index -> the key of the latest call there, if not the index
-        self.headers: dict[str, dict[str, str]] = {}  # part id -> header keys sent
-        self.committed = False
-        self.reasoning: str | None = None  # the field the reasoning part reads
+        self.headers: dict[str, dict[str, str]] = {}  # part id -> header keys sent; grows as they are sent
+        self.committed = False  # set once, by the finish_reason (or the end of its audio, or an error)
+        self.reasoning: str | None = None  # the field the reasoning part reads; the first one sent, then fixed
         self.pending = ""  # audio base64 not decoded yet (under four characters)
-        self.sound = b""  # the audio's first bytes, to tell its MIME type
-        self.ok = True  # the audio base64 decoded so far
+        self.sound = b""  # the audio's first bytes, to tell its MIME type (up to 16, then fixed)
+        self.ok = True  # the audio base64 decoded so far; False after bad base64, then fixed
 
     def key(self, index: int | None, opening_id: str | None) -> int:
         """Where the call a fragment belongs to is kept: its native ``index``, or a negative key for a

@@ -64,11 +64,11 @@ class ChatStreamDecoder:
     """
 
     def __init__(self) -> None:
-        self.usage: Usage | None = None
-        self._top: JsonDict = {}
-        self._usage: JsonDict | None = None
-        self._choices: dict[int, Choice] = {}
-        self._began: list[int] = []  # the choice of every part begun, in order
+        self.usage: Usage | None = None  # the latest usage a chunk reported (live); each one replaces it
+        self._top: JsonDict = {}  # the chunks' top-level fields but choices and usage, merged chunk by chunk
+        self._usage: JsonDict | None = None  # the latest native usage object, as it came
+        self._choices: dict[int, Choice] = {}  # index -> each choice a chunk named; added on first sight
+        self._began: list[int] = []  # the choice of every part begun, in order; appended as parts begin
         self._kinds: list[str] = []  # and its slot's kind: "reasoning", "content", "tool"...
         self._pids: list[str] = []  # and its id
 
@@ -87,19 +87,19 @@ class ChatStreamDecoder:
     def feed(self, event: Any, /) -> list[Delta]:
         """One parsed chunk -> the deltas it implies."""
         event = self._check(event)
-        out: list[Delta] = []
+        deltas: list[Delta] = []
         for k, v in event.items():
             if k == "usage" and v is not None:
                 self._usage, self.usage = copy_json(v), usage_from_native(v)
             elif k not in ("choices", "object", "obfuscation", "usage"):
                 merge_snapshot(self._top, k, v)
         for ch in event.get("choices") or ():
-            self._feed_choice(ch, out)
+            deltas += self._feed_choice(ch)
         if event.get("error") is not None:  # the turn ends here
             for index in sorted(self._choices):
                 if not self._choices[index].committed:
-                    self._commit(self._choices[index], out)
-        return out
+                    deltas += self._commit(self._choices[index])
+        return deltas
 
     def _check(self, held: Any) -> JsonDict:
         """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
@@ -175,7 +175,7 @@ class ChatStreamDecoder:
         new_id = frag.get("id")
         kinds[key] = (known if kind is None else kind, new_id if isinstance(new_id, str) and new_id else known_id)
 
-    def _feed_choice(self, ch: JsonDict, out: list[Delta]) -> None:
+    def _feed_choice(self, ch: JsonDict) -> list[Delta]:
         index = ch.get("index") or 0
         st = self._choices.get(index)
         if st is None:
@@ -187,67 +187,73 @@ class ChatStreamDecoder:
             elif k != "delta":
                 merge_snapshot(st.fields, k, v)
         delta = ch.get("delta")
-        if isinstance(delta, dict):
-            self._apply(st, delta, out)
+        deltas = self._apply(st, delta) if isinstance(delta, dict) else []
         if ch.get("finish_reason") is not None and not st.committed:
-            self._commit(st, out)
+            deltas += self._commit(st)
         elif isinstance(delta, dict) and audio_ends(delta, st) and not st.committed:
             st.fields["finish_reason"] = "stop"  # as the SDKs infer it; a finish_reason sent later replaces it
-            self._commit(st, out)
+            deltas += self._commit(st)
+        return deltas
 
-    def _open(self, st: Choice, slot: str, kind: PartKind, out: list[Delta]) -> PartId:
+    def _begin(self, st: Choice, slot: str, kind: PartKind) -> tuple[PartId, list[Delta]]:
+        """The id of the choice's part in ``slot``, and the deltas that begin it if it has not begun yet."""
         pid = st.slots.get(slot)
-        if pid is None:
-            pid = st.slots[slot] = PartId(f"part-{st.index}-{slot}")
-            out.append(BeginPart(pid, kind))
-            self._began.append(st.index)
-            self._kinds.append(slot.split("-")[0])
-            self._pids.append(pid.value)
-            if slot == "refusal":
-                out.append(SetMetadata(pid, {REFUSAL_KEY: True}))
-        return pid
+        if pid is not None:
+            return pid, []
+        pid = st.slots[slot] = PartId(f"part-{st.index}-{slot}")
+        self._began.append(st.index)
+        self._kinds.append(slot.split("-")[0])
+        self._pids.append(pid.value)
+        if slot == "refusal":
+            return pid, [BeginPart(pid, kind), SetMetadata(pid, {REFUSAL_KEY: True})]
+        return pid, [BeginPart(pid, kind)]
 
     @staticmethod
-    def _header(st: Choice, pid: PartId, found: Mapping[str, object], out: list[Delta]) -> None:
-        """Send the fold's header keys of an open part as soon as they are known (or change)."""
+    def _header(st: Choice, pid: PartId, found: Mapping[str, object]) -> list[Delta]:
+        """The fold's header keys of an open part, sent as soon as they are known (or change)."""
         sent = st.headers.setdefault(pid.value, {})
         new = {k: v for k, v in found.items() if isinstance(v, str) and v and sent.get(k) != v}
-        if new:
-            sent.update(new)
-            out.append(SetMetadata(pid, new))
+        if not new:
+            return []
+        sent.update(new)
+        return [SetMetadata(pid, new)]
 
-    def _apply(self, st: Choice, delta: JsonDict, out: list[Delta]) -> None:
+    def _apply(self, st: Choice, delta: JsonDict) -> list[Delta]:
         msg = st.message
+        deltas: list[Delta] = []
         for k, v in delta.items():
             if k in PART_FIELDS and (v is None or st.committed):
                 msg.setdefault(k, None)  # checked: nothing but empty values after the commit
             elif k == "content" and (isinstance(v, list) or isinstance(msg.get(k), list)):
-                self._entries(st, [{"type": "text", "text": v}] if isinstance(v, str) else v, out)
+                deltas += self._entries(st, [{"type": "text", "text": v}] if isinstance(v, str) else v)
             elif k in ("content", "refusal"):
-                self._text(st, k, k, v, PartKind.TEXT, out)
+                deltas += self._text(st, k, k, v, PartKind.TEXT)
             elif k in REASONING_FIELDS and isinstance(v, str) and st.reasoning in (None, k):
                 st.reasoning = k
-                self._text(st, k, "reasoning", v, PartKind.REASONING, out)
+                deltas += self._text(st, k, "reasoning", v, PartKind.REASONING)
             elif k == "audio":
-                self._audio(st, v, out)
+                deltas += self._audio(st, v)
             elif k == "tool_calls":
                 for frag in v:
-                    self._tool_call(st, frag, out)
+                    deltas += self._tool_call(st, frag)
             elif k == "function_call":
-                self._function_call(st, v, out)
+                deltas += self._function_call(st, v)
             elif k == "role":
                 merge_snapshot(msg, k, v)
             else:
                 merge_fragment(msg, k, v)
+        return deltas
 
-    def _text(self, st: Choice, key: str, slot: str, text: str, kind: PartKind, out: list[Delta]) -> None:
+    def _text(self, st: Choice, key: str, slot: str, text: str, kind: PartKind) -> list[Delta]:
         st.growing.add(st.message, key, text)
-        if text or key != "content":  # an empty content opens nothing yet: typed entries may follow (Mistral)
-            pid = self._open(st, slot, kind, out)
-            if text:
-                out.append(AppendText(pid, text))
+        if not text and key == "content":  # an empty content begins nothing yet: typed entries may follow (Mistral)
+            return []
+        pid, deltas = self._begin(st, slot, kind)
+        if text:
+            deltas.append(AppendText(pid, text))
+        return deltas
 
-    def _entries(self, st: Choice, entries: list[Any], out: list[Delta]) -> None:
+    def _entries(self, st: Choice, entries: list[Any]) -> list[Delta]:
         """Typed content entries (Mistral's thinking models): each extends the last entry when both are text,
         or both thinking, and is a new entry otherwise; a plain string is a text entry.  The message's content
         becomes the list the non-streaming answer holds, part ``content-j`` growing with entry ``j``."""
@@ -256,6 +262,7 @@ class ChatStreamDecoder:
             acc = st.message["content"] = [] if acc in (None, "") else [{"type": "text", "text": acc}]
             if "content" in st.slots:
                 st.slots["content-0"] = st.slots.pop("content")
+        deltas: list[Delta] = []
         for entry in entries:
             last = acc[-1] if acc else None
             kind = entry_kind(entry)
@@ -265,9 +272,10 @@ class ChatStreamDecoder:
                 acc.append(copy_json(entry))
                 j, texts = len(acc) - 1, entry_texts(entry, kind)
                 part = content_part(entry)
-                pid = self._open(st, f"content-{j}", part.part_kind, out)
-                self._header(st, pid, header(part), out)
-            out.extend(AppendText(st.slots[f"content-{j}"], t) for t in texts if t)
+                pid, begun = self._begin(st, f"content-{j}", part.part_kind)
+                deltas += begun + self._header(st, pid, header(part))
+            deltas.extend(AppendText(st.slots[f"content-{j}"], t) for t in texts if t)
+        return deltas
 
     @staticmethod
     def _extend(st: Choice, held: JsonDict, entry: JsonDict, kind: str) -> list[str]:
@@ -287,8 +295,8 @@ class ChatStreamDecoder:
                 inner.append(copy_json(piece))
         return entry_texts(entry, kind)
 
-    def _audio(self, st: Choice, frag: JsonDict, out: list[Delta]) -> None:
-        pid = self._open(st, "audio", PartKind.MEDIA, out)
+    def _audio(self, st: Choice, frag: JsonDict) -> list[Delta]:
+        pid, deltas = self._begin(st, "audio", PartKind.MEDIA)
         acc = st.message.get("audio")
         if not isinstance(acc, dict):
             acc = st.message["audio"] = {}
@@ -303,9 +311,10 @@ class ChatStreamDecoder:
                 merge_snapshot(acc, k, v)
         found: dict[str, object] = {MODALITY_KEY: Modality.AUDIO.value, MIME_TYPE_KEY: sniff_audio(st.sound)}
         found.update({AUDIO + k: acc.get(k) for k in ("id", "transcript")})
-        self._header(st, pid, found, out)
+        deltas += self._header(st, pid, found)
         if chunk:
-            out.append(AppendBytes(pid, chunk))
+            deltas.append(AppendBytes(pid, chunk))
+        return deltas
 
     @staticmethod
     def _audio_bytes(st: Choice, text: str) -> bytes:
@@ -323,9 +332,10 @@ class ChatStreamDecoder:
             st.sound += raw[: 16 - len(st.sound)]
         return raw
 
-    def _tool_call(self, st: Choice, frag: JsonDict, out: list[Delta]) -> None:
+    def _tool_call(self, st: Choice, frag: JsonDict) -> list[Delta]:
         call = st.key(frag.get("index"), opening_id(frag))
         kind = fragment_kind(frag)
+        deltas: list[Delta] = []
         if call not in st.calls:
             slot = f"tool-{len(st.calls)}"
             calls = st.message.get("tool_calls")
@@ -335,9 +345,9 @@ class ChatStreamDecoder:
             st.calls[call] = (slot, calls[-1])
             st.kinds[call] = kind
             opaque = kind not in (None, "function", "custom")
-            pid = self._open(st, slot, PartKind.CUSTOM if opaque else PartKind.TOOL_CALL, out)
+            pid, deltas = self._begin(st, slot, PartKind.CUSTOM if opaque else PartKind.TOOL_CALL)
             if opaque:
-                self._header(st, pid, {CUSTOM_KIND_KEY: CHAT + "tool_call"}, out)
+                deltas += self._header(st, pid, {CUSTOM_KIND_KEY: CHAT + "tool_call"})
         slot, acc = st.calls[call]
         st.kinds[call] = st.kinds[call] or kind
         pid = st.slots[slot]
@@ -350,11 +360,11 @@ class ChatStreamDecoder:
                     if bk in ("arguments", "input") and isinstance(bv, str):
                         if k == "custom":  # the input so far, whole: it streams as a value
                             merge_fragment(body, bk, bv)
-                            out.append(ReplaceStructured(pid, body[bk]))
+                            deltas.append(ReplaceStructured(pid, body[bk]))
                         else:
                             st.growing.add(body, bk, bv)
                             if bv:
-                                out.append(AppendText(pid, bv))
+                                deltas.append(AppendText(pid, bv))
                     elif bv is not None and bv != "" or bk not in body:
                         merge_snapshot(body, bk, bv)
             elif v is not None and v != "" or k not in acc:  # DashScope repeats ``"id": ""``
@@ -362,10 +372,11 @@ class ChatStreamDecoder:
         if st.kinds[call] in (None, "function", "custom"):
             body = acc.get(st.kinds[call] or "function")
             name = body.get("name") if isinstance(body, dict) else None
-            self._header(st, pid, {TOOL_CALL_ID_KEY: acc.get("id"), TOOL_NAME_KEY: name}, out)
+            deltas += self._header(st, pid, {TOOL_CALL_ID_KEY: acc.get("id"), TOOL_NAME_KEY: name})
+        return deltas
 
-    def _function_call(self, st: Choice, frag: JsonDict, out: list[Delta]) -> None:
-        pid = self._open(st, "function-call", PartKind.TOOL_CALL, out)
+    def _function_call(self, st: Choice, frag: JsonDict) -> list[Delta]:
+        pid, deltas = self._begin(st, "function-call", PartKind.TOOL_CALL)
         acc = st.message.get("function_call")
         if not isinstance(acc, dict):
             acc = st.message["function_call"] = {}
@@ -373,21 +384,22 @@ class ChatStreamDecoder:
             if k == "arguments" and isinstance(v, str):
                 st.growing.add(acc, k, v)
                 if v:
-                    out.append(AppendText(pid, v))
+                    deltas.append(AppendText(pid, v))
             elif v is not None and v != "" or k not in acc:
                 merge_snapshot(acc, k, v)
         name = acc.get("name")
-        self._header(st, pid, {TOOL_CALL_ID_KEY: name, TOOL_NAME_KEY: name}, out)  # the name stands in for the id
+        return deltas + self._header(st, pid, {TOOL_CALL_ID_KEY: name, TOOL_NAME_KEY: name})  # the name stands in for the id
 
-    def _commit(self, st: Choice, out: list[Delta]) -> None:
+    def _commit(self, st: Choice) -> list[Delta]:
         """Close every part of the choice with the part decoded from what accumulated."""
         st.committed = True
         st.growing.settle()
+        deltas: list[Delta] = []
         for slot, part in message_parts(st.message, st.reasoning):
-            pid = st.slots.get(slot)
-            if pid is None:
-                pid = self._open(st, slot, part.part_kind, out)
-            out.append(CommitPart(part, part_id=pid))
+            pid, begun = self._begin(st, slot, part.part_kind)  # a part the chunks never began begins here
+            deltas += begun
+            deltas.append(CommitPart(part, part_id=pid))
+        return deltas
 
     # -- results -----------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ class Slot:
     __slots__ = ("pid", "kind", "key", "stand_in")
 
     def __init__(self, pid: PartId, kind: PartKind, key: str | None, stand_in: Callable[[str], Part]) -> None:
+        # The part's id, the kind it began as, the entry key it belongs to ("c0", "s1", "item"; None for a
+        # reasoning item's placeholder, until its entry is known) and how to close it as it stands: all fixed.
         self.pid, self.kind, self.key, self.stand_in = pid, kind, key, stand_in
 
 
@@ -35,7 +37,7 @@ class OpenItem:
         self.entries: dict[str, JsonDict] = {}  # the entries announced (*.part.added, *.part.done)
         self.texts: dict[str, list[str]] = {}  # fragments per entry key
         self.done: dict[str, str] = {}  # full texts of *.done events
-        self.annotations: dict[str, list[JsonValue]] = {}
+        self.annotations: dict[str, list[JsonValue]] = {}  # annotations added per entry key, in order
 
     def text(self, key: str) -> str:
         """Entry ``key``'s text: its ``*.done`` text, else the fragments joined (once: the join is kept)."""

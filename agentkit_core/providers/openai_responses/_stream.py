@@ -7,7 +7,7 @@ folds to the item the non-streaming path gives.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ... import (
     AppendText,
@@ -79,17 +79,30 @@ class ResponsesStreamDecoder:
     finish_reason: FinishReason | None
 
     def __init__(self) -> None:
+        # The latest usage a response event held (live); each one holding usage replaces it.
         self.usage = None
+        # The turn's finish reason (live): None until the terminal or error event sets it, then fixed.
         self.finish_reason = None
+        # The raw reason beside it (a status, an incomplete reason, "error"); set with it.
         self._raw: str | None = None
+        # The latest response object a response.* event held; each one replaces it.
         self._response: JsonDict = {}
+        # What an error event reported; None until one comes.
         self._error: JsonDict | None = None
+        # Output index -> each output item added and not yet done (its parts are the open parts);
+        # output_item.added adds one, output_item.done, the terminal or an error event closes it.
         self._open: dict[int, OpenItem] = {}
+        # (output index, final native item) of every item closed, in the order closed; appended on close.
         self._closed: list[tuple[int, JsonDict]] = []
+        # The id (else the index) and the (index, type) of every item announced; added as items are added.
         self._seen: set[object] = set()
+        # Output index -> how many parts its item has begun (part ids "<index>", "<index>.<n>"); counts up.
         self._ordinals: dict[int, int] = {}
-        self._began: list[str] = []  # the id of every part begun, in order
-        self._encrypted: dict[str, str] = {}  # reasoning item id -> its encrypted_content in the terminal response
+        # The id of every part begun, in order; appended as parts begin.
+        self._began: list[str] = []
+        # Reasoning item id -> its encrypted_content in the terminal response; filled by the terminal event.
+        self._encrypted: dict[str, str] = {}
+        # Whether the terminal or an error event came; set once, and events after it are ignored.
         self._ended = False
 
     # -- events -------------------------------------------------------------------------
@@ -102,10 +115,30 @@ class ResponsesStreamDecoder:
             etype = "error"  # {"error": {...}}: an error payload with no event type
         if self._ended or not isinstance(etype, str):
             return []
-        handler = _HANDLERS.get(etype)
-        if handler is not None:
-            return handler(self, checked)
-        return self._progress(etype, checked)
+        match etype:
+            case _ if etype in _TEXT_EVENTS:  # the most frequent first: text and argument deltas, and their done
+                return self._on_text(checked)
+            case "response.created" | "response.in_progress" | "response.queued":
+                return self._on_response(checked)
+            case "response.completed" | "response.incomplete" | "response.failed" | "response.cancelled":
+                return self._on_terminal(checked)
+            case "error":
+                return self._on_error(checked)
+            case "response.output_item.added":
+                return self._on_added(checked)
+            case "response.output_item.done":
+                return self._on_done(checked)
+            case (
+                "response.content_part.added" | "response.content_part.done"
+                | "response.reasoning_summary_part.added" | "response.reasoning_summary_part.done"
+            ):
+                return self._on_part(checked)
+            case "response.shell_call_command.added" | "response.shell_call_command.delta" | "response.shell_call_command.done":
+                return self._on_command(checked)
+            case "response.output_text.annotation.added" | "response.output_text_annotation.added":  # its older name
+                return self._on_annotation(checked)
+            case _:  # progress events (searching, generating...) and events yet to be invented
+                return self._progress(etype, checked)
 
     def _take_response(self, event: JsonDict) -> JsonDict:
         response = event.get("response")
@@ -422,28 +455,3 @@ class ResponsesStreamDecoder:
     def finish_all(self, parts: Sequence[Part]) -> list[Item]:
         """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
-
-
-_Handler = Callable[[ResponsesStreamDecoder, JsonDict], "list[Delta]"]
-_HANDLERS: dict[str, _Handler] = {
-    "response.created": ResponsesStreamDecoder._on_response,
-    "response.in_progress": ResponsesStreamDecoder._on_response,
-    "response.queued": ResponsesStreamDecoder._on_response,
-    "response.completed": ResponsesStreamDecoder._on_terminal,
-    "response.incomplete": ResponsesStreamDecoder._on_terminal,
-    "response.failed": ResponsesStreamDecoder._on_terminal,
-    "response.cancelled": ResponsesStreamDecoder._on_terminal,
-    "error": ResponsesStreamDecoder._on_error,
-    "response.output_item.added": ResponsesStreamDecoder._on_added,
-    "response.output_item.done": ResponsesStreamDecoder._on_done,
-    "response.content_part.added": ResponsesStreamDecoder._on_part,
-    "response.content_part.done": ResponsesStreamDecoder._on_part,
-    "response.reasoning_summary_part.added": ResponsesStreamDecoder._on_part,
-    "response.reasoning_summary_part.done": ResponsesStreamDecoder._on_part,
-    "response.shell_call_command.added": ResponsesStreamDecoder._on_command,
-    "response.shell_call_command.delta": ResponsesStreamDecoder._on_command,
-    "response.shell_call_command.done": ResponsesStreamDecoder._on_command,
-    "response.output_text.annotation.added": ResponsesStreamDecoder._on_annotation,
-    "response.output_text_annotation.added": ResponsesStreamDecoder._on_annotation,  # its older name
-    **{name: ResponsesStreamDecoder._on_text for name in _TEXT_EVENTS},
-}
