@@ -1,7 +1,7 @@
 """The Responses stream decoder: ``response.*`` events -> deltas, then the turn's item.
 
 Private to :mod:`.openai_responses`, whose docstring says what each event
-does; the parts it commits come from :mod:`._responses_items`, so a stream
+does; the parts it commits come from :mod:`._response`, so a stream
 folds to the item the non-streaming path gives.
 """
 
