@@ -187,6 +187,21 @@ class HeldTest(unittest.TestCase):
         held = {"contents": [contents[0], Dumped({"role": "model", "parts": [{"text": "yes", "thoughtSignature": "q83v"}]})]}
         self.assertEqual(gemini.items_from_request(held), gemini.items_from_request({"contents": contents}))
 
+    def test_tools_held_as_objects_read_as_the_body(self) -> None:
+        """``tools_from_request`` and ``tool_choice_from_request`` take what users hold, as ``items_from_request`` does."""
+        for provider, module in MODULES.items():
+            folder = os.path.join(recorded.ROOT, provider)
+            for name in sorted(n for n in os.listdir(folder) if n.endswith(".request.json")):
+                body = recorded.load(provider, name)
+                if "tools" not in body and "tool_choice" not in body and "toolConfig" not in body:
+                    continue
+                with self.subTest(provider, name=name):
+                    tools = body.get("tools", [])
+                    held_tools = {**body, "tools": [Dumped(t) for t in tools] if isinstance(tools, list) else Dumped(tools)}
+                    self.assertEqual(module.tools_from_request(held_tools), module.tools_from_request(body))
+                    self.assertEqual(module.tools_from_request(Dumped(body)), module.tools_from_request(body))
+                    self.assertEqual(module.tool_choice_from_request(Dumped(body)), module.tool_choice_from_request(body))
+
     def test_python_mode_bytes_only_where_the_sdk_has_bytes(self) -> None:
         signed = {"candidates": [{"content": {"role": "model", "parts": [{"text": "a", "thought_signature": b"\xab\xcd\xef"}]}}]}
         raw = {"candidates": [{"content": {"role": "model", "parts": [{"text": "a", "thought_signature": "q83v"}]}}]}

@@ -41,7 +41,7 @@ from .data import b64encode
 from .native import NATIVE_MAX_DEPTH, JsonDict, native_object
 from .detect import NAMES, sniff
 
-__all__ = ("Native", "take", "dumped")
+__all__ = ("Native", "take", "take_fields", "dumped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +88,31 @@ def take(value: object, native: Native) -> JsonDict:
         value = _scrub(value, native, 1)
     elif native.camel and type(value) is dict and _snake_envelope(value):
         value = _respelled(value, 1)
-    try:
-        body = native_object(value, native.what)
-    except NormalizeError:
-        if type(value) is not dict:
-            raise
-        body = native_object(_plain(value, native, 1), native.what)  # SDK objects inside, or bytes: a Python-mode dump
+    body = _checked(value, native)
     if native.sure is not None and native.sure(body):
         return body
     if native.bare_error and _bare_error(body, native):
         return {"error": body}
     _check_provider(body, native)
     return body
+
+
+def take_fields(value: object, native: Native) -> JsonDict:
+    """``value`` (a request, an SDK object or a dict holding them) as a checked native object, whatever fields it has.
+
+    What :func:`take` does to what users hold, without refusing a value for the
+    fields it lacks: for the readers of one part of a request (its ``tools``).
+    """
+    return _checked(value if type(value) is dict else _plain(dumped(value), native, 1), native)
+
+
+def _checked(value: object, native: Native) -> JsonDict:
+    try:
+        return native_object(value, native.what)
+    except NormalizeError:
+        if type(value) is not dict:
+            raise
+        return native_object(_plain(value, native, 1), native.what)  # SDK objects inside, or bytes: a Python-mode dump
 
 
 def dumped(value: object, *, quiet: bool = False) -> object:

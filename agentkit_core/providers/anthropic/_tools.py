@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ... import ToolChoice, ToolSpec
-from .._common import JsonDict, copy_json, native_object
+from .._common import JsonDict, copy_json
+from .._common.held import take_fields
+from ._held import REQUEST
 from .._common.tools import Choice, Tools, each, as_read, chosen, function_native, function_spec, native_choice, tool_objects, write_tool_fields
 
 __all__ = ("Choice", "Tools", "tool_fields", "tools_from_request", "tool_choice_from_request")
@@ -39,7 +41,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     ``request_from_items(items, tools=...)`` writes them back as they came.
     Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = native_object(body, "a request body")
+    body = take_fields(body, REQUEST)
     out: list[ToolSpec | JsonDict] = []
     for path, tool in tool_objects(body):
         if tool.get("type", "custom") == "custom":
@@ -56,7 +58,7 @@ def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
     fields) keeps the native object in ``anthropic.tool_choice``, written back
     in its place.  Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = native_object(body, "a request body")
+    body = take_fields(body, REQUEST)
     if "tool_choice" not in body:
         return None
     native = body["tool_choice"]

@@ -17,7 +17,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ... import JsonValue, ToolChoice, ToolSpec
-from .._common import JsonDict, carried, carry, copy_json, json_object, native_object, wrong
+from .._common import JsonDict, carried, carry, copy_json, json_object, wrong
+from .._common.held import take_fields
+from ._held import REQUEST
 from .._common.tools import Choice, Tools, chosen, function_native, function_spec, write_tool_fields
 from ._keys import MARKERS, NS, SNAKE, key_of, marked_paths, respell
 
@@ -81,7 +83,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     ``request_from_items(items, tools=...)`` writes them back as they came.
     Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = native_object(body, "a request body")
+    body = take_fields(body, REQUEST)
     tools = body.get("tools", [])
     single = isinstance(tools, dict)
     if not isinstance(tools, list) and not single:
@@ -136,7 +138,7 @@ def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
     keeps the native ``toolConfig`` in ``gemini.toolConfig``, written back in
     its place.  Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = native_object(body, "a request body")
+    body = take_fields(body, REQUEST)
     key = key_of(body, "toolConfig")
     if key is None:
         return None
