@@ -105,10 +105,35 @@ class ReadmeSection(unittest.TestCase):
             fixture = FIXTURES.get(self.section.title)
             if fixture is not None:
                 self.doctest.globs.update(stack.enter_context(fixture()))
+                for example in self.doctest.examples:  # skipped by the plain runner, which has no fixture
+                    example.options.pop(doctest.SKIP, None)
             report = io.StringIO()
             runner = doctest.DocTestRunner(optionflags=FLAGS)
             result = runner.run(self.doctest, out=report.write, clear_globs=True)
         self.assertEqual(result.failed, 0, "\n" + report.getvalue())
+
+
+class PlainRunner(unittest.TestCase):
+    def test_the_plain_runner_passes_the_whole_readme(self) -> None:
+        """``python -m doctest README.md``: one namespace, no fixture; what needs one is marked ``+SKIP``."""
+        for probe, reason in {need for needs in NEEDS.values() for need in needs}:
+            if not probe():
+                self.skipTest(reason)
+        with open(README, encoding="utf-8") as f:
+            test = doctest.DocTestParser().get_doctest(f.read(), {"__name__": "README"}, "README.md", README, 0)
+        report = io.StringIO()
+        result = doctest.DocTestRunner(optionflags=0).run(test, out=report.write, clear_globs=True)
+        self.assertEqual(result.failed, 0, "\n" + report.getvalue())
+
+    def test_only_sections_with_a_fixture_skip_examples(self) -> None:
+        for section in read_sections():
+            examples = doctest.DocTestParser().get_examples(section.text)
+            skipped = [e for e in examples if e.options.get(doctest.SKIP)]
+            with self.subTest(section.title):
+                if section.title in FIXTURES:
+                    self.assertTrue(skipped, "the examples that need the fixture are marked +SKIP")
+                else:
+                    self.assertEqual(skipped, [])
 
 
 class Declarations(unittest.TestCase):
