@@ -289,7 +289,7 @@ class SocketExchange:
             status_line = self.line().decode("latin-1")
             version, _, rest = status_line.partition(" ")
             code = rest[:3]
-            if not version.startswith("HTTP/") or not code.isdigit():
+            if not version.startswith("HTTP/") or not _digits(code):
                 raise TransportError(f"not an HTTP answer: {status_line[:80]!r}")
             headers = self._headers()
             if not 100 <= int(code) < 200 or int(code) == 101:
@@ -337,9 +337,10 @@ class _Body:
         self.wire = wire
         self.chunked = "chunked" in named.get("transfer-encoding", "").lower()
         length = named.get("content-length", "")
-        self.left: int | None = 0 if empty else None if self.chunked or not length.isdigit() else int(length)
+        self.left: int | None = 0 if empty else None if self.chunked or not _digits(length) else int(length)
         self.done = empty
         self.chunk_left = 0
+        self.pending = b""  # compressed bytes the inflater left for the next read
         coding = named.get("content-encoding", "").strip().lower()
         self.inflate = None
         if coding in ("gzip", "deflate", "x-gzip"):
@@ -352,26 +353,34 @@ class _Body:
             raw = self._raw(size)
             if self.inflate is None:
                 return raw
-            try:
-                data = self.inflate.decompress(raw) if raw else self.inflate.flush()
+            try:  # at most ``size`` bytes a read, however much the compressed bytes expand
+                data = self.inflate.decompress(raw, size) if raw else self.inflate.flush()
             except Exception as exc:  # zlib.error: a body that does not inflate
                 raise TransportError(f"the answer's compressed body is broken: {exc}") from None
+            tail = self.inflate.unconsumed_tail
+            if tail:
+                self.pending = tail  # read again before anything new from the wire
             if data:
                 return data
         return b""
 
     def _raw(self, size: int) -> bytes:
+        if self.pending:
+            data, self.pending = self.pending, b""
+            return data
         wire = self.wire
         if self.chunked:
             if self.chunk_left == 0:
                 line = wire.line().split(b";")[0].strip()
-                try:
-                    self.chunk_left = int(line, 16)
-                except ValueError:
-                    raise TransportError(f"a bad chunk size in the answer: {line[:20]!r}") from None
+                if not line or line.strip(b"0123456789abcdefABCDEF"):
+                    raise TransportError(f"a bad chunk size in the answer: {line[:20]!r}")
+                self.chunk_left = int(line, 16)
                 if self.chunk_left == 0:
-                    while wire.line():  # trailers, up to the blank line
-                        pass
+                    trailers = 0
+                    while line := wire.line():  # trailers, up to the blank line
+                        trailers += len(line)
+                        if trailers > _HEAD_LIMIT:
+                            raise TransportError("the answer's trailers are too large")
                     self.done = True
                     return b""
             data = self._some(min(size, self.chunk_left))
@@ -402,3 +411,8 @@ class _Body:
             self.wire.unread(data[size:])
             data = data[:size]
         return data
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a decimal number in ASCII (``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
