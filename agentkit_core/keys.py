@@ -56,8 +56,14 @@ Keys adapters record
     ``{"dropped_calls": [...]}`` listing the tool calls whose arguments were
     cut off, each ``{"id", "name", "arguments"}`` (the argument text that
     arrived), which the item does not hold: a call the client cannot run, and
-    one the next request must not send.  A stream decoder's ``close()`` sets
-    it; so does ``finish()`` when the final event never came.
+    one the next request must not send.  When the stream was cut while a
+    server-side tool ran, ``"dropped_server_calls"`` lists those calls too,
+    each ``{"type", "id", "name"}`` (the fields the native call had): an
+    Anthropic ``server_tool_use`` or ``mcp_tool_use`` with no result block, a
+    Responses hosted-tool item (``web_search_call``...) never done.  Only the
+    server can finish them, so the item does not hold them either.  A stream
+    decoder's ``close()`` sets the key; so does ``finish()`` when the final
+    event never came.
 """
 
 from __future__ import annotations
@@ -104,5 +110,6 @@ PROVIDER_KEY = "agentkit.provider"
 FINISH_REASON_KEY = "agentkit.finish_reason"
 #: ``True`` on a part whose id the adapter invented (the provider sent none); sent only to APIs that need ids.
 INVENTED_ID_KEY = "agentkit.invented_id"
-#: On an item whose stream stopped before its final event: ``{"dropped_calls": [...]}``, the calls cut off.
+#: On an item whose stream stopped before its final event: ``{"dropped_calls": [...]}``, the calls cut off
+#: (and ``"dropped_server_calls"``, the server-side calls left unfinished, when there were any).
 STREAM_CUT_KEY = "agentkit.stream_cut"

@@ -307,21 +307,52 @@ def cut_calls(parts: Sequence[Part], began: Sequence[str], open_calls: set[str])
     return [p for p in parts if isinstance(p, ToolCallPart) and INPUT_ERROR_KEY in p.metadata]
 
 
-def close_items(items: list[Item], ended: Sequence[bool], cut: Sequence[Part], reason: FinishReason) -> list[Item]:
+def began_parts(parts: Sequence[Part], began: Sequence[str], shown: Mapping[str, JsonValue]) -> list[tuple[Part, JsonValue]]:
+    """The parts among ``parts`` the decoder began under the ids ``shown`` holds, each with its value there.
+
+    ``began`` is as :func:`cut_calls` takes it; parts of another count give none.
+    """
+    if len(parts) != len(began):
+        return []
+    return [(p, shown[pid]) for p, pid in zip(parts, began) if pid in shown]
+
+
+def close_items(
+    items: list[Item],
+    ended: Sequence[bool],
+    cut: Sequence[Part],
+    reason: FinishReason,
+    server: Sequence[tuple[Part, JsonValue]] = (),
+) -> list[Item]:
     """``items`` of a stream that stopped early: each whose stream had not ended gets ``reason`` and, under
-    ``agentkit.stream_cut``, the calls among ``cut`` it held, which it no longer holds."""
+    ``agentkit.stream_cut``, the calls among ``cut`` it held, which it no longer holds.
+
+    ``server`` pairs each unfinished server-side call (a part the API would
+    refuse without its result, which only the server gives) with what
+    ``dropped_server_calls`` lists of it; those parts go too.
+    """
     if not isinstance(reason, FinishReason):
         raise TypeError(f"close() takes a FinishReason, not {type(reason).__name__}")
     dropped = {id(p) for p in cut}
+    unfinished = {id(p): shown for p, shown in server}
     closed = []
     for item, done in zip(items, ended):
         if not done:
             calls: list[JsonValue] = [_dropped(p) for p in item.parts if id(p) in dropped and isinstance(p, ToolCallPart)]
-            metadata: dict[str, JsonValue] = {**item.metadata, STREAM_CUT_KEY: {"dropped_calls": calls}}
-            kept = [p for p in item.parts if id(p) not in dropped]
+            cut_off: dict[str, JsonValue] = {"dropped_calls": calls}
+            servers: list[JsonValue] = [unfinished[id(p)] for p in item.parts if id(p) in unfinished]
+            if servers:
+                cut_off["dropped_server_calls"] = servers
+            metadata: dict[str, JsonValue] = {**item.metadata, STREAM_CUT_KEY: cut_off}
+            kept = [p for p in item.parts if id(p) not in dropped and id(p) not in unfinished]
             item = item.with_parts(kept).with_metadata(metadata).with_finish_reason(reason)
         closed.append(item)
     return closed
+
+
+def server_call(native: Mapping[str, Any]) -> JsonValue:
+    """What ``dropped_server_calls`` lists of a native server-side call: its ``type``, ``id`` and ``name`` (those it has)."""
+    return {k: native[k] for k in ("type", "id", "name") if isinstance(native.get(k), str)}
 
 
 def _dropped(call: ToolCallPart) -> JsonValue:

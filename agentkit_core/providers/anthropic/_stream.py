@@ -43,10 +43,12 @@ from ._response import (
 from ._held import EVENT
 from .._common import JsonDict, checked_list, copy_json, json_object, parse_arguments, wrong
 from .._common.held import take
-from .._common.streams import close_items, cut_calls, header, stream_parts
+from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 
 #: Block types whose input streams as ``input_json_delta``.
 _TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+#: Block types of a call the server runs, which a result block answering its ``id`` must follow.
+_SERVER_CALLS = ("server_tool_use", "mcp_tool_use")
 #: Every block type the API documents: a delta meant for another type is an error, not a future delta.
 _KNOWN_BLOCKS = frozenset(
     (
@@ -176,7 +178,11 @@ class AnthropicStreamDecoder:
         gets ``reason``, keeps the text and thinking that arrived, and drops a
         ``tool_use`` whose input was cut off (its block never stopped), listed
         under ``agentkit.stream_cut``; a call whose block stopped is kept.  A
-        stream that had ended gives :meth:`finish`'s item.
+        ``server_tool_use`` or ``mcp_tool_use`` block with no result block after
+        it goes too, listed under ``dropped_server_calls``: the API refuses it
+        without its result, and only the server can give one.  A stream that
+        had ended gives :meth:`finish`'s item (a ``pause_turn`` turn keeps its
+        server call: the API finishes it when the turn goes back).
         """
         return self._item(stream_parts(parts), reason)
 
@@ -185,7 +191,7 @@ class AnthropicStreamDecoder:
         if self._ended:
             return item
         open_calls = {f"part-{i}" for i, opened in self._open.items() if opened.kind is PartKind.TOOL_CALL}
-        return close_items([item], [False], cut_calls(parts, self._began, open_calls), reason)[0]
+        return close_items([item], [False], cut_calls(parts, self._began, open_calls), reason, _unanswered(parts))[0]
 
     # -- event handlers: each checks everything before it changes anything
 
@@ -360,6 +366,14 @@ def _merge_extras(message: JsonDict, extras: JsonDict) -> JsonDict:
     for key, value in copy_json(extras).items():
         merged[key] = merge(merged[key], value) if key in merged else value
     return merged
+
+
+def _unanswered(parts: Sequence[Part]) -> list[tuple[Part, JsonValue]]:
+    """The server-side calls among ``parts`` (``server_tool_use``, ``mcp_tool_use``) no result block answers,
+    with what ``dropped_server_calls`` lists of each."""
+    blocks = [(p, p.value) for p in parts if isinstance(p, CustomPart) and isinstance(p.value, dict)]
+    answered = {block["tool_use_id"] for _, block in blocks if isinstance(block.get("tool_use_id"), str)}
+    return [(p, server_call(block)) for p, block in blocks if block.get("type") in _SERVER_CALLS and block.get("id") not in answered]
 
 
 def _unparsed_call(block: JsonDict) -> Part:

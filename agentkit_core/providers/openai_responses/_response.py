@@ -307,7 +307,7 @@ def usage_of(native: object) -> Usage | None:
     return openai_usage(native, NS + "usage", "input_tokens", "output_tokens") if isinstance(native, dict) else None
 
 
-def _client_call(itype: str, native: JsonDict) -> bool:
+def client_call(itype: str, native: JsonDict) -> bool:
     """Whether output item ``native`` of type ``itype`` is a call the client runs.
 
     A ``tool_search_call`` is when its ``execution`` is ``client``; a
@@ -325,7 +325,7 @@ def _client_call(itype: str, native: JsonDict) -> bool:
 
 def _awaits_client(output: Sequence[JsonDict]) -> bool:
     types = [(string(o.get("type")) or "", o) for o in output]
-    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if _client_call(t, o)}
+    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if client_call(t, o)}
     answered = {string(o.get("call_id")) for t, o in types if t.endswith("_output")}
     return bool(calls - answered)
 

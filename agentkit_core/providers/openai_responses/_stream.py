@@ -32,9 +32,9 @@ from ... import (
 from ._held import EVENT
 from .._common import JsonDict, checked_list, copy_json, count
 from .._common.held import take
-from .._common.streams import close_items, cut_calls, header, stream_parts
+from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
 from ._keys import NS, PART_NS, UNKNOWN
-from ._response import TEXT_FIELDS, call_id_of, finish_of, keyed_parts, response_item, string, usage_of
+from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, string, usage_of
 from ._open import OpenItem, Slot, default_entry, stand_in
 
 # -- the decoder --------------------------------------------------------------------------------
@@ -422,7 +422,10 @@ class ResponsesStreamDecoder:
         gets ``reason``, keeps the text and reasoning that arrived, and drops a
         call whose output item never got its ``done`` (its arguments were cut
         off), listed under ``agentkit.stream_cut``; a call whose item was done
-        is kept.  A stream that had ended gives :meth:`finish`'s item.
+        is kept.  A hosted tool's item (``web_search_call``, ``mcp_call``...)
+        that never got its ``done`` goes too, listed under
+        ``dropped_server_calls``: it is not finished, and only the server could
+        finish it.  A stream that had ended gives :meth:`finish`'s item.
         """
         return self._item(stream_parts(parts), reason)
 
@@ -450,8 +453,24 @@ class ResponsesStreamDecoder:
             return item
         slots = [slot for state in self._open.values() for slot in (*state.slots.values(), state.placeholder) if slot]
         open_calls = {slot.pid.value for slot in slots if slot.kind is PartKind.TOOL_CALL}
-        return close_items([item], [False], cut_calls(parts, self._began, open_calls), reason)[0]
+        hosted = {
+            slot.pid.value: server_call(state.item)
+            for state in self._open.values()
+            if _hosted_call(state.item)
+            for slot in (*state.slots.values(), state.placeholder)
+            if slot is not None
+        }
+        cut = cut_calls(parts, self._began, open_calls)
+        return close_items([item], [False], cut, reason, began_parts(parts, self._began, hosted))[0]
 
     def finish_all(self, parts: Sequence[Part]) -> list[Item]:
         """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
+
+
+def _hosted_call(native: JsonDict) -> bool:
+    """Whether output item ``native`` is a call the server runs (a hosted tool's, or its MCP tool listing)."""
+    itype = native.get("type")
+    if not isinstance(itype, str) or not (itype.endswith("_call") or itype == "mcp_list_tools"):
+        return False
+    return not client_call(itype, native)
