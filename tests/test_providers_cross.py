@@ -55,6 +55,8 @@ from tests.mutation import ODD_VALUES, outcome
 
 #: The package every provider shares: its helpers, written once.
 SHARED = "_common"
+#: The registry: one row per provider, beside the folders (not in any of them).
+REGISTRY = "_registry"
 #: Each public provider package.
 PROVIDER_NAMES = ("anthropic", "openai_chat", "openai_responses", "gemini")
 #: The private modules every provider package has, named for their role (README "How the package is built").
@@ -78,7 +80,7 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED), f"{name} belongs to no provider")
+                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, REGISTRY), f"{name} belongs to no provider")
                 if "." in name:
                     self.assertTrue(name.rpartition(".")[2].startswith("_") or _owner(name) == SHARED, name)
         for public in PROVIDER_NAMES:
