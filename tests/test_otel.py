@@ -248,6 +248,25 @@ class Spans(unittest.TestCase):
         with self.assertRaises(TypeError):
             otel.span_attributes([], None, provider=3)
 
+    def test_every_registry_row_names_its_spans(self) -> None:
+        # The names come from the provider registry: a new row needs no edit here.
+        from agentkit_core.providers._registry import PROVIDERS
+
+        for row in PROVIDERS:
+            with self.subTest(provider=row.module):
+                answer = Item(ItemKind.ASSISTANT, metadata={row.model_key: "m-1"})
+                attributes = otel.span_attributes([], answer, provider=row.module)
+                self.assertEqual(attributes["gen_ai.provider.name"], row.otel_name)
+                self.assertEqual(attributes["gen_ai.operation.name"], row.otel_operation)
+                self.assertEqual(attributes["gen_ai.response.model"], "m-1")
+                self.assertEqual(otel.provider_name(row.module), row.otel_name)
+
+    def test_the_package_names_its_public_module(self) -> None:
+        for name in otel.__all__:
+            with self.subTest(name=name):
+                self.assertEqual(getattr(otel, name).__module__, "agentkit_core.otel")
+        self.assertTrue(hasattr(otel, "__path__"))  # a package, like agentkit_core.http
+
     def test_system_instructions_go_apart_where_the_api_takes_them_apart(self) -> None:
         system = Item.text(ItemKind.SYSTEM, "Be brief.")
         user = Item.text(ItemKind.USER, "hi")
