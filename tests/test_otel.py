@@ -220,7 +220,7 @@ class Spans(unittest.TestCase):
     def test_usage_counts_and_the_cache_and_reasoning_breakdowns(self) -> None:
         cached = call_span("anthropic", "messages.prompt_cache_hit.response.json")
         tokens = R.items("anthropic", "messages.prompt_cache_hit.response.json")[0].usage.tokens  # type: ignore[union-attr]
-        assert tokens is not None
+        self.assertIsNotNone(tokens)
         self.assertEqual(cached["gen_ai.usage.input_tokens"], tokens.input_tokens)  # cache traffic included
         self.assertEqual(cached["gen_ai.usage.cache_read.input_tokens"], tokens.cached_input_tokens)
         self.assertEqual(cached["gen_ai.usage.cache_creation.input_tokens"], tokens.cache_write_input_tokens)
@@ -642,7 +642,7 @@ class Isolation(unittest.TestCase):
     def test_not_imported_by_the_package_and_imports_no_opentelemetry(self) -> None:
         script = (
             "import sys, agentkit_core\n"
-            "assert 'agentkit_core.otel' not in sys.modules\n"
+            "if 'agentkit_core.otel' in sys.modules: raise AssertionError('the package imported otel')\n"
             "import agentkit_core.otel\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'opentelemetry'))\n"
         )
