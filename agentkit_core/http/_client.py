@@ -72,10 +72,10 @@ def _default_transport() -> Transport:
             "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
         )
     try:
-        from ._sockets import SocketTransport
+        from ._sockets import shared_transport
     except ImportError as exc:  # no socket module at all
         raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
-    return SocketTransport()
+    return shared_transport()  # one pool and one SSL context for every send() given no transport
 
 
 def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
@@ -140,9 +140,9 @@ def send(
 def check_arguments(caller: str, request: object, timeout: object, connect_timeout: object, retries: object) -> None:
     """The checks of :func:`send`'s (and ``asend``'s) arguments: ``TypeError`` or ``ValueError`` naming the one that is wrong."""
     if not isinstance(request, Request):
-        raise TypeError(f"{caller}() takes a Request, not {type(request).__name__}")
+        raise TypeError(f"{caller}: request: expected a Request, found {type(request).__name__}")
     if type(retries) is not int:
-        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
+        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
     if retries < 0:
         raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
     for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
