@@ -95,9 +95,9 @@ def send(
     ``transport`` replaces the default :class:`SocketTransport`.
     """
     if not isinstance(request, Request):
-        raise TypeError(f"send() takes a Request, not {type(request).__name__}")
+        raise TypeError(f"send: request: expected a Request, found {type(request).__name__}")
     if type(retries) is not int:
-        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
+        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
     if retries < 0:
         raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
     for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
