@@ -118,7 +118,7 @@ class RegistryTest(unittest.TestCase):
             self.assertIs(capabilities(row.cli), row.capabilities)
         with self.assertRaisesRegex(ValueError, "'mistral' is none of anthropic, openai_chat"):
             provider_info("mistral")
-        with self.assertRaisesRegex(TypeError, "provider: expected a str, found int"):
+        with self.assertRaisesRegex(TypeError, "provider: expected a string, found int"):
             provider_info(3)  # type: ignore[arg-type]
 
     def test_detection_and_http_requests_use_the_row(self) -> None:
