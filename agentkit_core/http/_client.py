@@ -58,10 +58,10 @@ def _default_transport() -> Transport:
             "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
         )
     try:
-        from ._sockets import SocketTransport
+        from ._sockets import shared_transport
     except ImportError as exc:  # no socket module at all
         raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
-    return SocketTransport()
+    return shared_transport()  # one pool and one SSL context for every send() given no transport
 
 
 def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
