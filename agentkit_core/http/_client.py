@@ -23,7 +23,17 @@ from ._request import Request, redact_url
 from ._retry import retry_delay, should_retry
 from ._transport import Exchange, Transport
 
-__all__ = ("send", "Response", "checkpoint_of", "provider_error", "DEFAULT_TIMEOUT", "DEFAULT_CONNECT_TIMEOUT")
+__all__ = (
+    "send",
+    "Response",
+    "checkpoint_of",
+    "check_arguments",
+    "next_delay",
+    "step_failure",
+    "provider_error",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_CONNECT_TIMEOUT",
+)
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -52,16 +62,20 @@ def checkpoint_of(cancel: object) -> TurnCancellation:
 def _default_transport() -> Transport:
     import sys
 
-    if sys.platform in ("emscripten", "wasi"):
+    if sys.platform == "emscripten":  # a browser or Node: fetch (synchronous only where run_sync works)
+        from ._fetch import FetchTransport
+
+        return FetchTransport()
+    if sys.platform == "wasi":
         raise TransportError(
             "this interpreter runs in WebAssembly, which has no network sockets: give send() a transport "
             "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
         )
     try:
-        from ._sockets import SocketTransport
+        from ._sockets import shared_transport
     except ImportError as exc:  # no socket module at all
         raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
-    return SocketTransport()
+    return shared_transport()  # one pool and one SSL context for every send() given no transport
 
 
 def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
@@ -94,17 +108,7 @@ def send(
     :class:`ProviderError`; a transport failure :class:`TransportError`.
     ``transport`` replaces the default :class:`SocketTransport`.
     """
-    if not isinstance(request, Request):
-        raise TypeError(f"send() takes a Request, not {type(request).__name__}")
-    if type(retries) is not int:
-        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
-    if retries < 0:
-        raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
-    for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
-        if not seconds > 0:
-            raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
+    check_arguments("send", request, timeout, connect_timeout, retries)
     checkpoint = checkpoint_of(cancel)
     transport = _default_transport() if transport is None else transport
     retried = 0
@@ -116,7 +120,7 @@ def send(
         try:
             response._start()
         except TransportError as exc:
-            error, again, headers = exc, True, {}
+            error, headers = exc, {}
         else:
             if response.status < 400:
                 return response
@@ -127,16 +131,53 @@ def send(
             finally:
                 response.close()
             error, headers = provider_error(response.status, response.headers, body), response.headers
-            again = should_retry(response.status, headers)
-        if not again or retried >= retries:
-            if isinstance(error, TransportError):
-                raise TransportError(error.message, error.timed_out, retried) from None
-            raise error
-        delay = retry_delay(headers, retried)
-        _log_retry(request, error, delay, retried)
+        delay = next_delay(request, error, headers, retried, retries)
         if checkpoint.wait(delay):
             raise TurnCancelledError(checkpoint.generation)
         retried += 1
+
+
+def check_arguments(caller: str, request: object, timeout: object, connect_timeout: object, retries: object) -> None:
+    """The checks of :func:`send`'s (and ``asend``'s) arguments: ``TypeError`` or ``ValueError`` naming the one that is wrong."""
+    if not isinstance(request, Request):
+        raise TypeError(f"{caller}: request: expected a Request, found {type(request).__name__}")
+    if type(retries) is not int:
+        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
+    if retries < 0:
+        raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
+    for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
+        if not seconds > 0:
+            raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
+
+
+def next_delay(
+    request: Request, error: ProviderError | TransportError, headers: Mapping[str, str], retried: int, retries: int
+) -> float:
+    """The decision after a failed try: the seconds to wait before the next (logged), or ``error`` raised as final.
+
+    A transport failure is always worth another try, an error answer when
+    :func:`._retry.should_retry` says so; none is once ``retries`` were made.
+    Shared by :func:`send` and ``asend``, which differ only in how they wait.
+    """
+    again = isinstance(error, TransportError) or should_retry(error.status, headers)
+    if not again or retried >= retries:
+        if isinstance(error, TransportError):
+            raise TransportError(error.message, error.timed_out, retried) from None
+        raise error
+    delay = retry_delay(headers, retried)
+    _log_retry(request, error, delay, retried)
+    return delay
+
+
+def step_failure(exc: BaseException, checkpoint: TurnCancellation, request: Request) -> BaseException:
+    """What a failed exchange step (``start`` or ``read``) raises: a cancellation once cancelled, else a TransportError."""
+    if checkpoint.is_cancelled():
+        return TurnCancelledError(checkpoint.generation)
+    if isinstance(exc, TransportError):
+        return exc
+    return TransportError(f"{redact_url(request.url)}: {type(exc).__name__}: {exc}")
 
 
 def _log_retry(request: Request, error: Exception, delay: float, retried: int) -> None:
@@ -194,11 +235,10 @@ class Response:
             result = fn(*args)
         except (OSError, TransportError, ValueError) as exc:
             self.close()
-            if checkpoint.is_cancelled():
-                raise TurnCancelledError(checkpoint.generation) from None
-            if isinstance(exc, TransportError):
+            failure = step_failure(exc, checkpoint, self.request)
+            if failure is exc:
                 raise
-            raise TransportError(f"{redact_url(self.request.url)}: {type(exc).__name__}: {exc}") from None
+            raise failure from None
         except BaseException:
             self.close()
             raise
