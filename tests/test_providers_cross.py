@@ -57,6 +57,8 @@ from tests.mutation import ODD_VALUES, outcome
 SHARED = "_common"
 #: The registry: one row per provider, beside the folders (not in any of them).
 REGISTRY = "_registry"
+#: The one private core module the providers may use: the words of every argument error (``_words.py``).
+WORDS = "_words"
 #: Each public provider package.
 PROVIDER_NAMES = ("anthropic", "openai_chat", "openai_responses", "gemini")
 #: The private modules every provider package has, named for their role (README "How the package is built").
@@ -105,6 +107,9 @@ class ImportTest(unittest.TestCase):
                         names = [a.name for a in node.names]
                         if node.module == "http":  # the package's public HTTP module, by its public names
                             self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
+                            continue
+                        if node.module == WORDS:  # the package's one error style, shared by every layer
+                            self.assertLessEqual(set(names), {"an", "describe", "wrong_type"}, names)
                             continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)

@@ -61,10 +61,10 @@ def _default_transport() -> Transport:
             "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
         )
     try:
-        from ._sockets import SocketTransport
+        from ._sockets import shared_transport
     except ImportError as exc:  # no socket module at all
         raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
-    return SocketTransport()
+    return shared_transport()  # one pool and one SSL context for every send() given no transport
 
 
 def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
@@ -98,9 +98,9 @@ def send(
     ``transport`` replaces the default :class:`SocketTransport`.
     """
     if not isinstance(request, Request):
-        raise TypeError(f"send() takes a Request, not {type(request).__name__}")
+        raise TypeError(f"send: request: expected a Request, found {type(request).__name__}")
     if type(retries) is not int:
-        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
+        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
     if retries < 0:
         raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
     for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):

@@ -149,7 +149,7 @@ _BY_MODULE = {row.module: row for row in PROVIDERS}
 def provider_info(name: str) -> ProviderInfo:
     """The registry row of ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling (``"openai-chat"``)."""
     if not isinstance(name, str):
-        raise TypeError(f"provider: expected a str, found {type(name).__name__}")
+        raise TypeError(f"provider: expected a string, found {type(name).__name__}")
     row = _BY_MODULE.get(name.replace("-", "_"))
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of {', '.join(_BY_MODULE)}")
