@@ -8,11 +8,12 @@ from ... import Item
 from ...http import Request
 from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
+from .._registry import provider_info
 from ._request import request_from_items
 
 __all__ = ("http_request", "BASE_URL")
 
-BASE_URL = "https://api.openai.com/v1"
+BASE_URL = provider_info("openai_chat").base_url
 
 
 def http_request(
