@@ -292,7 +292,7 @@ class DefaultTransportTest(unittest.TestCase):
         from unittest import mock
 
         request = Request("GET", "https://h.example/", {"x-api-key": KEY})
-        with mock.patch.object(sys, "platform", "emscripten"), self.assertRaises(TransportError) as caught:
+        with mock.patch.object(sys, "platform", "wasi"), self.assertRaises(TransportError) as caught:
             send(request)
         self.assertIn("no network sockets", str(caught.exception))
         self.assertIn("transport", str(caught.exception))

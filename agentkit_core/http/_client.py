@@ -24,7 +24,17 @@ from ._request import Request, redact, redact_url
 from ._retry import retry_delay, should_retry
 from ._transport import Exchange, Transport
 
-__all__ = ("send", "Response", "checkpoint_of", "provider_error", "DEFAULT_TIMEOUT", "DEFAULT_CONNECT_TIMEOUT")
+__all__ = (
+    "send",
+    "Response",
+    "checkpoint_of",
+    "check_arguments",
+    "next_delay",
+    "step_failure",
+    "provider_error",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_CONNECT_TIMEOUT",
+)
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -55,7 +65,11 @@ def checkpoint_of(cancel: object) -> TurnCancellation:
 def _default_transport() -> Transport:
     import sys
 
-    if sys.platform in ("emscripten", "wasi"):
+    if sys.platform == "emscripten":  # a browser or Node: fetch (synchronous only where run_sync works)
+        from ._fetch import FetchTransport
+
+        return FetchTransport()
+    if sys.platform == "wasi":
         raise TransportError(
             "this interpreter runs in WebAssembly, which has no network sockets: give send() a transport "
             "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
@@ -97,17 +111,7 @@ def send(
     :class:`ProviderError`; a transport failure :class:`TransportError`.
     ``transport`` replaces the default :class:`SocketTransport`.
     """
-    if not isinstance(request, Request):
-        raise TypeError(f"send: request: expected a Request, found {type(request).__name__}")
-    if type(retries) is not int:
-        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
-    if retries < 0:
-        raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
-    for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
-        if not seconds > 0:
-            raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
+    check_arguments("send", request, timeout, connect_timeout, retries)
     checkpoint = checkpoint_of(cancel)
     transport = _default_transport() if transport is None else transport
     retried = 0
@@ -121,7 +125,7 @@ def send(
         try:
             response._start()
         except TransportError as exc:
-            error, again, headers = exc, exc.retryable, {}
+            error, headers = exc, {}
         else:
             if response.status < 400:
                 following = next_request(current, response.status, response.headers)
@@ -139,13 +143,7 @@ def send(
             finally:
                 response.close()
             error, headers = provider_error(response.status, response.headers, body, current), response.headers
-            again = should_retry(response.status, headers)
-        if not again or retried >= retries:
-            if isinstance(error, TransportError):
-                raise TransportError(redact(error.message, current.secrets()), error.timed_out, retried, error.retryable) from None
-            raise ProviderError(error.status, error.error_type, error.message, error.request_id, error.body, error.headers, retried) from None
-        delay = retry_delay(headers, retried)
-        _log_retry(current, error, delay, retried, retries)
+        delay = next_delay(current, error, headers, retried, retries)
         if checkpoint.wait(delay):
             raise TurnCancelledError(checkpoint.generation)
         retried += 1
@@ -159,6 +157,53 @@ def _drain(response: Response) -> None:
         pass
     finally:
         response.close()
+
+
+def check_arguments(caller: str, request: object, timeout: object, connect_timeout: object, retries: object) -> None:
+    """The checks of :func:`send`'s (and ``asend``'s) arguments: ``TypeError`` or ``ValueError`` naming the one that is wrong."""
+    if not isinstance(request, Request):
+        raise TypeError(f"{caller}: request: expected a Request, found {type(request).__name__}")
+    if type(retries) is not int:
+        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
+    if retries < 0:
+        raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
+    for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
+        if not seconds > 0:
+            raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
+
+
+def next_delay(
+    request: Request, error: ProviderError | TransportError, headers: Mapping[str, str], retried: int, retries: int
+) -> float:
+    """The decision after a failed try: the seconds to wait before the next (logged), or ``error`` raised as final.
+
+    A transport failure is worth another try unless it cannot go away
+    (``retryable`` false), an error answer when :func:`._retry.should_retry`
+    says so; none is once ``retries`` were made.  The final error says how
+    many retries were made and shows none of ``request``'s credentials.
+    Shared by :func:`send` and ``asend``, which differ only in how they wait.
+    """
+    again = error.retryable if isinstance(error, TransportError) else should_retry(error.status, headers)
+    if not again or retried >= retries:
+        if isinstance(error, TransportError):
+            raise TransportError(redact(error.message, request.secrets()), error.timed_out, retried, error.retryable) from None
+        raise ProviderError(error.status, error.error_type, error.message, error.request_id, error.body, error.headers, retried) from None
+    delay = retry_delay(headers, retried)
+    _log_retry(request, error, delay, retried, retries)
+    return delay
+
+
+def step_failure(exc: BaseException, checkpoint: TurnCancellation, request: Request) -> BaseException:
+    """What a failed exchange step (``start`` or ``read``) raises: a cancellation once cancelled, else a TransportError."""
+    if checkpoint.is_cancelled():
+        return TurnCancelledError(checkpoint.generation)
+    if isinstance(exc, TransportError):
+        return exc
+    # A ValueError (a UnicodeError among them) says the request cannot be sent as it is: trying again cannot help.
+    message = redact(f"{redact_url(request.url)}: {type(exc).__name__}: {exc}", request.secrets())
+    return TransportError(message, retryable=not isinstance(exc, ValueError))
 
 
 def _log_retry(request: Request, error: Exception, delay: float, retried: int, retries: int) -> None:
@@ -235,13 +280,10 @@ class Response:
             result = fn(*args)
         except (OSError, TransportError, ValueError) as exc:
             self.close()
-            if checkpoint.is_cancelled():
-                raise TurnCancelledError(checkpoint.generation) from None
-            if isinstance(exc, TransportError):
+            failure = step_failure(exc, checkpoint, self.request)
+            if failure is exc:
                 raise
-            # A ValueError (a UnicodeError among them) says the request cannot be sent as it is: trying again cannot help.
-            message = redact(f"{redact_url(self.request.url)}: {type(exc).__name__}: {exc}", self.request.secrets())
-            raise TransportError(message, retryable=not isinstance(exc, ValueError)) from None
+            raise failure from None
         except BaseException:
             self.close()
             raise
