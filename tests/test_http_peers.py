@@ -28,56 +28,63 @@ def setUpModule() -> None:
     SQUID_AUTH = peers.squid(auth=True)
 
 
-def tls(**proxies: str) -> SocketTransport:
-    """A transport trusting the module's CA, with ``proxies`` (none by default)."""
-    return SocketTransport(ssl_context=NGINX.ssl_context(), proxies=proxies)
+class PeerTest(unittest.TestCase):
+    def tls(self, **proxies: str) -> SocketTransport:
+        """A transport trusting the module's CA, with ``proxies`` (none by default), closed after the test."""
+        transport = SocketTransport(ssl_context=NGINX.ssl_context(), proxies=proxies)
+        self.addCleanup(transport.close)
+        return transport
 
 
-class TlsTest(unittest.TestCase):
+class TlsTest(PeerTest):
     def test_a_private_ca_is_trusted_when_given(self) -> None:
-        with send(Request("GET", NGINX.url("/ok")), transport=tls()) as response:
+        with send(Request("GET", NGINX.url("/ok")), transport=self.tls()) as response:
             self.assertEqual((response.status, response.read()), (200, b"ok\n"))
 
     def test_without_the_ca_the_certificate_is_refused(self) -> None:
+        default = SocketTransport(proxies={})
+        self.addCleanup(default.close)
         with self.assertRaises(TransportError) as caught:
-            send(Request("GET", NGINX.url("/ok")), transport=SocketTransport(proxies={}), retries=0)
+            send(Request("GET", NGINX.url("/ok")), transport=default, retries=2)
         self.assertIn("certificate", str(caught.exception).lower())
+        self.assertFalse(caught.exception.retryable)  # a certificate that does not verify cannot verify next time
+        self.assertEqual(caught.exception.retried, 0)
 
     def test_a_body_of_64_kib_arrives_whole(self) -> None:
-        with send(Request("GET", NGINX.url("/big")), transport=tls()) as response:
+        with send(Request("GET", NGINX.url("/big")), transport=self.tls()) as response:
             self.assertEqual(response.read(), b"x" * 65536)
 
     def test_the_backend_sees_the_request_through_nginx(self) -> None:
         request = Request("POST", NGINX.url("/up/echo"), {"x-api-key": KEY, "content-type": "application/json"}, b"{}")
-        with send(request, transport=tls()) as response:
+        with send(request, transport=self.tls()) as response:
             seen = response.json()
         self.assertIsInstance(seen, dict)
         self.assertEqual((seen["method"], seen["path"], seen["body"]), ("POST", "/up/echo", "{}"))  # type: ignore[index,call-overload]
         self.assertEqual(seen["headers"]["x-api-key"], KEY)  # type: ignore[index,call-overload]
 
 
-class SquidTest(unittest.TestCase):
+class SquidTest(PeerTest):
     def test_connect_through_squid(self) -> None:
-        with send(Request("GET", NGINX.url("/ok")), transport=tls(https=SQUID.proxy_url)) as response:
+        with send(Request("GET", NGINX.url("/ok")), transport=self.tls(https=SQUID.proxy_url)) as response:
             self.assertEqual((response.status, response.read()), (200, b"ok\n"))
 
     def test_plain_http_through_squid(self) -> None:
-        with send(Request("GET", NGINX.url("/up/plain", tls=False)), transport=tls(http=SQUID.proxy_url)) as response:
+        with send(Request("GET", NGINX.url("/up/plain", tls=False)), transport=self.tls(http=SQUID.proxy_url)) as response:
             seen = json.loads(response.read())
         self.assertIn("squid", seen["headers"].get("via", ""))
 
     def test_connect_through_squid_with_basic_auth(self) -> None:
-        with send(Request("GET", NGINX.url("/ok")), transport=tls(https=SQUID_AUTH.proxy_url)) as response:
+        with send(Request("GET", NGINX.url("/ok")), transport=self.tls(https=SQUID_AUTH.proxy_url)) as response:
             self.assertEqual((response.status, response.read()), (200, b"ok\n"))
 
     def test_squid_refuses_a_tunnel_without_credentials_and_no_secret_shows(self) -> None:
         bare = SQUID_AUTH.proxy_url.replace(f"{SQUID_AUTH.user}:{SQUID_AUTH.password}@", "")
         with self.assertRaises(TransportError) as caught:
-            send(Request("GET", NGINX.url("/ok")), transport=tls(https=bare), retries=0)
+            send(Request("GET", NGINX.url("/ok")), transport=self.tls(https=bare), retries=0)
         self.assertIn("407", str(caught.exception))
         wrong = SQUID_AUTH.proxy_url.replace(SQUID_AUTH.password, "wrong-" + SQUID_AUTH.password)
         with self.assertRaises(TransportError) as caught:
-            send(Request("GET", NGINX.url("/ok")), transport=tls(https=wrong), retries=0)
+            send(Request("GET", NGINX.url("/ok")), transport=self.tls(https=wrong), retries=0)
         self.assertIn("407", str(caught.exception))
         self.assertNotIn(SQUID_AUTH.password, str(caught.exception) + repr(caught.exception.args))
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._async import AsyncResponse, asend
 from ._client import Response, send
-from ._errors import HttpError, ProviderError, TransportError
+from ._errors import Headers, HttpError, ProviderError, TransportError
 from ._request import Request
 from ._transport import AsyncExchange, AsyncTransport, Exchange, Transport
 
@@ -58,6 +58,7 @@ __all__ = (
     "HttpError",
     "ProviderError",
     "TransportError",
+    "Headers",
     "Transport",
     "Exchange",
     "AsyncTransport",
