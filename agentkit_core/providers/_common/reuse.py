@@ -113,12 +113,30 @@ def fresh(build: Build, items: Sequence[Item]) -> JsonDict:
 
 
 class _Checkpoint:
-    """A build kept: the items it covered, the encoded finished messages, the fold's state (never changed)."""
+    """A build kept: the items it covered, the encoded finished messages, the fold's state (never changed).
+
+    ``chunks`` are the messages' JSON, each after the first led by its comma, in blocks (:func:`_joined`).
+    """
 
     __slots__ = ("items", "chunks", "count", "build")
 
-    def __init__(self, items: Tuple[Item, ...], chunks: Tuple[bytes, ...], count: int, build: Build) -> None:
+    def __init__(self, items: List[Item], chunks: Tuple[bytes, ...], count: int, build: Build) -> None:
         self.items, self.chunks, self.count, self.build = items, chunks, count, build
+
+
+def _joined(blocks: Tuple[bytes, ...], new: List[bytes]) -> Tuple[bytes, ...]:
+    """``blocks`` and then ``new``, the last blocks joined while one is not at least twice the size of the next.
+
+    So a transcript's JSON is a few blocks (about log2 of its size), a body joins in one copy, and each
+    byte is copied a logarithmic number of times over a session, not once a turn.
+    """
+    out = list(blocks)
+    for chunk in new:
+        out.append(chunk)
+        while len(out) > 1 and len(out[-2]) < 2 * len(out[-1]):
+            last = out.pop()
+            out[-1] += last
+    return tuple(out)
 
 
 class Kept:
@@ -148,9 +166,11 @@ class Kept:
                 k = len(cp.items)
                 if k <= n and cp.items[0] is first and cp.items[k - 1] is seq[k - 1] and (best is None or k > len(best.items)):
                     best = cp
-        if best is not None and tuple(seq[: len(best.items)]) != best.items:
+        if best is None:
             return None
-        return best
+        k = len(best.items)
+        head = seq if k == n else seq[:k]
+        return best if (head if type(head) is list else list(head)) == best.items else None  # Items compare by identity
 
     def _resume(self, seq: Sequence[Item]) -> JsonDict:
         cp = self._find(seq)
@@ -169,8 +189,8 @@ class Kept:
                 new.append((("," if count else "") + encode(message)).encode("utf-8"))
                 count += 1
         if new:
-            chunks = chunks + tuple(new)
-        kept = _Checkpoint(tuple(seq), chunks, count, build)
+            chunks = _joined(chunks, new)
+        kept = _Checkpoint(list(seq), chunks, count, build)
         rest = build.rest()  # the kept build is not changed from here on
         self._store(kept, cp)
         pieces = [b"[", *chunks]
