@@ -10,8 +10,10 @@ Build a request with a provider module's ``http_request(items, model=...)``
 * :func:`send` connects, sends, retries as the official SDKs do (connection
   failures and statuses 408, 409, 429, 5xx; exponential backoff with jitter;
   ``Retry-After``, ``retry-after-ms`` and ``x-should-retry`` honoured; never
-  once the answer was handed out) and returns a :class:`Response` (status,
-  headers; ``read()``, ``json()``, ``chunks()``, ``lines()``, ``events()``).
+  once the answer was handed out; each retry logged at INFO), follows
+  redirects as httpx does (credentials dropped across origins, at most 20
+  hops) and returns a :class:`Response` (status, headers, ``url``, ``hops``;
+  ``read()``, ``json()``, ``chunks()``, ``lines()``, ``events()``).
 * Interrupting ``cancel`` (a :class:`~agentkit_core.TurnCancellation`, or a
   handle or controller) from any thread, a signal handler (Ctrl-C) or an
   asyncio callback aborts a blocked connect or read at once; ``interrupt()``
@@ -21,9 +23,10 @@ Build a request with a provider module's ``http_request(items, model=...)``
   (no thread needed: it runs in a browser page); cancelling its task aborts
   the read, and so does an interrupt of ``cancel``.
 * Errors: :class:`ProviderError` (the provider answered with an error:
-  status, type, message, request id, raw body), :class:`TransportError`
-  (connecting, TLS, a broken connection, a timeout).  No error, log line or
-  ``repr`` shows an API key.
+  status, type, a readable one-line message, request id, :class:`Headers`,
+  raw body), :class:`TransportError` (connecting, TLS, a broken connection,
+  a timeout, a redirect loop).  No error, log line or ``repr`` shows an API
+  key, not even one the server echoed back.
 * :class:`Transport` is what a replacement client (httpx, requests)
   provides, :class:`AsyncTransport` its awaited form; the default is
   :class:`SocketTransport` (TLS always verified, proxies from the
@@ -45,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._async import AsyncResponse, asend
 from ._client import Response, send
-from ._errors import HttpError, ProviderError, TransportError
+from ._errors import Headers, HttpError, ProviderError, TransportError
 from ._request import Request
 from ._sse import events_from_sse
 from ._transport import AsyncExchange, AsyncTransport, Exchange, Transport
@@ -63,6 +66,7 @@ __all__ = (
     "HttpError",
     "ProviderError",
     "TransportError",
+    "Headers",
     "Transport",
     "Exchange",
     "AsyncTransport",
