@@ -10,8 +10,10 @@ Build a request with a provider module's ``http_request(items, model=...)``
 * :func:`send` connects, sends, retries as the official SDKs do (connection
   failures and statuses 408, 409, 429, 5xx; exponential backoff with jitter;
   ``Retry-After``, ``retry-after-ms`` and ``x-should-retry`` honoured; never
-  once the answer was handed out) and returns a :class:`Response` (status,
-  headers; ``read()``, ``json()``, ``chunks()``, ``lines()``, ``events()``).
+  once the answer was handed out; each retry logged at INFO), follows
+  redirects as httpx does (credentials dropped across origins, at most 20
+  hops) and returns a :class:`Response` (status, headers, ``url``, ``hops``;
+  ``read()``, ``json()``, ``chunks()``, ``lines()``, ``events()``).
 * Interrupting ``cancel`` (a :class:`~agentkit_core.TurnCancellation`, or a
   handle or controller) from any thread, a signal handler (Ctrl-C) or an
   asyncio callback aborts a blocked connect or read at once; ``interrupt()``
@@ -21,14 +23,19 @@ Build a request with a provider module's ``http_request(items, model=...)``
   (no thread needed: it runs in a browser page); cancelling its task aborts
   the read, and so does an interrupt of ``cancel``.
 * Errors: :class:`ProviderError` (the provider answered with an error:
-  status, type, message, request id, raw body), :class:`TransportError`
-  (connecting, TLS, a broken connection, a timeout).  No error, log line or
-  ``repr`` shows an API key.
+  status, type, a readable one-line message, request id, :class:`Headers`,
+  raw body), :class:`TransportError` (connecting, TLS, a broken connection,
+  a timeout, a redirect loop).  No error, log line or ``repr`` shows an API
+  key, not even one the server echoed back.
 * :class:`Transport` is what a replacement client (httpx, requests)
   provides, :class:`AsyncTransport` its awaited form; the default is
   :class:`SocketTransport` (TLS always verified, proxies from the
   environment as ``urllib`` reads them), and under Pyodide
   :class:`FetchTransport` (the browser's ``fetch``).
+* :func:`events_from_sse` parses a ``text/event-stream`` body (whole, in
+  chunks, as lines, or async) into the JSON object of each event: what
+  ``Response.events()`` reads with, and what every provider module
+  re-exports as its own ``events_from_sse``.
 
 Importing this package imports no ``socket``, ``ssl``, ``http.client``,
 ``asyncio``, ``js`` or ``pyodide``: the modules that need them are loaded
@@ -41,8 +48,9 @@ from typing import TYPE_CHECKING, Any
 
 from ._async import AsyncResponse, asend
 from ._client import Response, send
-from ._errors import HttpError, ProviderError, TransportError
+from ._errors import Headers, HttpError, ProviderError, TransportError
 from ._request import Request
+from ._sse import events_from_sse
 from ._transport import AsyncExchange, AsyncTransport, Exchange, Transport
 
 if TYPE_CHECKING:
@@ -58,12 +66,14 @@ __all__ = (
     "HttpError",
     "ProviderError",
     "TransportError",
+    "Headers",
     "Transport",
     "Exchange",
     "AsyncTransport",
     "AsyncExchange",
     "SocketTransport",
     "FetchTransport",
+    "events_from_sse",
 )
 
 
