@@ -29,6 +29,7 @@ TLS with a certificate for 127.0.0.1, ::1 and localhost from a CA made here
 both blocks):
 
 * ``/ok``: 200 ``ok``; ``/big``: 200 with 64 KiB of ``x``;
+* ``/connection``: 200 with nginx's serial number of the connection and how many requests it carried;
 * ``/redirect/301`` ... ``/redirect/308``: that status, ``Location`` the
   ``to`` query value as given (``?to=/ok``, ``?to=http://127.0.0.1:81/ok``);
 * ``/loop``: 302 to itself;
@@ -237,6 +238,7 @@ _NGINX_SERVER = """\
     server {{
         {listen}
         location = /ok {{ return 200 "ok\\n"; }}
+        location = /connection {{ return 200 "$connection $connection_requests\\n"; }}
         location = /big {{ alias {dir}/big.txt; }}
         location = /redirect/301 {{ return 301 $arg_to; }}
         location = /redirect/302 {{ return 302 $arg_to; }}

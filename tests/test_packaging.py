@@ -147,6 +147,31 @@ def module_imports() -> dict[str, set[str]]:
     return graph
 
 
+#: The layers, bottom first, each a name and the modules in it (``fnmatch`` patterns of the dotted name under the
+#: package, ``""`` the package itself; the first layer whose pattern matches holds the module).  A module imports only
+#: from its own layer and those below.  ARCHITECTURE.md draws its map from this list, in this order.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # The registry is plain data beside the provider folders, where their authors look, but at the bottom: detection,
+    # the settings, the command line and the OpenTelemetry export all read it.
+    ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
+                "jsontext", "toolspec", "transcript", "_codec", "_check", "_make", "_value", "_enum", "_words",
+                "_reader", "_sniff", "_detect", "providers._registry")),
+    ("fold and projection protocols", ("fold", "_fold_*", "projection", "cancellation", "")),
+    ("HTTP", ("http", "http.*")),
+    ("providers", ("providers", "providers.*")),
+    ("CLI and exports", ("_cli", "_cli.*", "__main__", "otel", "otel.*")),
+)
+
+
+def layer_of(dotted: str) -> int:
+    """The index in :data:`LAYERS` of the module ``dotted`` (``agentkit_core.http._client``); -1 if none holds it."""
+    name = dotted.partition(".")[2] if "." in dotted else ""
+    for n, (_, patterns) in enumerate(LAYERS):
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+            return n
+    return -1
+
+
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of ``graph`` (Tarjan's algorithm, without recursion)."""
     index: dict[str, int] = {}
@@ -315,6 +340,21 @@ class Hygiene(unittest.TestCase):
         self.assertEqual(circles, [])
         self.assertIn("agentkit_core._codec", graph["agentkit_core.jsontext"])  # the walk sees imports
         self.assertIn("agentkit_core._reader", graph["agentkit_core.transcript"])  # typing-only ones too
+
+    def test_modules_import_only_from_their_layer_and_below(self) -> None:
+        # Imports inside functions and for the type checker count: a lazy import is still a dependency.
+        graph = module_imports()
+        upward = []
+        for module, imported in sorted(graph.items()):
+            with self.subTest(module=module):
+                self.assertNotEqual(layer_of(module), -1, "in no layer of LAYERS")
+            for target in sorted(imported):
+                if layer_of(target) > layer_of(module):
+                    upward.append(f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} ({LAYERS[layer_of(target)][0]})")
+        self.assertEqual(upward, [])
+        self.assertEqual(layer_of("agentkit_core.http._client"), 2)  # the table is read as meant
+        self.assertEqual(layer_of("agentkit_core.providers._registry"), 0)
+        self.assertEqual(layer_of("agentkit_core.providers._common.streams"), 3)
 
     def test_the_package_namespace_holds_only_its_public_names(self) -> None:
         # dir(agentkit_core) showed `annotations`, the __future__ feature.

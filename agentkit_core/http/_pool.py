@@ -125,6 +125,12 @@ class Pool:
         with self._lock:
             return sum(len(v) for v in self._idle.values())
 
+    def __del__(self) -> None:
+        # a transport dropped without close(): its idle sockets go with it, quietly (as they did before pooling)
+        for conns in getattr(self, "_idle", {}).values():
+            for conn in conns:
+                conn.close()
+
     def close(self) -> None:
         """Close every idle connection; those in use are closed when their exchanges end."""
         with self._lock:

@@ -307,7 +307,7 @@ class SocketExchange:
             raise TransportError(f"the connection to the {proxy.where} broke during CONNECT {target}: {exc}") from None
         assert isinstance(event, Head)
         if not 200 <= event.status < 300:
-            raise TransportError(f"the {proxy.where} refused to tunnel to {target} (HTTP {event.status})")
+            raise TransportError(f"the {proxy.where} refused to tunnel to {target} (HTTP {event.status})", retryable=event.status != 407)
         if parser.leftover():
             raise TransportError(f"the {proxy.where} sent bytes before the tunnel to {target} was used")
 
@@ -321,7 +321,7 @@ class SocketExchange:
             raise TransportError(f"the TLS handshake with {where} timed out after {self._timeouts[0]:g} s (connect_timeout)", timed_out=True) from None
         except ssl.SSLError as exc:
             self._check_abort()
-            raise TransportError(f"TLS with {where} failed: {exc}") from None
+            raise TransportError(f"TLS with {where} failed: {exc}", retryable=not isinstance(exc, ssl.SSLCertVerificationError)) from None
 
     # -- the request -------------------------------------------------------------------------
 
