@@ -163,6 +163,27 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def code_lines(source: str) -> int:
+    """How many lines of ``source`` hold code: not blank, not only a comment, not part of a docstring.
+
+    A docstring is any statement that is a string alone (a module's, a class's, a function's, an attribute's).
+    """
+    import io
+    import tokenize
+
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            docstrings.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING,
+            tokenize.ENDMARKER}
+    code: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skip:
+            code.update(range(token.start[0], token.end[0] + 1))
+    return len(code - docstrings)
+
+
 def layer_of(dotted: str) -> int:
     """The index in :data:`LAYERS` of the module ``dotted`` (``agentkit_core.http._client``); -1 if none holds it."""
     name = dotted.partition(".")[2] if "." in dotted else ""
@@ -366,12 +387,22 @@ class Hygiene(unittest.TestCase):
         self.assertNotIn("annotations", shown)
 
     def test_modules_stay_small(self) -> None:
+        # Code lines only: a mapping table in a docstring, or a comment saying why, pushes no code around.
         for name in package_files():
             if name.endswith(".py"):
                 with open(os.path.join(PACKAGE, name), encoding="utf-8") as f:
-                    lines = sum(1 for _ in f)
+                    lines = code_lines(f.read())
                 with self.subTest(file=name):
                     self.assertLess(lines, 500)
+
+    def test_code_lines_leave_out_docstrings_comments_and_blank_lines(self) -> None:
+        source = (
+            '"""A module.\n\nIts table.\n"""\n\n# why\nimport os  # a comment after code\n\n\n'
+            'class A:\n    """Doc."""\n\n    x: int = 1\n    """What x is."""\n\n'
+            '    def f(self) -> str:\n        """Doc\n        on two lines."""\n'
+            '        return """not a docstring:\n        code"""\n'
+        )
+        self.assertEqual(code_lines(source), 6)  # import, class, x, def, and the two lines of the returned string
 
     def test_py_typed_ships(self) -> None:
         self.assertTrue(os.path.isfile(os.path.join(PACKAGE, "py.typed")))
