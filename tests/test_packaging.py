@@ -402,7 +402,7 @@ class Hygiene(unittest.TestCase):
             else:
                 shown = path
             with self.subTest(module=path):
-                self.assertIn(f"`{shown}`", text, f"ARCHITECTURE.md does not name {shown}: put it on the map")
+                self.assertTrue(f"`{shown}`" in text, f"ARCHITECTURE.md does not name {shown}: put it on the map")
 
     def test_the_package_namespace_holds_only_its_public_names(self) -> None:
         # dir(agentkit_core) showed `annotations`, the __future__ feature.
