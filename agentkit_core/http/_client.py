@@ -322,13 +322,13 @@ class Response:
 
     def lines(self) -> Iterator[str]:
         """The body's text lines (UTF-8) without their ends, as they arrive; CRLF, LF and CR end lines."""
-        from ..providers._common.streams import lines_of
+        from ._sse import lines_of
 
         return lines_of(self.chunks())
 
     def events(self) -> Iterator[dict[str, JsonValue]]:
         """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them)."""
-        from ..providers._common.streams import events_from_sse
+        from ._sse import events_from_sse
 
         return events_from_sse(self.chunks())
 

@@ -9,7 +9,7 @@ from ...http import Request
 from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
-from ._request import request_from_items
+from ._request import kept_request
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -41,6 +41,6 @@ def http_request(
     name = checked_model(model)
     path = name if "/" in name else "models/" + name
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
-    body = json_body(request_from_items(items, tools=tools, tool_choice=tool_choice), settings, {})
+    body = json_body(kept_request(items, tools=tools, tool_choice=tool_choice), settings, {})
     headers = key_header("x-goog-api-key", api_key)
     return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", headers, body, stream=stream)

@@ -9,7 +9,7 @@ from ...http import Request
 from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
-from ._request import request_from_items
+from ._request import kept_request
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -37,7 +37,7 @@ def http_request(
     ``stream_options``.  ``base_url`` replaces ``https://api.openai.com/v1``
     (any server that speaks the API).  Send it with :func:`agentkit_core.http.send`.
     """
-    fields = request_from_items(items, tools=tools, tool_choice=tool_choice)
+    fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last: dict[str, Any] = {}
     if stream:
         last = {"stream": True, "stream_options": settings.get("stream_options", {"include_usage": True})}

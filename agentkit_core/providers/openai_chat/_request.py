@@ -38,6 +38,7 @@ from ... import (
 from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
+from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -304,36 +305,57 @@ def tool_message(
     return msg
 
 
-def messages_of(items: Sequence[Item]) -> list[JsonDict]:
-    """Checked items -> the ``messages`` of a Chat Completions request (media of tool results follow as one user message)."""
-    messages: list[JsonDict] = []
-    media: list[JsonValue] = []  # entries of tool results, sent as one user message after the tool messages
-    calls: dict[str, ToolCallPart] = {}
+class Build:
+    """The fold that writes the ``messages`` (:class:`~.._common.reuse.Build`): each message is final when made."""
 
-    def send(msg: JsonDict | None) -> None:
+    __slots__ = ("messages", "media", "calls")
+
+    def __init__(self) -> None:
+        self.messages: list[JsonDict] = []
+        self.media: list[JsonValue] = []  # entries of tool results, sent as one user message before the next message
+        self.calls: dict[str, ToolCallPart] = {}
+
+    def copy(self) -> Build:
+        build = Build()
+        build.messages, build.media, build.calls = list(self.messages), list(self.media), dict(self.calls)
+        return build
+
+    def _send(self, msg: JsonDict | None) -> None:
         if msg is not None:
-            if media:
-                messages.append({"role": "user", "content": list(media)})
-                media.clear()
-            messages.append(msg)
+            if self.media:
+                self.messages.append({"role": "user", "content": self.media})
+                self.media = []
+            self.messages.append(msg)
 
-    for n, item in enumerate(items):
+    def add(self, n: int, item: Item) -> None:
         try:
             parts = list(enumerate(item.parts))
             rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
-            calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
+            self.calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
             if item.kind is ItemKind.ASSISTANT:
-                send(assistant_message(rest, item))
-            results = [tool_message(j, p, item, calls, media) for j, p in parts if isinstance(p, ToolResultPart)]
-            messages.extend(results)
+                self._send(assistant_message(rest, item))
+            results = [tool_message(j, p, item, self.calls, self.media) for j, p in parts if isinstance(p, ToolResultPart)]
+            self.messages.extend(results)
             if item.kind is not ItemKind.ASSISTANT and (rest or not results):
                 role = item.metadata.get(CHAT + "role")
-                send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
+                self._send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
-    if media:
-        messages.append({"role": "user", "content": media})
-    return messages
+
+    def take_final(self) -> list[JsonDict]:
+        out, self.messages = self.messages, []
+        return out
+
+    def rest(self) -> list[JsonDict]:
+        return [{"role": "user", "content": self.media}] if self.media else []
+
+    def fields(self, messages: Any, count: int) -> JsonDict:
+        return {"messages": messages}
+
+
+def messages_of(items: Sequence[Item]) -> list[JsonDict]:
+    """Checked items -> the ``messages`` of a Chat Completions request (media of tool results follow as one user message)."""
+    return fresh(Build(), items)["messages"]  # type: ignore[no-any-return]
 
 
 # -- request -> items ---------------------------------------------------------------------------
@@ -435,3 +457,12 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     send (video, an image held as an artifact handle, a file by URL).
     """
     return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+
+
+#: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
+KEPT = Kept(Build)
+
+
+def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """:func:`request_from_items` for ``http_request``: the same bytes once encoded, the messages joined from kept pieces."""
+    return {**KEPT.fields(items), **tool_fields(tools, tool_choice)}

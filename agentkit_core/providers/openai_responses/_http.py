@@ -9,7 +9,7 @@ from ...http import Request
 from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
-from ._request import request_from_items
+from ._request import kept_request
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -35,7 +35,7 @@ def http_request(
     ``base_url`` replaces ``https://api.openai.com/v1``.  Send it with
     :func:`agentkit_core.http.send`.
     """
-    fields = request_from_items(items, tools=tools, tool_choice=tool_choice)
+    fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
     headers = key_header("Authorization", api_key, "Bearer ")
     return json_request(endpoint(base_url, BASE_URL) + "/responses", headers, body, stream=stream)
