@@ -108,7 +108,7 @@ def choose_proxy(proxies: Mapping[str, str] | None, scheme: str, host: str) -> s
         proxy = found.get(scheme) or found.get("all")
         if not proxy:
             return None
-        return None if urllib.request.proxy_bypass_environment(host, found) else proxy
+        return None if urllib.request.proxy_bypass_environment(host, found) else proxy  # type: ignore[attr-defined]
     proxy = proxies.get(scheme) or proxies.get("all")
     if not proxy:
         return None
