@@ -364,7 +364,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
-    messages = body.get("messages", [])
+    messages = body.get("messages", [])  # absent is none; null is no list
     if not isinstance(messages, list):
         raise wrong("a list of messages", messages, "messages")
     for i, message in enumerate(messages):

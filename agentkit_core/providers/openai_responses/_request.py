@@ -20,7 +20,6 @@ from ... import (
     JsonValue,
     MediaPart,
     Modality,
-    NormalizeError,
     Part,
     PartsOutput,
     ReasoningPart,
@@ -34,7 +33,7 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from .._common import checked_list, name_results
+from .._common import checked_list, name_results, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
 from ._held import REQUEST
@@ -239,7 +238,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
         texts = (TextPart(instructions),) if instructions is not None else ()
         items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
     elif instructions is not None:
-        raise NormalizeError("expected a string", "instructions")
+        raise wrong("a string", instructions, "instructions")
     if isinstance(inp, str):
         items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
     elif isinstance(inp, list):
@@ -248,7 +247,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
             kind = input_kind(native)
             items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
     elif inp is not None:
-        raise NormalizeError("expected a string or a list of input items", "input")
+        raise wrong("a string or a list of input items", inp, "input")
     return name_results(items)
 
 
