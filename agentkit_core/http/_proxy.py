@@ -49,14 +49,14 @@ def parse_proxy(url: str) -> Proxy:
     scheme = parts.scheme.lower()
     hostpart = parts.netloc.rpartition("@")[2]
     if scheme not in ("http", "https"):
-        raise TransportError(f"the proxy {scheme}://{hostpart} is not an http:// or https:// proxy (the only kinds this transport speaks)")
+        raise TransportError(f"the proxy {scheme}://{hostpart} is not an http:// or https:// proxy (the only kinds this transport speaks)", retryable=False)
     try:
         port = parts.port
     except ValueError:
-        raise TransportError(f"bad port in the proxy URL {scheme}://{hostpart}") from None
+        raise TransportError(f"bad port in the proxy URL {scheme}://{hostpart}", retryable=False) from None
     host = parts.hostname or ""
     if not host:
-        raise TransportError(f"the proxy URL {scheme}://{hostpart} has no host")
+        raise TransportError(f"the proxy URL {scheme}://{hostpart} has no host", retryable=False)
     auth: tuple[tuple[str, str], ...] = ()
     if parts.username is not None:
         import base64
