@@ -118,7 +118,7 @@ class SocketTransport:
             try:
                 import ssl
             except ImportError:
-                raise TransportError("this interpreter has no ssl module: https needs one (or pass a transport)") from None
+                raise TransportError("this interpreter has no ssl module: https needs one (or pass a transport)", retryable=False) from None
             with self._lock:
                 if self.ssl_context is None:
                     self.ssl_context = ssl.create_default_context()
@@ -170,7 +170,7 @@ def _route(request: Request, transport: SocketTransport) -> _Route:
     try:
         port = parts.port or (443 if scheme == "https" else 80)
     except ValueError:
-        raise TransportError(f"bad port in {redact_url(request.url)!r}") from None
+        raise TransportError(f"bad port in {redact_url(request.url)!r}", retryable=False) from None
     host = parts.hostname or ""
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     proxy_url = transport.proxy_for(scheme, host)
@@ -181,7 +181,8 @@ def _route(request: Request, transport: SocketTransport) -> _Route:
         if proxy.scheme == "https":
             raise TransportError(
                 f"https through the https:// {proxy.where} needs TLS inside TLS, which this transport does not do: "
-                "give the proxy as http:// (the CONNECT tunnel keeps the request encrypted end to end)"
+                "give the proxy as http:// (the CONNECT tunnel keeps the request encrypted end to end)",
+                retryable=False,
             )
         return _Route(scheme, host, port, proxy, True, target, ("tunnel", proxy_url, host, port))
     return _Route(scheme, host, port, proxy, False, request.url.split("#")[0], ("proxy", proxy_url))
@@ -246,7 +247,7 @@ class SocketExchange:
             try:
                 sock = socket.socket(family, kind, proto)
             except OSError as exc:
-                raise TransportError(f"this interpreter cannot open a socket ({exc}): pass send() a transport") from None
+                raise TransportError(f"this interpreter cannot open a socket ({exc}): pass send() a transport", retryable=False) from None
             conn = self._conn = Connection(sock, route.key)
             self._transport.pool.count_opened()
             self._check_abort()
