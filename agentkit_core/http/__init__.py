@@ -89,3 +89,8 @@ def __getattr__(name: str) -> Any:
 
         return FetchTransport
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)
