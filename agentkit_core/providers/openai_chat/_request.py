@@ -445,7 +445,7 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 # -- items -> request ---------------------------------------------------------------------------
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
     """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot
