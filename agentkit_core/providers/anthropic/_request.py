@@ -7,7 +7,7 @@ the docstring of :mod:`.anthropic`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
     INPUT_ERROR_KEY,
@@ -393,7 +393,7 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     return ItemKind.USER
 
 
-def items_from_request(body: JsonDict) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
     A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of
@@ -404,7 +404,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
-    messages = body.get("messages", [])
+    messages = body.get("messages", [])  # absent is none; null is no list
     if not isinstance(messages, list):
         raise wrong("a list of messages", messages, "messages")
     for i, message in enumerate(messages):
@@ -417,7 +417,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     return name_results(items)
 
 
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
     """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
 
     ``system`` is present only when a SYSTEM or DEVELOPER item is; the tool fields when given.  Raises
