@@ -8,7 +8,9 @@ sends its status and headers, then its chunks with ``delay`` seconds between
 them, chunked or with a ``Content-Length``; then it may ``reset`` the
 connection (an RST, not a clean close) or ``stall`` (send nothing more until
 the server stops).  ``Reply(never=True)`` reads the request and answers
-nothing.  Every wait is bounded by :data:`LONGEST` and ends when the server
+nothing; ``Reply(echo=True)`` answers 200 with a JSON object of what came
+in (``method``, ``path``, ``headers`` with lower-case names, ``body`` as
+text).  Every wait is bounded by :data:`LONGEST` and ends when the server
 stops, so no test can hang on it.  ``server.requests`` records what came in.
 """
 
@@ -34,6 +36,7 @@ class Reply(NamedTuple):
     reset: bool = False
     stall: bool = False
     never: bool = False
+    echo: bool = False
 
 
 class Received(NamedTuple):
@@ -56,6 +59,14 @@ def sse_reply(body: bytes, delay: float = 0.0, pieces: int = 0, **kw: object) ->
 def json_reply(status: int, body: bytes, headers: Sequence[tuple[str, str]] = ()) -> Reply:
     """A JSON reply of ``body`` with a Content-Length."""
     return Reply(status, [("Content-Type", "application/json"), *headers], [body], chunked=False)
+
+
+def echo_reply(method: str, path: str, headers: Iterable[tuple[str, str]], body: bytes) -> Reply:
+    """A JSON reply telling what came in: method, path, headers (lower-case names), body as text."""
+    import json
+
+    seen = {"method": method, "path": path, "headers": {k.lower(): v for k, v in headers}, "body": body.decode("latin-1")}
+    return json_reply(200, json.dumps(seen).encode())
 
 
 class Loopback:
@@ -81,9 +92,11 @@ class Loopback:
                     loopback.requests.append(Received(self.command, self.path, dict(self.headers.items()), body))
                     n = len(loopback.requests) - 1
                     reply = loopback.replies[min(n, len(loopback.replies) - 1)]
+                if reply.echo:
+                    reply = echo_reply(self.command, self.path, self.headers.items(), body)
                 loopback.play(self, reply)
 
-            do_GET = do_POST = do_CONNECT = _any
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_CONNECT = _any
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True

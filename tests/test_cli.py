@@ -73,7 +73,8 @@ class Files:
 
 def demo_items() -> list[str]:
     status, out, err = cli("demo", "--quiet")
-    assert status == 0 and err == "", (status, err)
+    if (status, err) != (0, ""):
+        raise AssertionError((status, err))
     return out.splitlines()
 
 
@@ -91,10 +92,11 @@ class TestDemo(unittest.TestCase):
         self.assertEqual(assistant.finish_reason, ak.FinishReason.TOOL_CALL)
         self.assertEqual([p.part_kind.value for p in assistant.parts], ["Reasoning", "Text", "ToolCall", "Media"])
         call = assistant.parts[2]
-        assert isinstance(call, ak.ToolCallPart)
+        self.assertIsInstance(call, ak.ToolCallPart)
         self.assertEqual(call.input, {"city": "Paris", "unit": "celsius"})
         media = assistant.parts[3]
-        assert isinstance(media, ak.MediaPart) and isinstance(media.data, ak.InlineBytes)
+        self.assertIsInstance(media, ak.MediaPart)
+        self.assertIsInstance(media.data, ak.InlineBytes)
         self.assertEqual((media.modality, media.mime_type), (ak.Modality.IMAGE, "image/png"))
         self.assertTrue(media.data.value.startswith(b"\x89PNG\r\n\x1a\n"))
         for line, item in zip(lines[-3:], items):  # the reference's compact wire format, byte for byte
@@ -373,7 +375,8 @@ class TestErrors(Files, unittest.TestCase):
             [sys.executable, "-m", "agentkit_core", "fold", path],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         )
-        assert proc.stdout is not None and proc.stderr is not None
+        self.assertIsNotNone(proc.stdout)
+        self.assertIsNotNone(proc.stderr)
         proc.stdout.read(100)
         proc.stdout.close()
         err = proc.stderr.read()

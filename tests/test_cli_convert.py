@@ -48,7 +48,8 @@ def expected_items(provider: str, path: str) -> list[ak.Item]:
 def converted(result: tuple[int, str, str]) -> list[tuple[Any, ...]]:
     """The items a successful run wrote, as :func:`shape` sees them."""
     status, out, err = result
-    assert (status, err) == (0, ""), result
+    if (status, err) != (0, ""):
+        raise AssertionError(result)
     return [shape(ak.Item.from_json(line)) for line in out.splitlines()]
 
 

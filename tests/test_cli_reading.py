@@ -435,7 +435,7 @@ class TestSniff(unittest.TestCase):
                     with self.subTest(path=f"{provider}/{name}", value=n):
                         found = sniff_provider(value)
                         self.assertIsNotNone(found)
-                        assert found is not None
+                        self.assertIsNotNone(found)
                         self.assertEqual(found.module, provider)
 
     def test_a_gemini_chunk_holding_only_a_block_is_gemini(self) -> None:

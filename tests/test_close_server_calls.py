@@ -47,9 +47,11 @@ def anthropic_server_calls_answered(body: Event) -> list[str]:
         blocks = message["content"] if isinstance(message["content"], list) else []
         for n, block in enumerate(blocks):
             if block["type"] in SERVER_BLOCKS:
-                assert message["role"] == "assistant", message
+                if message["role"] != "assistant":
+                    raise AssertionError(message)
                 results = [b.get("tool_use_id") for b in blocks[n + 1 :]]
-                assert block["id"] in results, (block, results)
+                if block["id"] not in results:
+                    raise AssertionError((block, results))
                 answered.append(block["id"])
     return answered
 
@@ -58,7 +60,8 @@ def responses_hosted_finished(body: Event) -> list[str]:
     """Every hosted-tool item in the input is one the server finished (its status ``completed``)."""
     hosted = [e for e in body["input"] if str(e.get("type")).endswith("_call") and e["type"] != "function_call"]
     for entry in hosted:
-        assert entry.get("status") == "completed", entry
+        if entry.get("status") != "completed":
+            raise AssertionError(entry)
     return [e["id"] for e in hosted]
 
 

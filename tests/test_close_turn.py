@@ -101,9 +101,11 @@ def anthropic_answered(body: Event) -> list[str]:
         uses = [b["id"] for b in message["content"] if isinstance(message["content"], list) and b["type"] == "tool_use"]
         if uses:
             following = messages[n + 1]
-            assert following["role"] == "user", following
+            if following["role"] != "user":
+                raise AssertionError(following)
             results = [b["tool_use_id"] for b in following["content"] if b["type"] == "tool_result"]
-            assert sorted(results) == sorted(uses), (uses, results)
+            if sorted(results) != sorted(uses):
+                raise AssertionError((uses, results))
             answered += uses
     return answered
 
@@ -115,7 +117,8 @@ def chat_answered(body: Event) -> list[str]:
         for call in message.get("tool_calls") or ():
             json.loads(call["function"]["arguments"])
             following = [m["tool_call_id"] for m in messages[n + 1 :] if m["role"] == "tool"]
-            assert call["id"] in following, (call, following)
+            if call["id"] not in following:
+                raise AssertionError((call, following))
             answered.append(call["id"])
     return answered
 
@@ -127,8 +130,10 @@ def responses_answered(body: Event) -> list[str]:
     outputs = [e["call_id"] for e in entries if e.get("type") == "function_call_output"]
     for call in calls:
         json.loads(call["arguments"])
-        assert call["call_id"] in outputs, (call, outputs)
-    assert len(outputs) == len(calls)
+        if call["call_id"] not in outputs:
+            raise AssertionError((call, outputs))
+    if len(outputs) != len(calls):
+        raise AssertionError((calls, outputs))
     return [c["call_id"] for c in calls]
 
 
@@ -139,7 +144,8 @@ def gemini_answered(body: Event) -> list[str]:
         calls = [p["functionCall"]["name"] for p in content["parts"] if "functionCall" in p]
         if calls:
             responses = [p["functionResponse"]["name"] for p in contents[n + 1]["parts"] if "functionResponse" in p]
-            assert sorted(responses) == sorted(calls), (calls, responses)
+            if sorted(responses) != sorted(calls):
+                raise AssertionError((calls, responses))
             answered += calls
     return answered
 
@@ -173,7 +179,7 @@ class CloseTurnTest(unittest.TestCase):
                 transcript = [Item.text(ItemKind.USER, "Weather in Paris and Lyon?"), item]
                 self.assertEqual(unanswered_calls(transcript), [kept])
                 results = close_unanswered(transcript)
-                assert results is not None
+                self.assertIsNotNone(results)
                 transcript.append(results)
                 self.assertEqual(unanswered_calls(transcript), [])
                 self.assertIsNone(close_unanswered(transcript))

@@ -193,7 +193,7 @@ class AllowedCombinationTest(unittest.TestCase):
         state = fold_all((), [begin("p", K.MEDIA), AppendBytes(PartId("p"), buf), AppendBytes(PartId("p"), view)])  # type: ignore[arg-type]
         buf[0] = ord("X")
         (part,) = state.snapshot()
-        assert isinstance(part, MediaPart)
+        self.assertIsInstance(part, MediaPart)
         self.assertEqual(part.data, InlineBytes(b"abcd"))
         self.assertIs(type(part.data.value), bytes)
 
@@ -544,7 +544,7 @@ class PlaceholderTest(unittest.TestCase):
     def test_open_tool_call_has_no_id_name_or_input_yet(self) -> None:
         state = fold_all((), [begin("t", K.TOOL_CALL), text("t", '{"a": ')])
         (part,) = state.snapshot()
-        assert isinstance(part, ToolCallPart)
+        self.assertIsInstance(part, ToolCallPart)
         self.assertEqual((part.id, part.name, part.input), (ToolCallId(""), "", None))
         self.assertEqual(part.metadata[INPUT_JSON], '{"a": ')
 
@@ -581,7 +581,7 @@ class FinalizeTest(unittest.TestCase):
         before = picture(state)
         (part,) = state.finalize()
         self.assertEqual(picture(state), before)  # finalize closes nothing
-        assert isinstance(part, ToolCallPart)
+        self.assertIsInstance(part, ToolCallPart)
         return part
 
     def test_argument_fragments_are_parsed_once_joined(self) -> None:

@@ -64,7 +64,8 @@ def hooked(delta: Delta, hook: Callable[[], None]) -> Delta:
 
 
 def text_of_part(part: object) -> str:
-    assert isinstance(part, (TextPart, ReasoningPart))
+    if not isinstance(part, (TextPart, ReasoningPart)):
+        raise AssertionError(f"not a text or reasoning part: {part!r}")
     return (part.text if isinstance(part, TextPart) else part.summary) or ""
 
 

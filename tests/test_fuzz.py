@@ -30,7 +30,8 @@ def load_fuzz() -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "tools", "fuzz.py"))
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None:
+        raise AssertionError("cannot load tools/fuzz.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

@@ -78,7 +78,7 @@ class CancelTest(unittest.TestCase):
             with Loopback([slow_stream()]) as server:
                 with send(self.request(server), cancel=controller, transport=plain()) as response:  # type: ignore[arg-type]
                     main = threading.main_thread().ident
-                    assert main is not None
+                    self.assertIsNotNone(main)
                     threading.Timer(0.2, signal.pthread_kill, (main, signal.SIGINT)).start()  # Ctrl-C
                     start = time.perf_counter()
                     with self.assertRaises(TurnCancelledError):

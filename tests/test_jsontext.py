@@ -150,10 +150,6 @@ class CheckDepth(unittest.TestCase):
             check_depth(json.dumps(["x"]) + "[" * 200)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class CheckedJson(unittest.TestCase):
     """``checked_json``: parse_json's refusals, for data someone else parsed."""
 
@@ -215,3 +211,7 @@ class CheckedJson(unittest.TestCase):
         for bad, error in ((0, ValueError), (MAX_DEPTH + 1, ValueError), (True, TypeError), (2.0, TypeError), ("5", TypeError)):
             with self.subTest(bad=bad), self.assertRaises(error):
                 checked_json([], max_depth=bad)  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -41,20 +41,25 @@ def exercise(mod: Any, name: str) -> str:
         mod.ItemKind.USER, [mod.TextPart("hi"), mod.MediaPart(mod.Modality.IMAGE, "image/png", mod.InlineBytes(b"\x89"))]
     )
     wire = json.dumps(item.to_dict())
-    assert mod.Item.from_dict(json.loads(wire)) == item
-    assert mod.NormalizeError.__module__ == name, mod.NormalizeError.__module__
+    if mod.Item.from_dict(json.loads(wire)) != item:
+        raise AssertionError("an item does not round-trip")
+    if mod.NormalizeError.__module__ != name:
+        raise AssertionError(mod.NormalizeError.__module__)
     try:
         mod.Item.from_dict({"kind": "Nope", "parts": [], "metadata": {}})
     except mod.NormalizeError as exc:
-        assert exc.path == "kind", exc.path
+        if exc.path != "kind":
+            raise AssertionError(exc.path)
     else:
         raise AssertionError("a bad item decoded")
     state = mod.fold_all((), [mod.BeginPart(mod.PartId("p"), mod.PartKind.TEXT), mod.AppendText(mod.PartId("p"), "ok")])
-    assert state.snapshot() == (mod.TextPart("ok"),)
+    if state.snapshot() != (mod.TextPart("ok"),):
+        raise AssertionError(state.snapshot())
     controller = mod.CancellationController()
     checkpoint = controller.handle().checkpoint()
     controller.interrupt()
-    assert checkpoint.is_cancelled()
+    if not checkpoint.is_cancelled():
+        raise AssertionError("an interrupt does not cancel the checkpoint")
     return str(mod.__version__)
 
 
@@ -69,9 +74,11 @@ sys.path.insert(0, sys.argv[1])
 name = sys.argv[2]
 before_threads = threading.active_count()
 mod = __import__(name)
-assert threading.active_count() == before_threads, "import started a thread"
+if threading.active_count() != before_threads:
+    raise AssertionError("import started a thread")
 for lazy in ("asyncio", "base64", "uuid", name + "._cli"):
-    assert lazy not in sys.modules, lazy + " imported at package import"
+    if lazy in sys.modules:
+        raise AssertionError(lazy + " imported at package import")
 print("ok", exercise(mod, name))
 """
 )
@@ -270,7 +277,7 @@ class Hygiene(unittest.TestCase):
         with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
             text = f.read()
         section = re.search(r"^\[tool\.setuptools\.packages\.find\]\ninclude = (\[.*\])$", text, re.M)
-        assert section is not None, "pyproject.toml does not find the packages"
+        self.assertIsNotNone(section, "pyproject.toml does not find the packages")
         patterns = ast.literal_eval(section.group(1))
         packages = [
             os.path.relpath(folder, ROOT).replace(os.sep, ".")

@@ -236,7 +236,8 @@ def run_stream(events: list[JsonDict], watch: Callable[[adapter.AnthropicStreamD
 
 def streamed_item(events: list[JsonDict]) -> Item:
     item, state = run_stream(events)
-    assert not state.is_open, state
+    if state.is_open:
+        raise AssertionError(state)
     return item
 
 

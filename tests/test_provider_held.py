@@ -75,7 +75,8 @@ class Dumped:
         self._value = value
 
     def model_dump(self, **kwargs: Any) -> Any:
-        assert kwargs == {"exclude_unset": True, "by_alias": True, "mode": "json"}, kwargs
+        if kwargs != {"exclude_unset": True, "by_alias": True, "mode": "json"}:
+            raise AssertionError(kwargs)
         return copy.deepcopy(self._value)
 
 
@@ -265,7 +266,8 @@ class RecordingToolTest(unittest.TestCase):
             self.skipTest("an SDK is installed here: the tool would record")
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "sdk_dumps.py")
         spec = importlib.util.spec_from_file_location("sdk_dumps", path)
-        assert spec is not None and spec.loader is not None
+        self.assertIsNotNone(spec)
+        self.assertIsNotNone(spec.loader)
         tool = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(tool)
         before = {name: os.path.getmtime(os.path.join(SDK, p, name)) for p in os.listdir(SDK) for name in os.listdir(os.path.join(SDK, p))}

@@ -209,7 +209,7 @@ class ResponseTest(unittest.TestCase):
         for name, expected in cases.items():
             with self.subTest(name):
                 tokens = chat.items_from_response(load(name))[0].usage.tokens  # type: ignore[union-attr]
-                assert tokens is not None
+                self.assertIsNotNone(tokens)
                 got = (tokens.input_tokens, tokens.output_tokens, tokens.reasoning_tokens,
                        tokens.cached_input_tokens, tokens.cache_write_input_tokens)
                 self.assertEqual(got, expected)
@@ -220,7 +220,8 @@ class ResponseTest(unittest.TestCase):
                  "completion_tokens_details": {"reasoning_tokens": 2, "audio_tokens": 1,
                                                "accepted_prediction_tokens": 5, "rejected_prediction_tokens": 1}}
         item = chat.items_from_response(body(choice(content="x"), usage=usage))[0]
-        assert item.usage is not None and item.usage.tokens is not None
+        self.assertIsNotNone(item.usage)
+        self.assertIsNotNone(item.usage.tokens)
         self.assertEqual((item.usage.tokens.input_tokens, item.usage.tokens.cached_input_tokens,
                           item.usage.tokens.reasoning_tokens), (20, 4, 2))
         self.assertEqual(item.usage.metadata["openai.usage"], usage)
@@ -281,7 +282,7 @@ class ResponseTest(unittest.TestCase):
         response = load("chat.function_call_legacy.response.json")
         item = chat.items_from_response(response)[0]
         (call,) = item.parts
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.id.value, call.name, call.input), ("get_current_weather", "get_current_weather", {"location": "Boston, MA"}))
         self.assertEqual(call.metadata["openai.chat.arguments"], '{\n  "location": "Boston, MA"\n}')
         self.assertIs(call.metadata["openai.chat.legacy_function_call"], True)
@@ -327,7 +328,7 @@ class ResponseTest(unittest.TestCase):
         audio = response["choices"][0]["message"]["audio"]
         item = chat.items_from_response(response)[0]
         (part,) = item.parts
-        assert isinstance(part, MediaPart)
+        self.assertIsInstance(part, MediaPart)
         self.assertEqual((part.modality, part.mime_type), (Modality.AUDIO, "audio/wav"))
         self.assertEqual(part.data, InlineBytes(base64.b64decode(audio["data"])))
         self.assertEqual(dict(part.metadata), {"openai.chat.audio.id": audio["id"], "openai.chat.audio.expires_at": audio["expires_at"],
@@ -380,7 +381,7 @@ class ResponseTest(unittest.TestCase):
                            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": raw}}]}
                 item = chat.items_from_response(body(choice("tool_calls", **message)))[0]
                 call = item.parts[0]
-                assert isinstance(call, ToolCallPart)
+                self.assertIsInstance(call, ToolCallPart)
                 self.assertEqual(call.input, expected)
                 if expected is None:
                     self.assertEqual(call.metadata[INPUT_JSON_KEY], raw)
@@ -444,7 +445,7 @@ class ResponseTest(unittest.TestCase):
         call = {"id": "call_9", "type": "custom", "custom": {"name": "apply_patch", "input": "*** Begin Patch\n+x\n"}}
         item = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=[call])))[0]
         (part,) = item.parts
-        assert isinstance(part, ToolCallPart)
+        self.assertIsInstance(part, ToolCallPart)
         self.assertEqual((part.id.value, part.name, part.input), ("call_9", "apply_patch", "*** Begin Patch\n+x\n"))
         self.assertEqual(part.metadata["openai.chat.type"], "custom")
         self.assertEqual(messages_of([item]), [{"role": "assistant", "content": None, "tool_calls": [call]}])
@@ -459,7 +460,7 @@ class ResponseTest(unittest.TestCase):
         call = {"type": "function", "function": {"name": "f", "arguments": "{}"}}
         item = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=[call])))[0]
         part = item.parts[0]
-        assert isinstance(part, ToolCallPart)
+        self.assertIsInstance(part, ToolCallPart)
         self.assertRegex(part.id.value, r"^call_[0-9a-f]{24}$")
         self.assertIs(part.metadata[INVENTED_ID_KEY], True)
         other = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=[call])))[0].parts[0]
@@ -654,7 +655,7 @@ class StreamTest(unittest.TestCase):
         self.assertFalse(state.is_open)
         [item] = chat.items_from_stream(captured)
         [call] = item.parts
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.id, call.name, call.input), (ToolCallId("call_a1ad8367bde7444f82142e8e"), "bash", {"command": "ls"}))
         self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(captured))))
         self.assertEqual(messages_of([item])[0]["tool_calls"][0]["id"], "call_a1ad8367bde7444f82142e8e")
@@ -666,7 +667,7 @@ class StreamTest(unittest.TestCase):
             state = fold_all(state, decoder.feed(event))
             if state.is_open:
                 call = state.snapshot()[0]
-                assert isinstance(call, ToolCallPart)
+                self.assertIsInstance(call, ToolCallPart)
                 headers.append((call.id.value, call.name))
         self.assertEqual(set(headers), {("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital")})
         decoder, state = chat.stream_decoder(), FoldState()
@@ -675,7 +676,7 @@ class StreamTest(unittest.TestCase):
             state = fold_all(state, decoder.feed(event))
             if state.is_open:
                 audio = state.snapshot()[0]
-                assert isinstance(audio, MediaPart)
+                self.assertIsInstance(audio, MediaPart)
                 media.append((audio.modality, audio.mime_type))
         self.assertEqual(media[0][0], Modality.AUDIO)
         self.assertEqual(media[-1], (Modality.AUDIO, "audio/wav"))
@@ -715,7 +716,7 @@ class StreamTest(unittest.TestCase):
         self.assertFalse(state.is_open)
         self.assertEqual((decoder.finish_reason, decoder.usage), (FinishReason.MAX_TOKENS, None))
         (call,) = state.parts
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.id.value, call.name, call.input), ("call_1", "weather", None))
         self.assertEqual(call.metadata[INPUT_JSON_KEY], "{\"city\": \"Par")
         self.assertIn(INPUT_ERROR_KEY, call.metadata)
@@ -809,7 +810,7 @@ class StreamTest(unittest.TestCase):
         streamed = b"".join(d.chunk for d in deltas if isinstance(d, AppendBytes))
         self.assertEqual(streamed, data)
         (part,) = decoder.finish(state.parts).parts
-        assert isinstance(part, MediaPart)
+        self.assertIsInstance(part, MediaPart)
         self.assertEqual((part.data, part.mime_type), (InlineBytes(data), "audio/wav"))
         self.assertEqual(part.metadata["openai.chat.audio.transcript"], "A single orange pixel.")
         self.assertEqual(part.metadata["openai.chat.audio.expires_at"], 1742909007)
@@ -966,7 +967,7 @@ class StreamTest(unittest.TestCase):
         decoder, deltas, state = run(chunks)
         item = decoder.finish(state.parts)
         (call,) = item.parts
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.id.value, call.name, call.input), ("lookup", "lookup", {"q": 1}))
         self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
         self.assertEqual(dicts([item]), dicts(chat.items_from_response(accumulate(chunks))))
@@ -1058,13 +1059,16 @@ class RequestTest(unittest.TestCase):
         text, png, remote, audio, pdf, file_id = user.parts
         self.assertIsInstance(text, TextPart)
         native = request["messages"][1]["content"]
-        assert isinstance(png, MediaPart) and isinstance(remote, MediaPart) and isinstance(audio, MediaPart)
+        self.assertIsInstance(png, MediaPart)
+        self.assertIsInstance(remote, MediaPart)
+        self.assertIsInstance(audio, MediaPart)
         self.assertEqual((png.modality, png.mime_type, png.metadata["openai.chat.image_url.detail"]), (Modality.IMAGE, "image/png", "low"))
         self.assertEqual(png.data, InlineBytes(base64.b64decode(native[1]["image_url"]["url"].split(",")[1])))
         self.assertEqual((remote.data, remote.mime_type), (Uri(native[2]["image_url"]["url"]), "image/jpeg"))
         self.assertEqual((audio.modality, audio.mime_type), (Modality.AUDIO, "audio/wav"))
         self.assertEqual(audio.data, InlineBytes(base64.b64decode(native[3]["input_audio"]["data"])))
-        assert isinstance(pdf, FilePart) and isinstance(file_id, FilePart)
+        self.assertIsInstance(pdf, FilePart)
+        self.assertIsInstance(file_id, FilePart)
         self.assertEqual((pdf.name, pdf.mime_type), ("revenue.pdf", "application/pdf"))
         self.assertTrue(pdf.data.value.startswith(b"%PDF-1.4"))  # type: ignore[union-attr]
         self.assertEqual(file_id.data, Handle(ArtifactId("file-6F2ksmvXxt4VdoqmHRw6kL")))
@@ -1211,7 +1215,7 @@ class RequestTest(unittest.TestCase):
         recorded_messages = load("chat.tool_call_without_arguments.request.json")["messages"]
         items = chat.items_from_request({"messages": recorded_messages})
         call = items[1].parts[0]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.name, call.input), ("get_weather", {}))
         self.assertEqual(messages_of(items), recorded_messages)
         # ``arguments: null`` goes back as null; an edited input is sent as edited, and a response's call as OpenAI takes it.
@@ -1220,7 +1224,7 @@ class RequestTest(unittest.TestCase):
         for messages in (recorded_messages, null):
             [item] = [i for i in chat.items_from_request({"messages": messages}) if i.kind is ItemKind.ASSISTANT]
             sent = item.parts[0]
-            assert isinstance(sent, ToolCallPart)
+            self.assertIsInstance(sent, ToolCallPart)
             edited = item.with_parts([ToolCallPart(sent.id, sent.name, {"city": "Rome"}, metadata=sent.metadata)])
             self.assertEqual(messages_of([edited])[0]["tool_calls"][0]["function"]["arguments"], '{"city":"Rome"}')
         answer = chat.items_from_response(body(choice("tool_calls", content=None, tool_calls=null[0]["tool_calls"])))
@@ -1249,10 +1253,12 @@ class RequestTest(unittest.TestCase):
                     {"role": "tool", "tool_call_id": "c1", "content": [entries[1]]}]
         items = chat.items_from_request({"messages": messages})
         result = items[1].parts[0]
-        assert isinstance(result, ToolResultPart) and isinstance(result.output, PartsOutput)
+        self.assertIsInstance(result, ToolResultPart)
+        self.assertIsInstance(result.output, PartsOutput)
         text, image, file, video = result.output.parts
         self.assertEqual(text, TextPart("page 2"))
-        assert isinstance(image, MediaPart) and isinstance(file, FilePart)
+        self.assertIsInstance(image, MediaPart)
+        self.assertIsInstance(file, FilePart)
         self.assertEqual((image.mime_type, image.data, image.metadata["openai.chat.image_url.detail"]),
                          ("image/png", InlineBytes(b"\x89PNG\r\n"), "low"))
         self.assertEqual(file.data, Handle(ArtifactId("file-1")))
@@ -1298,7 +1304,7 @@ class FollowUpTest(unittest.TestCase):
         first = chat.items_from_request(load("chat.tool_call_stream.request.json"))
         [assistant] = chat.items_from_stream(events("chat.tool_call.stream.jsonl"))
         call = assistant.parts[0]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, TextOutput("London")),))
         rebuilt = chat.request_from_items(first + [assistant, result])
         self.assertEqual(rebuilt["messages"], load("chat.tool_result_followup.request.json")["messages"])
@@ -1315,7 +1321,7 @@ class FollowUpTest(unittest.TestCase):
         request = load("chat.tool_message_then_image.request.json")
         user, assistant = chat.items_from_request(request)[:2]
         call = assistant.parts[0]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         image = MediaPart(Modality.IMAGE, "image/png", Uri("https://www.gstatic.com/webp/gallery3/1.png"))
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, PartsOutput((TextPart("File attached"), image))),))
         self.assertEqual(messages_of([user, assistant, result]), request["messages"])
@@ -1334,14 +1340,14 @@ class FollowUpTest(unittest.TestCase):
     def test_a_result_answering_a_legacy_call_is_a_function_message(self) -> None:
         assistant = chat.items_from_response(load("chat.function_call_legacy.response.json"))[0]
         call = assistant.parts[0]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         result = Item(ItemKind.TOOL, (ToolResultPart(call.id, StructuredOutput({"temp": 22})),))
         self.assertEqual(messages_of([assistant, result])[1], {"role": "function", "name": "get_current_weather", "content": '{"temp":22}'})
 
     def test_an_edited_input_is_sent_as_edited(self) -> None:
         item = chat.items_from_stream(events("chat.parallel_tool_calls.stream.jsonl"))[0]
         call = item.parts[1]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         edited = item.with_parts([ToolCallPart(call.id, call.name, {"ticker": "MSFT"}, metadata=call.metadata)])
         self.assertEqual(messages_of([edited])[0]["tool_calls"][0]["function"]["arguments"], '{"ticker":"MSFT"}')
 

@@ -86,7 +86,8 @@ def run_stream(events: list[dict[str, Any]]) -> tuple[Item, list[Any]]:
     decoder = A.stream_decoder()
     deltas = [d for e in events for d in decoder.feed(e)]
     state = fold_all(FoldState(), deltas)
-    assert not state.is_open, state
+    if state.is_open:
+        raise AssertionError(state)
     return decoder.finish(state.parts), deltas
 
 
@@ -152,7 +153,7 @@ class ResponseTest(unittest.TestCase):
                 details = body.get("incomplete_details") or {}
                 expected[FINISH_REASON_KEY] = details.get("reason", body["status"])
                 self.assertEqual(dict(item.metadata), expected)
-                assert item.usage is not None
+                self.assertIsNotNone(item.usage)
                 self.assertEqual(item.usage.metadata["openai.usage"], body["usage"])
                 # output level: the parts regroup into the native output items
                 self.assertEqual(A.request_from_items([item])["input"], body["output"])
@@ -177,7 +178,7 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(len(rs["summary"]), 5)
         self.assertEqual(len(reasoning), 5)
         for i, part in enumerate(reasoning):
-            assert isinstance(part, ReasoningPart)
+            self.assertIsInstance(part, ReasoningPart)
             self.assertEqual(part.summary, rs["summary"][i]["text"])  # each summary entry its own text
             self.assertEqual(part.metadata["openai.id"], rs["id"])
             self.assertEqual(part.metadata["openai.part.type"], "summary_text")
@@ -186,7 +187,7 @@ class ResponseTest(unittest.TestCase):
         # the opaque blob, byte-exact, on the first part only
         self.assertEqual([p.data for p in reasoning if isinstance(p, ReasoningPart)],
                          [InlineText(rs["encrypted_content"])] + [None] * 4)
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual(call.id, ToolCallId("call_gL7JE6GDeGGsFubqO2XGytyO"))
         self.assertEqual(call.metadata["openai.id"], "fc_68c42d3e9e4881968b15fbb8253f58540e8bc41441c948f6")
         self.assertNotIn(PROVIDER_KEY, call.metadata)
@@ -206,7 +207,8 @@ class ResponseTest(unittest.TestCase):
         for name, (inp, out, reasoning, cached, written) in cases.items():
             with self.subTest(name):
                 [item] = A.items_from_response(load(name))
-                assert item.usage is not None and item.usage.tokens is not None
+                self.assertIsNotNone(item.usage)
+                self.assertIsNotNone(item.usage.tokens)
                 t = item.usage.tokens
                 self.assertEqual(
                     (t.input_tokens, t.output_tokens, t.reasoning_tokens, t.cached_input_tokens, t.cache_write_input_tokens),
@@ -219,7 +221,7 @@ class ResponseTest(unittest.TestCase):
         for usage in ({"input_tokens": -1, "output_tokens": 2}, {"input_tokens": True, "output_tokens": 2}, {"output_tokens": 2}):
             with self.subTest(usage):
                 [item] = A.items_from_response(response(usage=usage))
-                assert item.usage is not None
+                self.assertIsNotNone(item.usage)
                 self.assertIsNone(item.usage.tokens)
                 self.assertEqual(item.usage.metadata["openai.usage"], usage)
         [item] = A.items_from_response(response(usage=None))
@@ -229,7 +231,8 @@ class ResponseTest(unittest.TestCase):
         body = load("responses.web_search_annotations.response.json")
         [item] = A.items_from_response(body)
         ws, text = item.parts
-        assert isinstance(ws, CustomPart) and isinstance(text, TextPart)
+        self.assertIsInstance(ws, CustomPart)
+        self.assertIsInstance(text, TextPart)
         self.assertEqual(ws.kind, "openai.web_search_call")
         self.assertEqual(ws.value, body["output"][0])
         message = body["output"][1]
@@ -251,7 +254,7 @@ class ResponseTest(unittest.TestCase):
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "max_output_tokens")  # the reason, not the status
         self.assertEqual(item.metadata["openai.incomplete_details"], {"reason": "max_output_tokens"})
         [part] = item.parts
-        assert isinstance(part, ReasoningPart)
+        self.assertIsInstance(part, ReasoningPart)
         self.assertIsNone(part.summary)  # summary: [] is one part without summary
         self.assertEqual(part.metadata["openai.status"], "incomplete")
 
@@ -259,7 +262,8 @@ class ResponseTest(unittest.TestCase):
         body = load("responses.custom_tool_call.response.json")
         [item] = A.items_from_response(body)
         reasoning, call = item.parts
-        assert isinstance(reasoning, ReasoningPart) and isinstance(call, ToolCallPart)
+        self.assertIsInstance(reasoning, ReasoningPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertIsNone(reasoning.data)  # no encrypted_content in this response
         self.assertEqual(reasoning.metadata[PROVIDER_KEY], "openai")  # but a reasoning item id
         self.assertEqual(call.input, "print(sum(range(10)))")  # free-form, not JSON
@@ -307,10 +311,10 @@ class ResponseTest(unittest.TestCase):
         [item] = A.items_from_response(response(message, usage=usage))
         self.assertEqual(item.finish_reason, FinishReason.BLOCKED)
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "completed")
-        assert item.usage is not None
+        self.assertIsNotNone(item.usage)
         self.assertEqual(item.usage.tokens, TokenUsage(12, 9))
         [part] = item.parts
-        assert isinstance(part, TextPart)
+        self.assertIsInstance(part, TextPart)
         self.assertEqual((part.text, part.metadata["openai.part.type"]), ("I can't help with that.", "refusal"))
         self.assertEqual(replayed(response(message)), [message])
 
@@ -346,17 +350,17 @@ class ResponseTest(unittest.TestCase):
         [item] = A.items_from_response(body)
         self.assertEqual(item.metadata["openai.future_top_level"], {"x": [1, 2]})
         refusal = item.parts[3]
-        assert isinstance(refusal, TextPart)
+        self.assertIsInstance(refusal, TextPart)
         self.assertEqual((refusal.text, refusal.metadata["openai.part.type"]), ("I can't do that.", "refusal"))
         audio = item.parts[2]
-        assert isinstance(audio, CustomPart)
+        self.assertIsInstance(audio, CustomPart)
         self.assertEqual((audio.kind, audio.value), ("openai.output_audio_v9", message["content"][1]))
         self.assertEqual(audio.metadata["openai.future_item_field"], "m")
         new = item.parts[4]
-        assert isinstance(new, CustomPart)
+        self.assertIsInstance(new, CustomPart)
         self.assertEqual((new.kind, new.value), ("openai.brand_new_item", body["output"][2]))
         reasoning = item.parts[-1]
-        assert isinstance(reasoning, ReasoningPart)
+        self.assertIsInstance(reasoning, ReasoningPart)
         self.assertEqual(reasoning.summary, "raw")  # content[] (reasoning_text) is readable reasoning
         self.assertEqual(reasoning.metadata["openai.part.type"], "reasoning_text")
         self.assertIsNone(reasoning.data)
@@ -378,7 +382,7 @@ class ResponseTest(unittest.TestCase):
                 native = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": raw}
                 [item] = A.items_from_response(response(native))
                 [call] = item.parts
-                assert isinstance(call, ToolCallPart)
+                self.assertIsInstance(call, ToolCallPart)
                 self.assertEqual(call.input, value)
                 found = {k for k in ("openai.arguments", INPUT_JSON_KEY) if k in call.metadata}
                 self.assertEqual(found, set() if kept is None else {kept})
@@ -439,7 +443,8 @@ class DocumentedItemsTest(unittest.TestCase):
         ]}
         [item] = A.items_from_response(response(message))
         text, refusal = item.parts
-        assert isinstance(text, TextPart) and isinstance(refusal, TextPart)
+        self.assertIsInstance(text, TextPart)
+        self.assertIsInstance(refusal, TextPart)
         self.assertEqual(text.metadata["openai.part.annotations"], self.ANNOTATIONS)
         self.assertEqual(text.metadata["openai.part.logprobs"], self.LOGPROBS)
         self.assertEqual(refusal.metadata["openai.part.type"], "refusal")
@@ -471,7 +476,7 @@ class DocumentedItemsTest(unittest.TestCase):
             with self.subTest(itype):
                 [item] = A.items_from_response(response(native))
                 [part] = item.parts
-                assert isinstance(part, CustomPart)
+                self.assertIsInstance(part, CustomPart)
                 self.assertEqual((part.kind, part.value), (f"openai.{itype}", native))
                 self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL if itype in self.CLIENT else FinishReason.COMPLETED)
                 self.assertEqual(replayed(response(native)), [native])
@@ -583,10 +588,13 @@ class DocumentedItemsTest(unittest.TestCase):
         self.assertEqual([i.kind for i in items], [kind for _, kind in inputs])
         self.assertEqual(A.request_from_items(items), request)
         results = [p for p in items[1].parts if isinstance(p, ToolResultPart)]
-        assert isinstance(results[0].output, PartsOutput)
+        self.assertIsInstance(results[0].output, PartsOutput)
         text, media, by_id, by_url, inline = results[0].output.parts
         self.assertEqual(text, TextPart("see", metadata={"openai.part.type": "input_text"}))
-        assert isinstance(media, MediaPart) and isinstance(by_id, FilePart) and isinstance(by_url, FilePart) and isinstance(inline, FilePart)
+        self.assertIsInstance(media, MediaPart)
+        self.assertIsInstance(by_id, FilePart)
+        self.assertIsInstance(by_url, FilePart)
+        self.assertIsInstance(inline, FilePart)
         self.assertEqual((media.mime_type, media.data), ("image/png", InlineText("iVBORw0KGgo=")))
         self.assertEqual((by_id.data, by_id.name), (Handle(ArtifactId("file-1")), "a.pdf"))
         self.assertEqual(by_url.data, Uri("https://example.com/a.pdf"))
@@ -620,7 +628,8 @@ class StreamTest(unittest.TestCase):
         events = load_stream("responses.openrouter_renamed_reasoning.stream.jsonl")
         [item] = A.items_from_stream(events)
         reasoning, text = item.parts
-        assert isinstance(reasoning, ReasoningPart) and isinstance(text, TextPart)
+        self.assertIsInstance(reasoning, ReasoningPart)
+        self.assertIsInstance(text, TextPart)
         self.assertEqual(reasoning.metadata["openai.id"], "rs_tmp_2kbe7x16sax")  # as its events named it
         self.assertEqual(reasoning.summary, events[-1]["response"]["output"][0]["content"][0]["text"])
         self.assertEqual(text.text, "4")
@@ -685,7 +694,8 @@ class StreamTest(unittest.TestCase):
                 decoder.feed(events[-1])
                 self.assertEqual(decoder.finish_reason, finish)
                 usage = events[-1]["response"]["usage"]
-                assert decoder.usage is not None and decoder.usage.tokens is not None
+                self.assertIsNotNone(decoder.usage)
+                self.assertIsNotNone(decoder.usage.tokens)
                 self.assertEqual((decoder.usage.tokens.input_tokens, decoder.usage.tokens.output_tokens),
                                  (usage["input_tokens"], usage["output_tokens"]))
 
@@ -715,7 +725,7 @@ class StreamTest(unittest.TestCase):
                 final = events[-1]["response"]["output"][0]
                 item, _ = run_stream(events)
                 first = item.parts[0]
-                assert isinstance(first, ReasoningPart)
+                self.assertIsInstance(first, ReasoningPart)
                 self.assertEqual(first.data, InlineText(final["encrypted_content"]))
                 self.assertNotEqual(done["encrypted_content"], added["encrypted_content"])
                 self.assertNotEqual(done["encrypted_content"], final["encrypted_content"])
@@ -754,7 +764,7 @@ class StreamTest(unittest.TestCase):
                     self.assertEqual(notes[0]["start_index"], 94)
             if PartId("0") in state.open_ids:  # the web search, open: its kind and status so far
                 search = state.snapshot()[0]
-                assert isinstance(search, CustomPart)
+                self.assertIsInstance(search, CustomPart)
                 self.assertEqual(search.kind, "openai.web_search_call")
                 statuses.append(search.metadata.get("openai.status"))
         self.assertTrue(annotated)
@@ -775,7 +785,7 @@ class StreamTest(unittest.TestCase):
                 state = fold(state, delta)
                 if isinstance(delta, AppendText):
                     call = state.snapshot()[1]
-                    assert isinstance(call, ToolCallPart)
+                    self.assertIsInstance(call, ToolCallPart)
                     seen.append(call.metadata[INPUT_JSON_KEY])  # type: ignore[arg-type]
                     # the fold's header keys name the open call while its arguments stream
                     self.assertEqual((call.id, call.name), (ToolCallId("call_CWXgs68YprAjp6t0371hiPOI"), "final_result"))
@@ -783,7 +793,7 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(seen[-1], '{"result":6666}')
         self.assertEqual(seen[0], '{"')
         call = state.parts[1]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.id, call.name, call.input), (ToolCallId("call_CWXgs68YprAjp6t0371hiPOI"), "final_result", {"result": 6666}))
         self.assertNotIn(INPUT_JSON_KEY, call.metadata)
 
@@ -817,7 +827,7 @@ class StreamTest(unittest.TestCase):
         item, deltas = run_stream(events)
         self.assertIsInstance(deltas[-1], CommitPart)  # closed by response.incomplete
         [text] = item.parts
-        assert isinstance(text, TextPart)
+        self.assertIsInstance(text, TextPart)
         self.assertEqual(text.text, "The capital of France is")
         self.assertEqual(text.metadata["openai.status"], "incomplete")
         self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
@@ -930,7 +940,7 @@ class DocumentedEventsTest(unittest.TestCase):
         item, _ = self.check(events)
         self.assertEqual(item.finish_reason, FinishReason.BLOCKED)
         self.assertEqual(item.metadata[FINISH_REASON_KEY], "completed")
-        assert item.usage is not None
+        self.assertIsNotNone(item.usage)
         self.assertEqual(item.usage.tokens, TokenUsage(5, 7))
 
     def test_custom_tool_call_input_streams(self) -> None:
@@ -947,7 +957,7 @@ class DocumentedEventsTest(unittest.TestCase):
         item, deltas = self.check(events)
         self.assertEqual([d.chunk for d in deltas if isinstance(d, AppendText)], ["print(", "1)"])
         [call] = item.parts
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.name, call.input), ("python", "print(1)"))
         self.assertEqual(item.finish_reason, FinishReason.TOOL_CALL)
 
@@ -1076,7 +1086,7 @@ class DocumentedEventsTest(unittest.TestCase):
         )
         item, _ = run_stream(events)
         [call] = item.parts
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.id, call.name, call.input), (ToolCallId("call_1"), "f", None))
         self.assertEqual(call.metadata[INPUT_JSON_KEY], '{"city": "Par')  # the fold's convention
         self.assertIn(INPUT_ERROR_KEY, call.metadata)
@@ -1246,12 +1256,14 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(developer.parts, (TextPart("Answer in one sentence."),))
         text, png, by_id, pdf, by_url = user.parts
         self.assertEqual(text, TextPart("What is in the image and the PDF?", metadata={"openai.part.type": "input_text"}))
-        assert isinstance(png, MediaPart) and isinstance(by_id, MediaPart)
+        self.assertIsInstance(png, MediaPart)
+        self.assertIsInstance(by_id, MediaPart)
         self.assertEqual((png.modality, png.mime_type), (Modality.IMAGE, "image/png"))
         self.assertEqual(png.data, InlineText(request["input"][1]["content"][1]["image_url"].split(",", 1)[1]))
         self.assertEqual(png.metadata["openai.part.detail"], "low")
         self.assertIsInstance(by_id.data, Handle)
-        assert isinstance(pdf, FilePart) and isinstance(by_url, FilePart)
+        self.assertIsInstance(pdf, FilePart)
+        self.assertIsInstance(by_url, FilePart)
         self.assertEqual((pdf.name, pdf.mime_type), ("revenue.pdf", "application/pdf"))
         self.assertIsInstance(pdf.data, InlineText)
         self.assertEqual(by_url.data, Uri("https://pdfobject.com/pdf/sample.pdf"))
@@ -1261,7 +1273,7 @@ class RequestTest(unittest.TestCase):
         request = {"input": [{"role": "user", "content": [{"type": "input_text", "text": "Transcribe:"}, clip]}]}
         [item] = A.items_from_request(request)
         audio = item.parts[1]
-        assert isinstance(audio, MediaPart)
+        self.assertIsInstance(audio, MediaPart)
         self.assertEqual((audio.modality, audio.mime_type, audio.data), (Modality.AUDIO, "audio/wav", InlineText("UklGRiQAAABXQVZF")))
         self.assertEqual(A.request_from_items([item]), request)
         self.assertEqual(A.request_from_items([stored(item)]), request)
@@ -1349,9 +1361,10 @@ class RequestTest(unittest.TestCase):
                 items = A.items_from_request(load(name))
                 self.assertEqual([i.kind for i in items], [ItemKind.USER, ItemKind.ASSISTANT, ItemKind.ASSISTANT, ItemKind.TOOL])
                 [result] = items[-1].parts
-                assert isinstance(result, ToolResultPart) and isinstance(result.output, PartsOutput)
+                self.assertIsInstance(result, ToolResultPart)
+                self.assertIsInstance(result.output, PartsOutput)
                 [image] = result.output.parts
-                assert isinstance(image, MediaPart)
+                self.assertIsInstance(image, MediaPart)
                 self.assertEqual((image.modality, image.data), (Modality.IMAGE, data))
                 self.assertEqual(result.call_id, items[2].parts[0].id)  # type: ignore[attr-defined]
 

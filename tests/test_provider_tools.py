@@ -90,7 +90,7 @@ class RecordedRequests(unittest.TestCase):
         tools, choice = read_back(gemini, recorded.load("gemini", "generate_content.parallel_function_calls.request.json"))
         self.assertEqual([t.name for t in tools], ["generate_topic", "final_result"])
         self.assertEqual(tools[1].input_schema["required"], ["response"])
-        assert choice is not None
+        self.assertIsNotNone(choice)
         self.assertEqual(choice.mode, "required")  # ANY, over two allowed names: kept verbatim
         self.assertIn("gemini.toolConfig", choice.metadata)
         tools, _ = read_back(gemini, recorded.load("gemini", "generate_content.code_execution.request.json"))

@@ -109,13 +109,13 @@ class ImportTest(unittest.TestCase):
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
-                        assert node.module is not None, "providers/__init__ itself"
+                        self.assertIsNotNone(node.module, "providers/__init__ itself")
                         self.assertEqual(node.module.split(".")[0], SHARED)
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
                         continue  # its own package (a provider's, or _common) or one of that package's modules
                     elif isinstance(node, ast.ImportFrom):
                         self.assertEqual(node.level, 0)
-                        assert node.module is not None
+                        self.assertIsNotNone(node.module)
                         self.assertIn(node.module.split(".")[0], sys.stdlib_module_names)
                     elif isinstance(node, ast.Import):
                         self.assertTrue(all(a.name.split(".")[0] in sys.stdlib_module_names for a in node.names))
@@ -262,7 +262,7 @@ class OddInputTest(unittest.TestCase):
             with self.subTest(text=text[:24]):
                 state = fold_all((), [BeginPart(PartId("c"), PartKind.TOOL_CALL), AppendText(PartId("c"), text)])
                 (part,) = state.finalize()
-                assert isinstance(part, ToolCallPart)
+                self.assertIsInstance(part, ToolCallPart)
                 self.assertEqual(_common.parse_arguments(text), (part.input, dict(part.metadata)))
 
     def test_an_event_stream_may_be_cut_anywhere(self) -> None:
@@ -468,7 +468,7 @@ class MatrixTest(unittest.TestCase):
         except NormalizeError as exc:
             found = _PATH.fullmatch(exc.path) or _PATH.match(exc.path)
             self.assertIsNotNone(found, f"{what}: the error names no item and part: {exc}")
-            assert found is not None
+            self.assertIsNotNone(found)
             i, j = int(found[1]), found[2]
             self.assertLess(i, len(items))
             self.assertIsNotNone(j, f"{what}: the error names the item but not the part: {exc}")
@@ -552,7 +552,7 @@ class MatrixTest(unittest.TestCase):
                     raw = item.metadata.get(FINISH_REASON_KEY)
                     self.assertEqual(raw is None, item.finish_reason is None)
                     if raw is not None:
-                        assert isinstance(raw, str)
+                        self.assertIsInstance(raw, str)
                         alone = PROVIDERS[source].finish_reason(raw)
                         # The turn's content may say more than the raw reason: a call to answer, a refusal.
                         self.assertIn(item.finish_reason, (alone, FinishReason.TOOL_CALL, FinishReason.BLOCKED))

@@ -193,7 +193,7 @@ class StatefulProviderTest(unittest.TestCase):
         second, _, frames = run_stream(stateful, server.stream(request))
         self.assertIn('Let me check.\ncalling get_weather({"ci)', frames)  # named while its arguments stream
         call = second.parts[-1]
-        assert isinstance(call, ToolCallPart)
+        self.assertIsInstance(call, ToolCallPart)
         self.assertEqual((call.name, call.input, second.finish_reason), ("get_weather", {"city": "Paris"}, FinishReason.TOOL_CALL))
         self.assertEqual(second.metadata[stateful.RESPONSE_ID], "resp_2")
         transcript.append(second)
@@ -255,7 +255,8 @@ class VoiceProviderTest(unittest.TestCase):
         for delta in deltas[1:-1]:  # from the header on, the open part is audio
             state = fold(state, delta)
             [playing] = state.snapshot()
-            assert isinstance(playing, MediaPart) and isinstance(playing.data, InlineBytes)
+            self.assertIsInstance(playing, MediaPart)
+            self.assertIsInstance(playing.data, InlineBytes)
             self.assertEqual((playing.modality, playing.mime_type), (Modality.AUDIO, "audio/pcm;rate=24000"))
             sizes.append(len(playing.data.value))
         self.assertEqual(sizes, [0, 480, 960, 1440, 1920, 2400])
@@ -329,15 +330,16 @@ class ToolResultTest(unittest.TestCase):
         raw = b"\xff\xfe\x80 latin-1: caf\xe9 " + NASTY.encode()
         out = tools.ShellOutput(raw, b"", 2)
         result = tools.shell_result(self.call, "cat blob", out)
-        assert isinstance(result.output, PartsOutput)
+        self.assertIsInstance(result.output, PartsOutput)
         summary, exact = result.output.parts
-        assert isinstance(summary, StructuredPart) and isinstance(summary.value, dict)
+        self.assertIsInstance(summary, StructuredPart)
+        self.assertIsInstance(summary.value, dict)
         self.assertEqual(summary.value["stdout"], raw.decode("utf-8", "replace"))  # readable for the model
         self.assertEqual(exact, FilePart(InlineBytes(raw), name="stdout", mime_type="application/octet-stream"))
         native = self.wire(result)
         self.assertEqual(bytes(native["output"]["Parts"][1]["File"]["data"]["InlineBytes"]), raw)
         back = ToolResultPart.from_dict(result.to_dict())
-        assert isinstance(back, ToolResultPart)
+        self.assertIsInstance(back, ToolResultPart)
         self.assertEqual(tools.shell_output(back), out)
 
     def test_text_file(self) -> None:

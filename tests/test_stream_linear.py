@@ -103,10 +103,6 @@ class LinearTest(unittest.TestCase):
                     del events, item, part
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class SegmentedFoldTest(unittest.TestCase):
     """``items_from_stream`` folds in segments when no part is open: the parts are the one-pass fold's."""
 
@@ -124,3 +120,7 @@ class SegmentedFoldTest(unittest.TestCase):
         [item] = gemini.items_from_stream(events)
         self.assertEqual(len(item.parts), 5_001)
         self.assertEqual(item.parts[2_500].text, "".join(f"t{k}" for k in range(5_000)))  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    unittest.main()

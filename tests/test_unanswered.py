@@ -45,7 +45,8 @@ def cancelled_call() -> ToolCallPart:
         AppendText(p, '{"locati'),
     ])
     (part,) = state.finalize()
-    assert isinstance(part, ToolCallPart)
+    if not isinstance(part, ToolCallPart):
+        raise AssertionError(f"not a tool call: {part!r}")
     return part
 
 
@@ -194,7 +195,7 @@ class ClosingATurn(unittest.TestCase):
         sent = 0
         for label, transcript in turns:
             closed = close_unanswered(transcript, "cancelled")
-            assert closed is not None
+            self.assertIsNotNone(closed)
             self.assertEqual(closed.kind, ItemKind.TOOL)
             self.assertEqual([p.call_id for p in closed.parts], [c.id for c in unanswered_calls(transcript)])  # type: ignore[attr-defined]
             self.assertTrue(all(p.is_error for p in closed.parts))  # type: ignore[attr-defined]
@@ -216,7 +217,7 @@ class ClosingATurn(unittest.TestCase):
         cut = cancelled_call()
         self.assertIsNone(cut.input)
         closed = close_unanswered([Item(ItemKind.ASSISTANT, [cut])], "cancelled")
-        assert closed is not None
+        self.assertIsNotNone(closed)
         body = recorded.PROVIDERS["anthropic"].request_from_items([Item(ItemKind.ASSISTANT, [cut]), closed])
         self.assertEqual(body["messages"][0]["content"][0]["input"], {})
         self.assertEqual(body["messages"][1]["content"][0]["is_error"], True)

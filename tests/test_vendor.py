@@ -30,7 +30,8 @@ def vendor(*args: str) -> subprocess.CompletedProcess[str]:
 def vendor_tool() -> ModuleType:
     """``tools/vendor.py`` imported as a module of this interpreter."""
     spec = importlib.util.spec_from_file_location("agentkit_vendor_tool", VENDOR)
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None:
+        raise AssertionError(f"cannot load {VENDOR}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -93,23 +93,28 @@ def shell_output(result: ToolResultPart) -> ShellOutput:
     exact: dict[str, bytes] = {}
     if isinstance(output, PartsOutput):
         first, *files = output.parts
-        assert isinstance(first, StructuredPart)
+        if not isinstance(first, StructuredPart):
+            raise AssertionError(f"the first part is not structured: {first!r}")
         value = first.value
         for f in files:
             if isinstance(f, FilePart) and isinstance(f.data, InlineBytes) and f.name:
                 exact[f.name] = f.data.value
     else:
-        assert isinstance(output, StructuredOutput)
+        if not isinstance(output, StructuredOutput):
+            raise AssertionError(f"not a shell result: {output!r}")
         value = output.value
-    assert isinstance(value, dict)
+    if not isinstance(value, dict):
+        raise AssertionError(f"not an object: {value!r}")
 
     def stream(name: str) -> bytes:
         text = value[name]
-        assert isinstance(text, str)
+        if not isinstance(text, str):
+            raise AssertionError(f"{name} is not text: {text!r}")
         return exact.get(name, text.encode("utf-8"))
 
     code = value["exit_code"]
-    assert isinstance(code, int)
+    if not isinstance(code, int):
+        raise AssertionError(f"exit_code is not an integer: {code!r}")
     return ShellOutput(stream("stdout"), stream("stderr"), code)
 
 

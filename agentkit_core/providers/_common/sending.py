@@ -33,19 +33,15 @@ class HttpRequest(Protocol):
     ) -> Request: ...
 
 
-#: A provider's ``request_from_items``, with the tools and the choice.
-Encoder = Callable[..., JsonDict]
-
-__all__ = ("HttpRequest", "Encoder", "exported", "endpoint", "json_body", "json_request", "transcript", "checked_model", "key_header")
+__all__ = ("HttpRequest", "exported", "endpoint", "json_body", "json_request", "checked_model", "key_header")
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
 
 
-def exported(function: HttpRequest, package: str) -> HttpRequest:
-    """``function`` named as the provider package's own ``http_request`` (``repr``, ``help()``, pickling)."""
-    function.__qualname__ = function.__name__ = "http_request"  # type: ignore[attr-defined]
-    function.__module__ = package
-    return function
+def exported(package: str, *functions: Callable[..., Any]) -> None:
+    """Name ``functions``, defined in private modules, as the provider ``package``'s own (``repr``, ``help()``, pickling)."""
+    for function in functions:
+        function.__module__ = package
 
 
 def endpoint(base_url: str | None, default: str) -> str:
@@ -75,11 +71,6 @@ def key_header(name: str, api_key: object, prefix: str = "") -> dict[str, str]:
     if not isinstance(api_key, str) or not api_key:
         raise TypeError(f"api_key: expected a non-empty string, found {type(api_key).__name__}")
     return {name: prefix + api_key}
-
-
-def transcript(encode: Encoder, items: Sequence[Any], tools: Any, tool_choice: Any) -> JsonDict:
-    """The transcript fields ``encode`` (a provider's ``request_from_items``) writes, with the tools and choice."""
-    return encode(items, tools=tools, tool_choice=tool_choice)
 
 
 def json_body(first: JsonDict, settings: Mapping[str, Any], last: JsonDict) -> JsonDict:

@@ -235,20 +235,18 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable
 
-from dataclasses import replace
-
-from ... import Item, ItemKind, JsonValue, Part, PartsOutput, TextPart, ToolResultPart
-from ._keys import BLANK_SENT, NS, STRING_CONTENT
-from ._request import transcript_fields
-from ._response import assistant_item, check_message, content_blocks, finish_reason, part_from_block, usage_from_native
+from ... import Item
+from ._request import items_from_request, request_from_items
+from ._response import assistant_item, check_message, finish_reason, part_from_block, usage_from_native
 from ._stream import AnthropicStreamDecoder
-from ._held import REQUEST, RESPONSE
-from ._http import http_request_with
-from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
-from .._common import JsonDict, carry, checked_list, json_object, name_results, wrong
+from ._held import RESPONSE
+from ._http import http_request
+from ._tools import tool_choice_from_request, tools_from_request
+from .._common import JsonDict
 from .._common.held import take
+from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
@@ -264,6 +262,8 @@ __all__ = (
     "usage_from_native",
     "AnthropicStreamDecoder",
 )
+
+exported(__name__, http_request, items_from_request, request_from_items)
 
 # -- responses and streams --------------------------------------------------------------
 
@@ -296,75 +296,3 @@ def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
     the decoder's ``close`` closes it, with ``FinishReason.ERROR``.
     """
     return fold_stream(AnthropicStreamDecoder(), events)
-
-
-# -- requests ---------------------------------------------------------------------------
-
-
-def _content_item(kind: ItemKind, content: object, metadata: dict[str, JsonValue], path: str) -> Item:
-    if isinstance(content, str):
-        metadata[STRING_CONTENT] = True
-        return Item(kind, [TextPart(content)], metadata=metadata)
-    return Item(kind, [_sent(part_from_block(b)) for b in content_blocks(content, path)], metadata=metadata)
-
-
-def _sent(part: Part) -> Part:
-    """``part`` of a request the API took: a text part of whitespace only marked to go back (:data:`BLANK_SENT`),
-    in a tool result's parts too."""
-    if type(part) is TextPart and not part.text.strip():
-        return part.with_metadata(part.metadata.merged({BLANK_SENT: True}))
-    if isinstance(part, ToolResultPart) and isinstance(part.output, PartsOutput):
-        parts = [_sent(p) for p in part.output.parts]
-        if parts != list(part.output.parts):
-            return replace(part, output=PartsOutput(parts))
-    return part
-
-
-def _message_kind(message: JsonDict, path: str) -> ItemKind:
-    role, content = message.get("role"), message.get("content")
-    if role == "assistant":
-        return ItemKind.ASSISTANT
-    if role == "system":
-        return ItemKind.SYSTEM
-    if role != "user":
-        raise wrong("role 'user', 'assistant' or 'system'", role, path + ".role")
-    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
-        return ItemKind.TOOL
-    return ItemKind.USER
-
-
-def items_from_request(body: JsonDict) -> list[Item]:
-    """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
-
-    A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of
-    the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
-    naming the bad field.
-    """
-    body = take(body, REQUEST)
-    items = []
-    if "system" in body:
-        items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
-    messages = body.get("messages", [])
-    if not isinstance(messages, list):
-        raise wrong("a list of messages", messages, "messages")
-    for i, message in enumerate(messages):
-        path = f"messages[{i}]"
-        json_object(message, path, "a message (a JSON object)")
-        kind = _message_kind(message, path)
-        consumed = ("content",) if kind is ItemKind.SYSTEM else ("role", "content")  # a system message keeps its role
-        item = _content_item(kind, message.get("content"), carry(message, consumed, NS), path + ".content")
-        items.append(item)
-    return name_results(items)
-
-
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
-    """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
-
-    ``system`` is present only when a SYSTEM or DEVELOPER item is; the tool fields when given.  Raises
-    :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
-    content the API cannot take.
-    """
-    return {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
-
-
-http_request = http_request_with(request_from_items)

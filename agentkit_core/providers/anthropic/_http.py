@@ -6,42 +6,38 @@ from typing import Any, Sequence
 
 from ... import Item
 from ...http import Request
-from .._common.sending import Encoder, HttpRequest, checked_model, exported, endpoint, json_body, json_request, key_header, transcript
+from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
+from ._request import request_from_items
 
-__all__ = ("http_request_with", "BASE_URL", "API_VERSION")
+__all__ = ("http_request", "BASE_URL", "API_VERSION")
 
 BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 
 
-def http_request_with(encode: Encoder) -> HttpRequest:
-    """This API's ``http_request``, its transcript written by ``encode`` (the module's ``request_from_items``)."""
+def http_request(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = False,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    **settings: Any,
+) -> Request:
+    """The request for a turn on ``items``: headers ``x-api-key`` and ``anthropic-version``, a JSON body.
 
-    def http_request(
-        items: Sequence[Item],
-        *,
-        model: str,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        stream: bool = False,
-        tools: Tools = (),
-        tool_choice: Choice = None,
-        **settings: Any,
-    ) -> Request:
-        """The request for a turn on ``items``: headers ``x-api-key`` and ``anthropic-version``, a JSON body.
-
-        The body is ``model``, the transcript, ``tools`` and ``tool_choice`` (:class:`~agentkit_core.ToolSpec`
-        values or native tools, a :class:`~agentkit_core.ToolChoice`) as :func:`request_from_items`
-        writes them, then ``settings`` as given (native fields: ``max_tokens``, which
-        the API requires, ``temperature``, ``thinking``, ...), and ``"stream":
-        true`` when ``stream``.  Without ``api_key`` no key header is sent (for a
-        gateway that adds its own).  ``base_url`` replaces
-        ``https://api.anthropic.com``.  Send it with :func:`agentkit_core.http.send`.
-        """
-        fields = transcript(encode, items, tools, tool_choice)
-        body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
-        headers = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
-        return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", headers, body, stream=stream)
-
-    return exported(http_request, __name__.rpartition(".")[0])
+    The body is ``model``, the transcript, ``tools`` and ``tool_choice`` (:class:`~agentkit_core.ToolSpec`
+    values or native tools, a :class:`~agentkit_core.ToolChoice`) as :func:`request_from_items`
+    writes them, then ``settings`` as given (native fields: ``max_tokens``, which
+    the API requires, ``temperature``, ``thinking``, ...), and ``"stream":
+    true`` when ``stream``.  Without ``api_key`` no key header is sent (for a
+    gateway that adds its own).  ``base_url`` replaces
+    ``https://api.anthropic.com``.  Send it with :func:`agentkit_core.http.send`.
+    """
+    fields = request_from_items(items, tools=tools, tool_choice=tool_choice)
+    body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
+    headers = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
+    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", headers, body, stream=stream)

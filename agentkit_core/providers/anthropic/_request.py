@@ -1,4 +1,4 @@
-"""Private to :mod:`.anthropic`: parts -> content blocks, and items -> a request's ``system`` and ``messages``.
+"""Private to :mod:`.anthropic`: parts -> content blocks, items <-> a request's ``system`` and ``messages``.
 
 The inverse of :mod:`._response`; what is sent and what is dropped is said in
 the docstring of :mod:`.anthropic`.
@@ -6,6 +6,7 @@ the docstring of :mod:`.anthropic`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping, Sequence
 
 from ... import (
@@ -35,9 +36,13 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64decode, b64encode, carried, copy_json, dumps, parse_data_url
+from .._common import JsonDict, b64decode, b64encode, carried, carry, checked_list, copy_json, dumps, json_object
+from .._common import name_results, parse_data_url, wrong
+from .._common.held import take
+from ._held import REQUEST
 from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, SYSTEM_ROLE
-from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF
+from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
+from ._tools import Choice, Tools, tool_fields
 
 #: Namespaces of the other providers' custom parts, which the encoder drops.
 _FOREIGN = ("openai.", "gemini.")
@@ -276,3 +281,72 @@ def transcript_fields(checked: Sequence[Item]) -> JsonDict:
         body["system"] = [block for content in system for block in _blocks_of(content)]
     body["messages"] = messages
     return body
+
+
+# -- requests ---------------------------------------------------------------------------
+
+
+def _content_item(kind: ItemKind, content: object, metadata: dict[str, JsonValue], path: str) -> Item:
+    if isinstance(content, str):
+        metadata[STRING_CONTENT] = True
+        return Item(kind, [TextPart(content)], metadata=metadata)
+    return Item(kind, [_sent(part_from_block(b)) for b in content_blocks(content, path)], metadata=metadata)
+
+
+def _sent(part: Part) -> Part:
+    """``part`` of a request the API took: a text part of whitespace only marked to go back (:data:`BLANK_SENT`),
+    in a tool result's parts too."""
+    if type(part) is TextPart and not part.text.strip():
+        return part.with_metadata(part.metadata.merged({BLANK_SENT: True}))
+    if isinstance(part, ToolResultPart) and isinstance(part.output, PartsOutput):
+        parts = [_sent(p) for p in part.output.parts]
+        if parts != list(part.output.parts):
+            return replace(part, output=PartsOutput(parts))
+    return part
+
+
+def _message_kind(message: JsonDict, path: str) -> ItemKind:
+    role, content = message.get("role"), message.get("content")
+    if role == "assistant":
+        return ItemKind.ASSISTANT
+    if role == "system":
+        return ItemKind.SYSTEM
+    if role != "user":
+        raise wrong("role 'user', 'assistant' or 'system'", role, path + ".role")
+    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+        return ItemKind.TOOL
+    return ItemKind.USER
+
+
+def items_from_request(body: JsonDict) -> list[Item]:
+    """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
+
+    A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of
+    the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
+    naming the bad field.
+    """
+    body = take(body, REQUEST)
+    items = []
+    if "system" in body:
+        items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
+    messages = body.get("messages", [])
+    if not isinstance(messages, list):
+        raise wrong("a list of messages", messages, "messages")
+    for i, message in enumerate(messages):
+        path = f"messages[{i}]"
+        json_object(message, path, "a message (a JSON object)")
+        kind = _message_kind(message, path)
+        consumed = ("content",) if kind is ItemKind.SYSTEM else ("role", "content")  # a system message keeps its role
+        item = _content_item(kind, message.get("content"), carry(message, consumed, NS), path + ".content")
+        items.append(item)
+    return name_results(items)
+
+
+def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
+
+    ``system`` is present only when a SYSTEM or DEVELOPER item is; the tool fields when given.  Raises
+    :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
+    content the API cannot take.
+    """
+    return {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}

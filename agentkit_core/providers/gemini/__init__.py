@@ -236,12 +236,13 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
-from ... import Item, ItemKind, JsonValue, NormalizeError, Part, ToolResultPart
-from ._held import REQUEST, RESPONSE
-from .._common import JsonDict, carried, carry, checked_list, json_object, name_results, under, wrong
+from ... import Item
+from ._held import RESPONSE
+from .._common import json_object
 from .._common.held import take
+from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 from ._response import (
     Calls,
@@ -249,17 +250,15 @@ from ._response import (
     candidate_item,
     candidates_of,
     finish_reason,
-    object_at,
     part_from_native,
-    parts_from_content,
     usage_from_native,
     usage_of,
 )
-from ._keys import CONTENT, OMITTED, SNAKE, NewCallId, key_of, marked_paths
-from ._request import SKIP_SIGNATURE, Encoder, from_gemini
+from ._keys import NewCallId
+from ._request import SKIP_SIGNATURE, items_from_request, request_from_items
 from ._stream import GeminiStreamDecoder
-from ._http import http_request_with
-from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
+from ._http import http_request
+from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
     "http_request",
@@ -275,6 +274,8 @@ __all__ = (
     "GeminiStreamDecoder",
     "SKIP_SIGNATURE",
 )
+
+exported(__name__, http_request, items_from_request, request_from_items)
 
 
 # -- responses and streams ----------------------------------------------------------------
@@ -308,134 +309,3 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
 def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
     """Decode and fold a whole stream: one item per candidate (a candidate cut short is closed as ``ERROR``)."""
     return fold_stream(GeminiStreamDecoder(new_call_id), events)
-
-
-# -- requests -----------------------------------------------------------------------------
-
-
-def _unsigned_as_sent(content: JsonDict, parts: list[Part]) -> None:
-    """Mark the first ``functionCall`` of a model content sent without a signature, so none is added to it."""
-    natives = content.get("parts") or ()
-    first = next((n for n, p in enumerate(natives) if key_of(p, "functionCall") is not None), None)
-    if first is not None and key_of(natives[first], "thoughtSignature") is None:
-        part = parts[first]
-        omitted: list[JsonValue] = [*marked_paths(part.metadata, OMITTED), "thoughtSignature"]
-        parts[first] = part.with_metadata(part.metadata.merged({OMITTED: omitted}))
-
-
-def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | None = None) -> Item:
-    parts = parts_from_content(content, calls, path)
-    if kind is None and content.get("role") == "model":
-        _unsigned_as_sent(content, parts)
-    metadata = carry(content, ("parts",), CONTENT)
-    omitted: list[JsonValue] = [f for f in ("role", "parts") if f not in content and kind is None]
-    if omitted:
-        metadata[OMITTED] = omitted
-    if kind is None:
-        if content.get("role") == "model":
-            kind = ItemKind.ASSISTANT
-        elif any(isinstance(p, ToolResultPart) for p in parts):
-            kind = ItemKind.TOOL
-        else:
-            kind = ItemKind.USER
-    return Item(kind, parts, metadata=metadata)
-
-
-def items_from_request(body: Mapping[str, Any]) -> list[Item]:
-    """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
-    request = take(body, REQUEST)
-    calls = Calls()
-    items = []
-    system_key = key_of(request, "systemInstruction")
-    if system_key is not None and request[system_key] is not None:
-        item = _content_item(object_at(request[system_key], system_key), calls, system_key, ItemKind.SYSTEM)
-        if system_key != "systemInstruction":
-            item = item.with_metadata(item.metadata.merged({SNAKE: ["systemInstruction"]}))
-        items.append(item)
-    contents = request.get("contents")
-    if contents is not None and not isinstance(contents, list):
-        raise wrong("an array", contents, "contents")
-    for i, content in enumerate(contents or ()):
-        items.append(_content_item(object_at(content, f"contents[{i}]"), calls, f"contents[{i}]"))
-    return name_results(items)
-
-
-def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) -> JsonDict | None:
-    """``item`` as a content; ``as_sent`` gathers the calls that go without a signature as they came."""
-    parts = []
-    for n, part in enumerate(item.parts):
-        try:
-            native = encoder.part(part)
-        except NormalizeError as exc:
-            raise exc.under(f"parts[{n}]") from None
-        if native is not None:
-            parts.append(native)
-            if "thoughtSignature" in marked_paths(part.metadata, OMITTED):
-                as_sent.add(id(native))
-    if not parts:
-        return None
-    metadata = item.metadata
-    content = carried(metadata, CONTENT)
-    if role is not None and "role" not in content and "role" not in marked_paths(metadata, OMITTED):
-        content["role"] = role
-    content["parts"] = parts
-    return content
-
-
-#: Kinds whose consecutive items that did not come from Gemini go as one content: Gemini takes
-#: a turn's parallel calls, and their results, each in one content.
-_ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
-
-
-def _sign_first_call(content: JsonDict, as_sent: set[int]) -> None:
-    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature.
-
-    A call a request held without one (``as_sent``) goes back as it was sent.
-    """
-    call = next((p for p in content["parts"] if key_of(p, "functionCall") is not None), None)
-    if call is not None and key_of(call, "thoughtSignature") is None and id(call) not in as_sent:
-        call["thoughtSignature"] = SKIP_SIGNATURE
-
-
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
-    """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``; ``tools`` and ``toolConfig`` when given.
-
-    ``systemInstruction`` is there only when an item is SYSTEM or DEVELOPER.
-    Raises :class:`NormalizeError` for what Gemini cannot take (see the module
-    docstring).
-    """
-    encoder = Encoder()
-    contents: list[JsonDict] = []
-    system: list[tuple[Item, JsonDict]] = []
-    last: ItemKind | None = None  # the kind of the item the last content came from
-    steps: list[JsonDict] = []  # the contents of ASSISTANT items
-    as_sent: set[int] = set()  # calls a request held without a signature
-    for n, item in enumerate(checked_list(items, Item, "items")):
-        instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
-        role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
-        try:
-            content = _content(item, encoder, role, as_sent)
-        except NormalizeError as exc:
-            raise under(exc, "items", f"[{n}]") from None
-        if content is not None and instruction:
-            system.append((item, content))
-        elif content is not None:
-            foreign = not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts)
-            if foreign and item.kind is last and item.kind in _ONE_TURN:
-                contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
-            else:
-                contents.append(content)
-            if item.kind is ItemKind.ASSISTANT and not (steps and steps[-1] is contents[-1]):
-                steps.append(contents[-1])
-            last = item.kind
-    for step in steps:
-        _sign_first_call(step, as_sent)
-    body: JsonDict = {"contents": contents}
-    if system:
-        snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
-        merged = system[0][1] if len(system) == 1 else {"parts": [p for _, content in system for p in content["parts"]]}
-        body["system_instruction" if snake else "systemInstruction"] = merged
-    return {**body, **tool_fields(tools, tool_choice)}
-
-
-http_request = http_request_with(request_from_items)

@@ -6,44 +6,40 @@ from typing import Any, Sequence
 
 from ... import Item
 from ...http import Request
-from .._common.sending import Encoder, HttpRequest, checked_model, exported, endpoint, json_body, json_request, key_header, transcript
+from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
+from ._request import request_from_items
 
-__all__ = ("http_request_with", "BASE_URL")
+__all__ = ("http_request", "BASE_URL")
 
 BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
 
 
-def http_request_with(encode: Encoder) -> HttpRequest:
-    """This API's ``http_request``, its transcript written by ``encode`` (the module's ``request_from_items``)."""
+def http_request(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = False,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    **settings: Any,
+) -> Request:
+    """The request for a turn on ``items``: header ``x-goog-api-key``, a JSON body.
 
-    def http_request(
-        items: Sequence[Item],
-        *,
-        model: str,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        stream: bool = False,
-        tools: Tools = (),
-        tool_choice: Choice = None,
-        **settings: Any,
-    ) -> Request:
-        """The request for a turn on ``items``: header ``x-goog-api-key``, a JSON body.
-
-        ``model`` goes in the URL (``gemini-2.5-flash`` as ``models/gemini-2.5-flash``;
-        a name holding a ``/``, such as ``tunedModels/...``, as it is), with
-        ``:generateContent``, or ``:streamGenerateContent?alt=sse`` when
-        ``stream`` (server-sent events).  The body is what :func:`request_from_items`
-        writes (``contents``, ``systemInstruction``, ``tools``, ``toolConfig``),
-        then ``settings`` as given (``generationConfig``, ``safetySettings``, ...).
-        ``base_url`` replaces ``https://generativelanguage.googleapis.com/v1beta``.
-        Send it with :func:`agentkit_core.http.send`.
-        """
-        name = checked_model(model)
-        path = name if "/" in name else "models/" + name
-        method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
-        body = json_body(transcript(encode, items, tools, tool_choice), settings, {})
-        headers = key_header("x-goog-api-key", api_key)
-        return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", headers, body, stream=stream)
-
-    return exported(http_request, __name__.rpartition(".")[0])
+    ``model`` goes in the URL (``gemini-2.5-flash`` as ``models/gemini-2.5-flash``;
+    a name holding a ``/``, such as ``tunedModels/...``, as it is), with
+    ``:generateContent``, or ``:streamGenerateContent?alt=sse`` when
+    ``stream`` (server-sent events).  The body is what :func:`request_from_items`
+    writes (``contents``, ``systemInstruction``, ``tools``, ``toolConfig``),
+    then ``settings`` as given (``generationConfig``, ``safetySettings``, ...).
+    ``base_url`` replaces ``https://generativelanguage.googleapis.com/v1beta``.
+    Send it with :func:`agentkit_core.http.send`.
+    """
+    name = checked_model(model)
+    path = name if "/" in name else "models/" + name
+    method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
+    body = json_body(request_from_items(items, tools=tools, tool_choice=tool_choice), settings, {})
+    headers = key_header("x-goog-api-key", api_key)
+    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", headers, body, stream=stream)

@@ -266,33 +266,27 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import INVENTED_ID_KEY, TOOL_NAME_KEY, FilePart, Item, ItemKind, JsonValue, MediaPart, NormalizeError, PartsOutput
-from ... import TextOutput, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
-from ._held import REQUEST, RESPONSE
-from .._common import JsonDict, carry, checked_list, copy_json, name_results, under, wrong
+from ... import Item, NormalizeError
+from ._held import RESPONSE
+from .._common import under, wrong
 from .._common.held import take
+from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._keys import CHAT, ECHO_KEY, IN_TOOL_KEY, LEGACY_KEY, NO_CONTENT_KEY
 from ._response import (
-    AUDIO_RESPONSE_ONLY,
-    ROLE_KINDS,
     checked_usage,
     choice_item,
-    content_part,
-    content_parts,
     finish_reason,
     get_arr,
     get_obj,
     get_str,
-    listed,
     message_parts,
     reasoning_field,
     usage_from_native,
 )
-from ._request import messages_of
+from ._request import items_from_request, request_from_items
 from ._stream import ChatStreamDecoder
-from ._http import http_request_with
-from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
+from ._http import http_request
+from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
     "http_request",
@@ -307,6 +301,8 @@ __all__ = (
     "usage_from_native",
     "ChatStreamDecoder",
 )
+
+exported(__name__, http_request, items_from_request, request_from_items)
 
 
 # -- responses and streams ----------------------------------------------------------------------
@@ -356,107 +352,3 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
     short) is closed as the decoder's ``close`` closes it, with ``ERROR``.
     """
     return fold_stream(ChatStreamDecoder(), events)
-
-
-# -- request -> items ---------------------------------------------------------------------------
-
-
-def items_from_request(body: Any) -> list[Item]:
-    """The ``messages`` of a request body -> one item per message.
-
-    Raises :class:`NormalizeError` naming the field for what it cannot take.
-    """
-    messages = get_arr(take(body, REQUEST), "messages") or []
-    items = []
-    for n, msg in enumerate(messages):
-        try:
-            items.append(_request_item(msg))
-        except NormalizeError as exc:
-            raise under(exc, "messages", f"[{n}]") from None
-    return name_results(items)
-
-
-def _request_item(msg: Any) -> Item:
-    if not isinstance(msg, dict):
-        raise wrong("an object", msg)
-    role = msg.get("role")
-    if type(role) is not str:
-        raise wrong("a string", role, "role")
-    md: dict[str, JsonValue] = {}
-    kind = ROLE_KINDS.get(role)
-    if kind is None:
-        kind, md[CHAT + "role"] = ItemKind.USER, role
-    if "annotations" in msg:
-        md[ECHO_KEY] = True  # a request's annotations go back, unlike a response's
-    if kind is ItemKind.TOOL:
-        return _result_item(msg, role == "function", md)
-    content = msg.get("content")
-    consumed: tuple[str, ...] = ("role", "content")
-    if kind is ItemKind.ASSISTANT:
-        field = reasoning_field(msg)
-        parts = [p for _, p in message_parts(msg, field, request=True)]
-        consumed += _made_parts(msg) + ((field,) if field else ())
-        calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
-        if any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
-            md[ECHO_KEY] = True
-    else:
-        parts, calls = content_parts(content), False
-    if "content" not in msg:
-        md[NO_CONTENT_KEY] = True
-    elif not isinstance(content, str) and not content and (content is not None or not calls):
-        md[CHAT + "content"] = copy_json(content)  # null (without calls) or []: say so
-    md.update(carry(msg, consumed, CHAT))
-    return Item(kind, parts, metadata=md)
-
-
-def _made_parts(msg: JsonDict) -> tuple[str, ...]:
-    """The fields of an assistant message that made parts; others (``refusal: null``, ``annotations``...) are carried."""
-    kinds = {"refusal": str, "audio": dict, "function_call": dict, "tool_calls": list}
-    return tuple(k for k, t in kinds.items() if isinstance(msg.get(k), t) and msg[k] != [])
-
-
-def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
-    key = "name" if legacy else "tool_call_id"
-    call_id = msg.get(key)
-    if type(call_id) is not str:
-        raise wrong("a string", call_id, key)
-    part_md: dict[str, JsonValue] = {LEGACY_KEY: True, INVENTED_ID_KEY: True} if legacy else {}
-    name = get_str(msg, "name")
-    if name is not None:
-        part_md[TOOL_NAME_KEY] = name
-    content = msg.get("content")
-    output: ToolOutput
-    if isinstance(content, str):
-        output = TextOutput(content)
-    elif isinstance(content, list):  # media and files (a compatible server's extension) go back where they were
-        parts = [content_part(p) for p in content]
-        marked = [p.with_metadata({**p.metadata, IN_TOOL_KEY: True}) if isinstance(p, (MediaPart, FilePart)) else p
-                  for p in parts]
-        output = PartsOutput(tuple(listed(marked)))
-        if not content:
-            md[CHAT + "content"] = []
-    elif content is None:
-        output = TextOutput("")
-        if "content" in msg:
-            md[CHAT + "content"] = None
-        else:
-            md[NO_CONTENT_KEY] = True
-    else:
-        raise wrong("a string or an array", content, "content")
-    md.update(carry(msg, ("role", "content", key), CHAT))
-    return Item(ItemKind.TOOL, (ToolResultPart(ToolCallId(call_id), output, metadata=part_md),), metadata=md)
-
-
-# -- items -> request ---------------------------------------------------------------------------
-
-
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
-    """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
-
-    Raises :class:`NormalizeError` naming the part for content Chat cannot
-    send (video, an image held as an artifact handle, a file by URL).
-    """
-    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
-
-
-http_request = http_request_with(request_from_items)

@@ -1,14 +1,15 @@
-"""Private to :mod:`.openai_chat`: items -> messages, the inverse of :mod:`._response`.
+"""Private to :mod:`.openai_chat`: items <-> a request's messages; the encoder is the inverse of :mod:`._response`.
 
 What is sent and what is dropped is said in the docstring of :mod:`.openai_chat`.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
     INPUT_JSON_KEY,
+    INVENTED_ID_KEY,
     PROVIDER_KEY,
     TOOL_NAME_KEY,
     CustomPart,
@@ -28,11 +29,16 @@ from ... import (
     StructuredPart,
     TextOutput,
     TextPart,
+    ToolCallId,
     ToolCallPart,
+    ToolOutput,
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, carried, copy_json, data_url, dumps, holds_text, inline_base64, parse_arguments, under
+from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
+from .._common import name_results, parse_arguments, under, wrong
+from .._common.held import take
+from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
     AUDIO,
@@ -50,7 +56,9 @@ from ._keys import (
     REFUSAL_KEY,
     TYPE_KEY,
 )
-from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, audio_format, base64_of
+from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, ROLE_KINDS, audio_format, base64_of
+from ._response import content_part, content_parts, get_arr, get_obj, get_str, listed, message_parts, reasoning_field
+from ._tools import Choice, Tools, tool_fields
 
 
 # -- items -> request ---------------------------------------------------------------------------
@@ -326,3 +334,104 @@ def messages_of(items: Sequence[Item]) -> list[JsonDict]:
     if media:
         messages.append({"role": "user", "content": media})
     return messages
+
+
+# -- request -> items ---------------------------------------------------------------------------
+
+
+def items_from_request(body: Any) -> list[Item]:
+    """The ``messages`` of a request body -> one item per message.
+
+    Raises :class:`NormalizeError` naming the field for what it cannot take.
+    """
+    messages = get_arr(take(body, REQUEST), "messages") or []
+    items = []
+    for n, msg in enumerate(messages):
+        try:
+            items.append(_request_item(msg))
+        except NormalizeError as exc:
+            raise under(exc, "messages", f"[{n}]") from None
+    return name_results(items)
+
+
+def _request_item(msg: Any) -> Item:
+    if not isinstance(msg, dict):
+        raise wrong("an object", msg)
+    role = msg.get("role")
+    if type(role) is not str:
+        raise wrong("a string", role, "role")
+    md: dict[str, JsonValue] = {}
+    kind = ROLE_KINDS.get(role)
+    if kind is None:
+        kind, md[CHAT + "role"] = ItemKind.USER, role
+    if "annotations" in msg:
+        md[ECHO_KEY] = True  # a request's annotations go back, unlike a response's
+    if kind is ItemKind.TOOL:
+        return _result_item(msg, role == "function", md)
+    content = msg.get("content")
+    consumed: tuple[str, ...] = ("role", "content")
+    if kind is ItemKind.ASSISTANT:
+        field = reasoning_field(msg)
+        parts = [p for _, p in message_parts(msg, field, request=True)]
+        consumed += _made_parts(msg) + ((field,) if field else ())
+        calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
+        if any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
+            md[ECHO_KEY] = True
+    else:
+        parts, calls = content_parts(content), False
+    if "content" not in msg:
+        md[NO_CONTENT_KEY] = True
+    elif not isinstance(content, str) and not content and (content is not None or not calls):
+        md[CHAT + "content"] = copy_json(content)  # null (without calls) or []: say so
+    md.update(carry(msg, consumed, CHAT))
+    return Item(kind, parts, metadata=md)
+
+
+def _made_parts(msg: JsonDict) -> tuple[str, ...]:
+    """The fields of an assistant message that made parts; others (``refusal: null``, ``annotations``...) are carried."""
+    kinds = {"refusal": str, "audio": dict, "function_call": dict, "tool_calls": list}
+    return tuple(k for k, t in kinds.items() if isinstance(msg.get(k), t) and msg[k] != [])
+
+
+def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
+    key = "name" if legacy else "tool_call_id"
+    call_id = msg.get(key)
+    if type(call_id) is not str:
+        raise wrong("a string", call_id, key)
+    part_md: dict[str, JsonValue] = {LEGACY_KEY: True, INVENTED_ID_KEY: True} if legacy else {}
+    name = get_str(msg, "name")
+    if name is not None:
+        part_md[TOOL_NAME_KEY] = name
+    content = msg.get("content")
+    output: ToolOutput
+    if isinstance(content, str):
+        output = TextOutput(content)
+    elif isinstance(content, list):  # media and files (a compatible server's extension) go back where they were
+        parts = [content_part(p) for p in content]
+        marked = [p.with_metadata({**p.metadata, IN_TOOL_KEY: True}) if isinstance(p, (MediaPart, FilePart)) else p
+                  for p in parts]
+        output = PartsOutput(tuple(listed(marked)))
+        if not content:
+            md[CHAT + "content"] = []
+    elif content is None:
+        output = TextOutput("")
+        if "content" in msg:
+            md[CHAT + "content"] = None
+        else:
+            md[NO_CONTENT_KEY] = True
+    else:
+        raise wrong("a string or an array", content, "content")
+    md.update(carry(msg, ("role", "content", key), CHAT))
+    return Item(ItemKind.TOOL, (ToolResultPart(ToolCallId(call_id), output, metadata=part_md),), metadata=md)
+
+
+# -- items -> request ---------------------------------------------------------------------------
+
+
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+    """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
+
+    Raises :class:`NormalizeError` naming the part for content Chat cannot
+    send (video, an image held as an artifact handle, a file by URL).
+    """
+    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}

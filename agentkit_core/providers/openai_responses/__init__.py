@@ -241,27 +241,24 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ... import Item, ItemKind, JsonValue, NormalizeError, TextPart
-from ._held import REQUEST, RESPONSE
-from .._common import checked_list, name_results
+from ... import Item, ItemKind
+from ._held import RESPONSE
 from .._common.held import take
+from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._keys import REQUEST_FIELD
 from ._response import (
     finish_of,
     finish_reason,
-    input_kind,
     output_of,
     parts_of,
-    pin_result_types,
     response_item,
     usage_from_native,
     usage_of,
 )
-from ._request import native_items
+from ._request import items_from_request, request_from_items
 from ._stream import ResponsesStreamDecoder
-from ._http import http_request_with
-from ._tools import Choice, Tools, tool_choice_from_request, tool_fields, tools_from_request
+from ._http import http_request
+from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
     "http_request",
@@ -276,6 +273,8 @@ __all__ = (
     "usage_from_native",
     "ResponsesStreamDecoder",
 )
+
+exported(__name__, http_request, items_from_request, request_from_items)
 
 
 # -- responses -----------------------------------------------------------------------------
@@ -306,56 +305,3 @@ def stream_decoder() -> ResponsesStreamDecoder:
 def items_from_stream(events: Iterable[Mapping[str, Any]]) -> list[Item]:
     """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
     return fold_stream(ResponsesStreamDecoder(), events)
-
-
-# -- requests ------------------------------------------------------------------------------
-
-
-def items_from_request(body: Mapping[str, Any]) -> list[Item]:
-    """The transcript of a request body: ``instructions`` and ``input`` as items (see the module docs).
-
-    Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
-    ``instructions`` is not a string or ``input`` neither a string nor a list.
-    """
-    request = take(body, REQUEST)
-    items: list[Item] = []
-    instructions, inp = request.get("instructions"), request.get("input")
-    if isinstance(instructions, str) or (instructions is None and "instructions" in request):
-        texts = (TextPart(instructions),) if instructions is not None else ()
-        items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
-    elif instructions is not None:
-        raise NormalizeError("expected a string", "instructions")
-    if isinstance(inp, str):
-        items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
-    elif isinstance(inp, list):
-        custom_calls: set[str] = set()
-        for native in inp:
-            kind = input_kind(native)
-            items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
-    elif inp is not None:
-        raise NormalizeError("expected a string or a list of input items", "input")
-    return name_results(items)
-
-
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
-    """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs), and the tool fields when given.
-
-    Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.
-    """
-    body: dict[str, Any] = {}
-    native: list[JsonValue] = []
-    bare: str | None = None
-    custom_calls: set[str] = set()
-    for item in checked_list(items, Item, "items"):
-        field = item.metadata.get(REQUEST_FIELD)
-        if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
-            body["instructions"] = item.text_content() if item.parts else None
-            continue
-        if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
-            bare = item.parts[0].text
-        native.extend(native_items(item, custom_calls))
-    body["input"] = bare if bare is not None and len(native) == 1 else native
-    return {**body, **tool_fields(tools, tool_choice)}
-
-
-http_request = http_request_with(request_from_items)

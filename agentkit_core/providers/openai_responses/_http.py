@@ -6,39 +6,35 @@ from typing import Any, Sequence
 
 from ... import Item
 from ...http import Request
-from .._common.sending import Encoder, HttpRequest, checked_model, exported, endpoint, json_body, json_request, key_header, transcript
+from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
 from .._common.tools import Choice, Tools
+from ._request import request_from_items
 
-__all__ = ("http_request_with", "BASE_URL")
+__all__ = ("http_request", "BASE_URL")
 
 BASE_URL = "https://api.openai.com/v1"
 
 
-def http_request_with(encode: Encoder) -> HttpRequest:
-    """This API's ``http_request``, its transcript written by ``encode`` (the module's ``request_from_items``)."""
+def http_request(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = False,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    **settings: Any,
+) -> Request:
+    """The request for a turn on ``items``: ``Authorization: Bearer <api_key>``, a JSON body.
 
-    def http_request(
-        items: Sequence[Item],
-        *,
-        model: str,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        stream: bool = False,
-        tools: Tools = (),
-        tool_choice: Choice = None,
-        **settings: Any,
-    ) -> Request:
-        """The request for a turn on ``items``: ``Authorization: Bearer <api_key>``, a JSON body.
-
-        The body is ``model``, the input and tools :func:`request_from_items`
-        writes, then ``settings`` as given (native fields: ``max_output_tokens``,
-        ``reasoning``, ``store``, ...), and ``"stream": true`` when ``stream``.
-        ``base_url`` replaces ``https://api.openai.com/v1``.  Send it with
-        :func:`agentkit_core.http.send`.
-        """
-        fields = transcript(encode, items, tools, tool_choice)
-        body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
-        headers = key_header("Authorization", api_key, "Bearer ")
-        return json_request(endpoint(base_url, BASE_URL) + "/responses", headers, body, stream=stream)
-
-    return exported(http_request, __name__.rpartition(".")[0])
+    The body is ``model``, the input and tools :func:`request_from_items`
+    writes, then ``settings`` as given (native fields: ``max_output_tokens``,
+    ``reasoning``, ``store``, ...), and ``"stream": true`` when ``stream``.
+    ``base_url`` replaces ``https://api.openai.com/v1``.  Send it with
+    :func:`agentkit_core.http.send`.
+    """
+    fields = request_from_items(items, tools=tools, tool_choice=tool_choice)
+    body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
+    headers = key_header("Authorization", api_key, "Bearer ")
+    return json_request(endpoint(base_url, BASE_URL) + "/responses", headers, body, stream=stream)

@@ -1,4 +1,4 @@
-"""The Responses item encoder: parts -> native input items, the inverse of :mod:`._response`.
+"""The Responses request: parts -> native input items (the inverse of :mod:`._response`), items <-> a request's input.
 
 Private to :mod:`.openai_responses`, whose docstring says how parts regroup
 into native items and which parts are not sent.
@@ -6,7 +6,7 @@ into native items and which parts are not sent.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from ... import (
     INPUT_JSON_KEY,
@@ -16,9 +16,11 @@ from ... import (
     Handle,
     InlineText,
     Item,
+    ItemKind,
     JsonValue,
     MediaPart,
     Modality,
+    NormalizeError,
     Part,
     PartsOutput,
     ReasoningPart,
@@ -32,8 +34,12 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
-from ._response import KIND_ROLES
+from .._common import checked_list, name_results
+from .._common.held import take
+from ._held import REQUEST
+from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
+from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
+from ._tools import Choice, Tools, tool_fields
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
@@ -214,3 +220,53 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
                 yield {"role": role, "content": group[0].text, **fields}
             else:
                 yield {"role": role, "content": [_entry(p, role) for p in group], **fields}
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+def items_from_request(body: Mapping[str, Any]) -> list[Item]:
+    """The transcript of a request body: ``instructions`` and ``input`` as items (see the module docs).
+
+    Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
+    ``instructions`` is not a string or ``input`` neither a string nor a list.
+    """
+    request = take(body, REQUEST)
+    items: list[Item] = []
+    instructions, inp = request.get("instructions"), request.get("input")
+    if isinstance(instructions, str) or (instructions is None and "instructions" in request):
+        texts = (TextPart(instructions),) if instructions is not None else ()
+        items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
+    elif instructions is not None:
+        raise NormalizeError("expected a string", "instructions")
+    if isinstance(inp, str):
+        items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
+    elif isinstance(inp, list):
+        custom_calls: set[str] = set()
+        for native in inp:
+            kind = input_kind(native)
+            items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
+    elif inp is not None:
+        raise NormalizeError("expected a string or a list of input items", "input")
+    return name_results(items)
+
+
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+    """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs), and the tool fields when given.
+
+    Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.
+    """
+    body: dict[str, Any] = {}
+    native: list[JsonValue] = []
+    bare: str | None = None
+    custom_calls: set[str] = set()
+    for item in checked_list(items, Item, "items"):
+        field = item.metadata.get(REQUEST_FIELD)
+        if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
+            body["instructions"] = item.text_content() if item.parts else None
+            continue
+        if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
+            bare = item.parts[0].text
+        native.extend(native_items(item, custom_calls))
+    body["input"] = bare if bare is not None and len(native) == 1 else native
+    return {**body, **tool_fields(tools, tool_choice)}

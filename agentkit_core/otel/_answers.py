@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from . import _check as check
-from ._otel_messages import finish_name
-from .item import Item, ItemKind
-from .keys import FINISH_REASON_KEY
-from .usage import Usage
+from .. import _check as check
+from ._messages import finish_name
+from ..item import Item, ItemKind
+from ..keys import FINISH_REASON_KEY
+from ..providers._registry import PROVIDERS
+from ..usage import Usage
 
 from typing import TYPE_CHECKING
 if TYPE_CHECKING:
@@ -15,17 +16,14 @@ if TYPE_CHECKING:
     #: A span attribute value as OpenTelemetry takes it.
     AttributeValue = Union[str, bool, int, float, List[str]]
 
-__all__ = ("OTHER_ERROR", "PROVIDER_NAMES", "error_type", "response_attributes", "split")
+__all__ = ("OPERATIONS", "OTHER_ERROR", "PROVIDER_NAMES", "error_type", "response_attributes", "split")
 
-#: This package's provider modules -> the conventions' ``gen_ai.provider.name``.
-PROVIDER_NAMES: dict[str, str] = {
-    "anthropic": "anthropic",
-    "openai_chat": "openai",
-    "openai_responses": "openai",
-    "gemini": "gcp.gemini",
-}
-#: Where each provider module keeps the model that answered.
-_MODEL_KEYS = ("anthropic.model", "openai.model", "gemini.modelVersion")
+#: This package's provider modules -> the conventions' ``gen_ai.provider.name`` (from the registry).
+PROVIDER_NAMES: dict[str, str] = {row.module: row.otel_name for row in PROVIDERS}
+#: This package's provider modules -> the ``gen_ai.operation.name`` of an inference call.
+OPERATIONS: dict[str, str] = {row.module: row.otel_operation for row in PROVIDERS}
+#: Where the provider modules keep the model that answered, each key once, in the registry's order.
+_MODEL_KEYS = tuple(dict.fromkeys(row.model_key for row in PROVIDERS))
 #: The well-known fallback of ``error.type``.
 OTHER_ERROR = "_OTHER"
 

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import json
 
-from ._codec import copy_json
-from ._otel_servers import server_part
-from .content import CustomPart, FilePart, MediaPart, Modality, ReasoningPart, StructuredPart, TextPart
-from .data import Handle, InlineBytes, InlineText, Uri
-from .finish import FinishReason
-from .item import ItemKind
-from .keys import INPUT_JSON_KEY
-from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolResultPart
+from .._codec import copy_json
+from ._servers import server_part
+from ..content import CustomPart, FilePart, MediaPart, Modality, ReasoningPart, StructuredPart, TextPart
+from ..data import Handle, InlineBytes, InlineText, Uri
+from ..finish import FinishReason
+from ..item import ItemKind
+from ..keys import INPUT_JSON_KEY
+from ..tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolResultPart
 
 from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from .content import Part
-    from .data import DataRef
-    from .item import Item
-    from .tool import ToolOutput
+    from ..content import Part
+    from ..data import DataRef
+    from ..item import Item
+    from ..tool import ToolOutput
 
 __all__ = ("Shaper", "OTEL_FINISH", "ROLES", "dumps", "finish_name")
 
