@@ -26,7 +26,8 @@ from ... import ModelSettings, checked_json
 from .._registry import capabilities, provider_info
 from . import JsonDict
 
-__all__ = ("Row", "key_row", "settings_fields", "settings_from_body", "merge", "checked_native", "checked_settings", "native_conflict", "schema_name")
+__all__ = ("Row", "key_row", "settings_fields", "settings_from_body", "merge", "checked_native", "checked_settings", "native_conflict", "schema_name",
+           "with_settings")
 
 
 class Row(NamedTuple):
@@ -99,7 +100,7 @@ def settings_fields(settings: ModelSettings | None, provider: str, rows: Sequenc
             target = target.setdefault(key, {})
         for key, native in row.write(list(value) if name == "stop" else value).items():
             target[key] = native
-            owners[(*row.path, key)] = name
+            owners[row.path + (key,)] = name
     return body, owners
 
 
@@ -125,15 +126,15 @@ def settings_from_body(body: Mapping[str, Any], rows: Sequence[Row]) -> ModelSet
     return ModelSettings(**found)
 
 
-def _same(a: object, b: object) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """JSON equality that tells ``1`` from ``1.0`` from ``True`` (written back, each is another field)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)  # type: ignore[attr-defined,index]
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
-    return a == b
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 def merge(base: JsonDict, extra: Mapping[str, Any], describe: Callable[[tuple[str, ...]], str], *, same_ok: bool = False,
@@ -153,6 +154,23 @@ def merge(base: JsonDict, extra: Mapping[str, Any], describe: Callable[[tuple[st
         elif not (same_ok and _same(out[key], value)):
             raise ValueError(describe(path))
     return out
+
+
+def with_settings(fields: JsonDict, written: tuple[JsonDict, Mapping[tuple[str, ...], str]]) -> JsonDict:
+    """The transcript and tool ``fields`` with the settings' fields (:func:`settings_fields`) joined in.
+
+    A field both write must agree (``ToolChoice(parallel=...)`` and
+    ``parallel_tool_calls``), else ``ValueError``.
+    """
+    fragment, owners = written
+    if not fragment:
+        return fields
+
+    def describe(path: tuple[str, ...]) -> str:
+        name = next((s for p, s in owners.items() if p[: len(path)] == path or path[: len(p)] == p), "a setting")
+        return f"ModelSettings.{name} and the tool choice set {_where(path)} differently: give it once"
+
+    return merge(fields, fragment, describe, same_ok=True)
 
 
 def checked_native(native: Mapping[str, Any], provider: str, written: Mapping[str, Any], own: Sequence[str] = ()) -> JsonDict:

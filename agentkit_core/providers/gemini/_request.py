@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
@@ -38,6 +39,8 @@ from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
 from ._response import Calls, object_at, parts_from_content
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"
@@ -264,12 +267,15 @@ def _sign_first_call(content: JsonDict, as_sent: set[int]) -> None:
         call["thoughtSignature"] = SKIP_SIGNATURE
 
 
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``; ``tools`` and ``toolConfig`` when given.
 
     ``systemInstruction`` is there only when an item is SYSTEM or DEVELOPER.
     Raises :class:`NormalizeError` for what Gemini cannot take (see the module
-    docstring).
+    docstring).  ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their
+    ``generationConfig`` fields (see :mod:`._settings`); one the API has no field for
+    raises ``ValueError``.
     """
     encoder = Encoder()
     contents: list[JsonDict] = []
@@ -302,4 +308,5 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
         snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
         merged = system[0][1] if len(system) == 1 else {"parts": [p for _, content in system for p in content["parts"]]}
         body["system_instruction" if snake else "systemInstruction"] = merged
-    return {**body, **tool_fields(tools, tool_choice)}
+    fields = {**body, **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))

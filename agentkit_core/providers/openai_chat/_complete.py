@@ -16,9 +16,11 @@ __all__ = ("complete", "acomplete")
 
 
 def _provider() -> Provider:
-    from . import http_request, items_from_response, stream_decoder  # the package, loaded by the time a turn runs
+    """The package's own functions (it imports this module, so it is loaded whenever this runs)."""
+    import sys
 
-    return Provider(http_request, stream_decoder, items_from_response)
+    package = sys.modules[__name__.rpartition(".")[0]]
+    return Provider(package.http_request, package.stream_decoder, package.items_from_response)
 
 
 def complete(
