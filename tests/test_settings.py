@@ -211,7 +211,7 @@ class NativeFieldsTest(unittest.TestCase):
         with self.assertRaises(ValueError):  # also when the transcript holds no system item
             anthropic.http_request([Item.text(ItemKind.USER, "Hi")], model="m", max_tokens=5, system="Be brief.")
         with self.assertRaises(ValueError):
-            body_of(anthropic, tools=[ToolSpec("f", "F", {"type": "object"})], tool_choice=ToolChoice.auto(), **{"tool_choice": {"type": "any"}})
+            body_of(gemini, tools=[ToolSpec("f", "F", {"type": "object"})], tool_choice=ToolChoice.auto(), toolConfig={})
 
     def test_an_anthropic_request_without_max_tokens_is_refused(self) -> None:
         with self.assertRaises(ValueError) as caught:
