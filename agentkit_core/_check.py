@@ -9,7 +9,8 @@ all of this.  Callers may inline a check's first line (the fast-path
 convention in :mod:`._codec`'s docstring).
 
 * ``TypeError`` when an argument is not of a type the field takes
-  (``TextPart(5)``: ``TextPart.text: expected a str, got int``);
+  (``TextPart(5)``: ``TextPart.text: expected a string, found int``, the
+  words of :mod:`._words`);
 * :class:`NormalizeError` (a ``ValueError``) when it is of a kind the field
   takes but the wire cannot carry it: a count that is negative, past 64
   bits, fractional or a bool; a non-finite number; a string with a lone
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from ._codec import MAX_DEPTH, U64_END
+from ._words import an as _a, describe as _describe, wrong_type as _wrong_type
 from .error import NormalizeError
 
 if TYPE_CHECKING:
@@ -48,8 +50,7 @@ _isfinite = math.isfinite
 
 def wrong_type(owner: str, field: str, expected: str, v: object) -> TypeError:
     """The error for an argument of the wrong type; ``field`` may be empty (a one-argument constructor)."""
-    where = f"{owner}.{field}" if field else owner
-    return TypeError(f"{where}: expected {expected}, got {type(v).__name__}")
+    return _wrong_type(f"{owner}.{field}" if field else owner, expected, v)
 
 
 def refused(owner: str, field: str, message: str) -> NormalizeError:
@@ -87,7 +88,7 @@ def string(v: object, owner: str, field: str) -> str:
         if wire.valid_unicode(v):
             return str.__str__(v)
         raise refused(owner, field, "invalid Unicode: the string holds a lone surrogate")
-    raise wrong_type(owner, field, "a str", v)
+    raise wrong_type(owner, field, "a string", v)
 
 
 def opt_string(v: object, owner: str, field: str) -> str | None:
@@ -99,7 +100,7 @@ def boolean(v: object, owner: str, field: str) -> bool:
     """A ``bool`` field: exactly ``True`` or ``False`` (not ``0`` or ``1``)."""
     if v is True or v is False:
         return v
-    raise wrong_type(owner, field, "a bool", v)
+    raise wrong_type(owner, field, "a boolean", v)
 
 
 def u64(v: object, owner: str, field: str) -> int:
@@ -112,7 +113,7 @@ def u64(v: object, owner: str, field: str) -> int:
                 return int.__int__(v)
             raise refused(owner, field, f"invalid value: integer `{v}`, expected u64 (0 <= n < 2**64)")
         raise refused(owner, field, f"invalid value: {wire.describe(v)}, expected u64 (a whole number 0 <= n < 2**64)")
-    raise wrong_type(owner, field, "an int", v)
+    raise wrong_type(owner, field, "an integer", v)
 
 
 def opt_u64(v: object, owner: str, field: str) -> int | None:
@@ -153,7 +154,7 @@ def member(v: object, enum: type[Enum], owner: str, field: str) -> Any:
     if isinstance(v, str):
         hint = enum._value2member_map_.get(v)
         use = f": use {enum.__name__}.{hint.name}" if hint is not None else ""
-        raise refused(owner, field, f"expected {_a(enum.__name__)} member, got the {wire.describe(v)}{use}")
+        raise refused(owner, field, f"expected {_a(enum.__name__)} member, found the string {_describe(v)}{use}")
     raise wrong_type(owner, field, _a(enum.__name__), v)
 
 
@@ -162,13 +163,8 @@ def ident(v: object, kind: type, owner: str, field: str) -> Any:
     if isinstance(v, kind):
         return v
     if isinstance(v, str):
-        raise refused(owner, field, f"expected {_a(kind.__name__)}, got the plain {wire.describe(v)}: wrap it, {kind.__name__}(...)")
+        raise refused(owner, field, f"expected {_a(kind.__name__)}, found the plain string {_describe(v)}: wrap it, {kind.__name__}(...)")
     raise wrong_type(owner, field, _a(kind.__name__), v)
-
-
-def _a(name: str) -> str:
-    """``name`` with its indefinite article: "a ToolCallId", "an ItemKind"."""
-    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
 
 def instance(v: object, kinds: type | tuple[type, ...], owner: str, field: str, expected: str) -> Any:
@@ -197,7 +193,7 @@ def members(v: object, kinds: frozenset[type], owner: str, field: str, noun: str
     for x in seq:
         if type(x) not in kinds and not isinstance(x, tuple(kinds)):
             i = next(i for i, y in enumerate(seq) if y is x)
-            raise refused(owner, f"{field}[{i}]", f"expected {_a(noun)}, got {type(x).__name__}")
+            raise refused(owner, f"{field}[{i}]", f"expected {_a(noun)}, found {type(x).__name__}")
         try:  # depth(x), inlined: this loop runs for every part of every item made
             d = x._depth
         except AttributeError:

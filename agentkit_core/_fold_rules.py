@@ -157,7 +157,7 @@ class Branch:
         """Apply ``delta`` as (part of) ``version``, claiming it first when ``claim``."""
         rule = RULES.get(type(delta))
         if rule is None:
-            raise ProtocolError(f"fold takes Delta values, not {type(delta).__name__}")
+            raise ProtocolError(f"fold: expected a Delta, found {type(delta).__name__}")
         rule(self, delta, version, claim)
 
     def begin(self, delta: BeginPart, version: int, claim: bool) -> None:
@@ -286,7 +286,7 @@ def _text_refusal_message(log: PartLog, chunk: object) -> str:
     if reason == "kind":
         return _refusal("AppendText", log, "inline text")
     if type(chunk) is not str:
-        return _bad_chunk("AppendText", log, chunk, "a str")
+        return _bad_chunk("AppendText", log, chunk, "a string")
     return f"AppendText to part {log.key!r} ({log.describe()}), whose input was already replaced by ReplaceStructured"
 
 

@@ -28,6 +28,7 @@ import re
 from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Union
 
 from ._sniff import an, noun, plural, sniff_provider
+from ._words import wrong_type
 from .error import NormalizeError
 from .jsontext import check_depth, raw_decode
 
@@ -407,7 +408,7 @@ def open_input(path_or_file: PathOrFile) -> Reading:
     """
     if not isinstance(path_or_file, (str, os.PathLike)):
         if not hasattr(path_or_file, "read"):
-            raise TypeError(f"expected a path or a file open for reading, not {type(path_or_file).__name__}")
+            raise wrong_type("path_or_file", "a path or a file open for reading", path_or_file)
         name = getattr(path_or_file, "name", None)
         return Reading(path_or_file, name if isinstance(name, str) else "<stream>", owned=False)
     name = os.fsdecode(path_or_file)

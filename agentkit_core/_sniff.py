@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .providers._common.detect import Provider
 from .providers._common.detect import sniff as sniff_provider
+from ._words import an
 
 __all__ = ("Provider", "sniff_provider", "noun", "an", "plural")
 
@@ -44,11 +45,6 @@ def noun(value: object) -> str:
     if value is None:
         return "JSON null"
     return "JSON number"
-
-
-def an(phrase: str) -> str:
-    """``phrase`` with its indefinite article: ``an Anthropic ...``, ``a JSON ...``."""
-    return f"{'an' if phrase[:1] in 'AEIOUaeiou' else 'a'} {phrase}"
 
 
 def plural(what: str) -> str:

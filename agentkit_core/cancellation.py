@@ -214,7 +214,7 @@ class TurnCancellation:
         elif isinstance(handle, CancellationHandle):
             state = handle._state
         else:
-            raise TypeError(f"TurnCancellation() takes a CancellationHandle, not {type(handle).__name__}")
+            raise TypeError(f"TurnCancellation: expected a CancellationHandle, found {type(handle).__name__}")
         self._state = state
         self._published = state.published
         self._mark = state.published[0]  # minus the generation taken at
@@ -246,7 +246,7 @@ class TurnCancellation:
         interrupt; :meth:`on_cancel` does both around a ``with`` block.
         """
         if not callable(fn):
-            raise TypeError(f"a cancellation callback must be callable, not {type(fn).__name__}")
+            raise TypeError(f"cancellation callback: expected a callable, found {type(fn).__name__}")
         key = (self, fn)
         callbacks = self._state.callbacks
         callbacks[key] = -self._mark

@@ -175,7 +175,7 @@ def _as_state(state: FoldState | Sequence[Part]) -> FoldState:
     if isinstance(state, FoldState):
         return state
     if isinstance(state, (str, bytes)) or not isinstance(state, Iterable):
-        raise ProtocolError(f"fold takes a FoldState or a sequence of parts, not {type(state).__name__}")
+        raise ProtocolError(f"fold: state: expected a FoldState or a sequence of parts, found {type(state).__name__}")
     return FoldState(state)
 
 

@@ -194,7 +194,7 @@ def as_metadata(m: object, owner: str, field: str = "metadata") -> MetadataMap:
     if m is None:
         return EMPTY_METADATA
     if not isinstance(m, Mapping):
-        raise check.wrong_type(owner, field, "a mapping of str to JSON values", m)
+        raise check.wrong_type(owner, field, "a mapping of strings to JSON values", m)
     if not m:
         return EMPTY_METADATA
     try:

@@ -201,7 +201,7 @@ class ToolChoice(Value):
     def __init__(self, mode: ChoiceMode, name: str | None = None, *, parallel: bool | None = None, metadata: MetadataLike = EMPTY_METADATA) -> None:
         if mode not in _MODES or type(mode) is not str:
             if not isinstance(mode, str):
-                raise check.wrong_type("ToolChoice", "mode", "a str", mode)
+                raise check.wrong_type("ToolChoice", "mode", "a string", mode)
             raise check.refused("ToolChoice", "mode", f"unknown mode {mode!r}, expected one of {', '.join(_MODES)}")
         name = check.opt_string(name, "ToolChoice", "name")
         if (name is None) != (mode != "tool"):

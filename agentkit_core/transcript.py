@@ -79,14 +79,14 @@ def dump_items(items: Iterable[Item], path_or_file: PathOrFile) -> None:
     elif hasattr(path_or_file, "write"):
         _write(items, path_or_file, binary=not _is_text(path_or_file))
     else:
-        raise TypeError(f"dump_items: expected a path or a file open for writing, not {type(path_or_file).__name__}")
+        raise TypeError(f"dump_items: expected a path or a file open for writing, found {type(path_or_file).__name__}")
 
 
 def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:
     write = f.write
     for n, item in enumerate(items):
         if not isinstance(item, Item):
-            raise TypeError(f"dump_items: element {n} is a {type(item).__name__}, not an Item")
+            raise TypeError(f"dump_items: items[{n}]: expected an Item, found {type(item).__name__}")
         line = item.to_json() + "\n"
         write(line.encode("utf-8") if binary else line)
 

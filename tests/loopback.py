@@ -8,7 +8,7 @@ sends its status and headers, then its chunks with ``delay`` seconds between
 them, chunked or with a ``Content-Length``; then it may ``reset`` the
 connection (an RST, not a clean close) or ``stall`` (send nothing more until
 the server stops).  ``Reply(never=True)`` reads the request and answers
-nothing; ``Reply(echo=True)`` answers 200 with a JSON object of what came
+nothing; ``Reply(echo=True)`` answers (200, or its status) with a JSON object of what came
 in (``method``, ``path``, ``headers`` with lower-case names, ``body`` as
 text).  Every wait is bounded by :data:`LONGEST` and ends when the server
 stops, so no test can hang on it.  ``server.requests`` records what came in.
@@ -61,12 +61,14 @@ def json_reply(status: int, body: bytes, headers: Sequence[tuple[str, str]] = ()
     return Reply(status, [("Content-Type", "application/json"), *headers], [body], chunked=False)
 
 
-def echo_reply(method: str, path: str, headers: Iterable[tuple[str, str]], body: bytes) -> Reply:
-    """A JSON reply telling what came in: method, path, headers (lower-case names), body as text."""
+def echo_reply(
+    method: str, path: str, headers: Iterable[tuple[str, str]], body: bytes, status: int = 200, extra: Sequence[tuple[str, str]] = ()
+) -> Reply:
+    """A JSON reply of ``status`` (and ``extra`` headers) telling what came in: method, path, headers (lower-case names), body as text."""
     import json
 
     seen = {"method": method, "path": path, "headers": {k.lower(): v for k, v in headers}, "body": body.decode("latin-1")}
-    return json_reply(200, json.dumps(seen).encode())
+    return json_reply(status, json.dumps(seen).encode(), extra)
 
 
 class Loopback:
@@ -93,7 +95,7 @@ class Loopback:
                     n = len(loopback.requests) - 1
                     reply = loopback.replies[min(n, len(loopback.replies) - 1)]
                 if reply.echo:
-                    reply = echo_reply(self.command, self.path, self.headers.items(), body)
+                    reply = echo_reply(self.command, self.path, self.headers.items(), body, reply.status, reply.headers)
                 loopback.play(self, reply)
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_CONNECT = _any

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from types import ModuleType
 from typing import Any, Iterable, Iterator
 
 from agentkit_core import Item, ItemKind, Part
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import PROVIDERS as ROWS
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads")
 VECTORS = os.path.join(os.path.dirname(ROOT), "vectors")
-#: Each provider's projection, by the name of its folder of recordings.
-PROVIDERS: dict[str, ModuleType] = {
-    "anthropic": anthropic,
-    "openai_chat": openai_chat,
-    "openai_responses": openai_responses,
-    "gemini": gemini,
-}
+#: Each provider's projection, by the name of its folder of recordings: one per registry row, in its order.
+PROVIDERS: dict[str, ModuleType] = {row.module: importlib.import_module("agentkit_core.providers." + row.module) for row in ROWS}
 
 
 def path(provider: str, name: str) -> str:

@@ -324,7 +324,7 @@ class OnCancelTests(unittest.TestCase):
         with self.assertRaises(TypeError) as caught:
             with self.checkpoint.on_cancel("close"):  # type: ignore[arg-type]
                 self.fail("the block ran")
-        self.assertIn("callable, not str", str(caught.exception))
+        self.assertIn("expected a callable, found str", str(caught.exception))
         with self.assertRaises(TypeError):
             self.checkpoint.add_callback(None)  # type: ignore[arg-type]
         self.assertEqual(registered(self.checkpoint), 0)

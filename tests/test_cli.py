@@ -404,6 +404,27 @@ class TestErrors(Files, unittest.TestCase):
         finally:
             commands.cmd_validate = original
 
+    def test_one_vocabulary_and_every_command_listed(self) -> None:
+        import pkgutil
+
+        from agentkit_core import _cli
+        from agentkit_core._cli import commands, common, convert, turn
+        from agentkit_core.providers._registry import PROVIDERS
+
+        parser = commands.build_parser()
+        names = next(a for a in parser._actions if a.dest == "command").choices
+        self.assertEqual(sorted(names), ["convert", "demo", "fold", "stats", "turn", "validate"])
+        if _cli.__doc__ is not None and commands.__doc__ is not None:  # -OO drops docstrings
+            for name in (m.name for m in pkgutil.iter_modules(_cli.__path__)):  # the package's map names every module
+                self.assertIn(f":mod:`.{name}`", _cli.__doc__)
+            self.assertIn("|".join(["demo", "validate", "stats", "fold", "convert", "turn"]), commands.__doc__.splitlines()[0])
+        for module in (commands, turn):  # one usage error, one program name, one way to print a problem
+            self.assertIs(getattr(module, "CliError"), common.CliError)
+        for module in (commands, convert, turn):
+            self.assertFalse({"_PROG", "_err", "_Parser"} & set(vars(module)), module.__name__)
+        self.assertEqual(convert.FLAGS, {row.module: row.cli for row in PROVIDERS})  # spellings from the registry
+        self.assertEqual(turn.KEYS, {row.module: row.key_variables for row in PROVIDERS})
+
     @needs_processes
     def test_importing_the_package_does_not_import_the_cli(self) -> None:
         code = "import sys, agentkit_core; print(sorted(m for m in sys.modules if m.startswith('agentkit_core._cli')))"

@@ -160,7 +160,7 @@ class FoldIterTest(unittest.TestCase):
     def test_things_that_are_not_deltas_are_refused_with_their_index(self) -> None:
         with self.assertRaises(ProtocolError) as cm:
             list(fold_iter((), [STREAM[0], "AppendText"]))  # type: ignore[list-item]
-        self.assertEqual(str(cm.exception), "delta #1: fold takes Delta values, not str")
+        self.assertEqual(str(cm.exception), "delta #1: fold: expected a Delta, found str")
 
 
 class AfoldIterTest(unittest.TestCase):

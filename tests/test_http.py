@@ -63,6 +63,39 @@ class RequestTest(unittest.TestCase):
             request.url = "https://other/"  # type: ignore[misc]
 
 
+    def test_non_ascii_urls_are_percent_encoded_as_utf8(self) -> None:
+        cases = {
+            "https://h.example/echo/café": "https://h.example/echo/caf%C3%A9",
+            "https://h.example/日本?q=日本&k=é": "https://h.example/%E6%97%A5%E6%9C%AC?q=%E6%97%A5%E6%9C%AC&k=%C3%A9",
+            "https://h.example/a%20b/é%C3%A9": "https://h.example/a%20b/%C3%A9%C3%A9",  # what is encoded stays
+            "https://bücher.example/x": "https://xn--bcher-kva.example/x",
+            "https://h.example/plain?x=1": "https://h.example/plain?x=1",
+        }
+        for url, sent in cases.items():
+            with self.subTest(url=url):
+                self.assertEqual(Request("GET", url).url, sent)
+        with self.assertRaises(ValueError):
+            Request("GET", "https://h.example/é x")  # white space is refused, not guessed at
+
+    def test_headers_the_wire_cannot_carry_are_refused_naming_them(self) -> None:
+        with self.assertRaises(ValueError) as caught:
+            Request("GET", "https://h.example/", {"x-title": "日本"})
+        self.assertIn("x-title", str(caught.exception))
+        for name in ("x-api-key", "Authorization", "x-goog-api-key"):
+            with self.subTest(name=name), self.assertRaises(ValueError) as caught:
+                Request("GET", "https://h.example/", {name: KEY + "é"})
+            self.assertIn(name, str(caught.exception))
+            self.assertNotIn(KEY, str(caught.exception))
+        with self.assertRaises(ValueError) as caught:
+            Request("GET", "https://h.example/", {"x-é": "1"})
+        self.assertIn("x-é", str(caught.exception))
+
+    def test_secrets_are_listed_for_redaction(self) -> None:
+        request = Request("POST", f"https://u:{KEY}-pw@h.example/v1?key={KEY}-q", {"authorization": f"Bearer {KEY}", "x-api-key": KEY + "-x"})
+        self.assertTrue({KEY, KEY + "-x", KEY + "-q", KEY + "-pw"} <= set(request.secrets()))
+        self.assertEqual(Request("GET", "https://h.example/", {"x-api-key": "ab"}).secrets(), ())  # too short to search for
+
+
 class RetryRuleTest(unittest.TestCase):
     def test_which_statuses(self) -> None:
         for status in (408, 409, 429, 500, 502, 503, 504, 529):
@@ -99,8 +132,8 @@ class ProviderErrorTest(unittest.TestCase):
              {"x-request-id": "req_2"}, ("invalid_request_error", "Incorrect API key", "req_2")),
             (b'[{"error":{"code":400,"message":"API key not valid","status":"INVALID_ARGUMENT"}}]',
              {}, ("INVALID_ARGUMENT", "API key not valid", "")),
-            (b"<html>Bad gateway</html>", {"request-id": "r"}, ("", "<html>Bad gateway</html>", "r")),
-            (b"", {}, ("", "HTTP 502", "")),
+            (b"<html>Bad gateway</html>", {"request-id": "r"}, ("", "Bad Gateway", "r")),
+            (b"", {}, ("", "Bad Gateway", "")),
         ]
         for body, headers, (kind, message, rid) in cases:
             with self.subTest(body=body):
@@ -109,6 +142,49 @@ class ProviderErrorTest(unittest.TestCase):
                 self.assertEqual(error.body, body)
                 again = pickle.loads(pickle.dumps(error))
                 self.assertEqual((again.status, again.message, str(again)), (502, message, str(error)))
+
+    def test_pages_that_are_not_a_providers_error_read_as_one_line(self) -> None:
+        nginx_413 = (b"<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request "
+                     b"Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n")
+        untitled = b"<!DOCTYPE html><html><body><script>x()</script><h1>Gateway &amp; proxy</h1>\n<p>is down</p></body></html>"
+        cases = [
+            (413, nginx_413, {"content-type": "text/html"}, "Request Entity Too Large"),
+            (503, untitled, {}, "Gateway & proxy is down"),
+            (502, b"upstream\r\n  connect error", {"content-type": "text/plain"}, "upstream connect error"),
+            (500, b'{"detail": "Internal\nfailure"}', {}, "Internal failure"),
+            (599, b"", {}, "HTTP 599"),
+        ]
+        for status, body, headers, said in cases:
+            with self.subTest(status=status):
+                error = provider_error(status, headers, body)
+                self.assertIn(said, error.message)
+                self.assertNotIn("<", error.message)
+                self.assertNotIn("\n", error.message)
+                self.assertEqual(error.body, body)
+        long = provider_error(502, {"content-type": "text/html"}, b"<p>" + b"word " * 1000 + b"</p>")
+        self.assertLessEqual(len(long.message), 300)
+        self.assertTrue(long.message.startswith("Bad Gateway: word word"))
+
+    def test_headers_are_kept_read_only_in_any_case(self) -> None:
+        error = provider_error(429, {"retry-after": "7", "x-ratelimit-remaining-requests": "0"}, b"{}")
+        self.assertEqual((error.headers["Retry-After"], error.headers.get("X-RateLimit-Remaining-Requests")), ("7", "0"))
+        self.assertIn("RETRY-AFTER", error.headers)
+        with self.assertRaises(TypeError):
+            error.headers["retry-after"] = "1"  # type: ignore[index]
+        again = pickle.loads(pickle.dumps(error))
+        self.assertEqual((again.headers, again.retried), (error.headers, 0))
+        self.assertEqual(str(ProviderError(429, "", "slow", headers=error.headers, retried=2)), "HTTP 429: slow (after 3 attempts)")
+        self.assertEqual(str(pickle.loads(pickle.dumps(TransportError("down", False, 2)))), "down (after 3 attempts)")
+
+    def test_the_key_is_hidden_where_the_server_echoes_it(self) -> None:
+        request = Request("POST", "https://h.example/v1", {"authorization": f"Bearer {KEY}"}, b"{}")
+        body = b'{"error":{"message":"Incorrect API key provided: %s. You can find your API key at ...","type":"invalid_request_error"}}' % KEY.encode()
+        for answer in (body, b"<html><title>bad key " + KEY.encode() + b"</title></html>"):
+            with self.subTest(answer=answer[:20]):
+                error = provider_error(401, {}, answer, request)
+                shown = str(error) + repr(error) + error.message + error.body.decode() + repr(pickle.loads(pickle.dumps(error)))
+                self.assertNotIn(KEY, shown)
+                self.assertIn("***", error.message)
 
     def test_the_body_is_cut(self) -> None:
         self.assertEqual(len(provider_error(500, {}, b"x" * (BODY_KEPT * 3)).body), BODY_KEPT)
@@ -220,7 +296,7 @@ class DefaultTransportTest(unittest.TestCase):
         from unittest import mock
 
         request = Request("GET", "https://h.example/", {"x-api-key": KEY})
-        with mock.patch.object(sys, "platform", "emscripten"), self.assertRaises(TransportError) as caught:
+        with mock.patch.object(sys, "platform", "wasi"), self.assertRaises(TransportError) as caught:
             send(request)
         self.assertIn("no network sockets", str(caught.exception))
         self.assertIn("transport", str(caught.exception))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import logging
 import os
 import socket
@@ -214,8 +215,74 @@ class SendTest(unittest.TestCase):
             root.removeHandler(handler)
             root.setLevel(level)
         shown = stream.getvalue() + str(caught.exception) + repr(caught.exception)
-        self.assertIn("retry 1 in", stream.getvalue())
+        self.assertIn("HTTP 503; attempt 2 of 2 in", stream.getvalue())
         self.assertNotIn(KEY, shown)
+
+
+    def test_a_server_echoing_the_key_never_shows_it(self) -> None:
+        stream = io.StringIO()
+        handler = logging.StreamHandler(stream)
+        logger = logging.getLogger("agentkit_core.http")
+        logger.addHandler(handler)
+        level = logger.level
+        logger.setLevel(logging.INFO)
+        try:
+            with Loopback([Reply(503, [("retry-after-ms", "5")], echo=True), Reply(401, echo=True)]) as server:
+                with self.assertRaises(ProviderError) as caught:
+                    self.post(server, retries=2)
+                self.assertEqual(len(server.requests), 2)  # the 401 is not retried
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+        error = caught.exception
+        self.assertIn(KEY, json.dumps(json.loads(server.requests[1].body or b"{}")) + server.requests[1].headers["x-api-key"])
+        shown = stream.getvalue() + str(error) + repr(error) + error.message + error.body.decode("latin-1") + repr(error.args)
+        self.assertNotIn(KEY, shown)
+        self.assertIn('"x-api-key": "***"', error.body.decode())  # the echo is there, the key is not
+        self.assertEqual(error.retried, 1)
+        self.assertIn("(after 2 attempts)", str(error))
+        self.assertRegex(stream.getvalue(), r"^POST http://\*\*\*@127\.0\.0\.1:\d+/v1/messages: HTTP 503; attempt 2 of 3 in 0\.01 s\n$")
+
+    def test_retries_are_logged_on_the_package_logger_at_info(self) -> None:
+        failed = json_reply(429, b'{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}', [("retry-after-ms", "10")])
+        with Loopback([failed, failed, json_reply(200, b"{}")]) as server, self.assertLogs("agentkit_core.http", "INFO") as logs:
+            with self.post(server) as response:
+                self.assertEqual(response.status, 200)
+        self.assertEqual(len(logs.records), 2)
+        self.assertEqual([r.levelno for r in logs.records], [logging.INFO] * 2)
+        self.assertIn("HTTP 429 rate_limit_error; attempt 2 of 3 in 0.01 s", logs.output[0])
+        self.assertIn("attempt 3 of 3", logs.output[1])
+        self.assertNotIn("slow down", "".join(logs.output))  # no body
+
+    def test_a_non_ascii_path_goes_out_as_utf8(self) -> None:
+        with Loopback([Reply(echo=True)]) as server:
+            with send(Request("GET", server.url("/echo/café/日本?q=é")), transport=plain()) as response:
+                seen = response.json()
+        self.assertEqual(seen["path"], "/echo/caf%C3%A9/%E6%97%A5%E6%9C%AC?q=%C3%A9")  # type: ignore[index,call-overload]
+
+    def test_what_cannot_be_sent_is_not_retried(self) -> None:
+        class Unsendable:  # an exchange whose start() meets what it cannot encode
+            def start(self) -> object:
+                return "é".encode("ascii")
+
+            def abort(self) -> None:
+                pass
+
+            def close(self) -> None:
+                pass
+
+        class Refusing:
+            made = 0
+
+            def exchange(self, request: Request, **timeouts: float) -> Unsendable:
+                self.made += 1
+                return Unsendable()
+
+        transport = Refusing()
+        with self.assertRaises(TransportError) as caught:
+            send(Request("GET", "https://h.example/"), transport=transport, retries=2)  # type: ignore[arg-type]
+        self.assertFalse(caught.exception.retryable)
+        self.assertEqual(transport.made, 1)
 
 
 if __name__ == "__main__":

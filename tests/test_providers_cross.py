@@ -1,8 +1,8 @@
 """The four provider projections as one product: the same rules, checked across all of them.
 
 * every provider module, private ones included, imports only the public names
-  of the package (and of its public ``http`` module), ``_common`` and its own
-  provider's private modules;
+  of the package (and of its public ``http`` module), ``_common``, the
+  registry and its own provider's private modules;
 * the items decoded from every recording of one provider go to every
   provider's ``request_from_items``: each call sends them or refuses one part
   with ``NormalizeError`` naming it, never sends another provider's metadata or
@@ -57,8 +57,10 @@ from tests.mutation import ODD_VALUES, outcome
 SHARED = "_common"
 #: The registry: one row per provider, beside the folders (not in any of them).
 REGISTRY = "_registry"
-#: Each public provider package.
-PROVIDER_NAMES = ("anthropic", "openai_chat", "openai_responses", "gemini")
+#: The one private core module the providers may use: the words of every argument error (``_words.py``).
+WORDS = "_words"
+#: Each public provider package, as the registry lists them.
+PROVIDER_NAMES = tuple(row.module for row in agentkit_core.providers.PROVIDERS)
 #: The private modules every provider package has, named for their role (README "How the package is built").
 ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http")
 
@@ -95,7 +97,7 @@ class ImportTest(unittest.TestCase):
                     self.assertIn(f"{public}.{role}", names)
 
     def test_only_public_names_common_and_own_private_modules(self) -> None:
-        """``from ... import <public names>``, the shared package, the provider's own modules, the standard library."""
+        """``from ... import <public names>``, the shared package, the registry, the provider's own modules, the standard library."""
         for name in provider_modules():
             module = importlib.import_module(f"agentkit_core.providers.{name}")
             with self.subTest(name):
@@ -106,11 +108,14 @@ class ImportTest(unittest.TestCase):
                         if node.module == "http":  # the package's public HTTP module, by its public names
                             self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
                             continue
+                        if node.module == WORDS:  # the package's one error style, shared by every layer
+                            self.assertLessEqual(set(names), {"an", "describe", "wrong_type"}, names)
+                            continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         self.assertIsNotNone(node.module, "providers/__init__ itself")
-                        self.assertEqual(node.module.split(".")[0], SHARED)
+                        self.assertIn(node.module.split(".")[0], (SHARED, REGISTRY))  # the registry: plain data
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
                         continue  # its own package (a provider's, or _common) or one of that package's modules
                     elif isinstance(node, ast.ImportFrom):

@@ -534,7 +534,7 @@ class TestDumpItems(Files):
         out = io.StringIO()
         with self.assertRaises(TypeError) as caught:
             ak.dump_items([transcript()[0], transcript()[0].to_dict()], out)  # type: ignore[list-item]
-        self.assertIn("element 1 is a dict", str(caught.exception))
+        self.assertIn("items[1]: expected an Item, found dict", str(caught.exception))
         self.assertEqual(out.getvalue().count("\n"), 1)
 
     def test_round_trip_of_empty_and_of_every_sample(self) -> None:

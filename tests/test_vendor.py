@@ -10,6 +10,7 @@ import contextlib
 import importlib.util
 import io
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -78,6 +79,43 @@ class TestVendor(unittest.TestCase):
         proc = subprocess.run([sys.executable, "-I", "-c", code, self.dest], capture_output=True, text=True, cwd=self.dest)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertTrue(proc.stdout.startswith('{"BeginPart":'))
+
+    @needs_processes
+    def test_the_command_line_names_itself_by_its_dotted_name_in_every_command(self) -> None:
+        # Vendored as outer.akc: the usage error, --version and turn's own errors all say "outer.akc"
+        # (turn once said "outer", the parser "outer.akc").
+        outer = os.path.join(self.dest, "outer")
+        proc = vendor(outer, "--name", "akc")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(outer, "__init__.py"), "w") as f:
+            f.write("")
+        transcript = os.path.join(self.dest, "t.jsonl")
+        with open(transcript, "w") as f:
+            f.write('{"id":null,"kind":"User","parts":[{"Text":{"text":"hi","metadata":{}}}],"metadata":{},'
+                    '"usage":null,"finish_reason":null,"created_at":null}\n')
+        with socket.socket() as probe:  # a port nothing listens on: the connection is refused
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+
+        def cli(*args: str) -> subprocess.CompletedProcess[str]:
+            code = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('outer.akc', run_name='__main__', alter_sys=True)"
+            return subprocess.run([sys.executable, "-I", "-c", code, self.dest, *args], capture_output=True, text=True,
+                                  cwd=self.dest, timeout=60)
+
+        version = cli("--version")
+        self.assertEqual((version.returncode, version.stdout.split(" ")[0]), (0, "outer.akc"), version.stderr)
+        usage = cli("validate")
+        self.assertEqual(usage.returncode, 2)
+        self.assertTrue(usage.stderr.startswith("outer.akc: error: "), usage.stderr)
+        self.assertIn("(see python -m outer.akc validate --help)", usage.stderr)
+        turn = cli("turn", "--provider", "anthropic", "--model", "m", "--base-url", f"http://127.0.0.1:{port}",
+                   "--retries", "0", transcript)
+        self.assertEqual(turn.returncode, 1, turn.stderr)
+        self.assertTrue(turn.stderr.startswith("outer.akc: anthropic: "), turn.stderr)
+        no_key = cli("turn", "--provider", "openai-chat", "--model", "m", transcript)
+        if "OPENAI_API_KEY" not in os.environ:
+            self.assertEqual(no_key.returncode, 2)
+            self.assertTrue(no_key.stderr.startswith("outer.akc: error: set OPENAI_API_KEY"), no_key.stderr)
 
     def make_occupied(self) -> str:
         target = os.path.join(self.dest, "akc")

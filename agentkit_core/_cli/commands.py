@@ -26,12 +26,11 @@ line; the other files are still read); 70 an internal error; 130 interrupted;
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shlex
 import sys
 import time
-from typing import IO, Any, Iterable, Iterator, NoReturn, Sequence
+from typing import IO, Any, Iterable, Iterator, Sequence
 
 from .. import __version__
 from .._reader import EMPTY, LINES, Reading, open_input
@@ -42,86 +41,11 @@ from ..fold import FoldState, fold
 from ..item import Item, ItemKind
 from ..transcript import looks_like_item, results
 from ..usage import TokenUsage
+from .common import PROG, CliError, Parser, err, escape, out, out_json, plural, width
 
 __all__ = ("main",)
 
-_PROG = __name__.rsplit(".", 2)[0]  # the package, under whatever name it is imported
 _SHOWN = 20  # problems shown per file; the rest are counted
-
-
-class CliError(Exception):
-    """A usage error: reported as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, not a usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see {self.prog} --help)")
-
-
-# -- printing -------------------------------------------------------------------------
-
-_REPR_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def escape(text: str, json_text: bool = False) -> str:
-    """``text`` safe for a terminal: every character that is not printable is escaped.
-
-    Not printable (``str.isprintable``): control characters, format characters
-    such as the bidi overrides U+202A..U+202E and U+2066..U+2069, line and
-    paragraph separators, surrogates, unassigned code points.  They are
-    written as Python writes them in a ``repr`` (``\\x1b``, ``\\u202e``), or with
-    ``json_text`` as JSON escapes (``\\u001b``), leaving JSON's own newlines.
-    """
-    if text.isprintable():
-        return text
-    out = []
-    for c in text:
-        if c.isprintable():
-            out.append(c)
-            continue
-        code = ord(c)
-        if json_text:
-            if c == "\n":
-                out.append(c)
-            elif code > 0xFFFF:
-                code -= 0x10000
-                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-            else:
-                out.append(f"\\u{code:04x}")
-        else:
-            out.append(_REPR_ESCAPES.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"))
-    return "".join(out)
-
-
-def width(text: str) -> int:
-    """How many terminal columns ``text`` (already escaped) takes: wide East Asian characters two, marks none."""
-    if text.isascii():
-        return len(text)
-    from unicodedata import category, east_asian_width
-
-    return sum(2 if east_asian_width(c) in "WF" else 0 if category(c) in ("Mn", "Me") else 1 for c in text)
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(escape(text) + "\n")
-
-
-def _out_json(value: Any, **options: Any) -> None:
-    """Print ``value`` as JSON (``json.dumps`` options), written piece by piece as it is encoded."""
-    write = sys.stdout.write
-    for chunk in json.JSONEncoder(ensure_ascii=False, **options).iterencode(value):
-        write(escape(chunk, json_text=True))
-    write("\n")
-
-
-def _err(text: str) -> None:
-    sys.stderr.write(escape(text) + "\n")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 class _Problems:
@@ -139,12 +63,12 @@ class _Problems:
         if self._in_file <= _SHOWN:
             if self.progress:
                 sys.stderr.write("\r\x1b[K")  # clear a progress line first
-            _err(line)
+            err(line)
 
     def end_file(self, name: str) -> None:
         hidden, self._in_file = self._in_file - _SHOWN, 0
         if hidden > 0:
-            _err(f"{name}: {_plural(hidden, 'more problem')} not shown")
+            err(f"{name}: {plural(hidden, 'more problem')} not shown")
 
     def cannot_read(self, name: str, exc: OSError) -> None:
         self.unreadable = True
@@ -174,7 +98,7 @@ def _convert_hint(provider: str | None, path: str) -> str:
         return ""
     from .convert import flag
 
-    return f"; convert it with python -m {_PROG} convert --from {flag(provider)} {shlex.quote(path)}"
+    return f"; convert it with python -m {PROG} convert --from {flag(provider)} {shlex.quote(path)}"
 
 
 def _items(paths: Sequence[str], problems: _Problems) -> Iterator[tuple[bool, Item | None]]:
@@ -244,11 +168,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for parsed, item in _items(args.files, problems):
         read += parsed
         good += item is not None
-    files = _plural(len(args.files), "file")
+    files = plural(len(args.files), "file")
     if problems.total:
-        _out(f"{_plural(problems.total, 'problem')} in {files} ({_plural(read, 'item')} read, {good:,} good)")
+        out(f"{plural(problems.total, 'problem')} in {files} ({plural(read, 'item')} read, {good:,} good)")
     else:
-        _out(f"ok: {_plural(good, 'item')} in {files}")
+        out(f"ok: {plural(good, 'item')} in {files}")
     return problems.status()
 
 
@@ -322,10 +246,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
     stats = collect_stats(item for _, item in _items(args.files, problems))
     stats["problems"] = problems.total
     if args.json:
-        _out_json(stats)
+        out_json(stats)
     else:
         for line in render_stats(stats):
-            _out(line)
+            out(line)
     return problems.status()
 
 
@@ -364,14 +288,14 @@ def cmd_fold(args: argparse.Namespace) -> int:
     status = 0
     if state.is_open:
         ids = ", ".join(repr(i.value) for i in state.open_ids)
-        _err(f"{reading.name}: the deltas end with {_plural(len(state.open_ids), 'part')} still open ({ids}); "
+        err(f"{reading.name}: the deltas end with {plural(len(state.open_ids), 'part')} still open ({ids}); "
              "printed as they stand")
         status = 1
     parts = [p.to_dict() for p in state.finalize()]
     if args.compact:
-        _out_json(parts, separators=(",", ":"))
+        out_json(parts, separators=(",", ":"))
     else:
-        _out_json(parts, indent=2)
+        out_json(parts, indent=2)
     return status
 
 
@@ -405,15 +329,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m agentkit_core`` argument parser."""
-    parser = _Parser(
-        prog=f"python -m {_PROG}",
+    parser = Parser(
+        prog=f"python -m {PROG}",
         description="Check, summarize and fold agentkit transcripts, convert provider traffic to them; "
         "`demo` shows the package at work.",
         epilog="Results go to stdout, problems to stderr.  Exit status: 0 ok, 1 bad items or deltas or a file "
         "that is not a transcript, 2 bad arguments or a file that cannot be read, 130 interrupted.",
     )
-    parser.add_argument("--version", action="version", version=f"{_PROG} {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     demo = commands.add_parser("demo", help="stream a scripted assistant turn through fold, then print the transcript")
     demo.add_argument("--fast", action="store_true", help="no pause between deltas")
     demo.add_argument("-q", "--quiet", action="store_true", help="print only the transcript (JSON Lines)")
@@ -439,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="provider",
         required=True,
         metavar="PROVIDER",
-        type=lambda s: s.replace("_", "-"),
+        type=lambda s: FLAGS.get(s, s),  # a module name (openai_chat) for its spelling
         choices=list(FLAGS.values()),
         help=f"the API the files come from: {', '.join(FLAGS.values())} (openai_chat... too)",
     )
@@ -450,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.set_defaults(run=cmd_convert)
     from .turn import add_parser
 
-    add_parser(commands, escape, CliError)
+    add_parser(commands)
     return parser
 
 
@@ -475,12 +399,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version print, then exit through argparse
         return exc.code if isinstance(exc.code, int) else 0
     except CliError as exc:
-        _err(f"{_PROG}: error: {exc}")
+        err(f"{PROG}: error: {exc}")
         return 2
     except KeyboardInterrupt:
         if sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")  # over a progress line
-        _err(f"{_PROG}: interrupted")
+        err(f"{PROG}: interrupted")
         return 130
     except BrokenPipeError:
         try:  # keep the interpreter's final flush quiet too
@@ -490,5 +414,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 141
     except Exception as exc:  # noqa: BLE001 - the promise is: no tracebacks for users
-        _err(f"{_PROG}: internal error: {type(exc).__name__}: {exc} (please report this bug)")
+        err(f"{PROG}: internal error: {type(exc).__name__}: {exc} (please report this bug)")
         return 70

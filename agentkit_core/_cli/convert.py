@@ -42,31 +42,28 @@ from ..delta import Delta
 from ..error import NormalizeError, ProtocolError
 from ..fold import FoldState, fold_all
 from ..item import Item
+from ..providers._registry import PROVIDERS
 from ..tool import ToolCallPart, ToolResultPart
 
 __all__ = ("FLAGS", "flag", "module_of", "run")
 
-#: The ``--from`` spelling of each provider module.
-FLAGS = {"anthropic": "anthropic", "openai_chat": "openai-chat", "openai_responses": "openai-responses", "gemini": "gemini"}
+#: The ``--from`` spelling of each provider module (the registry's rows).
+FLAGS = {row.module: row.cli for row in PROVIDERS}
 #: Fields only a request of the provider holds (its transcript).
-_REQUEST_FIELDS = {
-    "anthropic": ("messages", "system"),
-    "openai_chat": ("messages",),
-    "openai_responses": ("input", "instructions"),
-    "gemini": ("contents", "systemInstruction", "system_instruction"),
-}
+_REQUEST_FIELDS = {row.module: row.transcript_fields for row in PROVIDERS}
+_MODULES = {row.cli: row.module for row in PROVIDERS}
 #: Request bodies the sniffer cannot tell apart: both APIs send ``messages``.
 _AMBIGUOUS = frozenset(("anthropic", "openai_chat"))
 
 
 def flag(module: str) -> str:
     """The ``--from`` spelling of a provider module: ``openai_chat`` -> ``openai-chat``."""
-    return module.replace("_", "-")
+    return FLAGS[module]
 
 
 def module_of(spelling: str) -> str:
     """The provider module a ``--from`` value names, in either spelling (``openai-chat``, ``openai_chat``)."""
-    return spelling.replace("-", "_")
+    return _MODULES.get(spelling, spelling)
 
 
 class _Refused(Exception):

@@ -28,37 +28,25 @@ import argparse
 import json
 import os
 import sys
-from functools import partial
 from typing import Any, Callable
 
 from ..finish import FinishReason
 from ..item import Item
+from ..providers._registry import PROVIDERS
+from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
 
-_PROG = __name__.split(".")[0]
-#: provider -> the environment variables its key may be in, in order.
-KEYS = {
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "openai_chat": ("OPENAI_API_KEY",),
-    "openai_responses": ("OPENAI_API_KEY",),
-    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-}
+#: provider -> the environment variables its key may be in, in order (the registry's rows).
+KEYS = {row.module: row.key_variables for row in PROVIDERS}
+_MODULES = {row.cli: row.module for row in PROVIDERS}  # a CLI spelling (openai-chat) for its module
 CANCELLED_RESULT = "the turn was cancelled before this call ran"
 
 
-class CliError(Exception):
-    """A usage error; :func:`add_parser` is given the command line's own class, raised in its place."""
-
-
-def add_parser(commands: Any, escape: Callable[[str], str], usage_error: type[Exception]) -> None:
-    """Add ``turn`` to the command line's subparsers, printing through ``escape``, raising ``usage_error`` for bad usage.
-
-    The command line passes its own ``escape`` and usage error, so this
-    module needs nothing of it (and imports nothing of it).
-    """
+def add_parser(commands: Any) -> None:
+    """Add ``turn`` to the command line's subparsers."""
     turn = commands.add_parser("turn", help="send a transcript to a provider, stream the answer, append it to the file")
-    turn.add_argument("--provider", required=True, type=lambda s: s.replace("-", "_"), choices=list(KEYS), metavar="PROVIDER",
+    turn.add_argument("--provider", required=True, type=lambda s: _MODULES.get(s, s), choices=list(KEYS), metavar="PROVIDER",
                       help=f"the API: {', '.join(KEYS)}")
     turn.add_argument("--model", required=True, help="the model name")
     turn.add_argument("--base-url", help="another endpoint than the provider's (a gateway, a local server)")
@@ -68,14 +56,7 @@ def add_parser(commands: Any, escape: Callable[[str], str], usage_error: type[Ex
     turn.add_argument("--timeout", type=float, default=600.0, help="seconds without a byte before giving up (600)")
     turn.add_argument("--retries", type=int, default=2, help="retries of a failed connection or a retryable status (2)")
     turn.add_argument("file", metavar="FILE", help="the transcript, JSON Lines of items; the answer is appended")
-    turn.set_defaults(run=partial(_run_reporting, escape=escape, usage_error=usage_error))
-
-
-def _run_reporting(args: argparse.Namespace, *, escape: Callable[[str], str], usage_error: type[Exception]) -> int:
-    try:
-        return run(args, escape)
-    except CliError as exc:
-        raise usage_error(str(exc)) from None
+    turn.set_defaults(run=run)
 
 
 def _settings(pairs: list[str]) -> dict[str, Any]:
@@ -170,7 +151,7 @@ def _closing(items: list[Item], closed: Item) -> list[Item]:
     return [closed] if answers is None else [closed, answers]
 
 
-def run(args: argparse.Namespace, escape: Callable[[str], str]) -> int:
+def run(args: argparse.Namespace) -> int:
     """Send, stream, append; the exit status.  :class:`CliError` for bad usage."""
     import importlib
     import signal
@@ -190,10 +171,6 @@ def run(args: argparse.Namespace, escape: Callable[[str], str]) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt()) if main_thread else None
     decoder, state, printer = module.stream_decoder(), FoldState(), _Printer(escape)
-
-    def _err(text: str) -> None:
-        sys.stderr.write(escape(text) + "\n")
-
     began, status = False, 0
     try:
         with send(request, cancel=controller, timeout=args.timeout, retries=args.retries) as response:
@@ -207,7 +184,7 @@ def run(args: argparse.Namespace, escape: Callable[[str], str]) -> int:
         answer, status = _closing(items, decoder.close(state, FinishReason.CANCELLED)), 130
     except (ProviderError, TransportError) as exc:
         printer.end()
-        _err(f"{_PROG}: {args.provider}: {exc}")
+        err(f"{PROG}: {args.provider}: {exc}")
         if not began:
             return 1
         answer, status = _closing(items, decoder.close(state, FinishReason.ERROR)), 1
@@ -218,5 +195,5 @@ def run(args: argparse.Namespace, escape: Callable[[str], str]) -> int:
     with open(args.file, "ab") as f:
         dump_items(answer, f)
     if status == 130:
-        _err(f"{_PROG}: interrupted: the turn was closed as cancelled and appended")
+        err(f"{PROG}: interrupted: the turn was closed as cancelled and appended")
     return status

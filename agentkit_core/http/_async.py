@@ -1,46 +1,57 @@
-"""``asend()``: :func:`~agentkit_core.http.send` for asyncio, where cancelling the task aborts the read.
+"""``asend()``: :func:`~agentkit_core.http.send` awaited on the running loop, where cancelling the task aborts the read.
 
-The blocking exchange runs in the loop's default executor, one step at a
-time (connecting, then each read), so the loop never blocks.  Each send has
-a controller of its own whose interrupt aborts the exchange; the awaiting
-task being cancelled interrupts it, and so does the caller's checkpoint.  So
-``task.cancel()`` ends a blocked read within milliseconds (the worker thread
-is freed, the connection closed) and the task sees ``CancelledError``; an
-interrupt of the caller's checkpoint, from the loop or any thread, makes
-the await raise :class:`~agentkit_core.TurnCancelledError`.  Needs threads:
-where there are none (Pyodide) give ``send`` a transport of that platform's
-instead.
+``asend`` drives an :class:`~agentkit_core.http.AsyncExchange` natively:
+every step (the answer's head, each read of the body) is awaited on the
+running loop, and the wait between retries is an ``await`` racing the
+checkpoint, so the loop never blocks and nothing needs a thread.  That is
+what a browser page has (:class:`~agentkit_core.http.FetchTransport`, the
+default under Pyodide).  A synchronous :class:`~agentkit_core.http.Transport`
+(the default :class:`~agentkit_core.http.SocketTransport` on CPython, or
+your own) still works: each of its blocking steps runs in the loop's default
+executor, one at a time.
+
+Either way the checkpoint's callback is the exchange's ``abort()`` for as
+long as the exchange lives, as in :func:`~agentkit_core.http.send`: an
+``interrupt()`` from a loop callback, a JavaScript event handler or another
+thread ends a pending step at once and the await raises
+:class:`~agentkit_core.TurnCancelledError`; cancelling the awaiting task
+aborts the exchange too and the task sees ``CancelledError``.  The retry
+decisions are :func:`send`'s own (the same functions), only the waiting
+differs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, TypeVar
+import sys
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Sequence, Tuple, Union
 
-from ..cancellation import CancellationController
+from ..error import TurnCancelledError
 from ..jsontext import JsonValue, parse_json
-from ._client import DEFAULT_CONNECT_TIMEOUT, DEFAULT_RETRIES, DEFAULT_TIMEOUT, Response, checkpoint_of, send
+from ._client import (
+    _CHUNK,
+    _ERROR_READ,
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    _default_transport,
+    _lower,
+    _request_id,
+    check_arguments,
+    checkpoint_of,
+    next_delay,
+    provider_error,
+    step_failure,
+)
+from ._errors import ProviderError, TransportError
 from ._request import Request, redact_url
 
 if TYPE_CHECKING:
-    from ..cancellation import CancellationHandle, TurnCancellation
-    from ._transport import Transport
+    from ..cancellation import CancellationController, CancellationHandle, TurnCancellation
+    from ._transport import AsyncExchange, AsyncTransport, Exchange, Transport
 
 __all__ = ("asend", "AsyncResponse")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
-T = TypeVar("T")
-
-
-async def _in_thread(fn: Callable[[], T], controller: CancellationController) -> T:
-    """``fn()`` in the default executor; cancelling the awaiting task interrupts ``controller`` (aborting ``fn``)."""
-    import asyncio
-
-    future = asyncio.get_running_loop().run_in_executor(None, fn)
-    try:
-        return await future
-    except asyncio.CancelledError:
-        controller.interrupt()
-        raise
 
 
 async def asend(
@@ -50,63 +61,222 @@ async def asend(
     timeout: float = DEFAULT_TIMEOUT,
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     retries: int = DEFAULT_RETRIES,
-    transport: Transport | None = None,
+    transport: Union[Transport, AsyncTransport, None] = None,
 ) -> AsyncResponse:
     """:func:`~agentkit_core.http.send` for asyncio: the same arguments, an :class:`AsyncResponse`.
 
-    Cancelling the awaiting task aborts the connection at once, here and
-    while the response is read.
+    ``transport`` is an :class:`~agentkit_core.http.AsyncTransport` (driven
+    on the loop) or a :class:`~agentkit_core.http.Transport` (its steps run
+    in the default executor); by default :class:`FetchTransport` under
+    Pyodide and :class:`SocketTransport` elsewhere.  Cancelling the awaiting
+    task aborts the connection at once, here and while the response is read;
+    so does an interrupt of ``cancel``, and the await raises
+    :class:`~agentkit_core.TurnCancelledError`.
     """
-    outer = checkpoint_of(cancel)
-    controller = CancellationController()
-    inner = controller.handle().checkpoint()
-    outer.add_callback(controller.interrupt)  # runs at once if already cancelled
+    check_arguments("asend", request, timeout, connect_timeout, retries)
+    checkpoint = checkpoint_of(cancel)
+    maker = _async_transport(transport)
+    retried = 0
+    error: ProviderError | TransportError
+    while True:
+        checkpoint.raise_if_cancelled()
+        exchange = maker.aexchange(request, connect_timeout=connect_timeout, read_timeout=timeout)
+        response = AsyncResponse(request, exchange, checkpoint)
+        try:
+            await response._start()
+        except TransportError as exc:
+            error, headers = exc, {}
+        else:
+            if response.status < 400:
+                return response
+            try:
+                body = await response._read_bounded(_ERROR_READ)
+            except TransportError:
+                body = b""
+            finally:
+                response.close()
+            error, headers = provider_error(response.status, response.headers, body), response.headers
+        delay = next_delay(request, error, headers, retried, retries)
+        if await _wait(checkpoint, delay):
+            raise TurnCancelledError(checkpoint.generation)
+        retried += 1
 
-    def blocking() -> Response:
-        return send(request, cancel=inner, timeout=timeout, connect_timeout=connect_timeout, retries=retries, transport=transport)
 
-    try:
-        response = await _in_thread(blocking, controller)
-    except BaseException:
-        outer.remove_callback(controller.interrupt)
-        raise
-    return AsyncResponse(response, controller, lambda: outer.remove_callback(controller.interrupt))
+def _async_transport(transport: object) -> AsyncTransport:
+    """``transport`` as an asynchronous one: itself, a synchronous one run in the executor, or the platform's default."""
+    if transport is None:
+        if sys.platform == "emscripten":
+            from ._fetch import FetchTransport
+
+            return FetchTransport()
+        transport = _default_transport()
+    if callable(getattr(transport, "aexchange", None)):
+        return transport  # type: ignore[return-value]
+    if callable(getattr(transport, "exchange", None)):
+        return _InExecutor(transport)  # type: ignore[arg-type]
+    raise TypeError(f"transport: expected a Transport or an AsyncTransport, found {type(transport).__name__}")
+
+
+async def _wait(checkpoint: TurnCancellation, delay: float) -> bool:
+    """Await ``delay`` seconds or the checkpoint's cancellation, whichever comes first; whether it is cancelled."""
+    if checkpoint.is_cancelled():
+        return True
+    if delay > 0:
+        import asyncio
+
+        waiter = asyncio.ensure_future(checkpoint.cancelled())
+        try:
+            await asyncio.wait((waiter,), timeout=delay)
+        finally:
+            if not waiter.done():
+                waiter.cancel()
+    return checkpoint.is_cancelled()
+
+
+class _InExecutor:
+    """A synchronous transport seen as an asynchronous one: each blocking step in the loop's default executor."""
+
+    __slots__ = ("_transport",)
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def aexchange(self, request: Request, *, connect_timeout: float, read_timeout: float) -> _ExchangeInExecutor:
+        return _ExchangeInExecutor(self._transport.exchange(request, connect_timeout=connect_timeout, read_timeout=read_timeout))
+
+
+class _ExchangeInExecutor:
+    """One synchronous exchange stepped from a worker thread.
+
+    ``abort()`` is the exchange's own (safe from any thread).  ``close()``
+    while a step still runs in the worker (its task was cancelled, the step
+    aborted) is left to the worker, which closes once the step returns: the
+    exchange is never closed under a thread still reading it.
+    """
+
+    __slots__ = ("_exchange", "_lock", "_busy", "_close_asked", "abort")
+
+    def __init__(self, exchange: Exchange) -> None:
+        import _thread
+
+        self._exchange = exchange
+        self._lock = _thread.allocate_lock()
+        self._busy = False
+        self._close_asked = False
+        self.abort = exchange.abort
+
+    def _step(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        finally:
+            with self._lock:
+                self._busy = False
+                close = self._close_asked
+            if close:
+                self._exchange.close()
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        import asyncio
+
+        with self._lock:
+            self._busy = True
+        return await asyncio.get_running_loop().run_in_executor(None, self._step, fn, *args)
+
+    async def start(self) -> tuple[int, Sequence[Tuple[str, str]]]:
+        result: tuple[int, Sequence[Tuple[str, str]]] = await self._run(self._exchange.start)
+        return result
+
+    async def read(self, size: int) -> bytes:
+        result: bytes = await self._run(self._exchange.read, size)
+        return result
+
+    def close(self) -> None:
+        with self._lock:
+            if self._busy:
+                self._close_asked = True
+                return
+        self._exchange.close()
 
 
 class AsyncResponse:
     """An answer read from asyncio: the same reads as :class:`~agentkit_core.http.Response`, awaited.
 
-    ``async with`` closes it.  Cancelling the task that awaits a read aborts
-    the connection; an interrupt of the send's checkpoint makes the read raise
-    :class:`~agentkit_core.TurnCancelledError`.
+    ``async with`` closes it (so does ``close()``, which never blocks).  An
+    interrupt of the send's checkpoint makes a pending read raise
+    :class:`~agentkit_core.TurnCancelledError`; cancelling the task that
+    awaits it aborts the connection; a broken or stalled connection raises
+    :class:`TransportError`.
     """
 
-    __slots__ = ("_response", "_controller", "_release", "status", "headers", "request")
+    __slots__ = ("request", "status", "headers", "_exchange", "_checkpoint", "_closed", "_done")
 
-    def __init__(self, response: Response, controller: CancellationController, release: Callable[[], object]) -> None:
-        self._response = response
-        self._controller = controller
-        self._release = release
-        self.status = response.status
-        self.headers = response.headers
-        self.request = response.request
+    def __init__(self, request: Request, exchange: AsyncExchange, checkpoint: TurnCancellation) -> None:
+        self.request = request
+        #: The HTTP status; 0 until the answer's head is in.
+        self.status = 0
+        #: The headers, names in lower case (repeated ones joined with ``", "``).
+        self.headers: dict[str, str] = {}
+        self._exchange = exchange
+        self._checkpoint = checkpoint
+        self._closed: bool | None = None  # None: not started
+        self._done = False
 
     @property
     def request_id(self) -> str:
         """The request id the provider sent back in a header, ``""`` if none."""
-        return self._response.request_id
+        return _request_id(self.headers, None)
 
-    async def chunks(self, size: int = 64 * 1024) -> AsyncIterator[bytes]:
-        """The body in pieces as they arrive."""
-        pieces = self._response.chunks(size)
-        end = object()
+    async def _start(self) -> None:
+        self._closed = False
+        self._checkpoint.add_callback(self._exchange.abort)  # at once if already cancelled
+        status, headers = await self._call(self._exchange.start)
+        self.status, self.headers = status, _lower(headers)
 
-        def step() -> Any:
-            return next(pieces, end)
+    async def _call(self, fn: Any, *args: Any) -> Any:
+        """``await fn(*args)`` on the exchange, with its failures, an abort and a task cancel turned into the package's."""
+        import asyncio
 
-        while True:
-            chunk = await _in_thread(step, self._controller)
-            if chunk is end:
+        checkpoint = self._checkpoint
+        if checkpoint.is_cancelled():
+            self.close()
+            raise TurnCancelledError(checkpoint.generation)
+        try:
+            result = await fn(*args)
+        except asyncio.CancelledError:
+            self._exchange.abort()
+            self.close()
+            raise
+        except (OSError, TransportError, ValueError) as exc:
+            self.close()
+            failure = step_failure(exc, checkpoint, self.request)
+            if failure is exc:
+                raise
+            raise failure from None
+        except BaseException:
+            self.close()
+            raise
+        if checkpoint.is_cancelled():  # the abort may look like the body's end
+            self.close()
+            raise TurnCancelledError(checkpoint.generation)
+        return result
+
+    async def _read_bounded(self, limit: int) -> bytes:
+        data = bytearray()
+        async for chunk in self.chunks():
+            data += chunk[: limit - len(data)]
+            if len(data) >= limit:
+                break
+        return bytes(data)
+
+    async def chunks(self, size: int = _CHUNK) -> AsyncIterator[bytes]:
+        """The body in pieces as they arrive, each at most ``size`` bytes."""
+        if self._closed is not False and not self._done:
+            raise TransportError("the response is closed")
+        while not self._done:
+            chunk: bytes = await self._call(self._exchange.read, size)
+            if not chunk:
+                self._done = True
+                self.close()
                 return
             yield chunk
 
@@ -130,16 +300,22 @@ class AsyncResponse:
 
         return events_from_sse(self.chunks())
 
+    def close(self) -> None:
+        """Close the connection (never blocks); reading afterwards raises :class:`TransportError`."""
+        if self._closed is False:
+            self._closed = True
+            self._checkpoint.remove_callback(self._exchange.abort)
+            self._exchange.close()
+
     async def aclose(self) -> None:
         """Close the connection (never blocks)."""
-        self._response.close()
-        self._release()
+        self.close()
 
     async def __aenter__(self) -> AsyncResponse:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
+        self.close()
 
     def __repr__(self) -> str:
         return f"AsyncResponse(status={self.status}, url={redact_url(self.request.url)!r})"

@@ -19,11 +19,22 @@ from ..cancellation import CancellationController, CancellationHandle, TurnCance
 from ..error import TurnCancelledError
 from ..jsontext import JsonValue, parse_json
 from ._errors import BODY_KEPT, ProviderError, TransportError
-from ._request import Request, redact_url
+from ._redirect import check_hop, next_request
+from ._request import Request, redact, redact_url
 from ._retry import retry_delay, should_retry
 from ._transport import Exchange, Transport
 
-__all__ = ("send", "Response", "checkpoint_of", "provider_error", "DEFAULT_TIMEOUT", "DEFAULT_CONNECT_TIMEOUT")
+__all__ = (
+    "send",
+    "Response",
+    "checkpoint_of",
+    "check_arguments",
+    "next_delay",
+    "step_failure",
+    "provider_error",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_CONNECT_TIMEOUT",
+)
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -35,6 +46,8 @@ DEFAULT_CONNECT_TIMEOUT = 10.0
 DEFAULT_RETRIES = 2
 _CHUNK = 64 * 1024
 _ERROR_READ = 1024 * 1024  # read at most this much of an error answer
+_REDIRECT_READ = 64 * 1024  # and of a redirect's body
+_MESSAGE = 300  # the longest readable message made of a body that is not a provider's error
 
 def checkpoint_of(cancel: object) -> TurnCancellation:
     """The checkpoint ``cancel`` stands for: itself, a fresh one of a handle or controller, or one nothing cancels."""
@@ -52,16 +65,20 @@ def checkpoint_of(cancel: object) -> TurnCancellation:
 def _default_transport() -> Transport:
     import sys
 
-    if sys.platform in ("emscripten", "wasi"):
+    if sys.platform == "emscripten":  # a browser or Node: fetch (synchronous only where run_sync works)
+        from ._fetch import FetchTransport
+
+        return FetchTransport()
+    if sys.platform == "wasi":
         raise TransportError(
             "this interpreter runs in WebAssembly, which has no network sockets: give send() a transport "
             "(see agentkit_core.http.Transport; in a browser, one calling fetch)"
         )
     try:
-        from ._sockets import SocketTransport
+        from ._sockets import shared_transport
     except ImportError as exc:  # no socket module at all
         raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
-    return SocketTransport()
+    return shared_transport()  # one pool and one SSL context for every send() given no transport
 
 
 def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
@@ -94,10 +111,60 @@ def send(
     :class:`ProviderError`; a transport failure :class:`TransportError`.
     ``transport`` replaces the default :class:`SocketTransport`.
     """
+    check_arguments("send", request, timeout, connect_timeout, retries)
+    checkpoint = checkpoint_of(cancel)
+    transport = _default_transport() if transport is None else transport
+    retried = 0
+    current = request
+    seen: list[tuple[str, str]] = [(request.method, request.url)]
+    error: ProviderError | TransportError
+    while True:
+        checkpoint.raise_if_cancelled()
+        exchange = transport.exchange(current, connect_timeout=connect_timeout, read_timeout=timeout)
+        response = Response(current, exchange, checkpoint, len(seen) - 1)
+        try:
+            response._start()
+        except TransportError as exc:
+            error, headers = exc, {}
+        else:
+            if response.status < 400:
+                following = next_request(current, response.status, response.headers)
+                if following is None:
+                    return response
+                _drain(response)
+                check_hop(seen, following)
+                seen.append((following.method, following.url))
+                current = following
+                continue
+            try:
+                body = response._read_bounded(_ERROR_READ)
+            except TransportError:
+                body = b""
+            finally:
+                response.close()
+            error, headers = provider_error(response.status, response.headers, body, current), response.headers
+        delay = next_delay(current, error, headers, retried, retries)
+        if checkpoint.wait(delay):
+            raise TurnCancelledError(checkpoint.generation)
+        retried += 1
+
+
+def _drain(response: Response) -> None:
+    """Read a redirect's body (bounded) and close it, so that its connection can serve the next hop."""
+    try:
+        response._read_bounded(_REDIRECT_READ)
+    except TransportError:
+        pass
+    finally:
+        response.close()
+
+
+def check_arguments(caller: str, request: object, timeout: object, connect_timeout: object, retries: object) -> None:
+    """The checks of :func:`send`'s (and ``asend``'s) arguments: ``TypeError`` or ``ValueError`` naming the one that is wrong."""
     if not isinstance(request, Request):
-        raise TypeError(f"send() takes a Request, not {type(request).__name__}")
+        raise TypeError(f"{caller}: request: expected a Request, found {type(request).__name__}")
     if type(retries) is not int:
-        raise TypeError(f"retries: expected an int, found {type(retries).__name__}")
+        raise TypeError(f"retries: expected an integer, found {type(retries).__name__}")
     if retries < 0:
         raise ValueError(f"retries: expected a count of 0 or more, found {retries}")
     for name, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
@@ -105,47 +172,58 @@ def send(
             raise TypeError(f"{name}: expected seconds (a number), found {type(seconds).__name__}")
         if not seconds > 0:
             raise ValueError(f"{name}: expected seconds above 0, found {seconds!r}")
-    checkpoint = checkpoint_of(cancel)
-    transport = _default_transport() if transport is None else transport
-    retried = 0
-    error: ProviderError | TransportError
-    while True:
-        checkpoint.raise_if_cancelled()
-        exchange = transport.exchange(request, connect_timeout=connect_timeout, read_timeout=timeout)
-        response = Response(request, exchange, checkpoint)
-        try:
-            response._start()
-        except TransportError as exc:
-            error, again, headers = exc, True, {}
-        else:
-            if response.status < 400:
-                return response
-            try:
-                body = response._read_bounded(_ERROR_READ)
-            except TransportError:
-                body = b""
-            finally:
-                response.close()
-            error, headers = provider_error(response.status, response.headers, body), response.headers
-            again = should_retry(response.status, headers)
-        if not again or retried >= retries:
-            if isinstance(error, TransportError):
-                raise TransportError(error.message, error.timed_out, retried) from None
-            raise error
-        delay = retry_delay(headers, retried)
-        _log_retry(request, error, delay, retried)
-        if checkpoint.wait(delay):
-            raise TurnCancelledError(checkpoint.generation)
-        retried += 1
 
 
-def _log_retry(request: Request, error: Exception, delay: float, retried: int) -> None:
-    """One INFO line on the ``agentkit_core.http`` logger: what failed and when the retry comes (no key)."""
+def next_delay(
+    request: Request, error: ProviderError | TransportError, headers: Mapping[str, str], retried: int, retries: int
+) -> float:
+    """The decision after a failed try: the seconds to wait before the next (logged), or ``error`` raised as final.
+
+    A transport failure is worth another try unless it cannot go away
+    (``retryable`` false), an error answer when :func:`._retry.should_retry`
+    says so; none is once ``retries`` were made.  The final error says how
+    many retries were made and shows none of ``request``'s credentials.
+    Shared by :func:`send` and ``asend``, which differ only in how they wait.
+    """
+    again = error.retryable if isinstance(error, TransportError) else should_retry(error.status, headers)
+    if not again or retried >= retries:
+        if isinstance(error, TransportError):
+            raise TransportError(redact(error.message, request.secrets()), error.timed_out, retried, error.retryable) from None
+        raise ProviderError(error.status, error.error_type, error.message, error.request_id, error.body, error.headers, retried) from None
+    delay = retry_delay(headers, retried)
+    _log_retry(request, error, delay, retried, retries)
+    return delay
+
+
+def step_failure(exc: BaseException, checkpoint: TurnCancellation, request: Request) -> BaseException:
+    """What a failed exchange step (``start`` or ``read``) raises: a cancellation once cancelled, else a TransportError."""
+    if checkpoint.is_cancelled():
+        return TurnCancelledError(checkpoint.generation)
+    if isinstance(exc, TransportError):
+        return exc
+    # A ValueError (a UnicodeError among them) says the request cannot be sent as it is: trying again cannot help.
+    message = redact(f"{redact_url(request.url)}: {type(exc).__name__}: {exc}", request.secrets())
+    return TransportError(message, retryable=not isinstance(exc, ValueError))
+
+
+def _log_retry(request: Request, error: Exception, delay: float, retried: int, retries: int) -> None:
+    """One INFO line on the ``agentkit_core.http`` logger: what failed, the wait and the attempt (no key, no body)."""
     import logging
 
     logger = logging.getLogger(_PUBLIC_MODULE)
     if logger.isEnabledFor(logging.INFO):
-        logger.info("%s %s: %s; retry %d in %.2f s", request.method, redact_url(request.url), error, retried + 1, delay)
+        what = f"HTTP {error.status}" if isinstance(error, ProviderError) else str(error)
+        if isinstance(error, ProviderError) and error.error_type:
+            what += f" {error.error_type}"
+        logger.info(
+            "%s %s: %s; attempt %d of %d in %.2f s",
+            request.method,
+            redact_url(request.url),
+            redact(what, request.secrets()),
+            retried + 2,
+            retries + 1,
+            delay,
+        )
 
 
 class Response:
@@ -160,10 +238,13 @@ class Response:
     stalled connection raises :class:`TransportError`.
     """
 
-    __slots__ = ("request", "status", "headers", "_exchange", "_checkpoint", "_closed", "_done")
+    __slots__ = ("request", "status", "headers", "hops", "_exchange", "_checkpoint", "_closed", "_done")
 
-    def __init__(self, request: Request, exchange: Exchange, checkpoint: TurnCancellation) -> None:
+    def __init__(self, request: Request, exchange: Exchange, checkpoint: TurnCancellation, hops: int = 0) -> None:
+        #: The request this answers: after redirects, the last one sent.
         self.request = request
+        #: How many redirects were followed to get here.
+        self.hops = hops
         #: The HTTP status; 0 until the answer's head is in.
         self.status = 0
         #: The headers, names in lower case (repeated ones joined with ``", "``).
@@ -172,6 +253,11 @@ class Response:
         self._checkpoint = checkpoint
         self._closed: bool | None = None  # None: not started
         self._done = False
+
+    @property
+    def url(self) -> str:
+        """The URL that gave this answer (where the redirects, if any, ended)."""
+        return self.request.url
 
     @property
     def request_id(self) -> str:
@@ -194,11 +280,10 @@ class Response:
             result = fn(*args)
         except (OSError, TransportError, ValueError) as exc:
             self.close()
-            if checkpoint.is_cancelled():
-                raise TurnCancelledError(checkpoint.generation) from None
-            if isinstance(exc, TransportError):
+            failure = step_failure(exc, checkpoint, self.request)
+            if failure is exc:
                 raise
-            raise TransportError(f"{redact_url(self.request.url)}: {type(exc).__name__}: {exc}") from None
+            raise failure from None
         except BaseException:
             self.close()
             raise
@@ -261,7 +346,8 @@ class Response:
         self.close()
 
     def __repr__(self) -> str:
-        return f"Response(status={self.status}, url={redact_url(self.request.url)!r})"
+        hops = f", hops={self.hops}" if self.hops else ""
+        return f"Response(status={self.status}, url={redact_url(self.request.url)!r}{hops})"
 
 
 Response.__module__ = _PUBLIC_MODULE
@@ -275,8 +361,21 @@ def _request_id(headers: Mapping[str, str], error: Mapping[str, Any] | None) -> 
     return found if isinstance(found, str) else ""
 
 
-def provider_error(status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
-    """The :class:`ProviderError` for an error answer: the provider's type, message and request id when its body says."""
+def provider_error(status: int, headers: Mapping[str, str], body: bytes, request: Request | None = None) -> ProviderError:
+    """The :class:`ProviderError` for an error answer, with a message a person can read.
+
+    The provider's own type, message and request id when the body is a
+    provider's error; otherwise the status's reason and, for an HTML page,
+    its title (or its text without tags), or the start of a text body: one
+    line of at most a few hundred characters.  Every credential ``request``
+    carries is replaced by ``***`` in the message and the kept body.
+    """
+    secrets = request.secrets() if request is not None else ()
+    if secrets:
+        text = body.decode("latin-1")
+        cleaned = redact(text, secrets)
+        if cleaned != text:
+            body = cleaned.encode("latin-1")
     try:
         parsed: Any = parse_json(body)
     except Exception:  # noqa: BLE001 - not JSON: the text itself is the message
@@ -288,6 +387,40 @@ def provider_error(status: int, headers: Mapping[str, str], body: bytes) -> Prov
     error = inner if isinstance(inner, dict) else outer
     kind = next((error[k] for k in ("type", "status", "code") if isinstance(error.get(k), (str, int)) and not isinstance(error.get(k), bool)), "")
     message = error.get("message")
-    if not isinstance(message, str) or not message:
-        message = inner if isinstance(inner, str) else body[:500].decode("utf-8", "replace").strip() or f"HTTP {status}"
-    return ProviderError(status, str(kind), message, _request_id(headers, outer), body[:BODY_KEPT])
+    if not isinstance(message, str) or not message.strip():
+        found = inner if isinstance(inner, str) else error.get("detail")
+        message = _readable(status, headers, body, found if isinstance(found, str) else None)
+    message = redact(" ".join(message.split()), secrets)
+    return ProviderError(status, str(kind), message, _request_id(headers, outer), body[:BODY_KEPT], headers)
+
+
+def _readable(status: int, headers: Mapping[str, str], body: bytes, found: str | None) -> str:
+    """The status's reason, then what the body says in a line: an HTML page's title or text, or the text itself."""
+    from http import HTTPStatus
+
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = f"HTTP {status}"
+    text = found if found is not None else body.decode("utf-8", "replace")
+    head = text.lstrip()[:64].lower()
+    if found is None and ("html" in headers.get("content-type", "").lower() or head.startswith(("<!doctype", "<html"))):
+        text = _html_text(text)
+    said = " ".join(text.split())
+    for prefix in (f"{status} {reason}", str(status), reason):  # nginx's titles repeat the status line
+        if said.lower().startswith(prefix.lower()):
+            said = said[len(prefix) :].lstrip(" :-")
+    line = f"{reason}: {said}" if said else reason
+    return line if len(line) <= _MESSAGE else line[: _MESSAGE - 3].rstrip() + "..."
+
+
+def _html_text(page: str) -> str:
+    """An HTML page's title, else its text without tags, scripts and styles, entities decoded."""
+    import html
+    import re
+
+    title = re.search(r"<title[^>]*>(.*?)</title", page, re.I | re.S)
+    if title and title.group(1).strip():
+        return html.unescape(title.group(1))
+    page = re.sub(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->", " ", page, flags=re.I | re.S)
+    return html.unescape(re.sub(r"<[^>]*>", " ", page))

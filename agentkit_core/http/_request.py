@@ -4,7 +4,15 @@ Building a request is pure (the provider modules' ``http_request`` does it);
 only :func:`~agentkit_core.http.send` touches the network.  The headers that
 carry a credential (``authorization``, ``x-api-key``, ``x-goog-api-key``, ...)
 and a ``key=`` in the query are shown as ``'***'`` by ``repr`` and by every
-error message the package writes.
+error message the package writes; :meth:`Request.secrets` lists their values
+so an error answer that echoes one (``Incorrect API key provided: sk-...``)
+has it replaced too (:func:`redact`).
+
+A URL's path, query and fragment are percent-encoded as UTF-8 where they
+hold non-ASCII characters (``%XX`` already there stays as it is), a
+non-ASCII host name becomes its IDNA form; a header whose name or value the
+wire cannot carry (a control character, anything but ASCII) is refused when
+the request is made.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Tuple, Union
 
-__all__ = ("Request", "SECRET_HEADERS", "redact_url")
+__all__ = ("Request", "SECRET_HEADERS", "redact_url", "redact")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -24,7 +32,10 @@ SECRET_HEADERS = frozenset(
 _METHODS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_SECRET_QUERY = re.compile(r"([?&](?:key|api_key|api-key|access_token)=)[^&#]*", re.I)
+_SECRET_QUERY = re.compile(r"([?&](?:key|api_key|api-key|access_token)=)([^&#]*)", re.I)
+#: A secret shorter than this is not searched for in text (it would hide ordinary words).
+_SHORTEST_SECRET = 6
+_ASCII = "".join(map(chr, range(128)))
 _USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@]*@")
 
 HeadersLike = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
@@ -33,6 +44,33 @@ HeadersLike = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
 def redact_url(url: str) -> str:
     """``url`` with a ``key=`` (or ``api_key=``, ``access_token=``) query value and any user:password hidden."""
     return _USERINFO.sub(r"\1***@", _SECRET_QUERY.sub(r"\1***", url))
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every one of ``secrets`` (longest first) replaced by ``***``."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, "***")
+    return text
+
+
+def _encode_url(url: str, scheme: str, rest: str) -> str:
+    """``url`` with a non-ASCII path, query and fragment percent-encoded as UTF-8 and a non-ASCII host in IDNA."""
+    from urllib.parse import quote
+
+    cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    netloc, tail = rest[:cut], rest[cut:]
+    if not netloc.isascii():
+        userinfo, at, hostport = netloc.rpartition("@")
+        host, colon, port = hostport.partition(":") if not hostport.startswith("[") else (hostport, "", "")
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            raise ValueError(f"Request.url: the host {host!r} is not a valid international domain name") from None
+        netloc = f"{userinfo}{at}{host}{colon}{port}"
+    if not tail.isascii():
+        tail = quote(tail, safe=_ASCII)  # only what is not ASCII; white space and controls are refused after
+    return f"{scheme}://{netloc}{tail}"
 
 
 def _checked_headers(headers: object) -> tuple[tuple[str, str], ...]:
@@ -45,10 +83,11 @@ def _checked_headers(headers: object) -> tuple[tuple[str, str], ...]:
             raise TypeError("Request.headers: expected pairs of strings (name, value)")
         name, value = pair
         if not _TOKEN.fullmatch(name):
-            raise ValueError(f"Request.headers: {name!r} is not a header name")
-        if _BAD_VALUE.search(value) or not value.isascii() and not value.isprintable():
-            what = "***" if name.lower() in SECRET_HEADERS else repr(value)
-            raise ValueError(f"Request.headers[{name!r}]: a control character in {what}")
+            raise ValueError(f"Request.headers: {name!r} is not a header name (letters, digits and !#$%&'*+.^_`|~- only)")
+        if _BAD_VALUE.search(value) or not value.isascii():
+            what = "its value (a credential, not shown)" if name.lower() in SECRET_HEADERS else repr(value)
+            why = "a control character" if _BAD_VALUE.search(value) else "a character that is not ASCII"
+            raise ValueError(f"Request.headers[{name!r}]: {why} in {what}: HTTP/1.1 cannot carry it")
         out.append((name, value))
     return tuple(out)
 
@@ -78,6 +117,8 @@ class Request:
         scheme, sep, rest = url.partition("://")
         if not sep or scheme.lower() not in ("http", "https") or not rest or rest[0] in "/?#":
             raise ValueError(f"Request.url: expected an http:// or https:// URL with a host, found {redact_url(url)!r}")
+        if not url.isascii():
+            url = _encode_url(url, scheme, rest)
         if any(c.isspace() or not c.isprintable() for c in url):
             raise ValueError(f"Request.url: white space or a control character in {redact_url(url)!r}")
         if not isinstance(body, (bytes, bytearray, memoryview)):
@@ -89,6 +130,19 @@ class Request:
         """The value of the first header called ``name`` (any case), or ``None``."""
         lower = name.lower()
         return next((v for k, v in self.headers if k.lower() == lower), None)
+
+    def secrets(self) -> tuple[str, ...]:
+        """The credential values this request carries (secret headers, their tokens, ``key=`` query values, URL passwords)."""
+        found: list[str] = []
+        for name, value in self.headers:
+            if name.lower() in SECRET_HEADERS:
+                found.append(value.strip())
+                found.append(value.strip().rpartition(" ")[2])  # the token after "Bearer " or "Basic "
+        found += [m.group(2) for m in _SECRET_QUERY.finditer(self.url)]
+        userinfo = _USERINFO.match(self.url)
+        if userinfo:
+            found.append(self.url[userinfo.end(1) : userinfo.end() - 1].partition(":")[2])
+        return tuple(dict.fromkeys(s for s in found if len(s) >= _SHORTEST_SECRET))
 
     def redacted_headers(self) -> tuple[tuple[str, str], ...]:
         """The headers with every credential's value replaced by ``'***'``."""

@@ -25,6 +25,18 @@ is imported until you import it: ``import agentkit_core`` loads no provider,
 and this package loads none either.  They use only the public names of
 :mod:`agentkit_core`.
 
+:data:`PROVIDERS` lists them, one :class:`ProviderInfo` row each (module,
+display and OpenTelemetry names, key variables, command-line spelling, base
+URL), and :func:`capabilities` says what an API can take and give: the
+portable settings it has fields for, its effort levels, the part kinds a
+request carries and an answer holds, and whether it runs server tools.
+
+>>> from agentkit_core.providers import capabilities, provider_info
+>>> sorted(capabilities("anthropic").parts_out)
+['Custom', 'Reasoning', 'Text', 'ToolCall']
+>>> capabilities("openai-chat").server_tools, provider_info("gemini").base_url
+(False, 'https://generativelanguage.googleapis.com/v1beta')
+
 Each takes what users hold as well as raw bodies: the official SDKs' objects
 (by duck typing: ``model_dump()``, ``to_dict()``, ``to_json_dict()``; no SDK
 is imported) and their dumps, and refuses another provider's body with a
@@ -77,7 +89,9 @@ means for its API (which parts it marks, what its encoder needs).
 
 from __future__ import annotations
 
-__all__ = ("detect",)
+from ._registry import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
+
+__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS")
 
 
 def detect(value: object) -> str | None:

@@ -2,16 +2,32 @@
 
 Everything outside a provider's folder that needs to know which providers
 exist, or what they are called, reads :data:`PROVIDERS`: detection, the
-OpenTelemetry export, the command line and the tests.  Adding a provider is
-its folder under ``providers/`` plus one :class:`ProviderInfo` row here.
+OpenTelemetry export, the command line and the tests.  The row also says what
+the API can take and give (:class:`Capabilities`): which portable
+:class:`~agentkit_core.ModelSettings` fields it has a native field for, the
+effort levels it knows, which part kinds a request can carry and an answer can
+hold, and whether it runs tools on the server.  The settings' refusals read
+it, so a capability is stated once.  Plain data, standard library only:
+reading it loads no projection.
 
-The row also says what the API can take and give (:class:`Capabilities`):
-which portable :class:`~agentkit_core.ModelSettings` fields it has a native
-field for, the effort levels it knows, which part kinds a request can carry
-and an answer can hold, and whether it runs tools on the server.  The
-settings' refusals read it, so a capability is stated once.
+Adding a provider
+-----------------
 
-Plain data, standard library only: reading it loads no projection.
+1. Its folder, ``providers/<module>/``: ``__init__.py`` opening with the
+   mapping table and exporting the functions every projection has, beside the
+   role modules ``_request``, ``_response``, ``_stream``, ``_keys``, ``_tools``,
+   ``_held`` and ``_http`` (whose ``BASE_URL`` is read from the row).
+2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
+   capabilities, the part kinds as the folder's mapping table gives them.
+3. Its recordings under ``tests/payloads/<module>/``.
+
+The tests then check the rest: that every folder has a row and every row a
+folder (``tests/test_registry.py``), that the folder has the role modules and
+the same public functions as the others, that its recordings decode to part
+kinds its row lists and the kinds it says a request carries are sent, and that
+it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
+which runs every test there for each row).  Detection needs its shapes in
+``_common/detect.py``.
 """
 
 from __future__ import annotations
@@ -31,11 +47,12 @@ class Capabilities:
     reasoning_efforts: Tuple[str, ...]
     """The ``reasoning_effort`` levels the API knows, as it spells them."""
     parts_in: frozenset[str]
-    """The part kinds (``PartKind`` values) a request can carry."""
+    """The part kinds (:class:`~agentkit_core.PartKind` values) ``request_from_items`` can send, in some native form
+    (a ``StructuredPart`` as its JSON text); the mapping table says which parts of a kind it drops or refuses."""
     parts_out: frozenset[str]
-    """The part kinds an answer can hold."""
+    """The part kinds the API's answers (responses and streams) decode to, as the mapping table maps what it sends."""
     server_tools: bool
-    """Whether the API runs tools itself (web search, code execution) and reports their calls."""
+    """Whether the API runs tools itself (web search, code execution) and reports their calls (as custom parts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +82,8 @@ class ProviderInfo:
 
 
 _COMMON_SETTINGS = frozenset(("max_tokens", "temperature", "top_p", "reasoning_effort", "output_schema"))
-_TEXTUAL = frozenset(("Text", "Media", "File", "Structured", "Reasoning", "ToolCall", "ToolResult", "Custom"))
+#: Every part kind: each projection sends all eight (its own reasoning and custom parts, a structured value as text).
+_ALL_KINDS = frozenset(("Text", "Media", "File", "Structured", "Reasoning", "ToolCall", "ToolResult", "Custom"))
 
 #: Every provider API the package projects, in the order the README lists them.
 PROVIDERS: Tuple[ProviderInfo, ...] = (
@@ -82,8 +100,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "reasoning_budget", "parallel_tool_calls"},
             reasoning_efforts=("low", "medium", "high", "max"),
-            parts_in=_TEXTUAL,
-            parts_out=_TEXTUAL,
+            parts_in=_ALL_KINDS,
+            parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # server tools' blocks are custom parts
             server_tools=True,
         ),
     ),
@@ -100,8 +118,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "seed", "parallel_tool_calls"},
             reasoning_efforts=("none", "minimal", "low", "medium", "high", "xhigh"),
-            parts_in=_TEXTUAL,
-            parts_out=_TEXTUAL,
+            parts_in=_ALL_KINDS,
+            parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # audio, list content
             server_tools=False,
         ),
     ),
@@ -118,8 +136,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"parallel_tool_calls"},
             reasoning_efforts=("none", "minimal", "low", "medium", "high", "xhigh"),
-            parts_in=_TEXTUAL,
-            parts_out=_TEXTUAL,
+            parts_in=_ALL_KINDS,
+            parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # every other output item is a custom part
             server_tools=True,
         ),
     ),
@@ -136,8 +154,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "seed", "reasoning_budget"},
             reasoning_efforts=("minimal", "low", "medium", "high"),
-            parts_in=_TEXTUAL,
-            parts_out=_TEXTUAL,
+            parts_in=_ALL_KINDS,
+            parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # inlineData; executableCode...
             server_tools=True,
         ),
     ),
@@ -149,7 +167,7 @@ _BY_MODULE = {row.module: row for row in PROVIDERS}
 def provider_info(name: str) -> ProviderInfo:
     """The registry row of ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling (``"openai-chat"``)."""
     if not isinstance(name, str):
-        raise TypeError(f"provider: expected a str, found {type(name).__name__}")
+        raise TypeError(f"provider: expected a string, found {type(name).__name__}")
     row = _BY_MODULE.get(name.replace("-", "_"))
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of {', '.join(_BY_MODULE)}")

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .._registry import PROVIDERS
+
 __all__ = ("Provider", "sniff", "NAMES")
 
-_ANTHROPIC = "Anthropic Messages"
-_CHAT = "OpenAI Chat Completions"
-_RESPONSES = "OpenAI Responses"
-_GEMINI = "Gemini"
+#: Each projection module's API, as messages name it (the registry's display names).
+NAMES = {row.module: row.display for row in PROVIDERS}
+_ANTHROPIC, _CHAT, _RESPONSES, _GEMINI = (NAMES[m] for m in ("anthropic", "openai_chat", "openai_responses", "gemini"))
 
 _ANTHROPIC_EVENTS = frozenset(
     ("message_start", "message_delta", "message_stop", "content_block_start", "content_block_delta",
@@ -38,10 +39,6 @@ _CHAT_ONLY_KEYS = frozenset(
 #: though with a block list, never a string).
 _CHAT_ROLES = frozenset(("developer", "tool", "function"))
 _CHAT_PARTS = frozenset(("image_url", "input_audio", "file", "refusal"))
-
-
-#: Each projection module's API, as messages name it.
-NAMES = {"anthropic": _ANTHROPIC, "openai_chat": _CHAT, "openai_responses": _RESPONSES, "gemini": _GEMINI}
 
 
 class Provider(NamedTuple):

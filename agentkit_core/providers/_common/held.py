@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 from ... import NormalizeError
 from .data import b64encode
-from .native import NATIVE_MAX_DEPTH, JsonDict, native_object
+from .native import NATIVE_MAX_DEPTH, JsonDict, an, native_object
 from .detect import NAMES, sniff
 
 __all__ = ("Native", "take", "take_fields", "dumped")
@@ -303,14 +303,11 @@ def _check_provider(body: JsonDict, native: Native) -> None:
     if found is not None and found.sure:
         wrong_kind = found.message or found.request != (native.kind == "request")
         if found.module != native.provider or wrong_kind:
-            raise NormalizeError(f"expected {_an(expected)}, found {_an(found.what)}")
+            raise NormalizeError(f"expected {an(expected)}, found {an(found.what)}")
         return
     if "error" in body or any(mark in body for mark in native.marks):
         return  # an error body is the provider's own
     keys = ", ".join(repr(k) for k in list(body)[:5]) + (", ..." if len(body) > 5 else "")
     found_what = f"an object with keys {keys}" if body else "an empty object"
-    raise NormalizeError(f"expected {_an(expected)}, found {found_what}")
+    raise NormalizeError(f"expected {an(expected)}, found {found_what}")
 
-
-def _an(phrase: str) -> str:
-    return f"{'an' if phrase[:1] in 'AEIOU' else 'a'} {phrase}"

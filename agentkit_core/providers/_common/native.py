@@ -4,9 +4,9 @@ A native body or event (:func:`native_object`), a stream's events
 (:func:`native_events`), values of the package (:func:`checked_list`); the
 errors say what was found where something else belongs (:func:`describe`,
 :func:`wrong`, :func:`under`, :func:`json_object`).  The words are the
-providers' own (``expected a string, found 5``): the core's checks write
-serde's (``invalid type: integer `5`, expected a string``), pinned by the
-reference's vectors, for the reference's wire.
+package's (``expected a string, found 5``: :mod:`agentkit_core._words`); the
+core's wire decoders write serde's (``invalid type: integer `5`, expected a
+string``), pinned by the reference's vectors, for the reference's wire.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, TypeVar, cast
 
 from ... import NormalizeError, checked_json
+from ..._words import an as an, describe as describe
 
 #: A native JSON object, as ``json.loads`` gives it.
 JsonDict = dict[str, Any]
@@ -25,23 +26,6 @@ T = TypeVar("T")
 #: inside a tool result inside an item), and must stay within the 127 levels
 #: the wire reads.
 NATIVE_MAX_DEPTH = 120
-
-def describe(value: object) -> str:
-    """What ``value`` is, for an error message: the scalar itself, or the kind of container."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value) if len(repr(value)) <= 20 else "a number"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:40] + "...")
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a Python {type(value).__name__}"
-
 
 def wrong(expected: str, value: object, path: str = "") -> NormalizeError:
     """The error for ``value`` at ``path`` where ``expected`` belongs: ``expected a string, found 5``."""
@@ -97,11 +81,10 @@ def checked_list(values: object, cls: type[T], name: str) -> list[T]:
     path is ``name`` and the index of the first value of another type
     (``items[2]``).
     """
-    article = "an" if cls.__name__[:1] in "AEIOU" else "a"
     if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
         raise NormalizeError(f"expected a sequence of {cls.__name__}s, found {describe(values)}", name)
     out = list(values)
     for i, value in enumerate(out):
         if not isinstance(value, cls):
-            raise NormalizeError(f"expected {article} {cls.__name__}, found {describe(value)}", f"{name}[{i}]")
+            raise NormalizeError(f"expected {an(cls.__name__)}, found {describe(value)}", f"{name}[{i}]")
     return out

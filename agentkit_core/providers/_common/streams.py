@@ -332,7 +332,7 @@ def close_items(
     ``dropped_server_calls`` lists of it; those parts go too.
     """
     if not isinstance(reason, FinishReason):
-        raise TypeError(f"close() takes a FinishReason, not {type(reason).__name__}")
+        raise TypeError(f"close: expected a FinishReason, found {type(reason).__name__}")
     dropped = {id(p) for p in cut}
     unfinished = {id(p): shown for p, shown in server}
     closed = []

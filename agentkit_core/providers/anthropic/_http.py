@@ -8,12 +8,13 @@ from ... import Item, ModelSettings
 from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
+from .._registry import provider_info
 from ._request import request_from_items
 from ._settings import fields_of, with_choice_type
 
 __all__ = ("http_request", "BASE_URL", "API_VERSION")
 
-BASE_URL = "https://api.anthropic.com"
+BASE_URL = provider_info("anthropic").base_url
 API_VERSION = "2023-06-01"
 _NAME = "anthropic"
 

@@ -156,7 +156,7 @@ def _tool_input(part: ToolCallPart) -> JsonDict:
     if part.input is None:
         return {}
     if not isinstance(part.input, dict):  # a custom tool's free text, a JSON array
-        raise NormalizeError(f"a tool_use input must be a JSON object, not {type(part.input).__name__}")
+        raise NormalizeError(f"a tool_use input: expected a JSON object, found {type(part.input).__name__}")
     arguments: JsonDict = copy_json(part.input)
     return arguments
 

@@ -8,12 +8,13 @@ from ... import Item, ModelSettings
 from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
+from .._registry import provider_info
 from ._request import request_from_items
 from ._settings import fields_of
 
 __all__ = ("http_request", "BASE_URL")
 
-BASE_URL = "https://api.openai.com/v1"
+BASE_URL = provider_info("openai_chat").base_url
 
 
 def http_request(

@@ -1,0 +1,47 @@
+"""The words of every argument error outside the wire, written once: ``<where>: expected <a noun>, found <what>``.
+
+What belonged there comes with its article; what was found instead is, for a
+Python argument of the wrong type, its type's name and never its value
+(which may be an API key): ``TextPart.text: expected a string, found int``;
+for a native JSON field, the value when it is a short scalar, else the kind
+of container, as :func:`describe` says: ``choices[0].index: expected an
+integer, found 'x'``, ``messages: expected an array, found an object``.
+Nouns are plain English (a string, an integer, a boolean, a number, an
+object, an array, bytes) or a class's own name (a ToolCallId).
+
+The wire's decoders (``from_dict`` of the values, :mod:`._codec`) keep serde's
+words instead (``invalid type: integer `5`, expected a string``): the
+reference's vectors pin them.
+"""
+
+from __future__ import annotations
+
+__all__ = ("an", "describe", "wrong_type")
+
+
+def an(phrase: str) -> str:
+    """``phrase`` with its indefinite article: ``an ItemKind``, ``a ToolCallId``, ``an Anthropic message``."""
+    return f"{'an' if phrase[:1] in 'AEIOUaeiou' else 'a'} {phrase}"
+
+
+def describe(value: object) -> str:
+    """What a JSON value is, for ``found ...``: the scalar itself (``null``, ``true``, ``5``, ``'text'``), or the kind of container."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if len(text) <= 20 else "a number"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a Python {type(value).__name__}"
+
+
+def wrong_type(where: str, expected: str, value: object) -> TypeError:
+    """The error for an argument of the wrong type: ``where: expected <expected>, found <its type's name>``."""
+    return TypeError(f"{where}: expected {expected}, found {type(value).__name__}")

@@ -1,0 +1,141 @@
+"""Kept-alive connections, a few per origin (or proxy), handed to one exchange at a time.
+
+A :class:`Connection` is a socket (TLS-wrapped for https) and a duplicate of
+its descriptor, kept from the start so that an abort can ``shutdown()`` it
+without a lock (see :mod:`._sockets`).  The :class:`Pool` holds only idle
+connections: an exchange takes one out (:meth:`Pool.take`) and gives it back
+(:meth:`Pool.give`) only after its answer was read to the end on a
+connection the server keeps open; everything else is closed.  A connection
+idle for longer than the pool's expiry, or one the server closed or wrote to
+while idle (its descriptor is readable), is closed instead of handed out.
+One lock guards the idle lists and is never held across I/O, so several
+threads share a pool; an abort never takes it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import select
+import socket
+import threading
+import time
+from typing import Hashable
+
+__all__ = ("Connection", "Pool")
+
+
+class Connection:
+    """One connection: ``sock`` to talk on, ``twin`` (a duplicate descriptor) to shut it down from anywhere."""
+
+    __slots__ = ("sock", "twin", "key", "idle_since", "uses")
+
+    def __init__(self, sock: socket.socket, key: Hashable) -> None:
+        self.sock = sock
+        self.twin = sock.dup()
+        self.key = key
+        self.idle_since = 0.0
+        self.uses = 0  # how many answers were read on it
+
+    def shutdown(self) -> None:
+        """Wake every call blocked on the connection; never blocks, takes no lock."""
+        try:
+            self.twin.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """Close the socket and its duplicate."""
+        for sock in (self.sock, self.twin):
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+    def idle_and_open(self) -> bool:
+        """Whether nothing arrived while idle: no close, no reset, no stray bytes (a zero-wait readiness check)."""
+        try:
+            if self.sock.fileno() < 0:
+                return False
+            if hasattr(select, "poll"):
+                poller = select.poll()
+                poller.register(self.twin, select.POLLIN)
+                return not poller.poll(0)
+            readable, _, _ = select.select([self.twin], [], [], 0)
+            return not readable
+        except (OSError, ValueError):
+            return False
+
+
+class Pool:
+    """Idle connections by key, at most ``per_key`` each, dropped after ``expiry`` idle seconds."""
+
+    def __init__(self, per_key: int = 8, expiry: float = 15.0) -> None:
+        self.per_key = per_key
+        self.expiry = expiry
+        self._idle: dict[Hashable, list[Connection]] = {}
+        self._lock = threading.Lock()
+        self._generation = 0  # moves on at close(): connections out at that time are not taken back
+        self._opened = itertools.count()
+        self.opened = 0
+
+    def count_opened(self) -> int:
+        """Note a connection opened; the new count."""
+        self.opened = next(self._opened) + 1
+        return self.opened
+
+    @property
+    def generation(self) -> int:
+        """The pool's current generation; :meth:`give` refuses connections taken in an older one."""
+        return self._generation
+
+    def take(self, key: Hashable) -> Connection | None:
+        """An idle connection for ``key`` that still looks open, or ``None``."""
+        stale: list[Connection] = []
+        found = None
+        now = time.monotonic()
+        with self._lock:
+            idle = self._idle.get(key)
+            while idle:
+                conn = idle.pop()  # the most recently used: the likeliest to be open
+                if now - conn.idle_since > self.expiry:
+                    stale.append(conn)
+                    continue
+                found = conn
+                break
+        for conn in stale:
+            conn.close()
+        if found is not None and not found.idle_and_open():
+            found.close()
+            return self.take(key)
+        return found
+
+    def give(self, conn: Connection, generation: int) -> None:
+        """Take ``conn`` back as idle (or close it: the pool was closed since, or is full)."""
+        conn.idle_since = time.monotonic()
+        with self._lock:
+            if generation == self._generation:
+                idle = self._idle.setdefault(conn.key, [])
+                if len(idle) < self.per_key:
+                    idle.append(conn)
+                    return
+        conn.close()
+
+    def idle(self) -> int:
+        """How many connections are idle in the pool."""
+        with self._lock:
+            return sum(len(v) for v in self._idle.values())
+
+    def __del__(self) -> None:
+        # a transport dropped without close(): its idle sockets go with it, quietly (as they did before pooling)
+        for conns in getattr(self, "_idle", {}).values():
+            for conn in conns:
+                conn.close()
+
+    def close(self) -> None:
+        """Close every idle connection; those in use are closed when their exchanges end."""
+        with self._lock:
+            idle, self._idle = self._idle, {}
+            self._generation += 1
+        for conns in idle.values():
+            for conn in conns:
+                conn.close()

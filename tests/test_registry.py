@@ -1,0 +1,170 @@
+"""The provider registry is the one list of providers, and what each row says of its API holds.
+
+* every provider folder has a row and every row a folder;
+* the names a row gives are the ones the package uses (detection's display
+  names, the base URL ``http_request`` sends to);
+* ``capabilities``: every part kind a row says a request carries is sent by
+  ``request_from_items``, and the recorded answers decode to no part kind the
+  row leaves out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import unittest
+from typing import Any, Iterator
+
+import agentkit_core.providers
+from agentkit_core import (
+    CustomPart,
+    FilePart,
+    InlineBytes,
+    Item,
+    ItemKind,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    PartKind,
+    PartsOutput,
+    StructuredPart,
+    TextOutput,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    ToolResultPart,
+)
+from agentkit_core.providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
+from agentkit_core.providers._common.detect import NAMES, sniff
+from tests import recorded
+
+#: The portable settings of ``ModelSettings`` (issue 25's table), which a row's ``settings`` names.
+PORTABLE_SETTINGS = frozenset(
+    ("max_tokens", "temperature", "top_p", "stop", "seed", "reasoning_effort", "reasoning_budget", "output_schema",
+     "parallel_tool_calls")
+)
+ALL_KINDS = frozenset(k.value for k in PartKind)
+
+
+def recorded_items(provider: str, answers: bool) -> Iterator[Item]:
+    """Every item the provider's recordings decode to: its answers (responses, streams) or its requests."""
+    for suffix in (".response.json", ".stream.jsonl", ".sse.txt") if answers else (".request.json",):
+        for name in recorded.names(provider, suffix):
+            try:
+                yield from recorded.items(provider, name)
+            except NormalizeError:
+                continue  # a recording kept to prove a refusal
+
+
+def kinds_of(parts: Any) -> Iterator[str]:
+    """The part kinds of ``parts``, those inside tool results' parts included."""
+    for part in parts:
+        yield part.part_kind.value
+        if isinstance(part, ToolResultPart) and isinstance(part.output, PartsOutput):
+            yield from kinds_of(part.output.parts)
+
+
+def samples(provider: str) -> Iterator[Item]:
+    """One-part items of every kind: made here, and every part of the provider's recordings in its item's kind."""
+    call = ToolCallId("call_registry")
+    yield Item(ItemKind.USER, [TextPart("registry")])
+    yield Item(ItemKind.USER, [MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"\x89PNG registry"))])
+    yield Item(ItemKind.USER, [FilePart(InlineBytes(b"%PDF-1.4 registry"), name="r.pdf", mime_type="application/pdf")])
+    yield Item(ItemKind.USER, [StructuredPart({"registry": 1})])
+    yield Item(ItemKind.ASSISTANT, [ToolCallPart(call, "lookup", {"q": "registry"})])
+    yield Item(ItemKind.TOOL, [ToolResultPart(call, TextOutput("registry"), metadata={"agentkit.tool_name": "lookup"})])
+    for namespace in ("anthropic", "openai", "openai.chat", "gemini"):  # each provider sends its own custom parts
+        yield Item(ItemKind.USER, [CustomPart(namespace + ".registry", value={"type": "registry"})])
+    for answers in (True, False):
+        for item in recorded_items(provider, answers):
+            for part in item.parts:
+                yield Item(item.kind, [part])
+
+
+def sends(module: Any, item: Item) -> bool:
+    """Whether ``module.request_from_items`` writes anything for ``item``'s one part (refusing it is not sending)."""
+    empty = json.dumps(module.request_from_items([Item(item.kind, [])]), sort_keys=True)
+    try:
+        return json.dumps(module.request_from_items([item]), sort_keys=True) != empty
+    except NormalizeError:
+        return False
+
+
+class RegistryTest(unittest.TestCase):
+    def test_every_folder_has_a_row_and_every_row_a_folder(self) -> None:
+        folders = {m.name for m in pkgutil.iter_modules(agentkit_core.providers.__path__) if m.ispkg and not m.name.startswith("_")}
+        rows = [row.module for row in PROVIDERS]
+        self.assertEqual(len(rows), len(set(rows)), "a module has two rows")
+        self.assertEqual(folders - set(rows), set(), "provider folders without a registry row")
+        self.assertEqual(set(rows) - folders, set(), "registry rows without a provider folder")
+
+    def test_rows_are_values_with_distinct_names(self) -> None:
+        for field in ("module", "display", "cli"):
+            names = [getattr(row, field) for row in PROVIDERS]
+            self.assertEqual(len(names), len(set(names)), field)
+        for row in PROVIDERS:
+            with self.subTest(row.module):
+                self.assertIsInstance(row, ProviderInfo)
+                self.assertIsInstance(row.capabilities, Capabilities)
+                self.assertTrue(row.key_variables and all(v.isupper() for v in row.key_variables), row.key_variables)
+                self.assertTrue(row.base_url.startswith("https://") and not row.base_url.endswith("/"), row.base_url)
+                self.assertRaises(AttributeError, setattr, row, "display", "x")
+
+    def test_provider_info_takes_the_module_or_the_cli_spelling(self) -> None:
+        for row in PROVIDERS:
+            self.assertIs(provider_info(row.module), row)
+            self.assertIs(provider_info(row.cli), row)
+            self.assertIs(capabilities(row.cli), row.capabilities)
+        with self.assertRaisesRegex(ValueError, "'mistral' is none of anthropic, openai_chat"):
+            provider_info("mistral")
+        with self.assertRaisesRegex(TypeError, "provider: expected a string, found int"):
+            provider_info(3)  # type: ignore[arg-type]
+
+    def test_detection_and_http_requests_use_the_row(self) -> None:
+        self.assertEqual(NAMES, {row.module: row.display for row in PROVIDERS})
+        found = sniff({"type": "message", "role": "assistant", "content": []})
+        self.assertEqual(found.what if found else None, provider_info("anthropic").display + " response")
+        for row in PROVIDERS:
+            with self.subTest(row.module):
+                module = recorded.PROVIDERS[row.module]
+                request = module.http_request([Item(ItemKind.USER, [TextPart("hi")])], model="m", max_tokens=1)
+                self.assertTrue(request.url.startswith(row.base_url + "/"), request.url)
+
+    def test_capabilities_name_portable_settings_and_part_kinds(self) -> None:
+        for row in PROVIDERS:
+            with self.subTest(row.module):
+                caps = row.capabilities
+                self.assertLessEqual(caps.settings, PORTABLE_SETTINGS)
+                self.assertIn("max_tokens", caps.settings)
+                self.assertEqual(bool(caps.reasoning_efforts), "reasoning_effort" in caps.settings)
+                self.assertTrue(all(e == e.lower() for e in caps.reasoning_efforts), caps.reasoning_efforts)
+                self.assertLessEqual(caps.parts_in | caps.parts_out, ALL_KINDS)
+
+    def test_a_request_sends_exactly_the_part_kinds_the_row_says_it_carries(self) -> None:
+        for row in PROVIDERS:
+            module = recorded.PROVIDERS[row.module]
+            sent: set[str] = set()
+            for item in samples(row.module):
+                if sends(module, item):
+                    sent.update(kinds_of(item.parts[:1]))
+            with self.subTest(row.module):
+                self.assertEqual(sent, set(row.capabilities.parts_in))
+
+    def test_recorded_answers_hold_only_the_part_kinds_the_row_lists(self) -> None:
+        for row in PROVIDERS:
+            with self.subTest(row.module):
+                found = {k for item in recorded_items(row.module, answers=True) for k in kinds_of(item.parts)}
+                self.assertTrue(found, "no recorded answer")
+                self.assertLessEqual(found, set(row.capabilities.parts_out))
+                if row.capabilities.server_tools:
+                    self.assertIn(PartKind.CUSTOM.value, row.capabilities.parts_out)
+
+    def test_public_names_have_docstrings(self) -> None:
+        for value in (capabilities, provider_info, Capabilities, ProviderInfo):
+            self.assertTrue(value.__doc__, value)
+        self.assertIn("Adding a provider", agentkit_core.providers._registry.__doc__ or "")
+
+
+if __name__ == "__main__":
+    unittest.main()
