@@ -16,7 +16,8 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Sequence
 
-from .jsontext import JsonValue, checked_json
+from .error import NormalizeError
+from .jsontext import JsonValue, checked_json, parse_json
 
 __all__ = ("ModelSettings", "SETTING_NAMES")
 
@@ -25,51 +26,51 @@ _OWNER = "ModelSettings"
 
 def _number(v: object, name: str, low: float, high: float) -> float | int:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise TypeError(f"{_OWNER}.{name}: expected a number, got {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.{name}: expected a number, found {type(v).__name__}")
     if not (math.isfinite(v) and low <= v <= high):
-        raise ValueError(f"{_OWNER}.{name}: expected a number from {low:g} to {high:g}, found {v!r}")
+        raise NormalizeError(f"expected a number from {low:g} to {high:g}, found {v!r}", f"{_OWNER}.{name}")
     return v
 
 
 def _integer(v: object, name: str, positive: bool) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError(f"{_OWNER}.{name}: expected an int, got {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.{name}: expected an int, found {type(v).__name__}")
     if positive and v < 1:
-        raise ValueError(f"{_OWNER}.{name}: expected a count of 1 or more, found {v}")
+        raise NormalizeError(f"expected a count of 1 or more, found {v}", f"{_OWNER}.{name}")
     if not -(2**63) <= v < 2**64:
-        raise ValueError(f"{_OWNER}.{name}: {v} does not fit in 64 bits")
+        raise NormalizeError(f"{v} does not fit in 64 bits", f"{_OWNER}.{name}")
     return v
 
 
 def _text(v: object, name: str) -> str:
     if not isinstance(v, str):
-        raise TypeError(f"{_OWNER}.{name}: expected a str, got {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.{name}: expected a str, found {type(v).__name__}")
     if not v:
-        raise ValueError(f"{_OWNER}.{name}: expected a non-empty string")
+        raise NormalizeError("expected a non-empty string", f"{_OWNER}.{name}")
     return v
 
 
 def _stop(v: object) -> tuple[str, ...]:
     if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Sequence):
-        raise TypeError(f"{_OWNER}.stop: expected a sequence of strings, got {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.stop: expected a sequence of strings, found {type(v).__name__}")
     out = tuple(v)
     if not out:
-        raise ValueError(f"{_OWNER}.stop: expected at least one stop sequence (leave it None for none)")
+        raise NormalizeError("expected at least one stop sequence (leave it None for none)", f"{_OWNER}.stop")
     for n, s in enumerate(out):
         if not isinstance(s, str):
-            raise TypeError(f"{_OWNER}.stop[{n}]: expected a str, got {type(s).__name__}")
+            raise TypeError(f"{_OWNER}.stop[{n}]: expected a str, found {type(s).__name__}")
         if not s:
-            raise ValueError(f"{_OWNER}.stop[{n}]: a stop sequence cannot be empty")
+            raise NormalizeError("a stop sequence cannot be empty", f"{_OWNER}.stop[{n}]")
     return out
 
 
 def _schema(v: object) -> dict[str, JsonValue]:
     if not isinstance(v, Mapping):
-        raise TypeError(f"{_OWNER}.output_schema: expected a JSON Schema object (a dict), got {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.output_schema: expected a JSON Schema object (a dict), found {type(v).__name__}")
     try:
         copied = checked_json(dict(v))
-    except ValueError as exc:
-        raise ValueError(f"{_OWNER}.output_schema: not JSON data: {exc}") from None
+    except NormalizeError as exc:
+        raise NormalizeError(f"not JSON data: {exc.message}", f"{_OWNER}.output_schema" + (f".{exc.path}" if exc.path else "")) from None
     assert isinstance(copied, dict)
     return copied
 
@@ -86,7 +87,8 @@ class ModelSettings:
     positive count of thinking tokens; ``output_schema`` a JSON Schema (a JSON
     object, copied) the answer must follow; ``parallel_tool_calls`` whether
     the model may call several tools at once.  A wrong type raises
-    ``TypeError``, a wrong value ``ValueError``, naming the field.
+    ``TypeError``, a wrong value :class:`~agentkit_core.NormalizeError` (a
+    ``ValueError``), naming the field.
     """
 
     max_tokens: int | None = None
@@ -117,7 +119,7 @@ class ModelSettings:
         if self.output_schema is not None:
             object.__setattr__(self, "output_schema", _schema(self.output_schema))
         if self.parallel_tool_calls is not None and not isinstance(self.parallel_tool_calls, bool):
-            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a bool, got {type(self.parallel_tool_calls).__name__}")
+            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a bool, found {type(self.parallel_tool_calls).__name__}")
 
     def given(self) -> dict[str, Any]:
         """The settings that are set, by name, in field order."""
@@ -132,13 +134,28 @@ class ModelSettings:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], /) -> ModelSettings:
-        """The settings of :meth:`to_dict`'s form; an unknown name raises ``ValueError``, a bad value as the constructor does."""
+        """The settings of :meth:`to_dict`'s form; an unknown name raises :class:`~agentkit_core.NormalizeError`, a bad value
+        as the constructor does."""
         if not isinstance(d, Mapping):
-            raise TypeError(f"{_OWNER}.from_dict: expected a mapping, got {type(d).__name__}")
+            raise TypeError(f"{_OWNER}.from_dict: expected a mapping, found {type(d).__name__}")
         unknown = [k for k in d if k not in SETTING_NAMES]
         if unknown:
-            raise ValueError(f"{_OWNER}: {str(unknown[0])[:80]!r} is no setting (the settings: {', '.join(SETTING_NAMES)})")
+            raise NormalizeError(f"{str(unknown[0])[:80]!r} is no setting (the settings: {', '.join(SETTING_NAMES)})", _OWNER)
         return cls(**{k: v for k, v in d.items() if v is not None})
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as compact JSON text."""
+        import json
+
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes | bytearray, /) -> ModelSettings:
+        """The settings of :meth:`to_json`'s text; :class:`~agentkit_core.NormalizeError` for text that is not."""
+        value = parse_json(text)
+        if not isinstance(value, dict):
+            raise NormalizeError("expected a JSON object of settings", _OWNER)
+        return cls.from_dict(value)
 
     def merged(self, other: ModelSettings | None) -> ModelSettings:
         """These settings with ``other``'s set ones on top."""
