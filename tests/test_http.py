@@ -368,6 +368,23 @@ class TransportProtocolTest(unittest.TestCase):
         self.assertEqual((caught.exception.status, caught.exception.error_type, caught.exception.request_id), (404, "not_found", "r"))
         self.assertEqual(len(transport.made), 1)
 
+    def test_an_echoed_key_is_hidden_by_send(self) -> None:
+        body = b'{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error"}}' % KEY.encode()
+        with self.assertRaises(ProviderError) as caught:
+            send(self.REQUEST, transport=FakeTransport((401, [], [body])))  # type: ignore[arg-type]
+        self.assertEqual(caught.exception.message, "Incorrect API key provided: ***")
+        self.assertNotIn(KEY.encode(), caught.exception.body)
+
+    @event_loop_test
+    async def test_an_echoed_key_is_hidden_by_asend(self) -> None:
+        from agentkit_core.http import asend
+
+        body = b'{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error"}}' % KEY.encode()
+        with self.assertRaises(ProviderError) as caught:
+            await asend(self.REQUEST, transport=FakeTransport((401, [], [body])))  # type: ignore[arg-type]
+        self.assertEqual(caught.exception.message, "Incorrect API key provided: ***")
+        self.assertNotIn(KEY, repr(caught.exception))
+
     def test_arguments(self) -> None:
         for bad, error in (({"retries": -1}, ValueError), ({"retries": True}, TypeError), ({"timeout": 0}, ValueError),
                            ({"timeout": float("nan")}, ValueError), ({"connect_timeout": "5"}, TypeError)):

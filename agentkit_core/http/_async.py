@@ -290,13 +290,13 @@ class AsyncResponse:
 
     def lines(self) -> AsyncIterator[str]:
         """The body's text lines without their ends, as they arrive."""
-        from ..providers._common.streams import alines_of
+        from ._sse import alines_of
 
         return alines_of(self.chunks())
 
     def events(self) -> AsyncIterator[dict[str, JsonValue]]:
         """The JSON object of each server-sent event, as it arrives."""
-        from ..providers._common.streams import events_from_sse
+        from ._sse import events_from_sse
 
         return events_from_sse(self.chunks())
 

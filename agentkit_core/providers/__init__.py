@@ -111,7 +111,7 @@ def detect(value: object) -> str | None:
     >>> detect({"candidates": []}), detect({"object": "chat.completion.chunk"}), detect({})
     ('gemini', 'openai_chat', None)
     """
-    from ._common.detect import sniff
+    from .._detect import sniff
     from ._common.held import dumped
 
     found = sniff(value if type(value) is dict else dumped(value, quiet=True))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 from ... import NormalizeError, checked_json
 from ...http import Request
 from . import JsonDict
+from .reuse import json_bytes
 from .tools import Choice, Tools
 
 if TYPE_CHECKING:
@@ -92,11 +93,9 @@ def json_body(first: JsonDict, settings: Mapping[str, Any], last: JsonDict) -> J
 
 def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream: bool) -> Request:
     """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting an event stream."""
-    import json
-
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    data = json_bytes(body)
     accept = {"accept": "text/event-stream"} if stream else {}
-    return Request("POST", url, {"content-type": "application/json", **headers, **accept}, text.encode("utf-8"))
+    return Request("POST", url, {"content-type": "application/json", **headers, **accept}, data)
 
 
 def request_body(

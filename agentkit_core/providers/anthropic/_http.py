@@ -9,7 +9,7 @@ from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
-from ._request import request_from_items
+from ._request import kept_request
 from ._settings import fields_of, with_choice_type
 
 __all__ = ("http_request", "BASE_URL", "API_VERSION")
@@ -42,7 +42,7 @@ def http_request(
     gateway that adds its own).  ``base_url`` replaces
     ``https://api.anthropic.com``.  Send it with :func:`agentkit_core.http.send`.
     """
-    fields = request_from_items(items, tools=tools, tool_choice=tool_choice)
+    fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last = {"stream": True} if stream else {}
     body = with_choice_type(request_body(_NAME, {"model": checked_model(model)}, fields, fields_of(settings), native, last))
     if "max_tokens" not in body:

@@ -40,6 +40,7 @@ from ... import (
 from .._common import JsonDict, b64decode, b64encode, carried, carry, checked_list, copy_json, dumps, json_object
 from .._common import name_results, parse_data_url, wrong
 from .._common.held import take
+from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, SYSTEM_ROLE
 from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
@@ -258,32 +259,66 @@ def _blocks_of(content: str | list[JsonDict]) -> list[JsonDict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
-def transcript_fields(checked: Sequence[Item]) -> JsonDict:
-    """``{"system": ..., "messages": [...]}`` for ``checked`` items (``system`` only when a SYSTEM or DEVELOPER
-    item is), raising :class:`~agentkit_core.NormalizeError` at ``items[i].parts[j]`` for what the API cannot take."""
-    system: list[str | list[JsonDict]] = []
-    messages: list[JsonDict] = []
-    for i, item in enumerate(checked):
-        path = f"items[{i}]"
-        content = _native_content(item, path)
+class Build:
+    """The fold that writes ``system`` and ``messages`` (:class:`~.._common.reuse.Build`): each message is final when made.
+
+    An empty final assistant message (a request's prefill) is sent only while it is last, so it is in :meth:`rest`.
+    """
+
+    __slots__ = ("messages", "system", "last")
+
+    def __init__(self) -> None:
+        self.messages: list[JsonDict] = []
+        self.system: list[str | list[JsonDict]] = []
+        self.last: Item | None = None
+
+    def copy(self) -> Build:
+        build = Build()
+        build.messages, build.system, build.last = list(self.messages), list(self.system), self.last
+        return build
+
+    def add(self, i: int, item: Item) -> None:
+        self.last = item
+        content = _native_content(item, f"items[{i}]")
         in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(SYSTEM_ROLE) == "system"
         if item.kind in _SYSTEM_KINDS and not in_place:
             if content != [] or not item.parts:  # kept unless every part was dropped
-                system.append(content)
-            continue
-        if content == [] and not in_place and not _empty_prefill(item, i == len(checked) - 1):
-            continue  # the API refuses an empty message (a refusal's item, foreign reasoning alone)
-        message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
-        if not _from_response(item):  # a response's fields describe it, not a message to send
-            write_extras(message, item.metadata)
-        messages.append(message)
-    body: JsonDict = {}
-    if len(system) == 1:
-        body["system"] = system[0]
-    elif system:
-        body["system"] = [block for content in system for block in _blocks_of(content)]
-    body["messages"] = messages
-    return body
+                self.system.append(content)
+            return
+        if content == [] and not in_place:
+            return  # the API refuses an empty message (a refusal's item, foreign reasoning alone); a last prefill is in rest()
+        self.messages.append(_message(item, content))
+
+    def take_final(self) -> list[JsonDict]:
+        out, self.messages = self.messages, []
+        return out
+
+    def rest(self) -> list[JsonDict]:
+        last = self.last
+        return [_message(last, [])] if last is not None and _empty_prefill(last, True) else []
+
+    def fields(self, messages: object, count: int) -> JsonDict:
+        system = self.system
+        body: JsonDict = {}
+        if len(system) == 1:
+            body["system"] = system[0]
+        elif system:
+            body["system"] = [block for content in system for block in _blocks_of(content)]
+        body["messages"] = messages
+        return body
+
+
+def _message(item: Item, content: str | list[JsonDict]) -> JsonDict:
+    message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
+    if not _from_response(item):  # a response's fields describe it, not a message to send
+        write_extras(message, item.metadata)
+    return message
+
+
+def transcript_fields(checked: Sequence[Item]) -> JsonDict:
+    """``{"system": ..., "messages": [...]}`` for ``checked`` items (``system`` only when a SYSTEM or DEVELOPER
+    item is), raising :class:`~agentkit_core.NormalizeError` at ``items[i].parts[j]`` for what the API cannot take."""
+    return fresh(Build(), checked)
 
 
 # -- requests ---------------------------------------------------------------------------
@@ -332,7 +367,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
-    messages = body.get("messages", [])
+    messages = body.get("messages", [])  # absent is none; null is no list
     if not isinstance(messages, list):
         raise wrong("a list of messages", messages, "messages")
     for i, message in enumerate(messages):
@@ -356,3 +391,12 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
     """
     fields = {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
     return fields if settings is None else with_choice_type(with_settings(fields, fields_of(settings)))
+
+
+#: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
+KEPT = Kept(Build)
+
+
+def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """:func:`request_from_items` for ``http_request``: the same bytes once encoded, the messages joined from kept pieces."""
+    return {**KEPT.fields(items), **tool_fields(tools, tool_choice)}

@@ -36,12 +36,11 @@ from ._response import (
     check_message,
     custom,
     finish_reason,
-    optional,
     part_from_block,
     usage_from_native,
 )
 from ._held import EVENT
-from .._common import JsonDict, copy_json, json_object, parse_arguments, wrong
+from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
 from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 
@@ -259,9 +258,7 @@ class AnthropicStreamDecoder:
         return self._commit(index)
 
     def _message_delta(self, event: JsonDict) -> list[Delta]:
-        delta, usage = event.get("delta"), event.get("usage")
-        optional(delta, dict, "delta")
-        optional(usage, dict, "usage")
+        delta, usage = optional_obj(event, "delta"), optional_obj(event, "usage")
         message = copy_json(self._message)
         message.update(copy_json(delta or {}))
         # Message fields (``context_management``, ``input_transformations``) replace the message's; others merge.

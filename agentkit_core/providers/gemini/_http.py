@@ -9,7 +9,7 @@ from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
-from ._request import request_from_items
+from ._request import kept_request
 from ._settings import fields_of
 
 __all__ = ("http_request", "BASE_URL")
@@ -44,6 +44,6 @@ def http_request(
     name = checked_model(model)
     path = name if "/" in name else "models/" + name
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
-    body = request_body("gemini", {}, request_from_items(items, tools=tools, tool_choice=tool_choice), fields_of(settings), native, {})
+    body = request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), fields_of(settings), native, {})
     own = key_header("x-goog-api-key", api_key)
     return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", extra_headers(own, headers, stream=stream), body, stream=stream)

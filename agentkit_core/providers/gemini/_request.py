@@ -33,11 +33,12 @@ from ... import (
     Uri,
 )
 from .._common import JsonDict, b64encode, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
-from .._common import owned, under, wrong
+from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
+from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
-from ._response import Calls, object_at, parts_from_content
+from ._response import Calls, parts_from_content
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
 from ._settings import fields_of
@@ -218,15 +219,12 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
     items = []
     system_key = key_of(request, "systemInstruction")
     if system_key is not None and request[system_key] is not None:
-        item = _content_item(object_at(request[system_key], system_key), calls, system_key, ItemKind.SYSTEM)
+        item = _content_item(json_object(request[system_key], system_key), calls, system_key, ItemKind.SYSTEM)
         if system_key != "systemInstruction":
             item = item.with_metadata(item.metadata.merged({SNAKE: ["systemInstruction"]}))
         items.append(item)
-    contents = request.get("contents")
-    if contents is not None and not isinstance(contents, list):
-        raise wrong("an array", contents, "contents")
-    for i, content in enumerate(contents or ()):
-        items.append(_content_item(object_at(content, f"contents[{i}]"), calls, f"contents[{i}]"))
+    for i, content in enumerate(optional_arr(request, "contents") or ()):
+        items.append(_content_item(json_object(content, f"contents[{i}]"), calls, f"contents[{i}]"))
     return name_results(items)
 
 
@@ -257,14 +255,91 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
 _ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
 
 
-def _sign_first_call(content: JsonDict, as_sent: set[int]) -> None:
-    """Give the first ``functionCall`` of a model content :data:`SKIP_SIGNATURE` unless it has a signature.
+def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
+    """``content`` (a model content) with :data:`SKIP_SIGNATURE` on its first ``functionCall`` unless it has a signature.
 
-    A call a request held without one (``as_sent``) goes back as it was sent.
+    A call a request held without one (``as_sent``) goes back as it was sent.  ``content`` itself is not
+    changed (a kept build may share it): what gains the signature is a copy.
     """
-    call = next((p for p in content["parts"] if key_of(p, "functionCall") is not None), None)
-    if call is not None and key_of(call, "thoughtSignature") is None and id(call) not in as_sent:
-        call["thoughtSignature"] = SKIP_SIGNATURE
+    parts = content["parts"]
+    for n, part in enumerate(parts):
+        if key_of(part, "functionCall") is not None:
+            if key_of(part, "thoughtSignature") is None and id(part) not in as_sent:
+                signed = list(parts)
+                signed[n] = {**part, "thoughtSignature": SKIP_SIGNATURE}
+                return {**content, "parts": signed}
+            break
+    return content
+
+
+class Build:
+    """The fold that writes ``contents`` and ``systemInstruction`` (:class:`~.._common.reuse.Build`).
+
+    The last content stays open: the next item's calls or results may go into it (:data:`_ONE_TURN`).
+    """
+
+    __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent")
+
+    def __init__(self) -> None:
+        self.encoder = Encoder()
+        self.contents: list[JsonDict] = []
+        self.steps: list[bool] = []  # whether each content holds an ASSISTANT item's parts
+        self.system: list[tuple[Item, JsonDict]] = []
+        self.last: ItemKind | None = None  # the kind of the item the last content came from
+        self.as_sent: set[int] = set()  # calls a request held without a signature (ids of their native parts)
+
+    def copy(self) -> Build:
+        build = Build()
+        build.encoder.calls = dict(self.encoder.calls)
+        build.contents = [{**c, "parts": list(c["parts"])} for c in self.contents]  # the open one grows in place
+        build.steps, build.system, build.last, build.as_sent = list(self.steps), list(self.system), self.last, set(self.as_sent)
+        return build
+
+    def add(self, n: int, item: Item) -> None:
+        instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
+        role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
+        try:
+            content = _content(item, self.encoder, role, self.as_sent)
+        except NormalizeError as exc:
+            raise under(exc, "items", f"[{n}]") from None
+        if content is not None and instruction:
+            self.system.append((item, content))
+        elif content is not None:
+            contents, last = self.contents, self.last
+            foreign = not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts)
+            if contents and foreign and item.kind is last and item.kind in _ONE_TURN:
+                contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
+            else:
+                contents.append(content)
+                self.steps.append(False)
+            if item.kind is ItemKind.ASSISTANT:
+                self.steps[-1] = True
+            self.last = item.kind
+
+    def _sent(self, content: JsonDict, step: bool) -> JsonDict:
+        return _signed(content, self.as_sent) if step else content
+
+    def take_final(self) -> list[JsonDict]:
+        done = len(self.contents) - 1
+        if done <= 0:
+            return []
+        out = [self._sent(c, step) for c, step in zip(self.contents[:done], self.steps)]
+        for content in self.contents[:done]:  # their parts' ids may be reused once they are gone
+            self.as_sent.difference_update(id(p) for p in content["parts"])
+        del self.contents[:done], self.steps[:done]
+        return out
+
+    def rest(self) -> list[JsonDict]:
+        return [self._sent(c, step) for c, step in zip(self.contents, self.steps)]
+
+    def fields(self, messages: object, count: int) -> JsonDict:
+        body: JsonDict = {"contents": messages}
+        system = self.system
+        if system:
+            snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
+            merged = system[0][1] if len(system) == 1 else {"parts": [p for _, content in system for p in content["parts"]]}
+            body["system_instruction" if snake else "systemInstruction"] = merged
+        return body
 
 
 def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None,
@@ -277,36 +352,15 @@ def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice:
     ``generationConfig`` fields (see :mod:`._settings`); one the API has no field for
     raises ``ValueError``.
     """
-    encoder = Encoder()
-    contents: list[JsonDict] = []
-    system: list[tuple[Item, JsonDict]] = []
-    last: ItemKind | None = None  # the kind of the item the last content came from
-    steps: list[JsonDict] = []  # the contents of ASSISTANT items
-    as_sent: set[int] = set()  # calls a request held without a signature
-    for n, item in enumerate(checked_list(items, Item, "items")):
-        instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
-        role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
-        try:
-            content = _content(item, encoder, role, as_sent)
-        except NormalizeError as exc:
-            raise under(exc, "items", f"[{n}]") from None
-        if content is not None and instruction:
-            system.append((item, content))
-        elif content is not None:
-            foreign = not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts)
-            if foreign and item.kind is last and item.kind in _ONE_TURN:
-                contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
-            else:
-                contents.append(content)
-            if item.kind is ItemKind.ASSISTANT and not (steps and steps[-1] is contents[-1]):
-                steps.append(contents[-1])
-            last = item.kind
-    for step in steps:
-        _sign_first_call(step, as_sent)
-    body: JsonDict = {"contents": contents}
-    if system:
-        snake = any("systemInstruction" in marked_paths(item.metadata, SNAKE) for item, _ in system)
-        merged = system[0][1] if len(system) == 1 else {"parts": [p for _, content in system for p in content["parts"]]}
-        body["system_instruction" if snake else "systemInstruction"] = merged
+    body = fresh(Build(), checked_list(items, Item, "items"))
     fields = {**body, **tool_fields(tools, tool_choice)}
     return fields if settings is None else with_settings(fields, fields_of(settings))
+
+
+#: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
+KEPT = Kept(Build)
+
+
+def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """:func:`request_from_items` for ``http_request``: the same bytes once encoded, the contents joined from kept pieces."""
+    return {**KEPT.fields(items), **tool_fields(tools, tool_choice)}

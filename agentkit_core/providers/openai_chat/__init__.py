@@ -268,7 +268,7 @@ from typing import Any, Iterable
 
 from ... import Item, NormalizeError
 from ._held import RESPONSE
-from .._common import under, wrong
+from .._common import optional_arr, optional_obj, optional_str, under, wrong
 from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
@@ -276,9 +276,6 @@ from ._response import (
     checked_usage,
     choice_item,
     finish_reason,
-    get_arr,
-    get_obj,
-    get_str,
     message_parts,
     reasoning_field,
     usage_from_native,
@@ -321,10 +318,10 @@ def items_from_response(body: Any) -> list[Item]:
     :class:`NormalizeError` naming the field for what it cannot take.
     """
     body = take(body, RESPONSE)
-    get_str(body, "id")
-    native_usage = get_obj(body, "usage")
+    optional_str(body, "id")
+    native_usage = optional_obj(body, "usage")
     usage = None if native_usage is None else checked_usage(native_usage)
-    choices = get_arr(body, "choices") or []
+    choices = optional_arr(body, "choices") or []
     if not choices:
         return [choice_item(body, {}, {}, (), usage, None)]
     items = []
@@ -332,8 +329,8 @@ def items_from_response(body: Any) -> list[Item]:
         try:
             if not isinstance(choice, dict):
                 raise wrong("an object", choice)
-            get_str(choice, "finish_reason")
-            msg = get_obj(choice, "message") or {}
+            optional_str(choice, "finish_reason")
+            msg = optional_obj(choice, "message") or {}
             field = reasoning_field(msg)
             try:
                 parts = [p for _, p in message_parts(msg, field)]

@@ -39,6 +39,7 @@ from ... import (
 from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
+from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -58,7 +59,8 @@ from ._keys import (
     TYPE_KEY,
 )
 from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, ROLE_KINDS, audio_format, base64_of
-from ._response import content_part, content_parts, get_arr, get_obj, get_str, listed, message_parts, reasoning_field
+from .._common import json_object, optional_arr, optional_obj, optional_str, required_str
+from ._response import content_part, content_parts, listed, message_parts, reasoning_field
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
 from ._settings import fields_of
@@ -307,36 +309,57 @@ def tool_message(
     return msg
 
 
-def messages_of(items: Sequence[Item]) -> list[JsonDict]:
-    """Checked items -> the ``messages`` of a Chat Completions request (media of tool results follow as one user message)."""
-    messages: list[JsonDict] = []
-    media: list[JsonValue] = []  # entries of tool results, sent as one user message after the tool messages
-    calls: dict[str, ToolCallPart] = {}
+class Build:
+    """The fold that writes the ``messages`` (:class:`~.._common.reuse.Build`): each message is final when made."""
 
-    def send(msg: JsonDict | None) -> None:
+    __slots__ = ("messages", "media", "calls")
+
+    def __init__(self) -> None:
+        self.messages: list[JsonDict] = []
+        self.media: list[JsonValue] = []  # entries of tool results, sent as one user message before the next message
+        self.calls: dict[str, ToolCallPart] = {}
+
+    def copy(self) -> Build:
+        build = Build()
+        build.messages, build.media, build.calls = list(self.messages), list(self.media), dict(self.calls)
+        return build
+
+    def _send(self, msg: JsonDict | None) -> None:
         if msg is not None:
-            if media:
-                messages.append({"role": "user", "content": list(media)})
-                media.clear()
-            messages.append(msg)
+            if self.media:
+                self.messages.append({"role": "user", "content": self.media})
+                self.media = []
+            self.messages.append(msg)
 
-    for n, item in enumerate(items):
+    def add(self, n: int, item: Item) -> None:
         try:
             parts = list(enumerate(item.parts))
             rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
-            calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
+            self.calls.update((p.id.value, p) for _, p in rest if isinstance(p, ToolCallPart))
             if item.kind is ItemKind.ASSISTANT:
-                send(assistant_message(rest, item))
-            results = [tool_message(j, p, item, calls, media) for j, p in parts if isinstance(p, ToolResultPart)]
-            messages.extend(results)
+                self._send(assistant_message(rest, item))
+            results = [tool_message(j, p, item, self.calls, self.media) for j, p in parts if isinstance(p, ToolResultPart)]
+            self.messages.extend(results)
             if item.kind is not ItemKind.ASSISTANT and (rest or not results):
                 role = item.metadata.get(CHAT + "role")
-                send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
+                self._send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
-    if media:
-        messages.append({"role": "user", "content": media})
-    return messages
+
+    def take_final(self) -> list[JsonDict]:
+        out, self.messages = self.messages, []
+        return out
+
+    def rest(self) -> list[JsonDict]:
+        return [{"role": "user", "content": self.media}] if self.media else []
+
+    def fields(self, messages: Any, count: int) -> JsonDict:
+        return {"messages": messages}
+
+
+def messages_of(items: Sequence[Item]) -> list[JsonDict]:
+    """Checked items -> the ``messages`` of a Chat Completions request (media of tool results follow as one user message)."""
+    return fresh(Build(), items)["messages"]  # type: ignore[no-any-return]
 
 
 # -- request -> items ---------------------------------------------------------------------------
@@ -347,7 +370,7 @@ def items_from_request(body: Any) -> list[Item]:
 
     Raises :class:`NormalizeError` naming the field for what it cannot take.
     """
-    messages = get_arr(take(body, REQUEST), "messages") or []
+    messages = optional_arr(take(body, REQUEST), "messages") or []
     items = []
     for n, msg in enumerate(messages):
         try:
@@ -358,11 +381,7 @@ def items_from_request(body: Any) -> list[Item]:
 
 
 def _request_item(msg: Any) -> Item:
-    if not isinstance(msg, dict):
-        raise wrong("an object", msg)
-    role = msg.get("role")
-    if type(role) is not str:
-        raise wrong("a string", role, "role")
+    role = required_str(json_object(msg), "role")
     md: dict[str, JsonValue] = {}
     kind = ROLE_KINDS.get(role)
     if kind is None:
@@ -378,7 +397,7 @@ def _request_item(msg: Any) -> Item:
         parts = [p for _, p in message_parts(msg, field, request=True)]
         consumed += _made_parts(msg) + ((field,) if field else ())
         calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
-        if any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
+        if any(k in AUDIO_RESPONSE_ONLY for k in optional_obj(msg, "audio") or ()):
             md[ECHO_KEY] = True
     else:
         parts, calls = content_parts(content), False
@@ -398,11 +417,9 @@ def _made_parts(msg: JsonDict) -> tuple[str, ...]:
 
 def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
     key = "name" if legacy else "tool_call_id"
-    call_id = msg.get(key)
-    if type(call_id) is not str:
-        raise wrong("a string", call_id, key)
+    call_id = required_str(msg, key)
     part_md: dict[str, JsonValue] = {LEGACY_KEY: True, INVENTED_ID_KEY: True} if legacy else {}
-    name = get_str(msg, "name")
+    name = optional_str(msg, "name")
     if name is not None:
         part_md[TOOL_NAME_KEY] = name
     content = msg.get("content")
@@ -442,3 +459,12 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     """
     fields = {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
     return fields if settings is None else with_settings(fields, fields_of(settings))
+
+
+#: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
+KEPT = Kept(Build)
+
+
+def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """:func:`request_from_items` for ``http_request``: the same bytes once encoded, the messages joined from kept pieces."""
+    return {**KEPT.fields(items), **tool_fields(tools, tool_choice)}

@@ -9,7 +9,7 @@ from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
-from ._request import request_from_items
+from ._request import kept_request
 from ._settings import fields_of
 
 __all__ = ("http_request", "BASE_URL")
@@ -38,7 +38,7 @@ def http_request(
     ``base_url`` replaces ``https://api.openai.com/v1``.  Send it with
     :func:`agentkit_core.http.send`.
     """
-    fields = request_from_items(items, tools=tools, tool_choice=tool_choice)
+    fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last = {"stream": True} if stream else {}
     body = request_body("openai_responses", {"model": checked_model(model)}, fields, fields_of(settings), native, last)
     own = key_header("Authorization", api_key, "Bearer ")

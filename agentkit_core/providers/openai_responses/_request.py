@@ -6,7 +6,7 @@ into native items and which parts are not sent.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ... import (
     ModelSettings,
@@ -21,7 +21,6 @@ from ... import (
     JsonValue,
     MediaPart,
     Modality,
-    NormalizeError,
     Part,
     PartsOutput,
     ReasoningPart,
@@ -35,8 +34,9 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from .._common import checked_list, name_results
+from .._common import checked_list, name_results, wrong
 from .._common.held import take
+from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
@@ -241,7 +241,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
         texts = (TextPart(instructions),) if instructions is not None else ()
         items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
     elif instructions is not None:
-        raise NormalizeError("expected a string", "instructions")
+        raise wrong("a string", instructions, "instructions")
     if isinstance(inp, str):
         items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
     elif isinstance(inp, list):
@@ -250,7 +250,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
             kind = input_kind(native)
             items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
     elif inp is not None:
-        raise NormalizeError("expected a string or a list of input items", "input")
+        raise wrong("a string or a list of input items", inp, "input")
     return name_results(items)
 
 
@@ -262,18 +262,53 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`);
     one the API has no field for raises ``ValueError``.
     """
-    body: dict[str, Any] = {}
-    native: list[JsonValue] = []
-    bare: str | None = None
-    custom_calls: set[str] = set()
-    for item in checked_list(items, Item, "items"):
-        field = item.metadata.get(REQUEST_FIELD)
-        if field == "instructions" and item.kind is ItemKind.SYSTEM and "instructions" not in body:
-            body["instructions"] = item.text_content() if item.parts else None
-            continue
-        if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
-            bare = item.parts[0].text
-        native.extend(native_items(item, custom_calls))
-    body["input"] = bare if bare is not None and len(native) == 1 else native
-    fields = {**body, **tool_fields(tools, tool_choice)}
+    fields = {**fresh(Build(), checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
     return fields if settings is None else with_settings(fields, fields_of(settings))
+
+
+class Build:
+    """The fold that writes ``instructions`` and ``input`` (:class:`~.._common.reuse.Build`): each input item is final when made."""
+
+    __slots__ = ("native", "instructions", "bare", "custom_calls")
+
+    def __init__(self) -> None:
+        self.native: list[JsonValue] = []
+        self.instructions: list[str | None] = []  # the first instructions item's text, if one came
+        self.bare: str | None = None
+        self.custom_calls: set[str] = set()
+
+    def copy(self) -> Build:
+        build = Build()
+        build.native, build.instructions, build.bare = list(self.native), self.instructions, self.bare
+        build.custom_calls = set(self.custom_calls)
+        return build
+
+    def add(self, n: int, item: Item) -> None:
+        field = item.metadata.get(REQUEST_FIELD)
+        if field == "instructions" and item.kind is ItemKind.SYSTEM and not self.instructions:
+            self.instructions = [item.text_content() if item.parts else None]
+            return
+        if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
+            self.bare = item.parts[0].text
+        self.native.extend(native_items(item, self.custom_calls))
+
+    def take_final(self) -> list[JsonValue]:
+        out, self.native = self.native, []
+        return out
+
+    def rest(self) -> list[JsonValue]:
+        return []
+
+    def fields(self, messages: object, count: int) -> JsonDict:
+        body: JsonDict = {"instructions": self.instructions[0]} if self.instructions else {}
+        body["input"] = self.bare if self.bare is not None and count == 1 else messages
+        return body
+
+
+#: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
+KEPT = Kept(Build)
+
+
+def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+    """:func:`request_from_items` for ``http_request``: the same bytes once encoded, the input joined from kept pieces."""
+    return {**KEPT.fields(items), **tool_fields(tools, tool_choice)}

@@ -30,11 +30,11 @@ from ... import (
     Usage,
 )
 from ._held import EVENT
-from .._common import JsonDict, copy_json, count
+from .._common import JsonDict, copy_json, count, str_or_none
 from .._common.held import take
 from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
 from ._keys import NS, PART_NS, UNKNOWN
-from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, string, usage_of
+from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, usage_of
 from ._open import OpenItem, Slot, default_entry, stand_in
 
 # -- the decoder --------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ class ResponsesStreamDecoder:
         A terminal response may name an item otherwise than its events did
         (OpenRouter renews the ``rs_tmp_...`` id of a reasoning item).
         """
-        return self._key(index, native) in self._seen or (index, string(native.get("type"))) in self._seen
+        return self._key(index, native) in self._seen or (index, str_or_none(native.get("type"))) in self._seen
 
     def _terminal_copy(self, index: int, output: list[Any]) -> JsonDict | None:
         item = self._open[index].item
@@ -227,7 +227,7 @@ class ResponsesStreamDecoder:
         if itype == "reasoning":
             return self._begin(index, state, None, PartKind.REASONING)
         if itype in ("function_call", "custom_tool_call"):
-            call_id, name = call_id_of(item.get("call_id")), string(item.get("name"))
+            call_id, name = call_id_of(item.get("call_id")), str_or_none(item.get("name"))
             if call_id is not None and name is not None:
                 shown = header(ToolCallPart(call_id, name, None))
                 if isinstance(item.get("id"), str):
@@ -239,7 +239,7 @@ class ResponsesStreamDecoder:
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
 
     def _open_item(self, index: int, item: JsonDict) -> OpenItem:
-        self._seen.update((self._key(index, item), (index, string(item.get("type")))))
+        self._seen.update((self._key(index, item), (index, str_or_none(item.get("type")))))
         state = self._open[index] = OpenItem(item)
         return state
 

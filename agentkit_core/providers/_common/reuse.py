@@ -1,0 +1,213 @@
+"""What ``http_request`` keeps between builds, so the next request costs what is new.
+
+Items are frozen, so the JSON a provider writes for an item stays right for
+as long as the item is in the transcript.  Each provider writes its
+transcript with a :class:`Build`: a fold over the items, one :meth:`Build.add`
+an item, whose finished messages it hands over (:meth:`Build.take_final`) as
+soon as no later item can change them (Gemini's last content takes the calls
+of the next item into it, so it stays open; Chat's media of tool results wait
+for the next message).  :class:`Kept` keeps, for the last builds, the items
+they covered, the encoded JSON of their finished messages and a copy of the
+fold's state; a build for items that begin with the same item objects resumes
+there, folds only the new items, and joins the body from the kept bytes.
+
+* **Invisible**: the bytes are those of a fresh build (the same fold, the
+  same encoder; :func:`json_bytes` writes a body whose messages are kept
+  pieces exactly as ``json.dumps`` writes the whole).  An error makes the
+  build fresh, so it raises what a fresh build raises.
+* **Bounded**: :data:`SLOTS` builds a provider; a build that extends one, or
+  shares its first item (the same session rewritten, compacted), replaces it;
+  otherwise it replaces the least recently used.  Nothing else holds items.
+* **Safe across threads**: what is kept is never changed after it is stored
+  (a resumed fold works on a copy); the slots are read and replaced under a
+  lock.
+
+Identity, not equality, says an item is the same: :class:`~agentkit_core.Item`
+compares by identity, and two equal-looking values can encode differently
+(``1`` and ``True``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Callable, Iterator, List, Optional, Protocol, Sequence, Tuple
+
+from ... import Item
+from . import JsonDict
+from .native import checked_list
+
+__all__ = ("Build", "Kept", "Raw", "fresh", "json_bytes", "encoder", "disabled", "clear", "SLOTS")
+
+#: Builds kept for each provider.
+SLOTS = 4
+
+_encode: Optional[Callable[[Any], str]] = None
+
+
+def encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its encoder made once (on first use)."""
+    global _encode
+    if _encode is None:
+        import json  # on first use: importing the package loads no json
+
+        _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+    return _encode
+
+_enabled = True
+_all: List["Kept"] = []
+
+
+class Build(Protocol):
+    """A provider's transcript fold: its state after the items added so far."""
+
+    def add(self, index: int, item: Item) -> None:
+        """Fold ``item``, the ``index``-th of the transcript (its errors name ``items[index]``)."""
+
+    def take_final(self) -> List[Any]:
+        """Remove and return the messages no later item can change, as they are sent."""
+
+    def rest(self) -> List[Any]:
+        """The messages still open, and what ends the transcript, as sent now; the build is left as it was."""
+
+    def fields(self, messages: Any, count: int) -> JsonDict:
+        """The transcript fields of the body, ``messages`` (``count`` of them) as the messages' value; the build unchanged."""
+
+    def copy(self) -> "Build":
+        """A copy that can fold on without changing this one."""
+
+
+class Raw:
+    """A JSON value already encoded: the UTF-8 pieces that, joined, are its text."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: List[bytes]) -> None:
+        self.pieces = pieces
+
+
+def json_bytes(body: JsonDict) -> bytes:
+    """``body`` as compact UTF-8 JSON, its :class:`Raw` values written as they are."""
+    encode = encoder()
+    if not any(type(v) is Raw for v in body.values()):
+        return encode(body).encode("utf-8")
+    pieces: List[bytes] = []
+    for key, value in body.items():
+        pieces.append((("," if pieces else "{") + encode(key) + ":").encode("utf-8"))
+        if type(value) is Raw:
+            pieces.extend(value.pieces)
+        else:
+            pieces.append(encode(value).encode("utf-8"))
+    pieces.append(b"}")
+    return b"".join(pieces)
+
+
+def fresh(build: Build, items: Sequence[Item]) -> JsonDict:
+    """The transcript fields of ``items`` folded by ``build`` (new), nothing kept."""
+    add = build.add
+    for index, item in enumerate(items):
+        add(index, item)
+    out = build.take_final()
+    out += build.rest()
+    return build.fields(out, len(out))
+
+
+class _Checkpoint:
+    """A build kept: the items it covered, the encoded finished messages, the fold's state (never changed)."""
+
+    __slots__ = ("items", "chunks", "count", "build")
+
+    def __init__(self, items: Tuple[Item, ...], chunks: Tuple[bytes, ...], count: int, build: Build) -> None:
+        self.items, self.chunks, self.count, self.build = items, chunks, count, build
+
+
+class Kept:
+    """The builds kept for one provider, whose fold ``make`` starts."""
+
+    def __init__(self, make: Callable[[], Build]) -> None:
+        self.make = make
+        self._lock = threading.Lock()
+        self._slots: List[_Checkpoint] = []  # most recently used first
+        _all.append(self)
+
+    def fields(self, items: Sequence[Item]) -> JsonDict:
+        """The transcript fields of ``items``, byte for byte those of :func:`fresh`, their messages :class:`Raw`."""
+        seq = items if type(items) in (list, tuple) else checked_list(items, Item, "items")
+        if not _enabled or not seq:
+            return fresh(self.make(), checked_list(seq, Item, "items"))
+        try:
+            return self._resume(seq)
+        except Exception:  # noqa: BLE001 - a fresh build raises what is wrong, with its path
+            return fresh(self.make(), checked_list(seq, Item, "items"))
+
+    def _find(self, seq: Sequence[Item]) -> Optional[_Checkpoint]:
+        n, first = len(seq), seq[0]
+        best: Optional[_Checkpoint] = None
+        with self._lock:
+            for cp in self._slots:
+                k = len(cp.items)
+                if k <= n and cp.items[0] is first and cp.items[k - 1] is seq[k - 1] and (best is None or k > len(best.items)):
+                    best = cp
+        if best is not None and tuple(seq[: len(best.items)]) != best.items:
+            return None
+        return best
+
+    def _resume(self, seq: Sequence[Item]) -> JsonDict:
+        cp = self._find(seq)
+        chunks: Tuple[bytes, ...] = ()
+        build, start, count = self.make(), 0, 0
+        if cp is not None:
+            build, start, chunks, count = cp.build.copy(), len(cp.items), cp.chunks, cp.count
+        new: List[bytes] = []
+        encode = encoder()
+        for index in range(start, len(seq)):
+            item = seq[index]
+            if not isinstance(item, Item):
+                raise TypeError("not an Item")
+            build.add(index, item)
+            for message in build.take_final():
+                new.append((("," if count else "") + encode(message)).encode("utf-8"))
+                count += 1
+        if new:
+            chunks = chunks + tuple(new)
+        kept = _Checkpoint(tuple(seq), chunks, count, build)
+        rest = build.rest()  # the kept build is not changed from here on
+        self._store(kept, cp)
+        pieces = [b"[", *chunks]
+        for k, message in enumerate(rest):
+            pieces.append((("," if count + k else "") + encode(message)).encode("utf-8"))
+        pieces.append(b"]")
+        return build.fields(Raw(pieces), count + len(rest))
+
+    def _store(self, kept: _Checkpoint, resumed: Optional[_Checkpoint]) -> None:
+        first = kept.items[0]
+        with self._lock:
+            slots = self._slots
+            old = resumed if resumed in slots else next((cp for cp in slots if cp.items[0] is first), None)
+            if old is not None:
+                slots.remove(old)
+            elif len(slots) >= SLOTS:
+                slots.pop()
+            slots.insert(0, kept)
+
+    def clear(self) -> None:
+        """Forget every kept build."""
+        with self._lock:
+            self._slots.clear()
+
+
+def clear() -> None:
+    """Forget every provider's kept builds."""
+    for kept in _all:
+        kept.clear()
+
+
+@contextlib.contextmanager
+def disabled() -> Iterator[None]:
+    """Inside, every build is fresh and nothing is kept (for tests and benchmarks: a fresh build to compare with)."""
+    global _enabled
+    previous, _enabled = _enabled, False
+    try:
+        yield
+    finally:
+        _enabled = previous

@@ -1,0 +1,278 @@
+"""What ``http_request`` keeps between builds (providers/_common/reuse.py) is invisible, bounded and safe across threads.
+
+Every body built while builds are kept is compared, byte for byte, with the body
+of a fresh build (``reuse.disabled()``): over the recorded requests and answers
+of ``tests/payloads`` grown item by item, and over seeded random transcripts
+that grow, branch, are compacted and hold what each provider merges (Gemini's
+consecutive calls and results, Chat's media of tool results, Anthropic's
+system items and a final empty assistant message).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import threading
+import unittest
+from typing import Any
+
+from agentkit_core import (
+    FilePart,
+    InlineBytes,
+    Item,
+    ItemKind,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    ReasoningPart,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
+    InlineText,
+    Uri,
+)
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers._common import reuse
+
+from tests import recorded
+from tests.capability import needs_threads
+
+PROVIDERS = {"anthropic": anthropic, "gemini": gemini, "openai_chat": openai_chat, "openai_responses": openai_responses}
+SETTINGS: dict[str, dict[str, Any]] = {"anthropic": {"max_tokens": 64}}
+
+
+def body(module: Any, name: str, items: list[Item], **kw: Any) -> bytes:
+    return module.http_request(items, model="test-model", api_key="sk-test", **SETTINGS.get(name, {}), **kw).body  # type: ignore[no-any-return]
+
+
+def fresh_body(module: Any, name: str, items: list[Item], **kw: Any) -> bytes | str:
+    """The body with nothing kept, or the error a fresh build raises."""
+    with reuse.disabled():
+        try:
+            return body(module, name, items, **kw)
+        except NormalizeError as exc:
+            return f"NormalizeError {exc}"
+
+
+def kept_body(module: Any, name: str, items: list[Item], **kw: Any) -> bytes | str:
+    try:
+        return body(module, name, items, **kw)
+    except NormalizeError as exc:
+        return f"NormalizeError {exc}"
+
+
+def recorded_transcripts(name: str) -> list[list[Item]]:
+    module = PROVIDERS[name]
+    out = [module.items_from_request(recorded.load(name, f)) for f in recorded.names(name, ".request.json")]
+    answers = [item for f in recorded.names(name, ".response.json") for item in module.items_from_response(recorded.load(name, f))]
+    out.append(answers)
+    out.append([item for transcript in out for item in transcript])  # all of them, one after another
+    return out
+
+
+_PROVIDER_MD = {
+    "anthropic": {"agentkit.provider": "anthropic"},
+    "gemini": {"agentkit.provider": "gemini", "gemini.thoughtSignature": "c2ln"},
+    "openai_chat": {"agentkit.provider": "openai", "openai.chat.reasoning_field": "reasoning_content"},
+    "openai_responses": {"agentkit.provider": "openai"},
+}
+
+
+def random_transcript(rng: random.Random, length: int) -> list[Item]:
+    """Items of every kind, among them what providers merge or hold for the next item."""
+    items: list[Item] = []
+    calls: list[ToolCallId] = []
+    image = bytes(range(64))
+    for n in range(length):
+        roll = rng.random()
+        if roll < 0.08:
+            items.append(Item(rng.choice([ItemKind.SYSTEM, ItemKind.DEVELOPER]), [TextPart(f"rule {n}")]))
+        elif roll < 0.3:
+            parts: list[Any] = [TextPart(f"question {n} " + "é" * rng.randrange(3))]
+            if rng.random() < 0.2:
+                parts.append(MediaPart(Modality.IMAGE, "image/png", InlineBytes(image)))
+            items.append(Item(ItemKind.USER, parts))
+        elif roll < 0.6:
+            parts = []
+            if rng.random() < 0.3:
+                md = _PROVIDER_MD[rng.choice(list(_PROVIDER_MD))]
+                parts.append(ReasoningPart(f"thinking {n}", data=InlineText("sig"), metadata=md))
+            if rng.random() < 0.6:
+                parts.append(TextPart(f"answer {n}"))
+            for k in range(rng.choice([0, 1, 1, 2])):
+                call = ToolCallId(f"call_{n}_{k}")
+                calls.append(call)
+                md = {"gemini.thoughtSignature": "c2ln"} if rng.random() < 0.2 else {}
+                parts.append(ToolCallPart(call, "read_file", {"path": f"f{n}.py", "n": k}, metadata=md))
+            items.append(Item(ItemKind.ASSISTANT, parts))
+        elif calls:
+            call = calls.pop(rng.randrange(len(calls)))
+            roll = rng.random()
+            if roll < 0.2:
+                output = ToolOutput.parts([TextPart("see the image"), MediaPart(Modality.IMAGE, "image/png", InlineBytes(image))])
+            elif roll < 0.3:
+                output = ToolOutput.structured({"ok": True, "lines": [1, 2]})
+            else:
+                output = ToolOutput.text(f"result of {call.value}")
+            items.append(Item(ItemKind.TOOL, [ToolResultPart(call, output, metadata={"agentkit.tool_name": "read_file"})]))
+        else:
+            items.append(Item(ItemKind.USER, [TextPart(f"more {n}")]))
+    if rng.random() < 0.3:
+        items.append(Item(ItemKind.ASSISTANT, []))  # a prefill: Anthropic sends it only while it is last
+    if rng.random() < 0.1:
+        items.append(Item(ItemKind.USER, [MediaPart(Modality.VIDEO, "video/mp4", Uri("https://example.com/v.mp4"))]))  # some refuse it
+    if rng.random() < 0.1:
+        items.append(Item(ItemKind.USER, [FilePart(Uri("https://example.com/a.pdf"), mime_type="application/pdf", name="a")]))
+    return items
+
+
+def image_result(call: str) -> Item:
+    """A tool result holding an image (Chat sends it in a user message after the tool messages)."""
+    output = ToolOutput.parts([TextPart("look"), MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"png" + call.encode()))])
+    return Item(ItemKind.TOOL, [ToolResultPart(ToolCallId(call), output, metadata={"agentkit.tool_name": "read_file"})])
+
+
+class SameBytesTest(unittest.TestCase):
+    def setUp(self) -> None:
+        reuse.clear()
+
+    def grow(self, name: str, items: list[Item], step: int = 1) -> None:
+        module = PROVIDERS[name]
+        for k in range(0, len(items) + 1, step):
+            prefix = items[:k]
+            self.assertEqual(kept_body(module, name, prefix), fresh_body(module, name, prefix), f"{name}: the first {k} items")
+
+    def test_recorded_traffic_grown_item_by_item(self) -> None:
+        for name in PROVIDERS:
+            for n, transcript in enumerate(recorded_transcripts(name)):
+                with self.subTest(provider=name, transcript=n):
+                    self.grow(name, transcript)
+
+    def test_random_transcripts_grown_branched_and_compacted(self) -> None:
+        rng = random.Random(27)
+        for round_ in range(12):
+            items = random_transcript(rng, rng.randrange(5, 40))
+            for name, module in PROVIDERS.items():
+                with self.subTest(provider=name, round=round_):
+                    self.grow(name, items)
+                    # a branch: the same beginning, another continuation
+                    cut = rng.randrange(len(items))
+                    other = items[:cut] + random_transcript(rng, 6)
+                    self.assertEqual(kept_body(module, name, other), fresh_body(module, name, other))
+                    self.assertEqual(kept_body(module, name, items), fresh_body(module, name, items))
+                    # a compaction: the first item kept, a summary, the last few
+                    compacted = items[:1] + [Item(ItemKind.USER, [TextPart("summary")])] + items[-3:]
+                    self.assertEqual(kept_body(module, name, compacted), fresh_body(module, name, compacted))
+                    self.assertEqual(kept_body(module, name, tuple(items)), fresh_body(module, name, items))
+                    self.assertEqual(kept_body(module, name, iter(items)), fresh_body(module, name, items))
+
+    def test_what_is_kept_is_never_changed_by_a_build_resumed_from_it(self) -> None:
+        # Two threads may resume from the same kept build at once; here the second resumes from the
+        # kept build the first one started from (put back by hand), so a change made to it would show.
+        rng = random.Random(41)
+        for round_ in range(6):
+            items = random_transcript(rng, 30)
+            for name, module in PROVIDERS.items():
+                kept = module._request.KEPT
+                for cut in range(1, len(items)):
+                    with self.subTest(provider=name, round=round_, cut=cut):
+                        reuse.clear()
+                        kept_body(module, name, items[:cut])
+                        before = list(kept._slots)
+                        a = items[:cut] + [image_result("a")] + random_transcript(rng, 3)
+                        b = items[:cut] + [image_result("b")] + random_transcript(rng, 3)
+                        self.assertEqual(kept_body(module, name, a), fresh_body(module, name, a))
+                        kept._slots[:] = before
+                        self.assertEqual(kept_body(module, name, b), fresh_body(module, name, b))
+
+    def test_settings_and_tools_do_not_leak_between_builds(self) -> None:
+        items = random_transcript(random.Random(3), 20)
+        for name, module in PROVIDERS.items():
+            with self.subTest(provider=name):
+                self.assertEqual(kept_body(module, name, items), fresh_body(module, name, items))
+                kw = {"temperature": 0.5, "stream": True}
+                self.assertEqual(kept_body(module, name, items, **kw), fresh_body(module, name, items, **kw))
+
+    def test_an_item_that_is_not_an_item_raises_as_a_fresh_build_does(self) -> None:
+        items = random_transcript(random.Random(5), 10)
+        for name, module in PROVIDERS.items():
+            with self.subTest(provider=name):
+                kept_body(module, name, items)
+                with self.assertRaises(NormalizeError) as kept:
+                    body(module, name, items + ["not an item"])  # type: ignore[list-item]
+                with reuse.disabled(), self.assertRaises(NormalizeError) as fresh:
+                    body(module, name, items + ["not an item"])  # type: ignore[list-item]
+                self.assertEqual(str(kept.exception), str(fresh.exception))
+
+
+class BoundedTest(unittest.TestCase):
+    def setUp(self) -> None:
+        reuse.clear()
+
+    def kept_items(self, module: Any) -> list[Item]:
+        return [item for cp in module._request.KEPT._slots for item in cp.items]
+
+    def test_a_compacted_transcript_replaces_the_one_it_rewrote(self) -> None:
+        for name, module in PROVIDERS.items():
+            with self.subTest(provider=name):
+                items = random_transcript(random.Random(11), 30)
+                for k in range(1, len(items) + 1):
+                    kept_body(module, name, items[:k])
+                compacted = items[:1] + [Item(ItemKind.USER, [TextPart("summary")])]
+                body(module, name, compacted)
+                held = self.kept_items(module)
+                self.assertFalse(any(item is old for item in held for old in items[1:]), "the old transcript is still held")
+
+    def test_at_most_slots_builds_are_kept(self) -> None:
+        for name, module in PROVIDERS.items():
+            with self.subTest(provider=name):
+                first = [Item(ItemKind.USER, [TextPart("the first session")])]
+                body(module, name, first)
+                for n in range(reuse.SLOTS):
+                    body(module, name, [Item(ItemKind.USER, [TextPart(f"session {n}")])])
+                self.assertEqual(len(module._request.KEPT._slots), reuse.SLOTS)
+                self.assertFalse(any(item is first[0] for item in self.kept_items(module)))
+
+    def test_nothing_is_kept_when_disabled_and_clear_forgets(self) -> None:
+        items = [Item(ItemKind.USER, [TextPart("hello")])]
+        with reuse.disabled():
+            body(openai_chat, "openai_chat", items)
+        self.assertEqual(openai_chat._request.KEPT._slots, [])
+        body(openai_chat, "openai_chat", items)
+        self.assertEqual(len(openai_chat._request.KEPT._slots), 1)
+        reuse.clear()
+        gc.collect()
+        self.assertEqual(openai_chat._request.KEPT._slots, [])
+
+
+class ThreadsTest(unittest.TestCase):
+    @needs_threads
+    def test_sessions_built_at_once_in_threads_get_their_own_bytes(self) -> None:
+        reuse.clear()
+        rng = random.Random(9)
+        shared = random_transcript(rng, 8)  # every session starts alike, so they meet in the same slots
+        sessions = [shared + random_transcript(rng, 25) for _ in range(6)]
+        expected = {name: [[fresh_body(module, name, s[:k]) for k in range(len(s) + 1)] for s in sessions]
+                    for name, module in PROVIDERS.items()}
+        failures: list[str] = []
+
+        def run(index: int) -> None:
+            session = sessions[index]
+            for name, module in PROVIDERS.items():
+                for k in range(len(session) + 1):
+                    if kept_body(module, name, session[:k]) != expected[name][index][k]:
+                        failures.append(f"{name}: session {index}, {k} items")
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(sessions))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        self.assertFalse(any(t.is_alive() for t in threads), "a thread did not finish")
+        self.assertEqual(failures, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
