@@ -479,7 +479,11 @@ def squid(auth: bool = False) -> Squid:
 
 
 def backend() -> Any:
-    """A :class:`~tests.loopback.Loopback` started for the module (echoing each request until a test sets ``replies``)."""
+    """A :class:`~tests.loopback.Loopback` started for the module, echoing each request.
+
+    A test that wants other answers calls ``server.script([...])`` (and
+    ``server.script([Reply(echo=True)])`` in a cleanup to put the echo back).
+    """
     from .loopback import Loopback, Reply
 
     if not can_serve_loopback():

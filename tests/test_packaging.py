@@ -163,6 +163,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+#: The role modules every provider folder has (tests/test_providers_cross.py checks they are there).
+_ROLE_FILES = frozenset(("_request.py", "_response.py", "_stream.py", "_keys.py", "_tools.py", "_held.py", "_http.py"))
+
+
 def code_lines(source: str) -> int:
     """How many lines of ``source`` hold code: not blank, not only a comment, not part of a docstring.
 
@@ -376,6 +380,29 @@ class Hygiene(unittest.TestCase):
         self.assertEqual(layer_of("agentkit_core.http._client"), 2)  # the table is read as meant
         self.assertEqual(layer_of("agentkit_core.providers._registry"), 0)
         self.assertEqual(layer_of("agentkit_core.providers._common.streams"), 3)
+
+    def test_the_map_draws_the_layers_and_names_every_module(self) -> None:
+        # ARCHITECTURE.md is the map: its numbered layers are LAYERS, in order, and it names every module by its
+        # path (a package by its folder), so a new module goes on the map when it goes in.  A provider folder's role
+        # modules (_request.py, ...) are named once, for every folder.
+        with open(os.path.join(ROOT, "ARCHITECTURE.md"), encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+        self.assertEqual(re.findall(r"^\d+\. \*\*(.+?)\*\*", section, re.M), [name for name, _ in LAYERS])
+        providers = {p for p in os.listdir(os.path.join(PACKAGE, "providers")) if not p.startswith(("_", "."))}
+        for name in package_files():
+            if not name.endswith(".py"):
+                continue
+            path = name.replace(os.sep, "/")
+            folder, _, base = path.rpartition("/")
+            if base == "__init__.py":
+                shown = f"{folder}/" if folder else "__init__.py"
+            elif folder.startswith("providers/") and folder.split("/")[1] in providers and base in _ROLE_FILES:
+                shown = base
+            else:
+                shown = path
+            with self.subTest(module=path):
+                self.assertTrue(f"`{shown}`" in text, f"ARCHITECTURE.md does not name {shown}: put it on the map")
 
     def test_the_package_namespace_holds_only_its_public_names(self) -> None:
         # dir(agentkit_core) showed `annotations`, the __future__ feature.
