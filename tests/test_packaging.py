@@ -164,7 +164,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 #: The role modules every provider folder has (tests/test_providers_cross.py checks they are there).
-_ROLE_FILES = frozenset(("_request.py", "_response.py", "_stream.py", "_keys.py", "_tools.py", "_held.py", "_http.py"))
+_ROLE_FILES = frozenset(("_request.py", "_response.py", "_stream.py", "_keys.py", "_tools.py", "_held.py", "_http.py",
+                         "_settings.py", "_complete.py"))
 
 
 def code_lines(source: str) -> int:
