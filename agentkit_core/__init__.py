@@ -6,6 +6,8 @@ cooperative cancellation; pure standard library, speaking the JSON of the Rust
 ``agentkit-core`` crate.  Everything public is importable from here.
 """
 
+from types import ModuleType as _ModuleType
+
 from .content import (
     CustomPart,
     FilePart,
@@ -168,3 +170,8 @@ __all__ = (
     "TurnCancellation",
     "TurnCancelledError",
 )
+
+
+def __dir__() -> list[str]:
+    """The public names only: ``__all__``, ``__version__`` and the public submodules imported so far (no private module or helper)."""
+    return [*__all__, "__version__", *(name for name, value in globals().items() if type(value) is _ModuleType and name[0] != "_")]

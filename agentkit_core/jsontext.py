@@ -246,3 +246,8 @@ class JsonCodec:
         """
         value: J = cls.from_dict(loads(text))
         return value
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

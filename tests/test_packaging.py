@@ -156,7 +156,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
                 "jsontext", "toolspec", "transcript", "settings", "_codec", "_check", "_make", "_value", "_enum", "_words",
                 "_reader", "_sniff", "_detect", "providers._registry")),
-    ("fold and projection protocols", ("fold", "_fold_*", "projection", "cancellation", "")),
+    ("fold and projection protocols", ("fold", "folding", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*")),
     ("providers", ("providers", "providers.*")),
     ("CLI and exports", ("_cli", "_cli.*", "__main__", "otel", "otel.*")),

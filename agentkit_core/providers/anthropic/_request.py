@@ -7,7 +7,7 @@ the docstring of :mod:`.anthropic`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
     ModelSettings,
@@ -356,7 +356,7 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     return ItemKind.USER
 
 
-def items_from_request(body: JsonDict) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
     A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of
@@ -380,7 +380,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     return name_results(items)
 
 
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None,
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
                        settings: ModelSettings | None = None) -> JsonDict:
     """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
 

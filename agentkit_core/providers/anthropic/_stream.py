@@ -127,7 +127,7 @@ class AnthropicStreamDecoder:
         # The turn's finish reason once known (live): from stop_reason, or ERROR after an error event.
         self.finish_reason = None
 
-    def feed(self, event: JsonDict) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
         event = take(event, EVENT)
         handler: Callable[[JsonDict], list[Delta]]
@@ -185,6 +185,10 @@ class AnthropicStreamDecoder:
         server call: the API finishes it when the turn goes back).
         """
         return self._item(stream_parts(parts), reason)
+
+    def close_all(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> list[Item]:
+        """``[close(parts, reason)]``: a Messages stream holds one item (the same method as the decoders of several)."""
+        return [self.close(parts, reason)]
 
     def _item(self, parts: list[Part], reason: FinishReason) -> Item:
         item = assistant_item(self._message, parts, self._error)

@@ -236,7 +236,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from ... import Item
 from ._held import RESPONSE
@@ -286,7 +286,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
 # -- responses and streams ----------------------------------------------------------------
 
 
-def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | None = None) -> list[Item]:
+def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> list[Item]:
     """A ``GenerateContentResponse`` body as items: one ASSISTANT item per candidate, in ``index`` order.
 
     ``new_call_id`` names function calls that arrive without an id (see the
@@ -311,6 +311,11 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
     return GeminiStreamDecoder(new_call_id)
 
 
-def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
+def items_from_stream(events: Iterable[Any], *, new_call_id: NewCallId | None = None) -> list[Item]:
     """Decode and fold a whole stream: one item per candidate (a candidate cut short is closed as ``ERROR``)."""
     return fold_stream(GeminiStreamDecoder(new_call_id), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

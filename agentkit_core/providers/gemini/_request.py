@@ -5,7 +5,7 @@ What is sent and what is dropped is said in the docstring of :mod:`.gemini`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
     ModelSettings,
@@ -212,7 +212,7 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
     return Item(kind, parts, metadata=metadata)
 
 
-def items_from_request(body: Mapping[str, Any]) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
     request = take(body, REQUEST)
     calls = Calls()
@@ -342,7 +342,7 @@ class Build:
         return body
 
 
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None,
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
                        settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``; ``tools`` and ``toolConfig`` when given.
 

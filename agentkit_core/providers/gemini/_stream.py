@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ... import (
     AppendText,
@@ -126,7 +126,7 @@ class GeminiStreamDecoder:
         # The error an error chunk reported; None until one comes.
         self._error: JsonDict | None = None
 
-    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """The deltas one chunk (a parsed ``data:`` payload) stands for."""
         chunk = take(event, EVENT)
         deltas: list[Delta] = []

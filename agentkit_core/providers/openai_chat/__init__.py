@@ -354,3 +354,8 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
     short) is closed as the decoder's ``close`` closes it, with ``ERROR``.
     """
     return fold_stream(ChatStreamDecoder(), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

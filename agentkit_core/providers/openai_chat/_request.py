@@ -449,7 +449,7 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 
 
 def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
-                       settings: ModelSettings | None = None) -> dict[str, Any]:
+                       settings: ModelSettings | None = None) -> JsonDict:
     """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot

@@ -234,12 +234,12 @@ what they mean here:
   ``incomplete_details.reason`` or ``"error"``, :func:`usage_from_native` a
   ``usage`` object; :class:`ResponsesStreamDecoder` is what
   :func:`stream_decoder` makes, and its ``finish_all(parts)`` is
-  ``[finish(parts)]``, a stream holding one response.
+  ``[finish(parts)]`` (``close_all`` is ``[close(...)]``), a stream holding one response.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from ... import Item, ItemKind
 from ._held import RESPONSE
@@ -285,7 +285,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
 # -- responses -----------------------------------------------------------------------------
 
 
-def items_from_response(body: Mapping[str, Any]) -> list[Item]:
+def items_from_response(body: Any) -> list[Item]:
     """A non-streaming ``Response`` object -> ``[ASSISTANT item]`` (see the module table).
 
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
@@ -307,6 +307,11 @@ def stream_decoder() -> ResponsesStreamDecoder:
     return ResponsesStreamDecoder()
 
 
-def items_from_stream(events: Iterable[Mapping[str, Any]]) -> list[Item]:
+def items_from_stream(events: Iterable[Any]) -> list[Item]:
     """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
     return fold_stream(ResponsesStreamDecoder(), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -6,7 +6,7 @@ into native items and which parts are not sent.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ... import (
     ModelSettings,
@@ -228,7 +228,7 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
 # -- requests ------------------------------------------------------------------------------
 
 
-def items_from_request(body: Mapping[str, Any]) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """The transcript of a request body: ``instructions`` and ``input`` as items (see the module docs).
 
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
@@ -255,7 +255,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
 
 
 def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
-                       settings: ModelSettings | None = None) -> dict[str, Any]:
+                       settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs), and the tool fields when given.
 
     Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.

@@ -107,7 +107,7 @@ class ResponsesStreamDecoder:
 
     # -- events -------------------------------------------------------------------------
 
-    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
         checked = copy_json(take(event, EVENT))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
@@ -463,6 +463,10 @@ class ResponsesStreamDecoder:
         }
         cut = cut_calls(parts, self._began, open_calls)
         return close_items([item], [False], cut, reason, began_parts(parts, self._began, hosted))[0]
+
+    def close_all(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> list[Item]:
+        """``[close(parts, reason)]``: a Responses stream holds one item (the same method as the decoders of several)."""
+        return [self.close(parts, reason)]
 
     def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
