@@ -8,7 +8,7 @@ module uses only the public names of the package and :mod:`._common`.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable
 
 from ... import (
     PROVIDER_KEY,
@@ -108,7 +108,7 @@ def finish_reason(raw: str | None = None, *, stop_reason: str | None = None) -> 
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
     return checked_usage(take(usage, USAGE))
 

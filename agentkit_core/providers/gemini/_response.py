@@ -121,7 +121,7 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
     return FinishReason.TOOL_CALL if tool_call and reason == FinishReason.COMPLETED else reason
 
 
-def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
     return checked_usage(take(usage, USAGE))
 

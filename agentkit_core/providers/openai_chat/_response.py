@@ -7,7 +7,7 @@ them back.  Like every projection it uses only the public names of the package.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from ... import (
     EMPTY_METADATA,
@@ -155,7 +155,7 @@ def base64_of(part: MediaPart) -> str:
 # -- usage and finish reasons ------------------------------------------------------------------
 
 
-def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
     return checked_usage(take(usage, USAGE))
 

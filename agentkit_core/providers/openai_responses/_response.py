@@ -294,7 +294,7 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 # -- response -> item ----------------------------------------------------------------------
 
 
-def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
     return openai_usage(take(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
 
