@@ -177,6 +177,9 @@ def pydantic_ai_mappers() -> dict[str, Callable[[list[Any]], Any]] | str:
 
 # -- measuring ------------------------------------------------------------------------------
 
+#: The Messages API requires max_tokens; every provider maps it.
+_LIMIT = ak.ModelSettings(max_tokens=1024)
+
 
 def _per_turn(module: Any, items: list[ak.Item], n: int, rounds: int) -> float:
     """The least mean time of ``http_request`` over the :data:`WINDOW` turns that end at ``items[:n]``, each just after the one before."""
@@ -184,11 +187,11 @@ def _per_turn(module: Any, items: list[ak.Item], n: int, rounds: int) -> float:
     ends = range(n - 3 * (WINDOW - 1), n + 1, 3)
     for _ in range(rounds):
         forget()
-        module.http_request(items[: ends[0] - 3], model="bench-model")
+        module.http_request(items[: ends[0] - 3], model="bench-model", settings=_LIMIT)
         prefixes = [items[:end] for end in ends]
         t0 = time.perf_counter()
         for prefix in prefixes:
-            module.http_request(prefix, model="bench-model")
+            module.http_request(prefix, model="bench-model", settings=_LIMIT)
         best = min(best, (time.perf_counter() - t0) / len(prefixes))
     return best
 
@@ -196,7 +199,7 @@ def _per_turn(module: Any, items: list[ak.Item], n: int, rounds: int) -> float:
 def _fresh_http(module: Any, items: list[ak.Item]) -> Callable[[], Any]:
     def run() -> Any:
         with nothing_kept():
-            return module.http_request(items, model="bench-model")
+            return module.http_request(items, model="bench-model", settings=_LIMIT)
 
     return run
 
@@ -204,7 +207,7 @@ def _fresh_http(module: Any, items: list[ak.Item]) -> Callable[[], Any]:
 def _session_total(module: Any, items: list[ak.Item]) -> float:
     t0 = time.perf_counter()
     for n in range(3, len(items) + 1, 3):
-        module.http_request(items[:n], model="bench-model")
+        module.http_request(items[:n], model="bench-model", settings=_LIMIT)
     return time.perf_counter() - t0
 
 
