@@ -334,8 +334,8 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         if type(body) is dict and type(call_id) is str and body.keys() <= _FUNCTION_CONSUMED:
             name, raw = body.get("name"), body.get("arguments")
             if type(name) is str and type(raw) is str:
-                value, md = _arguments(raw)
-                return ToolCallPart(ToolCallId(call_id), name, value, metadata=md or EMPTY_METADATA)
+                args, extra = _arguments(raw)
+                return ToolCallPart(ToolCallId(call_id), name, args, metadata=extra or EMPTY_METADATA)
     json_object(tc)
     ttype = _call_type(tc)
     if ttype not in ("function", "custom"):
