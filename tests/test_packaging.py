@@ -154,7 +154,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The registry is plain data beside the provider folders, where their authors look, but at the bottom: detection,
     # the settings, the command line and the OpenTelemetry export all read it.
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
-                "jsontext", "toolspec", "transcript", "_codec", "_check", "_make", "_value", "_enum", "_words",
+                "jsontext", "toolspec", "transcript", "settings", "_codec", "_check", "_make", "_value", "_enum", "_words",
                 "_reader", "_sniff", "_detect", "providers._registry")),
     ("fold and projection protocols", ("fold", "folding", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*")),
@@ -164,7 +164,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 #: The role modules every provider folder has (tests/test_providers_cross.py checks they are there).
-_ROLE_FILES = frozenset(("_request.py", "_response.py", "_stream.py", "_keys.py", "_tools.py", "_held.py", "_http.py"))
+_ROLE_FILES = frozenset(("_request.py", "_response.py", "_stream.py", "_keys.py", "_tools.py", "_held.py", "_http.py",
+                         "_settings.py", "_complete.py"))
 
 
 def code_lines(source: str) -> int:
@@ -380,6 +381,16 @@ class Hygiene(unittest.TestCase):
         self.assertEqual(layer_of("agentkit_core.http._client"), 2)  # the table is read as meant
         self.assertEqual(layer_of("agentkit_core.providers._registry"), 0)
         self.assertEqual(layer_of("agentkit_core.providers._common.streams"), 3)
+
+    def test_moved_names_stay_where_they_were_public(self) -> None:
+        # SSE parsing moved down to the HTTP layer, detection below its users: the public names did not move.
+        import agentkit_core.http
+        from agentkit_core import providers
+        from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+
+        for module in (anthropic, openai_chat, openai_responses, gemini):
+            self.assertIs(module.events_from_sse, agentkit_core.http.events_from_sse)
+        self.assertEqual(providers.detect({"candidates": []}), "gemini")
 
     def test_the_map_draws_the_layers_and_names_every_module(self) -> None:
         # ARCHITECTURE.md is the map: its numbered layers are LAYERS, in order, and it names every module by its

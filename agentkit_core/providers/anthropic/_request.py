@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_ERROR_KEY,
     PROVIDER_KEY,
     CustomPart,
@@ -36,7 +37,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64decode, b64encode, carried, carry, checked_list, copy_json, dumps, json_object
+from .._common import JsonDict, b64decode, b64encode, bare, carried, carry, checked_list, copy_json, dumps, json_object
 from .._common import name_results, parse_data_url, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
@@ -44,6 +45,8 @@ from ._held import REQUEST
 from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, SYSTEM_ROLE
 from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of, with_choice_type
 
 #: Namespaces of the other providers' custom parts, which the encoder drops.
 _FOREIGN = ("openai.", "gemini.")
@@ -264,19 +267,24 @@ class Build:
 
     __slots__ = ("messages", "system", "last")
 
+    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    fast = True
+
     def __init__(self) -> None:
         self.messages: list[JsonDict] = []
         self.system: list[str | list[JsonDict]] = []
         self.last: Item | None = None
 
     def copy(self) -> Build:
-        build = Build()
+        build = type(self)()
         build.messages, build.system, build.last = list(self.messages), list(self.system), self.last
         return build
 
     def add(self, i: int, item: Item) -> None:
         self.last = item
-        content = _native_content(item, f"items[{i}]")
+        content: str | list[JsonDict] | None = _bare_content(item) if self.fast and bare(item.metadata) else None
+        if content is None:
+            content = _native_content(item, f"items[{i}]")
         in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(SYSTEM_ROLE) == "system"
         if item.kind in _SYSTEM_KINDS and not in_place:
             if content != [] or not item.parts:  # kept unless every part was dropped
@@ -305,9 +313,44 @@ class Build:
         return body
 
 
+def _bare_content(item: Item) -> list[JsonDict] | None:
+    """:func:`_native_content` of an item that carries nothing (no metadata on it or its parts) of texts,
+    calls and text results, the common case; ``None`` for any other (the general path takes it)."""
+    blocks: list[JsonDict] = []
+    system = item.kind in _SYSTEM_KINDS
+    for part in item.parts:
+        kind = type(part)
+        if not bare(part.metadata):
+            return None
+        if kind is TextPart:
+            text: str = part.text
+            if text.strip():  # the API refuses blank text blocks: they are not sent
+                blocks.append({"type": "text", "text": text})
+        elif system:
+            return None
+        elif kind is ToolCallPart:
+            value = part.input  # type: ignore[attr-defined]
+            if type(value) is not dict:
+                return None
+            blocks.append({"type": "tool_use", "id": part.id.value, "name": part.name, "input": copy_json(value)})  # type: ignore[attr-defined]
+        elif kind is ToolResultPart:
+            output = part.output  # type: ignore[attr-defined]
+            if type(output) is TextOutput:
+                content: str = output.text
+            elif type(output) is StructuredOutput:
+                content = dumps(output.value)
+            else:
+                return None
+            blocks.append({"type": "tool_result", "tool_use_id": part.call_id.value, "content": content,  # type: ignore[attr-defined]
+                           "is_error": part.is_error})  # type: ignore[attr-defined]
+        elif kind is not ReasoningPart:  # reasoning no provider marked is not Anthropic's to verify: dropped
+            return None
+    return blocks
+
+
 def _message(item: Item, content: str | list[JsonDict]) -> JsonDict:
     message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
-    if not _from_response(item):  # a response's fields describe it, not a message to send
+    if not bare(item.metadata) and not _from_response(item):  # a response's fields describe it, not a message to send
         write_extras(message, item.metadata)
     return message
 
@@ -377,14 +420,17 @@ def items_from_request(body: Any) -> list[Item]:
     return name_results(items)
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
 
     ``system`` is present only when a SYSTEM or DEVELOPER item is; the tool fields when given.  Raises
     :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
-    content the API cannot take.
+    content the API cannot take.  ``settings`` (a :class:`~agentkit_core.ModelSettings`) add
+    their fields (see :mod:`._settings`); one the API has no field for raises ``ValueError``.
     """
-    return {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_choice_type(with_settings(fields, fields_of(settings)))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

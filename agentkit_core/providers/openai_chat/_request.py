@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
@@ -35,7 +36,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
+from .._common import JsonDict, bare, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
@@ -60,7 +61,10 @@ from ._keys import (
 from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, ROLE_KINDS, audio_format, base64_of
 from .._common import json_object, optional_arr, optional_obj, optional_str, required_str
 from ._response import content_part, content_parts, listed, message_parts, reasoning_field
+from ._fast import add_bare
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 
 # -- items -> request ---------------------------------------------------------------------------
@@ -311,13 +315,16 @@ class Build:
 
     __slots__ = ("messages", "media", "calls")
 
+    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    fast = True
+
     def __init__(self) -> None:
         self.messages: list[JsonDict] = []
         self.media: list[JsonValue] = []  # entries of tool results, sent as one user message before the next message
         self.calls: dict[str, ToolCallPart] = {}
 
     def copy(self) -> Build:
-        build = Build()
+        build = type(self)()
         build.messages, build.media, build.calls = list(self.messages), list(self.media), dict(self.calls)
         return build
 
@@ -329,6 +336,8 @@ class Build:
             self.messages.append(msg)
 
     def add(self, n: int, item: Item) -> None:
+        if self.fast and bare(item.metadata) and self._bare(item):
+            return
         try:
             parts = list(enumerate(item.parts))
             rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
@@ -342,6 +351,10 @@ class Build:
                 self._send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
+
+    def _bare(self, item: Item) -> bool:
+        """:meth:`add` for an item that carries nothing, the common case (:func:`._fast.add_bare`); ``False`` for any other."""
+        return add_bare(self, item)
 
     def take_final(self) -> list[JsonDict]:
         out, self.messages = self.messages, []
@@ -445,13 +458,17 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 # -- items -> request ---------------------------------------------------------------------------
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot
-    send (video, an image held as an artifact handle, a file by URL).
+    send (video, an image held as an artifact handle, a file by URL).  ``settings`` (a
+    :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`); one the API
+    has no field for raises ``ValueError``.
     """
-    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
