@@ -30,7 +30,8 @@ Build a request with a provider module's ``http_request(items, model=...)``
 * :class:`Transport` is what a replacement client (httpx, requests)
   provides, :class:`AsyncTransport` its awaited form; the default is
   :class:`SocketTransport` (TLS always verified, proxies from the
-  environment as ``urllib`` reads them), and under Pyodide
+  environment as ``urllib`` reads them, connections kept alive in a pool
+  its ``close()`` ends; ``send()`` given no transport shares one), and under Pyodide
   :class:`FetchTransport` (the browser's ``fetch``).
 * :func:`events_from_sse` parses a ``text/event-stream`` body (whole, in
   chunks, as lines, or async) into the JSON object of each event: what

@@ -399,7 +399,7 @@ class SocketExchange:
                 return event
             try:
                 data = self._recv(sock)
-            except (ConnectionResetError, ConnectionAbortedError, BrokenPipeError):
+            except OSError:  # a reset, or TLS ending badly (a timeout is a TransportError by now)
                 if reused and parser.received == 0 and not self._aborted:
                     raise _Stale from None
                 raise
