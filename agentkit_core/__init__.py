@@ -59,6 +59,7 @@ from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
+from .settings import ModelSettings
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
@@ -99,6 +100,8 @@ __all__ = (
     "ToolSpec",
     "ToolAnnotations",
     "ToolChoice",
+    # portable model settings
+    "ModelSettings",
     # streaming
     "Delta",
     "BeginPart",

@@ -243,17 +243,22 @@ from ._response import assistant_item, check_message, finish_reason, part_from_b
 from ._stream import AnthropicStreamDecoder
 from ._held import RESPONSE
 from ._http import http_request
+from ._complete import acomplete, complete
+from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
 from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
+    "complete",
+    "acomplete",
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
     "tools_from_request", "tool_choice_from_request",
+    "settings_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -262,7 +267,7 @@ __all__ = (
     "AnthropicStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
 
 # -- responses and streams --------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from ._response import (
     usage_from_native,
 )
 from ._held import EVENT
-from .._common import JsonDict, checked_list, copy_json, json_object, optional_obj, parse_arguments, wrong
+from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
 from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 
@@ -158,15 +158,16 @@ class AnthropicStreamDecoder:
             self._live(merged)
         return deltas
 
-    def finish(self, parts: Sequence[Part]) -> Item:
+    def finish(self, parts: Sequence[Part] | FoldState) -> Item:
         """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried.
 
         A stream that stopped before ``message_stop`` (or an ``error`` event)
         is closed as :meth:`close` closes it, with ``FinishReason.ERROR``.
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
         """
-        return self._item(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._item(stream_parts(parts), FinishReason.ERROR)
 
-    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """``[finish(parts)]``: a Messages stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
@@ -39,6 +40,8 @@ from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
 from ._response import Calls, parts_from_content
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"
@@ -339,15 +342,19 @@ class Build:
         return body
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``; ``tools`` and ``toolConfig`` when given.
 
     ``systemInstruction`` is there only when an item is SYSTEM or DEVELOPER.
     Raises :class:`NormalizeError` for what Gemini cannot take (see the module
-    docstring).
+    docstring).  ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their
+    ``generationConfig`` fields (see :mod:`._settings`); one the API has no field for
+    raises ``ValueError``.
     """
     body = fresh(Build(), checked_list(items, Item, "items"))
-    return {**body, **tool_fields(tools, tool_choice)}
+    fields = {**body, **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
@@ -61,6 +62,8 @@ from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS
 from .._common import json_object, optional_arr, optional_obj, optional_str, required_str
 from ._response import content_part, content_parts, listed, message_parts, reasoning_field
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 
 # -- items -> request ---------------------------------------------------------------------------
@@ -445,13 +448,17 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 # -- items -> request ---------------------------------------------------------------------------
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot
-    send (video, an image held as an artifact handle, a file by URL).
+    send (video, an image held as an artifact handle, a file by URL).  ``settings`` (a
+    :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`); one the API
+    has no field for raises ``ValueError``.
     """
-    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

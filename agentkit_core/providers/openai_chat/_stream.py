@@ -413,7 +413,7 @@ class ChatStreamDecoder:
             body["usage"] = copy_json(self._usage)
         return body
 
-    def finish_all(self, parts: Sequence[Part], /) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState, /) -> list[Item]:
         """The folded parts of the whole stream -> one item per choice, in choice order.
 
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
@@ -422,7 +422,7 @@ class ChatStreamDecoder:
         The decoder's own parts are put in their message's order (reasoning,
         content, refusal, audio, calls), as a response's items have them.
         """
-        return self._items(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._items(stream_parts(parts), FinishReason.ERROR)
 
     def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
         """The first choice's item of a turn stopped before it finished (:meth:`close_all` gives every one)."""
@@ -473,8 +473,11 @@ class ChatStreamDecoder:
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)
         ]
 
-    def finish(self, parts: Sequence[Part], /) -> Item:
-        """The folded parts -> the first choice's item (:meth:`finish_all` gives every choice's)."""
+    def finish(self, parts: Sequence[Part] | FoldState, /) -> Item:
+        """The folded parts -> the first choice's item (:meth:`finish_all` gives every choice's).
+
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
+        """
         return self.finish_all(parts)[0]
 
 

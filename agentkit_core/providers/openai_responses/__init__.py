@@ -258,14 +258,19 @@ from ._response import (
 from ._request import items_from_request, request_from_items
 from ._stream import ResponsesStreamDecoder
 from ._http import http_request
+from ._complete import acomplete, complete
+from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
+    "complete",
+    "acomplete",
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
     "tools_from_request", "tool_choice_from_request",
+    "settings_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -274,7 +279,7 @@ __all__ = (
     "ResponsesStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
 
 
 # -- responses -----------------------------------------------------------------------------

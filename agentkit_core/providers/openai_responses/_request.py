@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_JSON_KEY,
     CustomPart,
     FilePart,
@@ -40,6 +41,8 @@ from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
@@ -251,12 +254,16 @@ def items_from_request(body: Any) -> list[Item]:
     return name_results(items)
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs), and the tool fields when given.
 
     Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.
+    ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`);
+    one the API has no field for raises ``ValueError``.
     """
-    return {**fresh(Build(), checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {**fresh(Build(), checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 class Build:

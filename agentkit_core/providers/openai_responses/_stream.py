@@ -30,7 +30,7 @@ from ... import (
     Usage,
 )
 from ._held import EVENT
-from .._common import JsonDict, checked_list, copy_json, count, str_or_none
+from .._common import JsonDict, copy_json, count, str_or_none
 from .._common.held import take
 from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
 from ._keys import NS, PART_NS, UNKNOWN
@@ -406,14 +406,15 @@ class ResponsesStreamDecoder:
 
     # -- the item -----------------------------------------------------------------------
 
-    def finish(self, parts: Sequence[Part]) -> Item:
+    def finish(self, parts: Sequence[Part] | FoldState) -> Item:
         """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason.
 
         A stream that stopped before its terminal event (``response.completed``
         and its kin, or ``error``) is closed as :meth:`close` closes it, with
         ``FinishReason.ERROR``.
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
         """
-        return self._item(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._item(stream_parts(parts), FinishReason.ERROR)
 
     def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
         """The item of a turn stopped before it finished (cancelled; ``ERROR`` for a transport failure).
@@ -467,7 +468,7 @@ class ResponsesStreamDecoder:
         """``[close(parts, reason)]``: a Responses stream holds one item (the same method as the decoders of several)."""
         return [self.close(parts, reason)]
 
-    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
 
