@@ -73,7 +73,7 @@ _HELPERS = ("/usr/lib/squid", "/usr/lib64/squid", "/usr/libexec/squid")
 def _program(name: str) -> str:
     """The path of ``name`` (PATH, then the sbin folders), or raise SkipTest."""
     if not (can_spawn_process() and can_serve_loopback()):
-        raise unittest.SkipTest("needs processes and loopback sockets: this interpreter has neither")
+        raise unittest.SkipTest("needs processes and loopback sockets: this interpreter lacks one of them")
     found = shutil.which(name) or next((p for d in _SBIN if os.access(p := os.path.join(d, name), os.X_OK)), None)
     if not found:
         raise unittest.SkipTest(f"{name} not installed")
@@ -94,7 +94,9 @@ def _free_ports(count: int) -> list[int]:
     """``count`` distinct ports free on 127.0.0.1 (and ::1) just now."""
     holders, ports = [], []
     try:
-        while len(ports) < count:
+        for _ in range(100 * count):  # bounded: a port taken on ::1 is skipped, not waited for
+            if len(ports) == count:
+                break
             holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             holders.append(holder)
             holder.bind(("127.0.0.1", 0))
@@ -109,6 +111,8 @@ def _free_ports(count: int) -> list[int]:
     finally:
         for holder in holders:
             holder.close()
+    if len(ports) < count:
+        raise RuntimeError(f"found {len(ports)} of {count} ports free on both 127.0.0.1 and ::1")
     return ports
 
 

@@ -382,6 +382,16 @@ class Hygiene(unittest.TestCase):
         self.assertEqual(layer_of("agentkit_core.providers._registry"), 0)
         self.assertEqual(layer_of("agentkit_core.providers._common.streams"), 3)
 
+    def test_moved_names_stay_where_they_were_public(self) -> None:
+        # SSE parsing moved down to the HTTP layer, detection below its users: the public names did not move.
+        import agentkit_core.http
+        from agentkit_core import providers
+        from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+
+        for module in (anthropic, openai_chat, openai_responses, gemini):
+            self.assertIs(module.events_from_sse, agentkit_core.http.events_from_sse)
+        self.assertEqual(providers.detect({"candidates": []}), "gemini")
+
     def test_the_map_draws_the_layers_and_names_every_module(self) -> None:
         # ARCHITECTURE.md is the map: its numbered layers are LAYERS, in order, and it names every module by its
         # path (a package by its folder), so a new module goes on the map when it goes in.  A provider folder's role
