@@ -224,6 +224,16 @@ class PoolTest(unittest.TestCase):
         self.assertEqual(bodies, [b"0", b"1", b"2"])
         self.assertEqual((server.connections, len(server.heads)), (3, 3))
 
+    def test_a_forked_child_starts_with_an_empty_pool(self) -> None:
+        from unittest import mock
+
+        with KeepAliveServer(lambda c, r, h: ok(b"%d" % c)) as server:
+            self.assertEqual(get(self.transport, server.url()), b"0")
+            with mock.patch("agentkit_core.http._pool.os.getpid", return_value=-1):  # as after fork(): another process
+                self.assertEqual(get(self.transport, server.url()), b"1")  # not the parent's connection
+                self.assertEqual(get(self.transport, server.url()), b"1")  # its own is kept
+        self.assertEqual(server.connections, 2)
+
     def test_async_sends_share_the_pool(self) -> None:
         import asyncio
 
