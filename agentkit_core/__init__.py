@@ -6,6 +6,8 @@ cooperative cancellation; pure standard library, speaking the JSON of the Rust
 ``agentkit-core`` crate.  Everything public is importable from here.
 """
 
+from types import ModuleType as _ModuleType
+
 from .content import (
     CustomPart,
     FilePart,
@@ -57,6 +59,7 @@ from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
+from .settings import ModelSettings
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
@@ -97,6 +100,8 @@ __all__ = (
     "ToolSpec",
     "ToolAnnotations",
     "ToolChoice",
+    # portable model settings
+    "ModelSettings",
     # streaming
     "Delta",
     "BeginPart",
@@ -165,3 +170,8 @@ __all__ = (
     "TurnCancellation",
     "TurnCancelledError",
 )
+
+
+def __dir__() -> list[str]:
+    """The public names only: ``__all__``, ``__version__`` and the public submodules imported so far (no private module or helper)."""
+    return [*__all__, "__version__", *(name for name, value in globals().items() if type(value) is _ModuleType and name[0] != "_")]

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from ._codec import MAX_DEPTH, U64_END
-from ._words import an as _a, describe as _describe, wrong_type as _wrong_type
 from .error import NormalizeError
 
 if TYPE_CHECKING:
@@ -50,7 +49,9 @@ _isfinite = math.isfinite
 
 def wrong_type(owner: str, field: str, expected: str, v: object) -> TypeError:
     """The error for an argument of the wrong type; ``field`` may be empty (a one-argument constructor)."""
-    return _wrong_type(f"{owner}.{field}" if field else owner, expected, v)
+    from ._words import wrong_type as words  # the error path only: the words load when first needed
+
+    return words(f"{owner}.{field}" if field else owner, expected, v)
 
 
 def refused(owner: str, field: str, message: str) -> NormalizeError:
@@ -165,6 +166,18 @@ def ident(v: object, kind: type, owner: str, field: str) -> Any:
     if isinstance(v, str):
         raise refused(owner, field, f"expected {_a(kind.__name__)}, found the plain string {_describe(v)}: wrap it, {kind.__name__}(...)")
     raise wrong_type(owner, field, _a(kind.__name__), v)
+
+
+def _a(name: str) -> str:
+    from ._words import an
+
+    return an(name)
+
+
+def _describe(v: object) -> str:
+    from ._words import describe
+
+    return describe(v)
 
 
 def instance(v: object, kinds: type | tuple[type, ...], owner: str, field: str, expected: str) -> Any:

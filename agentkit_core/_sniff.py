@@ -9,8 +9,8 @@ whatever the value.
 
 from __future__ import annotations
 
-from .providers._common.detect import Provider
-from .providers._common.detect import sniff as sniff_provider
+from ._detect import Provider
+from ._detect import sniff as sniff_provider
 from ._words import an
 
 __all__ = ("Provider", "sniff_provider", "noun", "an", "plural")

@@ -483,3 +483,8 @@ PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {}
 
 #: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
 decode_part = wire.dispatcher("Part", PART_DECODERS)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -169,3 +169,7 @@ _DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
 #: ``decode_data_ref(v, depth)``: decode a data reference whose tagged object sits at nesting level ``depth``.
 decode_data_ref = wire.dispatcher("DataRef", _DATA_REF_DECODERS)
 
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -229,3 +229,8 @@ decode_delta = wire.dispatcher("Delta", _DECODERS)
 
 if TYPE_CHECKING:  # pragma: no cover
     _m: Mapping[str, JsonValue] = MetadataMap()
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -86,3 +86,8 @@ class TurnCancelledError(AgentError):
 
     def __str__(self) -> str:
         return f"the turn was cancelled (checkpoint taken at generation {self.generation})"
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -134,3 +134,7 @@ def decode_finish_reason(v: object, depth: int) -> FinishReason:
         wire.fail("missing field")
     wire.fail(f"invalid type: {wire.describe(v)}, expected a FinishReason")
 
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -305,3 +305,8 @@ async def _afold_iter(state: FoldState, deltas: AsyncIterator[Delta]) -> AsyncIt
             raise ProtocolError(f"delta #{i}: {exc}") from None
         yield state
         i += 1
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -199,3 +199,8 @@ class Timestamp(JsonCodec, int):
 
 #: ``make_timestamp(n)``: a :class:`Timestamp` of a count a decoder checked already (no Python frame).
 make_timestamp: Callable[[int], Timestamp] = partial(int.__new__, Timestamp)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -261,3 +261,8 @@ def close_unanswered(items: Iterable[Item], message: str = NOT_RUN) -> Item | No
     if not calls:
         return None
     return Item(ItemKind.TOOL, [ToolResultPart.failure(call, message) for call in calls])
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from ._codec import MAX_DEPTH as MAX_DEPTH
 from ._codec import JsonValue as JsonValue
 from ._codec import json_value, too_deep_message
-from ._words import wrong_type
 from .error import NormalizeError
 
 if TYPE_CHECKING:
@@ -149,6 +148,8 @@ def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     The values are what ``json.loads`` gives: decoders check them further.
     """
     if not isinstance(text, (str, bytes, bytearray)):
+        from ._words import wrong_type
+
         raise wrong_type("JSON text", "a string, bytes or a bytearray", text)
     json = _json()
     if not isinstance(text, str):  # decoded first: the scan reads UTF-16 and UTF-32 only as text
@@ -201,6 +202,8 @@ def checked_json(value: object, /, *, max_depth: int = MAX_DEPTH) -> JsonValue:
     agentkit_core.NormalizeError: ['days']: invalid type: Python tuple (not JSON data), expected a JSON value
     """
     if type(max_depth) is not int:
+        from ._words import wrong_type
+
         raise wrong_type("checked_json: max_depth", "an integer", max_depth)
     if not 1 <= max_depth <= MAX_DEPTH:
         raise ValueError(f"checked_json: max_depth: expected 1 to {MAX_DEPTH}, found {max_depth}")
@@ -243,3 +246,8 @@ class JsonCodec:
         """
         value: J = cls.from_dict(loads(text))
         return value
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

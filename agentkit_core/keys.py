@@ -113,3 +113,8 @@ INVENTED_ID_KEY = "agentkit.invented_id"
 #: On an item whose stream stopped before its final event: ``{"dropped_calls": [...]}``, the calls cut off
 #: (and ``"dropped_server_calls"``, the server-side calls left unfinished, when there were any).
 STREAM_CUT_KEY = "agentkit.stream_cut"
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

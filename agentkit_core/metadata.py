@@ -208,3 +208,8 @@ def as_metadata(m: object, owner: str, field: str = "metadata") -> MetadataMap:
 
 if TYPE_CHECKING:  # pragma: no cover
     _check: Mapping[str, JsonValue] = EMPTY_METADATA
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

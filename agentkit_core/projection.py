@@ -90,3 +90,8 @@ class ProviderAdapter(ResponseDecoder[R_contra], RequestEncoder, Protocol[R_cont
     """All three directions of one provider; a module of functions satisfies it."""
 
     def stream_decoder(self) -> StreamDecoder[E_contra]: ...
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

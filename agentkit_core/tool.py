@@ -387,3 +387,8 @@ PART_TYPES = frozenset(PART_VARIANTS)
 # content.PART_DECODERS (tag -> decoder of the variant's body) is declared there, for Part.from_dict
 # and decode_part, and filled here, the one place that sees every variant.
 PART_DECODERS.update({variant.part_kind._value_: variant._decode for variant in PART_VARIANTS})
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -259,3 +259,8 @@ class ToolChoice(Value):
 
 _fill_choice = filler(ToolChoice, *_CHOICE_FIELDS)
 _make_choice = unchecked_maker(ToolChoice, *_CHOICE_FIELDS)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

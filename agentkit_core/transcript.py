@@ -134,3 +134,8 @@ def results(reading: Reading) -> Iterator[tuple[Record, Item | NormalizeError]]:
             yield record, reading.located(exc, record)
             continue
         yield record, item
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

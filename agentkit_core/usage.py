@@ -290,3 +290,8 @@ class Usage(Value):
 
 _make_usage = unchecked_maker(Usage, "tokens", "cost", "metadata")
 _fill_usage = filler(Usage, "tokens", "cost", "metadata")
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -142,6 +142,12 @@ class Loopback:
             pass
         handler.close_connection = True
 
+    def script(self, replies: Sequence[Reply]) -> None:
+        """Answer the requests from now on with ``replies`` (the last one repeats), forgetting those recorded."""
+        with self.lock:
+            self.replies = list(replies)
+            self.requests.clear()
+
     def url(self, path: str = "") -> str:
         host, port = self.server.server_address[:2]
         return f"http://{host}:{port}{path}"

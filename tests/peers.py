@@ -96,7 +96,9 @@ def _free_ports(count: int) -> list[int]:
     """``count`` distinct ports free on 127.0.0.1 (and ::1) just now."""
     holders, ports = [], []
     try:
-        while len(ports) < count:
+        for _ in range(100 * count):  # bounded: a port taken on ::1 is skipped, not waited for
+            if len(ports) == count:
+                break
             holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             holders.append(holder)
             holder.bind(("127.0.0.1", 0))
@@ -111,6 +113,8 @@ def _free_ports(count: int) -> list[int]:
     finally:
         for holder in holders:
             holder.close()
+    if len(ports) < count:
+        raise RuntimeError(f"found {len(ports)} of {count} ports free on both 127.0.0.1 and ::1")
     return ports
 
 
@@ -126,27 +130,43 @@ class _Peer:
 
     name = "peer"
 
+    def _begin(self) -> None:
+        raise NotImplementedError
+
     def __init__(self) -> None:
         self.dir = tempfile.mkdtemp(prefix=f"agentkit-{self.name}-")
         self.process: subprocess.Popen[bytes] | None = None
         self.log = os.path.join(self.dir, "output.log")
 
-    def _start(self, args: list[str], ports: list[int]) -> None:
+    def _start(self, args: list[str], ports: list[int], ready: Callable[[], bool]) -> None:
+        """Start ``args``; wait until ``ready()`` says the program itself listens and every port answers."""
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(args, cwd=self.dir, stdin=subprocess.DEVNULL, stdout=out, stderr=out)
         deadline = time.monotonic() + STARTUP
         waiting = list(ports)
-        while waiting:
+        while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.name} exited with {self.process.returncode}: {self.tail()}")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.name} did not listen on {waiting} within {STARTUP} s: {self.tail()}")
+                raise RuntimeError(f"{self.name} did not listen on {waiting or ports} within {STARTUP} s: {self.tail()}")
+            if not ready():  # a port answering could be someone else's: the program must say it listens
+                time.sleep(0.05)
+                continue
+            if not waiting:
+                return
             try:
                 socket.create_connection(("127.0.0.1", waiting[0]), timeout=1).close()
             except OSError:
                 time.sleep(0.05)
                 continue
             waiting.pop(0)
+
+    def _read(self, name: str) -> str:
+        try:
+            with open(os.path.join(self.dir, name), "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
 
     def tail(self, logs: tuple[str, ...] = ()) -> str:
         """The last lines the program wrote (its output and ``logs`` in its directory)."""
@@ -178,15 +198,27 @@ class _Peer:
         self.stop()
 
 
-def _started(peer: _Peer, start: Callable[[], None]) -> Any:
-    """Run ``start``; stop ``peer`` if it fails, else register its stop for the end of the module."""
-    try:
-        start()
-    except BaseException:
-        peer.stop()
-        raise
-    unittest.addModuleCleanup(peer.stop)
-    return peer
+def _started(make: Callable[[], _Peer]) -> Any:
+    """Start a peer ``make()`` gives; stop it if that fails, else register its stop for the end of the module.
+
+    A port taken by someone else between choosing and binding it gets a
+    fresh peer on fresh ports, up to three times.
+    """
+    for attempt in range(3):
+        peer = make()
+        try:
+            peer._begin()
+        except RuntimeError as exc:
+            peer.stop()
+            if "in use" in str(exc) and attempt < 2:
+                continue
+            raise
+        except BaseException:
+            peer.stop()
+            raise
+        unittest.addModuleCleanup(peer.stop)
+        return peer
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 # -- a private CA ----------------------------------------------------------------------
@@ -321,7 +353,8 @@ class Nginx(_Peer):
         with open(conf, "w") as f:
             f.write(_NGINX_CONF.format(dir=self.dir, cert=cert, key=key, servers=servers))
         args = [program, "-p", self.dir, "-c", conf, "-e", os.path.join(self.dir, "error.log")]
-        self._start(args, [p for pair in self.ports for p in pair])
+        # nginx writes its pid file once every listening socket is bound, and exits if one cannot be
+        self._start(args, [p for pair in self.ports for p in pair], lambda: bool(self._read("nginx.pid").strip()))
 
     def tail(self, logs: tuple[str, ...] = ("error.log",)) -> str:
         return super().tail(logs)
@@ -329,8 +362,7 @@ class Nginx(_Peer):
 
 def nginx(upstream: str | None = None) -> Nginx:
     """Start an :class:`Nginx` (``/up/`` proxied to ``upstream``, an ``http://host:port`` URL, if given)."""
-    peer = Nginx(upstream)
-    return _started(peer, peer._begin)  # type: ignore[no-any-return]
+    return _started(lambda: Nginx(upstream))  # type: ignore[no-any-return]
 
 
 # -- squid -----------------------------------------------------------------------------
@@ -424,7 +456,13 @@ class Squid(_Peer):
                     allow=allow,
                 )
             )
-        self._start([program, "-N", "-f", conf], [self.port])
+        def ready() -> bool:  # squid logs each port it listens on; one it cannot bind is an error line instead
+            said = self._read("cache.log")
+            if "Address already in use" in said:
+                raise RuntimeError(f"squid: port {self.port} in use: {self.tail()}")
+            return all(f"local={h}:{self.port} " in said for h in hosts)
+
+        self._start([program, "-N", "-f", conf], [self.port], ready)
 
     def tail(self, logs: tuple[str, ...] = ("cache.log",)) -> str:
         return super().tail(logs)
@@ -440,15 +478,18 @@ def _has_user(pwd: Any, name: str) -> bool:
 
 def squid(auth: bool = False) -> Squid:
     """Start a :class:`Squid`, asking for basic proxy credentials if ``auth``."""
-    peer = Squid(auth)
-    return _started(peer, peer._begin)  # type: ignore[no-any-return]
+    return _started(lambda: Squid(auth))  # type: ignore[no-any-return]
 
 
 # -- the loopback backend --------------------------------------------------------------
 
 
 def backend() -> Any:
-    """A :class:`~tests.loopback.Loopback` started for the module (echoing each request until a test sets ``replies``)."""
+    """A :class:`~tests.loopback.Loopback` started for the module, echoing each request.
+
+    A test that wants other answers calls ``server.script([...])`` (and
+    ``server.script([Reply(echo=True)])`` in a cleanup to put the echo back).
+    """
     from .loopback import Loopback, Reply
 
     if not can_serve_loopback():

@@ -182,9 +182,9 @@ class BadDataTest(Files):
 
     def test_a_body_the_projection_refuses_names_the_field(self) -> None:
         self.assert_one_line(json.dumps({"contents": [{"role": "user", "parts": ["hi"]}]}), "gemini",
-                             "PATH:1: contents[0].parts[0]: expected a part object")
+                             "PATH:1: contents[0].parts[0]: expected an object, found 'hi'")
         self.assert_one_line(json.dumps({"messages": [{"role": "user", "content": "a"}, {"role": "tool", "content": "x"}]}),
-                             "openai-chat", "PATH:1: messages[1].tool_call_id: expected a string, found null")
+                             "openai-chat", "PATH:1: messages[1].tool_call_id: expected a string, found nothing")
 
     def test_a_stream_event_the_decoder_refuses_names_its_line(self) -> None:
         path = os.path.join(PAYLOADS, "openai_chat", "chat.text_content.stream.jsonl")
@@ -197,7 +197,7 @@ class BadDataTest(Files):
 
     def test_a_raw_event_stream_with_a_bad_event(self) -> None:
         self.assert_one_line('data: {"type": "message_start", "message": {"id": 5}}\n\n', "anthropic",
-                             "PATH: event 1: message.id: expected str or null, found 5")
+                             "PATH: event 1: message.id: expected a string, found 5")
         self.assert_one_line("data: {not json}\n\n", "anthropic",
                              "PATH: event 1: invalid JSON: Expecting property name enclosed in double quotes at line 1 column 2")
 

@@ -107,6 +107,44 @@ class TurnCommandTest(unittest.TestCase):
         self.assertEqual(unanswered_calls(items), [])  # every call the closed turn kept is answered
         self.assertEqual(len(items), len(self.start) + (2 if closed.tool_calls() else 1))
 
+    def test_each_tool_call_is_shown_and_a_transcript_ending_with_one_is_refused(self) -> None:
+        """The newcomer's finding: ``turn`` printed only the text, and run again sent the unanswered ``tool_use``."""
+        with Loopback([sse_reply(STREAM)]) as server:
+            done = subprocess.run(self.command(server), capture_output=True, text=True, env=self.env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn('tool call get_weather({"location":"Paris"}) id=toolu_', done.stderr)
+            self.assertNotIn("tool call", done.stdout)
+            again = subprocess.run(self.command(server), capture_output=True, text=True, env=self.env, timeout=120)
+            self.assertEqual(again.returncode, 2, again.stderr)
+            self.assertIn("unanswered tool call: get_weather (toolu_", again.stderr)
+            self.assertIn("close_unanswered", again.stderr)
+            self.assertEqual(len(server.requests), 1)  # the second run sent nothing
+
+    def test_portable_settings_as_flags(self) -> None:
+        schema = os.path.join(os.path.dirname(self.path), "schema.json")
+        with open(schema, "w", encoding="utf-8") as f:
+            json.dump({"type": "object"}, f)
+        with Loopback([sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))]) as server:
+            base = [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1", "--base-url", server.url()]
+            done = subprocess.run([*base, "--max-tokens", "300", "--temperature", "0.3", "--stop", "END", "--stop", "FIN",
+                                   "--reasoning-budget", "1024", "--output-schema", schema, "--no-parallel-tool-calls", self.path],
+                                  capture_output=True, text=True, env=self.env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            body = json.loads(server.requests[0].body)
+            self.assertEqual((body["max_tokens"], body["temperature"], body["stop_sequences"]), (300, 0.3, ["END", "FIN"]))
+            self.assertEqual(body["thinking"], {"type": "enabled", "budget_tokens": 1024})
+            self.assertEqual(body["output_config"], {"format": {"type": "json_schema", "schema": {"type": "object"}}})
+            self.assertEqual(body["tool_choice"], {"type": "auto", "disable_parallel_tool_use": True})
+            for flags, said in ((["--seed", "3", "--max-tokens", "5"], "seed"), (["--temperature", "3", "--max-tokens", "5"], "temperature"),
+                                ([], "max_tokens"), (["--max-tokens", "5", "--set", "system=x"], "system"),
+                                (["--max-tokens", "5", "--set", "max_tokens=6"], "max_tokens")):
+                with self.subTest(flags=flags):
+                    refused = subprocess.run([*base, *flags, self.path], capture_output=True, text=True, env=self.env, timeout=120)
+                    self.assertEqual(refused.returncode, 2, refused.stderr)
+                    self.assertIn(said, refused.stderr)
+                    self.assertNotIn("Traceback", refused.stderr)
+            self.assertEqual(len(server.requests), 1)
+
     def test_the_key_and_the_arguments(self) -> None:
         env = {k: v for k, v in self.env.items() if k != "ANTHROPIC_API_KEY"}
         cases = [

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import unittest
 
-from agentkit_core import Item, ItemKind, NormalizeError
+from agentkit_core import Item, ItemKind, ModelSettings, NormalizeError
 from agentkit_core.http import ProviderError, Request, TransportError, send
 from agentkit_core.http._client import provider_error
 from agentkit_core.http._errors import BODY_KEPT
@@ -193,6 +193,10 @@ class ProviderErrorTest(unittest.TestCase):
 ITEMS = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
 
 
+#: The Messages API requires max_tokens; every provider maps the setting.
+LIMIT = ModelSettings(max_tokens=16)
+
+
 class HttpRequestTest(unittest.TestCase):
     def test_each_providers_request(self) -> None:
         cases = [
@@ -203,7 +207,7 @@ class HttpRequestTest(unittest.TestCase):
         ]
         for module, url, header, value in cases:
             with self.subTest(module.__name__):
-                request = module.http_request(ITEMS, model="m-1", api_key=KEY, temperature=0.5)
+                request = module.http_request(ITEMS, model="m-1", api_key=KEY, temperature=0.5, settings=LIMIT)
                 self.assertEqual((request.method, request.url), ("POST", url))
                 self.assertEqual(request.header(header), value)
                 self.assertEqual(request.header("content-type"), "application/json")
@@ -214,8 +218,8 @@ class HttpRequestTest(unittest.TestCase):
                 transcript = module.request_from_items(ITEMS)
                 self.assertEqual({k: body[k] for k in transcript}, transcript)
                 self.assertEqual(body.get("model"), None if module is gemini else "m-1")
-        self.assertEqual(anthropic.http_request(ITEMS, model="m").header("anthropic-version"), "2023-06-01")
-        self.assertIsNone(anthropic.http_request(ITEMS, model="m").header("x-api-key"))
+        self.assertEqual(anthropic.http_request(ITEMS, model="m", max_tokens=16).header("anthropic-version"), "2023-06-01")
+        self.assertIsNone(anthropic.http_request(ITEMS, model="m", max_tokens=16).header("x-api-key"))
 
     def test_tools_and_the_choice_go_as_request_from_items_writes_them(self) -> None:
         from agentkit_core import ToolChoice, ToolSpec
@@ -224,14 +228,14 @@ class HttpRequestTest(unittest.TestCase):
         choice = ToolChoice.tool("get_weather")
         for module in (anthropic, openai_chat, openai_responses, gemini):
             with self.subTest(module.__name__):
-                body = json.loads(module.http_request(ITEMS, model="m", tools=[spec], tool_choice=choice).body)
+                body = json.loads(module.http_request(ITEMS, model="m", tools=[spec], tool_choice=choice, settings=LIMIT).body)
                 expected = module.request_from_items(ITEMS, tools=[spec], tool_choice=choice)
                 self.assertEqual({k: body[k] for k in expected}, json.loads(json.dumps(expected)))
                 self.assertEqual(module.tools_from_request(body), [spec])
 
     def test_streaming(self) -> None:
         for module in (anthropic, openai_responses, openai_chat):
-            self.assertIs(json.loads(module.http_request(ITEMS, model="m", stream=True).body)["stream"], True)
+            self.assertIs(json.loads(module.http_request(ITEMS, model="m", stream=True, settings=LIMIT).body)["stream"], True)
         chat = json.loads(openai_chat.http_request(ITEMS, model="m", stream=True).body)
         self.assertEqual(chat["stream_options"], {"include_usage": True})
         own = json.loads(openai_chat.http_request(ITEMS, model="m", stream=True, stream_options={"x": 1}).body)
@@ -244,11 +248,11 @@ class HttpRequestTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             anthropic.http_request(ITEMS, model="a model?")
         with self.assertRaises(TypeError):
-            anthropic.http_request(ITEMS, model="m", api_key=b"k")
+            anthropic.http_request(ITEMS, model="m", api_key=b"k", max_tokens=16)
         with self.assertRaises(ValueError):
-            anthropic.http_request(ITEMS, model="m", base_url="api.anthropic.com")
+            anthropic.http_request(ITEMS, model="m", base_url="api.anthropic.com", max_tokens=16)
         with self.assertRaises(NormalizeError):
-            anthropic.http_request(ITEMS, model="m", temperature=float("nan"))
+            anthropic.http_request(ITEMS, model="m", temperature=float("nan"), max_tokens=16)
 
 
 class SseLinesTest(unittest.TestCase):
@@ -363,6 +367,23 @@ class TransportProtocolTest(unittest.TestCase):
             send(self.REQUEST, transport=transport)  # type: ignore[arg-type]
         self.assertEqual((caught.exception.status, caught.exception.error_type, caught.exception.request_id), (404, "not_found", "r"))
         self.assertEqual(len(transport.made), 1)
+
+    def test_an_echoed_key_is_hidden_by_send(self) -> None:
+        body = b'{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error"}}' % KEY.encode()
+        with self.assertRaises(ProviderError) as caught:
+            send(self.REQUEST, transport=FakeTransport((401, [], [body])))  # type: ignore[arg-type]
+        self.assertEqual(caught.exception.message, "Incorrect API key provided: ***")
+        self.assertNotIn(KEY.encode(), caught.exception.body)
+
+    @event_loop_test
+    async def test_an_echoed_key_is_hidden_by_asend(self) -> None:
+        from agentkit_core.http import asend
+
+        body = b'{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error"}}' % KEY.encode()
+        with self.assertRaises(ProviderError) as caught:
+            await asend(self.REQUEST, transport=FakeTransport((401, [], [body])))  # type: ignore[arg-type]
+        self.assertEqual(caught.exception.message, "Incorrect API key provided: ***")
+        self.assertNotIn(KEY, repr(caught.exception))
 
     def test_arguments(self) -> None:
         for bad, error in (({"retries": -1}, ValueError), ({"retries": True}, TypeError), ({"timeout": 0}, ValueError),

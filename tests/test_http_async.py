@@ -248,6 +248,26 @@ class AsendNativeTest(unittest.TestCase):
         self.assertNotIn(KEY, str(failed.exception))
 
     @event_loop_test
+    @without_threads
+    async def test_redirects_as_send_follows_them(self) -> None:
+        moved = AsyncFakeExchange(307, [("Location", "https://other.example/v2/messages")], [b"moved"])
+        transport = AsyncFakeTransport(moved, stream())
+        sent: list[Request] = []
+        make = transport.aexchange
+
+        def recording(request: Request, **timeouts: float) -> AsyncFakeExchange:
+            sent.append(request)
+            return make(request, **timeouts)
+
+        transport.aexchange = recording  # type: ignore[method-assign]
+        async with await asend(REQUEST, transport=transport) as response:
+            self.assertEqual([event async for event in response.events()], [{"a": 1}])
+            self.assertEqual((response.url, response.hops), ("https://other.example/v2/messages", 1))
+        self.assertEqual([(r.method, r.body) for r in sent], [("POST", b"{}"), ("POST", b"{}")])  # 307 keeps both
+        self.assertIsNone(sent[1].header("x-api-key"))  # another origin: the key stays behind
+        self.assertTrue(moved.closed)
+
+    @event_loop_test
     async def test_arguments(self) -> None:
         for bad, error in (({"retries": -1}, ValueError), ({"timeout": 0}, ValueError), ({"connect_timeout": "5"}, TypeError)):
             with self.subTest(bad), self.assertRaises(error):

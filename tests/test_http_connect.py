@@ -14,7 +14,7 @@ import unittest
 from unittest import mock
 
 from agentkit_core.http import Request, SocketTransport, TransportError, send
-from agentkit_core.http._proxy import bypassed, choose_proxy, parse_proxy
+from agentkit_core.http._proxy import bypassed, choose_proxy, environment_proxies, parse_proxy
 from tests.capability import can_serve_loopback
 from tests.loopback import Loopback, json_reply
 
@@ -134,8 +134,8 @@ class ConnectTest(unittest.TestCase):
             self.assertIn(f"TLS with proxy 127.0.0.1:{port} failed", str(error))
             self.assertEqual(plain_proxy.requests, [])  # nothing went to it in plain HTTP
             transport = SocketTransport(proxies={"https": f"https://127.0.0.1:{port}"})
-            error, _ = self.fails("https://api.example.invalid/", transport)
-            self.assertIn("TLS inside TLS", str(error))
+            error, _ = self.fails("https://api.example.invalid/", transport, connect_timeout=5, timeout=5)
+            self.assertIn(f"TLS with proxy 127.0.0.1:{port} failed", str(error))  # no CONNECT in plain HTTP either
             self.assertEqual(plain_proxy.requests, [])
 
     def test_connect_targets_and_hosts_bracket_ipv6(self) -> None:
@@ -184,6 +184,29 @@ class ProxyRulesTest(unittest.TestCase):
         with self.assertRaises(TransportError) as caught:
             parse_proxy(f"socks5://user:{KEY}@h:1080")
         self.assertNotIn(KEY, str(caught.exception))
+
+    def test_the_environment_as_urllib_reads_it(self) -> None:
+        import urllib.request
+
+        cases = [
+            {"HTTP_PROXY": "http://up:1", "https_proxy": "http://low:2", "HTTPS_PROXY": "http://up:2", "ALL_PROXY": "http://all:3"},
+            {"http_proxy": "", "HTTP_PROXY": "http://up:1", "no_proxy": "a.example", "NO_PROXY": "b.example"},
+            {"HTTP_PROXY": "http://up:1", "REQUEST_METHOD": "GET", "all_proxy": "http://all:3"},
+            {"http_proxy": "http://low:1", "REQUEST_METHOD": "GET"},
+            {},
+        ]
+        names = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "REQUEST_METHOD")
+        for env in cases:
+            with self.subTest(env), mock.patch.dict(os.environ, env):
+                for name in names:
+                    for spelling in (name, name.upper()):
+                        if spelling not in env:
+                            os.environ.pop(spelling, None)
+                expected = {k: v for k, v in urllib.request.getproxies_environment().items() if k in ("http", "https", "all", "no")}
+                self.assertEqual(environment_proxies(), expected)
+                for host in ("a.example", "b.example", "c.example"):
+                    wanted = None if urllib.request.proxy_bypass_environment(host, expected) else expected.get("https") or expected.get("all")
+                    self.assertEqual(choose_proxy(None, "https", host), wanted)
 
     def test_choose(self) -> None:
         proxies = {"all": "http://all:1", "https": "http://s:2", "no": "internal.example, .corp"}

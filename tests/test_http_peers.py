@@ -12,8 +12,9 @@ from typing import Any
 
 from agentkit_core.http import ProviderError, Request, SocketTransport, TransportError, send
 from tests import peers
-from tests.loopback import Reply
-from tests.test_http import KEY
+from agentkit_core.providers import anthropic
+from tests.loopback import Reply, sse_reply
+from tests.test_http import KEY, open_recording
 
 NGINX: Any = None
 BACKEND: Any = None
@@ -62,6 +63,20 @@ class TlsTest(PeerTest):
         self.assertIsInstance(seen, dict)
         self.assertEqual((seen["method"], seen["path"], seen["body"]), ("POST", "/up/echo", "{}"))  # type: ignore[index,call-overload]
         self.assertEqual(seen["headers"]["x-api-key"], KEY)  # type: ignore[index,call-overload]
+
+
+class StreamTest(PeerTest):
+    def test_sse_through_nginx_arrives_while_the_stream_is_open(self) -> None:
+        body = open_recording("anthropic", "messages.text_tool_use.sse.txt")
+        BACKEND.script([sse_reply(body, stall=True)])  # every event sent, then the stream stays open
+        self.addCleanup(BACKEND.script, [Reply(echo=True)])
+        expected = [e for e in anthropic.events_from_sse([body])]
+        request = Request("POST", NGINX.url("/up/v1/messages"), {"x-api-key": KEY}, b"{}")
+        with send(request, transport=self.tls(), timeout=20) as response:
+            events = response.events()
+            got = [next(events) for _ in expected]  # a buffering proxy would hold them until the stream ends
+        self.assertEqual(got, expected)
+        self.assertEqual(response.headers.get("transfer-encoding"), "chunked")
 
 
 class SquidTest(PeerTest):
@@ -200,8 +215,8 @@ class ErrorPageTest(PeerTest):
         self.assertEqual(error.headers["Content-Type"], "text/html")
 
     def test_a_providers_json_error_through_nginx_hides_an_echoed_key(self) -> None:
-        BACKEND.replies[:] = [Reply(401, echo=True)]
-        self.addCleanup(BACKEND.replies.__setitem__, slice(None), [Reply(echo=True)])
+        BACKEND.script([Reply(401, echo=True)])
+        self.addCleanup(BACKEND.script, [Reply(echo=True)])
         with self.assertRaises(ProviderError) as caught:
             send(Request("POST", NGINX.url("/up/v1/messages"), {"x-api-key": KEY}, b"{}"), transport=self.tls())
         error = caught.exception

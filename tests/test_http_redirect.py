@@ -170,6 +170,20 @@ class LoopbackTest(unittest.TestCase):
         self.assertNotIn("authorization", seen["headers"])
         self.assertEqual(seen["headers"]["x-keep"], "1")
 
+    def test_a_redirected_streaming_post_streams(self) -> None:
+        from agentkit_core.providers import anthropic
+        from tests.loopback import sse_reply
+        from tests.test_http import ITEMS, open_recording
+
+        body = open_recording("anthropic", "messages.text_tool_use.sse.txt")
+        with Loopback([sse_reply(body)]) as target, Loopback([Reply(307, [("Location", target.url("/v1/messages"))])]) as gateway:
+            request = anthropic.http_request(ITEMS, model="m", api_key=KEY, base_url=gateway.url(), stream=True, max_tokens=64)
+            with send(request, transport=plain()) as response:
+                events = list(response.events())
+            self.assertEqual(target.requests[0].body, request.body)
+        self.assertEqual(events, list(anthropic.events_from_sse([body])))
+        self.assertEqual(events[0]["type"], "message_start")
+
     def test_a_303_after_a_post_is_a_get_without_a_body(self) -> None:
         with Loopback([json_reply(303, b"{}", [("Location", "/result")]), Reply(echo=True)]) as server:
             request = Request("POST", server.url("/v1"), {"x-api-key": KEY, "content-type": "application/json"}, b'{"a":1}')

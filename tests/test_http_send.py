@@ -260,6 +260,14 @@ class SendTest(unittest.TestCase):
                 seen = response.json()
         self.assertEqual(seen["path"], "/echo/caf%C3%A9/%E6%97%A5%E6%9C%AC?q=%C3%A9")  # type: ignore[index,call-overload]
 
+    def test_a_proxy_that_cannot_work_is_not_retried(self) -> None:
+        from agentkit_core.http import SocketTransport
+
+        for proxy in ("socks5://127.0.0.1:9", "ftp://127.0.0.1:9", "http://127.0.0.1:port"):  # an https:// one works (TLS inside TLS)
+            with self.subTest(proxy=proxy), self.assertRaises(TransportError) as caught:
+                send(Request("GET", "https://h.example/"), transport=SocketTransport(proxies={"https": proxy}), retries=2)
+            self.assertEqual((caught.exception.retryable, caught.exception.retried), (False, 0))
+
     def test_what_cannot_be_sent_is_not_retried(self) -> None:
         class Unsendable:  # an exchange whose start() meets what it cannot encode
             def start(self) -> object:

@@ -57,11 +57,12 @@ from tests.mutation import ODD_VALUES, outcome
 SHARED = "_common"
 #: The registry: one row per provider, beside the folders (not in any of them).
 REGISTRY = "_registry"
-#: The one private core module the providers may use: the words of every argument error (``_words.py``).
-WORDS = "_words"
+#: The private core modules the providers may use, and what of them: the words of every argument error, and the body
+#: detector (below the transcript reader, which asks it too).
+CORE_SHARED = {"_words": {"an", "describe", "wrong_type"}, "_detect": {"NAMES", "Provider", "sniff"}}
 #: Each public provider package, as the registry lists them.
 PROVIDER_NAMES = tuple(row.module for row in agentkit_core.providers.PROVIDERS)
-#: The private modules every provider package has, named for their role (README "How the package is built").
+#: The private modules every provider package has, named for their role (ARCHITECTURE.md, "Providers").
 ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http")
 
 
@@ -108,8 +109,8 @@ class ImportTest(unittest.TestCase):
                         if node.module == "http":  # the package's public HTTP module, by its public names
                             self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
                             continue
-                        if node.module == WORDS:  # the package's one error style, shared by every layer
-                            self.assertLessEqual(set(names), {"an", "describe", "wrong_type"}, names)
+                        if node.module in CORE_SHARED:  # the bottom layer's few helpers every layer shares
+                            self.assertLessEqual(set(names), CORE_SHARED[node.module], names)
                             continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)

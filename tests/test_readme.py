@@ -31,7 +31,8 @@ LOOPBACK = (can_serve_loopback, "needs sockets: this interpreter cannot serve an
 NEEDS: dict[str, tuple[tuple[Callable[[], bool], str], ...]] = {
     "Waiting without polling": (THREADS,),
     "In asyncio code": (ASYNCIO_RUN,),
-    "A whole turn": (THREADS, ASYNCIO_RUN, LOOPBACK),
+    "A whole turn": (LOOPBACK,),
+    "Sending a request yourself": (THREADS, ASYNCIO_RUN, LOOPBACK),
 }
 #: What in an example's source shows that it needs a capability.
 _USES = {THREADS: re.compile(r"\bthreading\.|\bThread\("), ASYNCIO_RUN: re.compile(r"\basyncio\.run\(|run_until_complete\(")}
@@ -39,7 +40,7 @@ _USES = {THREADS: re.compile(r"\bthreading\.|\bThread\("), ASYNCIO_RUN: re.compi
 
 @contextlib.contextmanager
 def _anthropic_server() -> Iterator[dict[str, object]]:
-    """``base_url``: the suite's loopback server playing a tool call, then an answer, then a stream that stalls."""
+    """``base_url``: the suite's loopback server playing a tool call, then an answer (the README's agent loop)."""
     from tests import recorded
     from tests.loopback import Loopback, sse_reply
 
@@ -52,9 +53,21 @@ def _anthropic_server() -> Iterator[dict[str, object]]:
         yield {"base_url": server.url()}
 
 
+@contextlib.contextmanager
+def _streams_then_a_stall() -> Iterator[dict[str, object]]:
+    """``base_url``: the loopback server playing an answer, then a stream that stalls after its first event."""
+    from tests import recorded
+    from tests.loopback import Loopback, sse_reply
+
+    answer = recorded.raw("anthropic", "messages.thinking_text.sse.txt")
+    with Loopback([sse_reply(answer), sse_reply(answer, 30.0)]) as server:
+        yield {"base_url": server.url()}
+
+
 #: What a section's examples are given besides their own names, by title: a context manager of globals.
 FIXTURES: dict[str, Callable[[], ContextManager[dict[str, object]]]] = {
     "A whole turn": _anthropic_server,
+    "Sending a request yourself": _streams_then_a_stall,
 }
 
 

@@ -73,7 +73,8 @@ def samples() -> list[object]:
     return [item, *parts, *deltas, *outputs, *refs, *ids, *enums, usage, usage.tokens, usage.cost,
             ak.FinishReason.COMPLETED, ak.FinishReason.other("x"), ak.MetadataMap({"b": [1], "a": {"c": "\ud7ff"}}),
             ak.Timestamp(0), ak.ToolSpec("grep", "Search", {"type": "object"}, output_schema=True, metadata={"k": 1}),
-            ak.ToolAnnotations(destructive_hint=True), ak.ToolChoice.tool("grep", parallel=False)]
+            ak.ToolAnnotations(destructive_hint=True), ak.ToolChoice.tool("grep", parallel=False),
+            ak.ModelSettings(max_tokens=64, temperature=0.5, stop=["END"], output_schema={"type": "object"})]
 
 
 class TestJsonText(unittest.TestCase):

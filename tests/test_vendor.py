@@ -109,7 +109,7 @@ class TestVendor(unittest.TestCase):
         self.assertTrue(usage.stderr.startswith("outer.akc: error: "), usage.stderr)
         self.assertIn("(see python -m outer.akc validate --help)", usage.stderr)
         turn = cli("turn", "--provider", "anthropic", "--model", "m", "--base-url", f"http://127.0.0.1:{port}",
-                   "--retries", "0", transcript)
+                   "--retries", "0", "--max-tokens", "64", transcript)
         self.assertEqual(turn.returncode, 1, turn.stderr)
         self.assertTrue(turn.stderr.startswith("outer.akc: anthropic: "), turn.stderr)
         no_key = cli("turn", "--provider", "openai-chat", "--model", "m", transcript)

@@ -179,12 +179,7 @@ def _traffic(module: str) -> str:
     return f"{_NAMES[module]} traffic"
 
 
-_NAMES = {
-    "anthropic": "Anthropic Messages",
-    "openai_chat": "OpenAI Chat Completions",
-    "openai_responses": "OpenAI Responses",
-    "gemini": "Gemini",
-}
+_NAMES = {row.module: row.display for row in PROVIDERS}
 
 
 def stdin_bytes() -> IO[bytes]:

@@ -1,13 +1,20 @@
 """``turn``: send a transcript to a provider, stream the answer, append it to the transcript.
 
 ``python -m agentkit_core turn --provider anthropic --model M transcript.jsonl``
-builds the request with the provider's ``http_request`` (``--base-url``,
-``--tools FILE``, native settings as ``--set name=value``, the value read as
-JSON when it is JSON), sends it with :func:`agentkit_core.http.send` and
-prints the answer's text as it arrives, escaped as every command escapes
-text from data.  The answer item is appended to the file (JSON Lines); the
-command runs no tool, so calls the answer makes stay unanswered for the
-caller to answer.
+does one turn with the provider's ``complete`` (``--base-url``, ``--tools
+FILE``; the portable settings as ``--max-tokens``, ``--temperature``,
+``--top-p``, ``--stop``, ``--seed``, ``--reasoning-effort``,
+``--reasoning-budget``, ``--output-schema FILE``, ``--[no-]parallel-tool-calls``;
+native fields as ``--set name=value``, the value read as JSON when it is
+JSON), prints the answer's text as it arrives on standard output and each
+tool call it makes (name, arguments and id) on standard error, all escaped as
+every command escapes text from data.  The answer item is appended to the
+file (JSON Lines); the command runs no tool, so calls the answer makes stay
+unanswered for the caller to answer.  A transcript that ends with unanswered
+calls is refused (exit status 2, naming them), since the API would refuse it:
+answer them (a TOOL item of results) or close them with ``close_unanswered``.
+A request the provider module refuses to build (a setting its API has no
+field for, Anthropic without ``--max-tokens``) is a usage error too.
 
 * Ctrl-C interrupts the read at once: the turn is closed as ``CANCELLED``
   (the text that arrived is kept, a call whose arguments were cut off is
@@ -16,7 +23,8 @@ caller to answer.
 * A call that fails before the answer streams (an error status after the
   retries, no connection) appends nothing: the provider's message goes to
   standard error, exit status 1.  A stream that breaks midway is closed as
-  ``ERROR`` and appended as a cancel is; exit status 1.
+  ``ERROR`` (so is one that ends before the provider's final event) and
+  appended as a cancel is; exit status 1.
 * The key comes from the provider's usual environment variable
   (``ANTHROPIC_API_KEY``, ``OPENAI_API_KEY``, ``GEMINI_API_KEY`` or
   ``GOOGLE_API_KEY``); with ``--base-url`` it may be absent (a local server).
@@ -28,7 +36,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Callable
+from typing import Any
 
 from ..finish import FinishReason
 from ..item import Item
@@ -41,6 +49,9 @@ __all__ = ("add_parser", "run")
 KEYS = {row.module: row.key_variables for row in PROVIDERS}
 _MODULES = {row.cli: row.module for row in PROVIDERS}  # a CLI spelling (openai-chat) for its module
 CANCELLED_RESULT = "the turn was cancelled before this call ran"
+#: The flags of the portable settings (ModelSettings fields) beside ``--set``; ``--output-schema`` reads a file.
+_SETTING_FLAGS = ("max_tokens", "temperature", "top_p", "stop", "seed", "reasoning_effort", "reasoning_budget",
+                  "parallel_tool_calls")
 
 
 def add_parser(commands: Any) -> None:
@@ -53,6 +64,16 @@ def add_parser(commands: Any) -> None:
     turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects or the provider's native tools")
     turn.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
                       help="a native body field, VALUE read as JSON if it is (max_tokens=1024); repeatable")
+    turn.add_argument("--max-tokens", type=int, help="the longest answer, in tokens (the Anthropic API requires it)")
+    turn.add_argument("--temperature", type=float, help="sampling temperature, 0 to 2")
+    turn.add_argument("--top-p", type=float, help="nucleus sampling, 0 to 1")
+    turn.add_argument("--stop", action="append", metavar="TEXT", help="a stop sequence; repeatable")
+    turn.add_argument("--seed", type=int, help="a sampling seed, where the API takes one")
+    turn.add_argument("--reasoning-effort", metavar="LEVEL", help="an effort level the API knows (low, medium, high, ...)")
+    turn.add_argument("--reasoning-budget", type=int, metavar="TOKENS", help="a thinking budget in tokens, where the API takes one")
+    turn.add_argument("--output-schema", metavar="FILE", help="a JSON Schema file the answer must follow")
+    turn.add_argument("--parallel-tool-calls", action=argparse.BooleanOptionalAction, default=None,
+                      help="whether the model may call several tools at once")
     turn.add_argument("--timeout", type=float, default=600.0, help="seconds without a byte before giving up (600)")
     turn.add_argument("--retries", type=int, default=2, help="retries of a failed connection or a retryable status (2)")
     turn.add_argument("file", metavar="FILE", help="the transcript, JSON Lines of items; the answer is appended")
@@ -122,25 +143,61 @@ def _transcript(path: str) -> list[Item]:
 
 
 class _Printer:
-    """Writes the text of the snapshot as it grows, escaped; a newline at the end."""
+    """Writes the answer's text as it arrives, escaped line by line; a newline at the end."""
 
-    def __init__(self, escape: Callable[[str], str]) -> None:
-        self.shown = ""
-        self.escape = escape
+    def __init__(self) -> None:
+        self.shown = False
 
-    def update(self, parts: Any) -> None:
-        from ..content import TextPart
-
-        text = "".join(p.text for p in parts if isinstance(p, TextPart))
-        if text.startswith(self.shown) and len(text) > len(self.shown):
-            sys.stdout.write("\n".join(self.escape(line) for line in text[len(self.shown) :].split("\n")))
-            sys.stdout.flush()
-            self.shown = text
+    def text(self, chunk: str) -> None:
+        sys.stdout.write("\n".join(escape(line) for line in chunk.split("\n")))
+        sys.stdout.flush()
+        self.shown = True
 
     def end(self) -> None:
         if self.shown:
             sys.stdout.write("\n")
             sys.stdout.flush()
+            self.shown = False
+
+
+def _model_settings(args: argparse.Namespace) -> Any:
+    """The portable settings the flags give (``--max-tokens``...), or ``None``; :class:`CliError` for a bad one."""
+    from ..settings import ModelSettings
+
+    given: dict[str, Any] = {name: getattr(args, name) for name in _SETTING_FLAGS if getattr(args, name) is not None}
+    if args.output_schema is not None:
+        try:
+            with open(args.output_schema, encoding="utf-8") as f:
+                given["output_schema"] = json.load(f)
+        except (OSError, ValueError) as exc:
+            raise CliError(f"--output-schema {args.output_schema}: {exc}") from None
+    try:
+        return ModelSettings(**given) if given else None
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _refuse_unanswered(items: list[Item], path: str) -> None:
+    """:class:`CliError` when ``items`` end with calls no result answers: the API would refuse the request."""
+    from ..item import unanswered_calls
+
+    calls = unanswered_calls(items)
+    if calls:
+        named = ", ".join(f"{call.name} ({call.id.value})" for call in calls[:5]) + (", ..." if len(calls) > 5 else "")
+        raise CliError(
+            f"{path}: the transcript ends with {len(calls)} unanswered tool call{'s' if len(calls) != 1 else ''}: {named}; "
+            "append a TOOL item with a ToolResultPart answering each, or close them with "
+            "agentkit_core.close_unanswered(items) (an error result each), then run turn again"
+        )
+
+
+def _show_calls(answer: Item) -> None:
+    """Each tool call the answer makes, on standard error: its name and arguments (escaped)."""
+    from ..providers._common import dumps
+
+    for call in answer.tool_calls():
+        arguments = call.input if isinstance(call.input, str) else dumps(call.input)
+        err(f"{PROG}: tool call {call.name}({arguments}) id={call.id.value}")
 
 
 def _closing(items: list[Item], closed: Item) -> list[Item]:
@@ -158,42 +215,46 @@ def run(args: argparse.Namespace) -> int:
     import threading
 
     from ..cancellation import CancellationController
-    from ..error import TurnCancelledError
-    from ..fold import FoldState, fold
-    from ..http import ProviderError, TransportError, send
+    from ..error import NormalizeError
+    from ..http import ProviderError, TransportError
+    from ..keys import STREAM_CUT_KEY
     from ..transcript import dump_items
 
     module: Any = importlib.import_module(f"..providers.{args.provider}", __package__)
     items = _transcript(args.file)
-    request = module.http_request(items, model=args.model, api_key=_key(args.provider, args.base_url), base_url=args.base_url,
-                                  stream=True, tools=_tools(args.tools), **_settings(args.settings))
+    _refuse_unanswered(items, args.file)
+    turn = dict(model=args.model, api_key=_key(args.provider, args.base_url), base_url=args.base_url, stream=True,
+                tools=_tools(args.tools), settings=_model_settings(args), **_settings(args.settings))
+    try:
+        module.http_request(items, **turn)  # what the request would be: refused here, as usage, before anything is sent
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc) if not isinstance(exc, NormalizeError) else f"{args.file}: {exc}") from None
     controller = CancellationController()
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt()) if main_thread else None
-    decoder, state, printer = module.stream_decoder(), FoldState(), _Printer(escape)
-    began, status = False, 0
+    printer = _Printer()
     try:
-        with send(request, cancel=controller, timeout=args.timeout, retries=args.retries) as response:
-            began = True
-            for event in response.events():
-                for delta in decoder.feed(event):
-                    state = fold(state, delta)
-                printer.update(state.snapshot())
-        answer = [decoder.finish_all(state.finalize())[0]]
-    except TurnCancelledError:
-        answer, status = _closing(items, decoder.close(state, FinishReason.CANCELLED)), 130
-    except (ProviderError, TransportError) as exc:
+        closed = module.complete(items, **turn, on_text=printer.text, cancel=controller, timeout=args.timeout, retries=args.retries)
+    except (ProviderError, TransportError) as exc:  # no answer began: nothing to append
         printer.end()
         err(f"{PROG}: {args.provider}: {exc}")
-        if not began:
-            return 1
-        answer, status = _closing(items, decoder.close(state, FinishReason.ERROR)), 1
+        return 1
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     printer.end()
+    status = 0
+    answer = [closed]
+    if closed.finish_reason in (FinishReason.CANCELLED, FinishReason.ERROR):
+        answer = _closing(items, closed)
+        status = 130 if closed.finish_reason is FinishReason.CANCELLED else 1
+    _show_calls(closed)
     with open(args.file, "ab") as f:
         dump_items(answer, f)
+    cut = closed.metadata.get(STREAM_CUT_KEY)
     if status == 130:
         err(f"{PROG}: interrupted: the turn was closed as cancelled and appended")
+    elif status == 1:
+        why = cut.get("error") if isinstance(cut, dict) else None
+        err(f"{PROG}: {args.provider}: {why or 'the provider reported an error'}; the turn was closed as an error and appended")
     return status

@@ -30,8 +30,13 @@ Build a request with a provider module's ``http_request(items, model=...)``
 * :class:`Transport` is what a replacement client (httpx, requests)
   provides, :class:`AsyncTransport` its awaited form; the default is
   :class:`SocketTransport` (TLS always verified, proxies from the
-  environment as ``urllib`` reads them), and under Pyodide
+  environment as ``urllib`` reads them, connections kept alive in a pool
+  its ``close()`` ends; ``send()`` given no transport shares one), and under Pyodide
   :class:`FetchTransport` (the browser's ``fetch``).
+* :func:`events_from_sse` parses a ``text/event-stream`` body (whole, in
+  chunks, as lines, or async) into the JSON object of each event: what
+  ``Response.events()`` reads with, and what every provider module
+  re-exports as its own ``events_from_sse``.
 
 Importing this package imports no ``socket``, ``ssl``, ``http.client``,
 ``asyncio``, ``js`` or ``pyodide``: the modules that need them are loaded
@@ -46,6 +51,7 @@ from ._async import AsyncResponse, asend
 from ._client import Response, send
 from ._errors import Headers, HttpError, ProviderError, TransportError
 from ._request import Request
+from ._sse import events_from_sse
 from ._transport import AsyncExchange, AsyncTransport, Exchange, Transport
 
 if TYPE_CHECKING:
@@ -68,6 +74,7 @@ __all__ = (
     "AsyncExchange",
     "SocketTransport",
     "FetchTransport",
+    "events_from_sse",
 )
 
 
@@ -82,3 +89,8 @@ def __getattr__(name: str) -> Any:
 
         return FetchTransport
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -16,8 +16,8 @@ long as the exchange lives, as in :func:`~agentkit_core.http.send`: an
 thread ends a pending step at once and the await raises
 :class:`~agentkit_core.TurnCancelledError`; cancelling the awaiting task
 aborts the exchange too and the task sees ``CancelledError``.  The retry
-decisions are :func:`send`'s own (the same functions), only the waiting
-differs.
+and redirect decisions are :func:`send`'s own (the same functions:
+``next_delay``, ``next_request``, ``check_hop``); only the waiting differs.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from ..jsontext import JsonValue, parse_json
 from ._client import (
     _CHUNK,
     _ERROR_READ,
+    _REDIRECT_READ,
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
@@ -43,6 +44,7 @@ from ._client import (
     step_failure,
 )
 from ._errors import ProviderError, TransportError
+from ._redirect import check_hop, next_request
 from ._request import Request, redact_url
 
 if TYPE_CHECKING:
@@ -77,29 +79,48 @@ async def asend(
     checkpoint = checkpoint_of(cancel)
     maker = _async_transport(transport)
     retried = 0
+    current = request
+    seen: list[tuple[str, str]] = [(request.method, request.url)]
     error: ProviderError | TransportError
     while True:
         checkpoint.raise_if_cancelled()
-        exchange = maker.aexchange(request, connect_timeout=connect_timeout, read_timeout=timeout)
-        response = AsyncResponse(request, exchange, checkpoint)
+        exchange = maker.aexchange(current, connect_timeout=connect_timeout, read_timeout=timeout)
+        response = AsyncResponse(current, exchange, checkpoint, len(seen) - 1)
         try:
             await response._start()
         except TransportError as exc:
             error, headers = exc, {}
         else:
             if response.status < 400:
-                return response
+                following = next_request(current, response.status, response.headers)
+                if following is None:
+                    return response
+                await _drain(response)
+                check_hop(seen, following)
+                seen.append((following.method, following.url))
+                current = following
+                continue
             try:
                 body = await response._read_bounded(_ERROR_READ)
             except TransportError:
                 body = b""
             finally:
                 response.close()
-            error, headers = provider_error(response.status, response.headers, body), response.headers
-        delay = next_delay(request, error, headers, retried, retries)
+            error, headers = provider_error(response.status, response.headers, body, current), response.headers
+        delay = next_delay(current, error, headers, retried, retries)
         if await _wait(checkpoint, delay):
             raise TurnCancelledError(checkpoint.generation)
         retried += 1
+
+
+async def _drain(response: AsyncResponse) -> None:
+    """Read a redirect's body (bounded) and close it, as ``send`` does, so that its connection can serve the next hop."""
+    try:
+        await response._read_bounded(_REDIRECT_READ)
+    except TransportError:
+        pass
+    finally:
+        response.close()
 
 
 def _async_transport(transport: object) -> AsyncTransport:
@@ -208,10 +229,13 @@ class AsyncResponse:
     :class:`TransportError`.
     """
 
-    __slots__ = ("request", "status", "headers", "_exchange", "_checkpoint", "_closed", "_done")
+    __slots__ = ("request", "status", "headers", "hops", "_exchange", "_checkpoint", "_closed", "_done")
 
-    def __init__(self, request: Request, exchange: AsyncExchange, checkpoint: TurnCancellation) -> None:
+    def __init__(self, request: Request, exchange: AsyncExchange, checkpoint: TurnCancellation, hops: int = 0) -> None:
+        #: The request this answers: after redirects, the last one sent.
         self.request = request
+        #: How many redirects were followed to get here.
+        self.hops = hops
         #: The HTTP status; 0 until the answer's head is in.
         self.status = 0
         #: The headers, names in lower case (repeated ones joined with ``", "``).
@@ -220,6 +244,11 @@ class AsyncResponse:
         self._checkpoint = checkpoint
         self._closed: bool | None = None  # None: not started
         self._done = False
+
+    @property
+    def url(self) -> str:
+        """The URL that gave this answer (where the redirects, if any, ended)."""
+        return self.request.url
 
     @property
     def request_id(self) -> str:
@@ -290,13 +319,13 @@ class AsyncResponse:
 
     def lines(self) -> AsyncIterator[str]:
         """The body's text lines without their ends, as they arrive."""
-        from ..providers._common.streams import alines_of
+        from ._sse import alines_of
 
         return alines_of(self.chunks())
 
     def events(self) -> AsyncIterator[dict[str, JsonValue]]:
         """The JSON object of each server-sent event, as it arrives."""
-        from ..providers._common.streams import events_from_sse
+        from ._sse import events_from_sse
 
         return events_from_sse(self.chunks())
 

@@ -189,7 +189,9 @@ def next_delay(
     if not again or retried >= retries:
         if isinstance(error, TransportError):
             raise TransportError(redact(error.message, request.secrets()), error.timed_out, retried, error.retryable) from None
-        raise ProviderError(error.status, error.error_type, error.message, error.request_id, error.body, error.headers, retried) from None
+        secrets = request.secrets()  # again here, for a caller that built the error without the request
+        message, body = redact(error.message, secrets), _redact_bytes(error.body, secrets)
+        raise ProviderError(error.status, error.error_type, message, error.request_id, body, error.headers, retried) from None
     delay = retry_delay(headers, retried)
     _log_retry(request, error, delay, retried, retries)
     return delay
@@ -322,13 +324,13 @@ class Response:
 
     def lines(self) -> Iterator[str]:
         """The body's text lines (UTF-8) without their ends, as they arrive; CRLF, LF and CR end lines."""
-        from ..providers._common.streams import lines_of
+        from ._sse import lines_of
 
         return lines_of(self.chunks())
 
     def events(self) -> Iterator[dict[str, JsonValue]]:
         """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them)."""
-        from ..providers._common.streams import events_from_sse
+        from ._sse import events_from_sse
 
         return events_from_sse(self.chunks())
 
@@ -371,11 +373,7 @@ def provider_error(status: int, headers: Mapping[str, str], body: bytes, request
     carries is replaced by ``***`` in the message and the kept body.
     """
     secrets = request.secrets() if request is not None else ()
-    if secrets:
-        text = body.decode("latin-1")
-        cleaned = redact(text, secrets)
-        if cleaned != text:
-            body = cleaned.encode("latin-1")
+    body = _redact_bytes(body, secrets)
     try:
         parsed: Any = parse_json(body)
     except Exception:  # noqa: BLE001 - not JSON: the text itself is the message
@@ -392,6 +390,13 @@ def provider_error(status: int, headers: Mapping[str, str], body: bytes, request
         message = _readable(status, headers, body, found if isinstance(found, str) else None)
     message = redact(" ".join(message.split()), secrets)
     return ProviderError(status, str(kind), message, _request_id(headers, outer), body[:BODY_KEPT], headers)
+
+
+def _redact_bytes(body: bytes, secrets: Sequence[str]) -> bytes:
+    """``body`` with each of ``secrets`` (as UTF-8) replaced by ``***``."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        body = body.replace(secret.encode("utf-8", "replace"), b"***")
+    return body
 
 
 def _readable(status: int, headers: Mapping[str, str], body: bytes, found: str | None) -> str:

@@ -19,9 +19,19 @@ import select
 import socket
 import threading
 import time
-from typing import Hashable
+from typing import Hashable, Protocol
 
-__all__ = ("Connection", "Pool")
+__all__ = ("Connection", "Pool", "Wire")
+
+
+class Wire(Protocol):
+    """What an exchange talks on: a socket, a TLS socket, or TLS inside a proxy's TLS (:mod:`._tlstunnel`)."""
+
+    def recv(self, size: int, /) -> bytes: ...
+    def sendall(self, data: bytes, /) -> None: ...
+    def settimeout(self, seconds: float | None, /) -> None: ...
+    def fileno(self) -> int: ...
+    def close(self) -> None: ...
 
 
 class Connection:
@@ -30,7 +40,7 @@ class Connection:
     __slots__ = ("sock", "twin", "key", "idle_since", "uses")
 
     def __init__(self, sock: socket.socket, key: Hashable) -> None:
-        self.sock = sock
+        self.sock: Wire = sock
         self.twin = sock.dup()
         self.key = key
         self.idle_since = 0.0

@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 from ._errors import TransportError
 
-__all__ = ("Proxy", "parse_proxy", "choose_proxy", "hostport", "bypassed")
+__all__ = ("Proxy", "parse_proxy", "choose_proxy", "environment_proxies", "hostport", "bypassed")
 
 
 def hostport(host: str, port: int) -> str:
@@ -49,14 +49,14 @@ def parse_proxy(url: str) -> Proxy:
     scheme = parts.scheme.lower()
     hostpart = parts.netloc.rpartition("@")[2]
     if scheme not in ("http", "https"):
-        raise TransportError(f"the proxy {scheme}://{hostpart} is not an http:// or https:// proxy (the only kinds this transport speaks)")
+        raise TransportError(f"the proxy {scheme}://{hostpart} is not an http:// or https:// proxy (the only kinds this transport speaks)", retryable=False)
     try:
         port = parts.port
     except ValueError:
-        raise TransportError(f"bad port in the proxy URL {scheme}://{hostpart}") from None
+        raise TransportError(f"bad port in the proxy URL {scheme}://{hostpart}", retryable=False) from None
     host = parts.hostname or ""
     if not host:
-        raise TransportError(f"the proxy URL {scheme}://{hostpart} has no host")
+        raise TransportError(f"the proxy URL {scheme}://{hostpart} has no host", retryable=False)
     auth: tuple[tuple[str, str], ...] = ()
     if parts.username is not None:
         import base64
@@ -73,16 +73,42 @@ def bypassed(host: str, no_proxy: str) -> bool:
     return "*" in names or any(host == n or host.endswith("." + n) for n in names)
 
 
+def environment_proxies() -> dict[str, str]:
+    """The ``http``, ``https``, ``all`` and ``no`` entries of the ``*_proxy`` variables, as ``urllib`` reads them.
+
+    The lower-case variable wins over the upper-case one (an empty one
+    removes the entry); ``HTTP_PROXY`` is ignored when ``REQUEST_METHOD`` is
+    set (a CGI request could set it).  Eight lookups, where
+    ``urllib.request.getproxies()`` walks the whole environment twice.
+    """
+    import os
+
+    env = os.environ
+    found: dict[str, str] = {}
+    for key in ("http", "https", "all", "no"):
+        value = env.get(f"{key}_proxy")
+        if value is None and not (key == "http" and "REQUEST_METHOD" in env):
+            value = env.get(f"{key.upper()}_PROXY")
+        if value:
+            found[key] = value
+    return found
+
+
 def choose_proxy(proxies: Mapping[str, str] | None, scheme: str, host: str) -> str | None:
     """The proxy URL a request to ``host`` by ``scheme`` goes through (``None`` for none); ``proxies=None`` reads the environment."""
     if proxies is None:
+        import sys
         import urllib.request
 
-        found = urllib.request.getproxies()
+        found = environment_proxies()
+        if not found and sys.platform in ("darwin", "win32"):  # the system's settings, as urllib reads them
+            system = urllib.request.getproxies()
+            proxy = system.get(scheme) or system.get("all")
+            return proxy if proxy and not urllib.request.proxy_bypass(host) else None
         proxy = found.get(scheme) or found.get("all")
         if not proxy:
             return None
-        return None if urllib.request.proxy_bypass(host) else proxy
+        return None if urllib.request.proxy_bypass_environment(host, found) else proxy  # type: ignore[attr-defined]
     proxy = proxies.get(scheme) or proxies.get("all")
     if not proxy:
         return None

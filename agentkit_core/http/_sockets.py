@@ -47,7 +47,7 @@ from .. import __version__
 from ._decompress import Decoding, content_codings
 from ._errors import TransportError
 from ._parser import END, Head, ResponseParser
-from ._pool import Connection, Pool
+from ._pool import Connection, Pool, Wire
 from ._proxy import Proxy, choose_proxy, hostport, parse_proxy
 from ._request import Request, redact_url
 
@@ -118,7 +118,7 @@ class SocketTransport:
             try:
                 import ssl
             except ImportError:
-                raise TransportError("this interpreter has no ssl module: https needs one (or pass a transport)") from None
+                raise TransportError("this interpreter has no ssl module: https needs one (or pass a transport)", retryable=False) from None
             with self._lock:
                 if self.ssl_context is None:
                     self.ssl_context = ssl.create_default_context()
@@ -170,7 +170,7 @@ def _route(request: Request, transport: SocketTransport) -> _Route:
     try:
         port = parts.port or (443 if scheme == "https" else 80)
     except ValueError:
-        raise TransportError(f"bad port in {redact_url(request.url)!r}") from None
+        raise TransportError(f"bad port in {redact_url(request.url)!r}", retryable=False) from None
     host = parts.hostname or ""
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     proxy_url = transport.proxy_for(scheme, host)
@@ -178,11 +178,6 @@ def _route(request: Request, transport: SocketTransport) -> _Route:
         return _Route(scheme, host, port, None, False, target, (scheme, host, port))
     proxy = parse_proxy(proxy_url)
     if scheme == "https":
-        if proxy.scheme == "https":
-            raise TransportError(
-                f"https through the https:// {proxy.where} needs TLS inside TLS, which this transport does not do: "
-                "give the proxy as http:// (the CONNECT tunnel keeps the request encrypted end to end)"
-            )
         return _Route(scheme, host, port, proxy, True, target, ("tunnel", proxy_url, host, port))
     return _Route(scheme, host, port, proxy, False, request.url.split("#")[0], ("proxy", proxy_url))
 
@@ -246,7 +241,7 @@ class SocketExchange:
             try:
                 sock = socket.socket(family, kind, proto)
             except OSError as exc:
-                raise TransportError(f"this interpreter cannot open a socket ({exc}): pass send() a transport") from None
+                raise TransportError(f"this interpreter cannot open a socket ({exc}): pass send() a transport", retryable=False) from None
             conn = self._conn = Connection(sock, route.key)
             self._transport.pool.count_opened()
             self._check_abort()
@@ -278,7 +273,8 @@ class SocketExchange:
             if route.tunnel:
                 self._tunnel(conn, route, proxy, deadline)
         if route.scheme == "https":
-            self._handshake(conn, route.host, hostport(route.host, route.port), deadline)
+            nested = proxy is not None and proxy.scheme == "https"  # TLS to the origin inside TLS to the proxy
+            self._handshake(conn, route.host, hostport(route.host, route.port), deadline, nested)
         return conn
 
     def _tunnel(self, conn: Connection, route: _Route, proxy: Proxy, deadline: float) -> None:
@@ -311,12 +307,21 @@ class SocketExchange:
         if parser.leftover():
             raise TransportError(f"the {proxy.where} sent bytes before the tunnel to {target} was used")
 
-    def _handshake(self, conn: Connection, host: str, where: str, deadline: float) -> None:
+    def _handshake(self, conn: Connection, host: str, where: str, deadline: float, nested: bool = False) -> None:
         import ssl
 
         try:
             conn.sock.settimeout(_left(deadline))
-            conn.sock = self._transport.context().wrap_socket(conn.sock, server_hostname=host)
+            if nested:
+                from ._tlstunnel import TlsInTls
+
+                inner = TlsInTls(conn.sock, self._transport.context(), host)
+                inner.do_handshake()
+                conn.sock = inner
+            else:
+                raw = conn.sock
+                assert isinstance(raw, socket.socket)
+                conn.sock = self._transport.context().wrap_socket(raw, server_hostname=host)
         except socket.timeout:
             raise TransportError(f"the TLS handshake with {where} timed out after {self._timeouts[0]:g} s (connect_timeout)", timed_out=True) from None
         except ssl.SSLError as exc:
@@ -394,7 +399,7 @@ class SocketExchange:
                 return event
             try:
                 data = self._recv(sock)
-            except (ConnectionResetError, ConnectionAbortedError, BrokenPipeError):
+            except OSError:  # a reset, or TLS ending badly (a timeout is a TransportError by now)
                 if reused and parser.received == 0 and not self._aborted:
                     raise _Stale from None
                 raise
@@ -411,7 +416,7 @@ class SocketExchange:
             return url
         return f"{url} through {route.proxy.where}" if route.tunnel else f"{route.proxy.where} (for {url})"
 
-    def _recv(self, sock: socket.socket) -> bytes:
+    def _recv(self, sock: Wire) -> bytes:
         try:
             return sock.recv(_RECV)
         except socket.timeout:

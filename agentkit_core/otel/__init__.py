@@ -132,3 +132,8 @@ __all__ = (
 for _name in __all__:
     globals()[_name].__module__ = __name__  # tracebacks and help() name the public module
 del _name
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

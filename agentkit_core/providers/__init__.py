@@ -15,9 +15,10 @@ a raw finish reason alone means), ``usage_from_native(usage)`` (a native
 usage object as :class:`~agentkit_core.Usage`) and ``http_request(items,
 model=...)`` (the whole request, URL, headers and body, as the
 :class:`~agentkit_core.http.Request` that :func:`agentkit_core.http.send` sends).  Every stream decoder has
-``feed(event)``, ``finish(parts)``, ``finish_all(parts)`` (every item of the
-stream: one per choice or candidate where there can be several) and the live
-``usage`` and ``finish_reason``.  Each module opens with its mapping table as
+``feed(event)``, ``finish(parts)``, ``close(parts, reason)`` (a turn stopped
+before it finished), ``finish_all(parts)`` and ``close_all(parts, reason)``
+(every item of the stream: one per choice or candidate where there can be
+several) and the live ``usage`` and ``finish_reason``.  Each module opens with its mapping table as
 its docstring and ends with how it keeps the rules below, the rules every
 projection keeps (whose opaque state is sent, which metadata is written back,
 raw finish reasons, tool names, invented ids, errors).  None does I/O, and none
@@ -89,6 +90,8 @@ means for its API (which parts it marks, what its encoder needs).
 
 from __future__ import annotations
 
+from types import ModuleType as _ModuleType
+
 from ._registry import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
 
 __all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS")
@@ -111,8 +114,13 @@ def detect(value: object) -> str | None:
     >>> detect({"candidates": []}), detect({"object": "chat.completion.chunk"}), detect({})
     ('gemini', 'openai_chat', None)
     """
-    from ._common.detect import sniff
+    from .._detect import sniff
     from ._common.held import dumped
 
     found = sniff(value if type(value) is dict else dumped(value, quiet=True))
     return None if found is None else found.module
+
+
+def __dir__() -> list[str]:
+    """The public names only: ``__all__`` and the public submodules imported so far (no private module or helper)."""
+    return [*__all__, *(name for name, value in globals().items() if type(value) is _ModuleType and name[0] != "_")]

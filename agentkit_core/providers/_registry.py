@@ -27,7 +27,7 @@ the same public functions as the others, that its recordings decode to part
 kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
 which runs every test there for each row).  Detection needs its shapes in
-``_common/detect.py``.
+``agentkit_core/_detect.py`` (below its users).
 """
 
 from __future__ import annotations

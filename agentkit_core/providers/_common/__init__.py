@@ -5,7 +5,8 @@ these modules use only the public names of :mod:`agentkit_core`: they are
 what a fifth adapter, written outside the package, would write too.
 
 * :mod:`.native`: what a public function is handed, checked once, and the
-  errors that name the bad field;
+  errors that name the bad field; :mod:`.fields`: the typed readers of native
+  fields (``optional_str(native, key, at)``...), the one way a field is read;
 * :mod:`.carry`: native fields carried as namespaced metadata and written
   back, and whose a part is;
 * :mod:`.data`: canonical base64, ``data:`` URLs, what inline data holds;
@@ -17,7 +18,7 @@ what a fifth adapter, written outside the package, would write too.
   :mod:`.held`: what users hold (SDK objects, their dumps); :mod:`.detect`:
   whose a body is.  These four are imported by module.
 
-This module only re-exports the first five, so a projection imports what it
+This module only re-exports the first six, so a projection imports what it
 needs in one line (``from .._common import JsonDict, carry, wrong``).
 """
 
@@ -27,7 +28,9 @@ from .arguments import ARGUMENTS_MAX_DEPTH, dumps, parse_arguments
 from .carry import carried, carry, copy_json, in_namespace, owned
 from .data import INPUT_AUDIO_TYPES, b64decode, b64encode, data_url, holds_text, inline_base64, parse_data_url
 from .native import NATIVE_MAX_DEPTH, JsonDict, checked_list, describe, json_object, native_events, native_object, under, wrong
-from .turns import U64_END, count, get_dict, invent_id, make_item, make_usage, name_results, openai_usage
+from .fields import obj_or_empty, optional_arr, optional_int, optional_obj, optional_str, required_arr, required_obj
+from .fields import required_str, str_or_none
+from .turns import U64_END, count, invent_id, make_item, make_usage, name_results, openai_usage
 
 __all__ = (
     "ARGUMENTS_MAX_DEPTH", "dumps", "parse_arguments",
@@ -35,5 +38,7 @@ __all__ = (
     "INPUT_AUDIO_TYPES", "b64decode", "b64encode", "data_url", "holds_text", "inline_base64", "parse_data_url",
     "NATIVE_MAX_DEPTH", "JsonDict", "checked_list", "describe", "json_object", "native_events", "native_object",
     "under", "wrong",
-    "U64_END", "count", "get_dict", "invent_id", "make_item", "make_usage", "name_results", "openai_usage",
+    "obj_or_empty", "optional_arr", "optional_int", "optional_obj", "optional_str", "required_arr", "required_obj",
+    "required_str", "str_or_none",
+    "U64_END", "count", "invent_id", "make_item", "make_usage", "name_results", "openai_usage",
 )

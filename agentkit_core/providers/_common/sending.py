@@ -9,13 +9,17 @@ in every error message.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from ... import NormalizeError, checked_json
 from ...http import Request
 from . import JsonDict
 from .reuse import json_bytes
 from .tools import Choice, Tools
+
+if TYPE_CHECKING:
+    from ... import ModelSettings
+
 
 class HttpRequest(Protocol):
     """What every provider's ``http_request`` is: items and settings in, the request to send out."""
@@ -30,11 +34,14 @@ class HttpRequest(Protocol):
         stream: bool = False,
         tools: Tools = (),
         tool_choice: Choice = None,
-        **settings: Any,
+        settings: ModelSettings | None = None,
+        headers: Mapping[str, str] | None = None,
+        **native: Any,
     ) -> Request: ...
 
 
-__all__ = ("HttpRequest", "exported", "endpoint", "json_body", "json_request", "checked_model", "key_header")
+__all__ = ("HttpRequest", "exported", "endpoint", "json_body", "json_request", "checked_model", "key_header", "request_body",
+           "extra_headers")
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
 
@@ -89,3 +96,59 @@ def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream
     data = json_bytes(body)
     accept = {"accept": "text/event-stream"} if stream else {}
     return Request("POST", url, {"content-type": "application/json", **headers, **accept}, data)
+
+
+def request_body(
+    provider: str,
+    first: JsonDict,
+    fields: JsonDict,
+    settings: tuple[JsonDict, Mapping[tuple[str, ...], str]],
+    native: Mapping[str, Any],
+    last: JsonDict,
+) -> JsonDict:
+    """A request's body: ``first`` (``model``), the transcript and tool ``fields``, the ``settings``' fields
+    (:func:`.settings.settings_fields`), the caller's ``native`` fields, then ``last`` (``stream``).
+
+    Native fields join the others object by object (a native ``generationConfig``
+    beside the settings' keeps both); one that the transcript or the tools
+    write, one of ``first`` or ``last``, or a field a setting writes too, raise
+    ``ValueError`` naming it (:func:`.settings.checked_native`).
+    """
+    from .settings import checked_native, merge, native_conflict, with_settings
+
+    try:
+        extra = checked_native(native, provider, fields, (*first, *last, "stream"))
+    except NormalizeError as exc:
+        raise NormalizeError(f"a native field is not JSON data: {exc.message}", exc.path) from None
+    body = with_settings({**first, **fields}, settings)
+    if extra:
+        body = merge(body, extra, native_conflict(settings[1]))
+    body.update(last)
+    return body
+
+
+def extra_headers(own: Mapping[str, str], headers: object, *, stream: bool) -> dict[str, str]:
+    """``own`` (the provider's auth and version headers) and the caller's ``headers``.
+
+    A caller's header named as one of ``own``, ``content-type`` or ``accept``
+    (in any case) raises ``ValueError``: the provider's own headers are not
+    replaced by accident.  To replace one on purpose, replace the built
+    request's headers: ``dataclasses.replace(request, headers=...)``.  Names
+    and values are checked as :class:`~agentkit_core.http.Request` checks them.
+    """
+    if headers is None:
+        return dict(own)
+    if not isinstance(headers, Mapping):
+        raise TypeError(f"headers: expected a mapping of header names to values, found {type(headers).__name__}")
+    taken = {name.lower() for name in own} | {"content-type"} | ({"accept"} if stream else set())
+    out = dict(own)
+    for name, value in headers.items():
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TypeError(f"headers: expected string names and values, found {type(name).__name__}: {type(value).__name__}")
+        if name.lower() in taken:
+            raise ValueError(
+                f"headers: {name!r} is a header the request sets itself; to replace it on purpose, "
+                "replace the built request's headers (dataclasses.replace(request, headers=...))"
+            )
+        out[name] = value
+    return out

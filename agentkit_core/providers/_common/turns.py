@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Mapping
+from typing import Iterable
 
 from ... import (
     FINISH_REASON_KEY,
@@ -20,6 +20,7 @@ from ... import (
     ToolResultPart,
     Usage,
 )
+from .fields import obj_or_empty
 from .native import JsonDict
 
 #: The end of the wire's ``u64`` range.  The core's checks hold the same bound privately; a projection, which
@@ -29,12 +30,6 @@ U64_END = 1 << 64
 def count(v: object) -> int | None:
     """``v`` if it is a token count (an exact ``int``, ``0 <= v < 2**64``), else ``None``."""
     return v if type(v) is int and 0 <= v < U64_END else None
-
-
-def get_dict(native: Mapping[str, Any], key: str) -> JsonDict:
-    """``native[key]`` when it is a JSON object, else ``{}``."""
-    value = native.get(key)
-    return value if isinstance(value, dict) else {}
 
 
 def make_usage(
@@ -74,7 +69,7 @@ def openai_usage(usage: JsonDict, key: str, input_field: str, output_field: str)
     tokens, ``reasoning_tokens`` of ``<output_field>_details``.  The object is
     kept verbatim under ``key``.
     """
-    details_in, details_out = get_dict(usage, input_field + "_details"), get_dict(usage, output_field + "_details")
+    details_in, details_out = obj_or_empty(usage, input_field + "_details"), obj_or_empty(usage, output_field + "_details")
     return make_usage(
         usage,
         key,

@@ -230,12 +230,12 @@ what they mean here:
 * Extras.  :func:`finish_reason` reads a ``stop_reason``,
   :func:`usage_from_native` a ``usage`` object; :class:`AnthropicStreamDecoder`
   is what :func:`stream_decoder` makes, and its ``finish_all(parts)`` is
-  ``[finish(parts)]``, a stream holding one message.
+  ``[finish(parts)]`` (``close_all`` is ``[close(...)]``), a stream holding one message.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ... import Item
 from ._request import items_from_request, request_from_items
@@ -243,18 +243,22 @@ from ._response import assistant_item, check_message, finish_reason, part_from_b
 from ._stream import AnthropicStreamDecoder
 from ._held import RESPONSE
 from ._http import http_request
+from ._complete import acomplete, complete
+from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
-from .._common import JsonDict
 from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 
 __all__ = (
+    "complete",
+    "acomplete",
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
     "tools_from_request", "tool_choice_from_request",
+    "settings_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -263,12 +267,12 @@ __all__ = (
     "AnthropicStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
 
 # -- responses and streams --------------------------------------------------------------
 
 
-def items_from_response(body: JsonDict) -> list[Item]:
+def items_from_response(body: Any) -> list[Item]:
     """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
 
     An error body (``{"type": "error", "error": {...}}``) gives an item with no
@@ -289,10 +293,15 @@ def stream_decoder() -> AnthropicStreamDecoder:
     return AnthropicStreamDecoder()
 
 
-def items_from_stream(events: Iterable[JsonDict]) -> list[Item]:
+def items_from_stream(events: Iterable[Any]) -> list[Item]:
     """Decode and fold a whole stream of events: the item :func:`items_from_response` gives for its message.
 
     A stream cut short (no ``message_stop``) still gives its item, closed as
     the decoder's ``close`` closes it, with ``FinishReason.ERROR``.
     """
     return fold_stream(AnthropicStreamDecoder(), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

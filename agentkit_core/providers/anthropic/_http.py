@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
-from ... import Item
+from ... import Item, ModelSettings
 from ...http import Request
-from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
+from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
 from ._request import kept_request
+from ._settings import fields_of, with_choice_type
 
 __all__ = ("http_request", "BASE_URL", "API_VERSION")
 
 BASE_URL = provider_info("anthropic").base_url
 API_VERSION = "2023-06-01"
+_NAME = "anthropic"
 
 
 def http_request(
@@ -26,7 +28,9 @@ def http_request(
     stream: bool = False,
     tools: Tools = (),
     tool_choice: Choice = None,
-    **settings: Any,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    **native: Any,
 ) -> Request:
     """The request for a turn on ``items``: headers ``x-api-key`` and ``anthropic-version``, a JSON body.
 
@@ -39,6 +43,12 @@ def http_request(
     ``https://api.anthropic.com``.  Send it with :func:`agentkit_core.http.send`.
     """
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
-    body = json_body({"model": checked_model(model), **fields}, settings, {"stream": True} if stream else {})
-    headers = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
-    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", headers, body, stream=stream)
+    last = {"stream": True} if stream else {}
+    body = with_choice_type(request_body(_NAME, {"model": checked_model(model)}, fields, fields_of(settings), native, last))
+    if "max_tokens" not in body:
+        raise ValueError(
+            "max_tokens: the Anthropic Messages API requires it and there is no default that fits every model; "
+            "give settings=ModelSettings(max_tokens=...) (or the native max_tokens=...)"
+        )
+    own = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
+    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -7,9 +7,10 @@ the docstring of :mod:`.anthropic`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_ERROR_KEY,
     PROVIDER_KEY,
     CustomPart,
@@ -44,6 +45,8 @@ from ._held import REQUEST
 from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, SYSTEM_ROLE
 from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of, with_choice_type
 
 #: Namespaces of the other providers' custom parts, which the encoder drops.
 _FOREIGN = ("openai.", "gemini.")
@@ -353,7 +356,7 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     return ItemKind.USER
 
 
-def items_from_request(body: JsonDict) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
     A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of
@@ -364,7 +367,7 @@ def items_from_request(body: JsonDict) -> list[Item]:
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
-    messages = body.get("messages", [])
+    messages = body.get("messages", [])  # absent is none; null is no list
     if not isinstance(messages, list):
         raise wrong("a list of messages", messages, "messages")
     for i, message in enumerate(messages):
@@ -377,14 +380,17 @@ def items_from_request(body: JsonDict) -> list[Item]:
     return name_results(items)
 
 
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """A request body's transcript fields, ``{"system": ..., "messages": [...]}``, and its ``tools`` and ``tool_choice``.
 
     ``system`` is present only when a SYSTEM or DEVELOPER item is; the tool fields when given.  Raises
     :class:`~agentkit_core.NormalizeError` (its path ``items[i].parts[j]``) for
-    content the API cannot take.
+    content the API cannot take.  ``settings`` (a :class:`~agentkit_core.ModelSettings`) add
+    their fields (see :mod:`._settings`); one the API has no field for raises ``ValueError``.
     """
-    return {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_choice_type(with_settings(fields, fields_of(settings)))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

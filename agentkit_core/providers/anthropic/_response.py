@@ -8,7 +8,7 @@ module uses only the public names of the package and :mod:`._common`.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable
 
 from ... import (
     PROVIDER_KEY,
@@ -42,6 +42,8 @@ from .._common import (
     json_object,
     make_item,
     make_usage,
+    optional_obj,
+    optional_str,
     parse_data_url,
     wrong,
 )
@@ -69,12 +71,6 @@ _FINISH: dict[str, FinishReason] = {
 # -- checks -----------------------------------------------------------------------------
 
 
-def optional(value: object, kind: type, path: str) -> None:
-    """Refuse ``value`` unless it is ``None`` or a ``kind``."""
-    if value is not None and not isinstance(value, kind):
-        raise wrong(f"{kind.__name__} or null", value, path)
-
-
 def content_blocks(value: object, path: str) -> list[JsonDict]:
     """A list of content blocks (JSON objects)."""
     if not isinstance(value, list):
@@ -86,26 +82,33 @@ def content_blocks(value: object, path: str) -> list[JsonDict]:
 
 def check_message(message: JsonDict, path: str) -> None:
     """The fields of a ``Message`` this projection reads have their documented types."""
-    at = f"{path}." if path else ""
-    optional(message.get("id"), str, at + "id")
-    optional(message.get("stop_reason"), str, at + "stop_reason")
-    optional(message.get("usage"), dict, at + "usage")
+    optional_str(message, "id", path)
+    optional_str(message, "stop_reason", path)
+    optional_obj(message, "usage", path)
     if message.get("content") is not None:
-        content_blocks(message["content"], at + "content")
+        content_blocks(message["content"], f"{path}.content" if path else "content")
 
 
 # -- the message envelope ---------------------------------------------------------------
 
 
-def finish_reason(stop_reason: str | None) -> FinishReason | None:
-    """A native ``stop_reason`` as a :class:`FinishReason` (``None`` stays ``None``)."""
-    if stop_reason is None:
+def finish_reason(raw: str | None = None, *, stop_reason: str | None = None) -> FinishReason | None:
+    """What a raw ``stop_reason`` (or ``"error"``) says alone; ``None`` stays ``None``.
+
+    ``stop_reason=`` is the parameter's former name, still taken as a keyword.
+    """
+    if stop_reason is not None:
+        if raw is not None:
+            raise TypeError("finish_reason() takes raw or its former name stop_reason, not both")
+        raw = stop_reason
+    if raw is None:
         return None
-    optional(stop_reason, str, "stop_reason")
-    return _FINISH.get(stop_reason) or FinishReason.other(stop_reason)
+    if not isinstance(raw, str):
+        raise wrong("a string", raw, "stop_reason")
+    return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def usage_from_native(usage: Mapping[str, JsonValue]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
     return checked_usage(take(usage, USAGE))
 

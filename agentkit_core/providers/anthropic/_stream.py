@@ -36,12 +36,11 @@ from ._response import (
     check_message,
     custom,
     finish_reason,
-    optional,
     part_from_block,
     usage_from_native,
 )
 from ._held import EVENT
-from .._common import JsonDict, checked_list, copy_json, json_object, parse_arguments, wrong
+from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
 from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 
@@ -128,7 +127,7 @@ class AnthropicStreamDecoder:
         # The turn's finish reason once known (live): from stop_reason, or ERROR after an error event.
         self.finish_reason = None
 
-    def feed(self, event: JsonDict) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
         event = take(event, EVENT)
         handler: Callable[[JsonDict], list[Delta]]
@@ -159,15 +158,16 @@ class AnthropicStreamDecoder:
             self._live(merged)
         return deltas
 
-    def finish(self, parts: Sequence[Part]) -> Item:
+    def finish(self, parts: Sequence[Part] | FoldState) -> Item:
         """The turn's ASSISTANT item: the folded ``parts`` plus what the message events carried.
 
         A stream that stopped before ``message_stop`` (or an ``error`` event)
         is closed as :meth:`close` closes it, with ``FinishReason.ERROR``.
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
         """
-        return self._item(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._item(stream_parts(parts), FinishReason.ERROR)
 
-    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """``[finish(parts)]``: a Messages stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
 
@@ -185,6 +185,10 @@ class AnthropicStreamDecoder:
         server call: the API finishes it when the turn goes back).
         """
         return self._item(stream_parts(parts), reason)
+
+    def close_all(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> list[Item]:
+        """``[close(parts, reason)]``: a Messages stream holds one item (the same method as the decoders of several)."""
+        return [self.close(parts, reason)]
 
     def _item(self, parts: list[Part], reason: FinishReason) -> Item:
         item = assistant_item(self._message, parts, self._error)
@@ -258,9 +262,7 @@ class AnthropicStreamDecoder:
         return self._commit(index)
 
     def _message_delta(self, event: JsonDict) -> list[Delta]:
-        delta, usage = event.get("delta"), event.get("usage")
-        optional(delta, dict, "delta")
-        optional(usage, dict, "usage")
+        delta, usage = optional_obj(event, "delta"), optional_obj(event, "usage")
         message = copy_json(self._message)
         message.update(copy_json(delta or {}))
         # Message fields (``context_management``, ``input_transformations``) replace the message's; others merge.

@@ -236,7 +236,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from ... import Item
 from ._held import RESPONSE
@@ -258,14 +258,19 @@ from ._keys import NewCallId
 from ._request import SKIP_SIGNATURE, items_from_request, request_from_items
 from ._stream import GeminiStreamDecoder
 from ._http import http_request
+from ._complete import acomplete, complete
+from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
+    "complete",
+    "acomplete",
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
     "tools_from_request", "tool_choice_from_request",
+    "settings_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -275,13 +280,13 @@ __all__ = (
     "SKIP_SIGNATURE",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
 
 
 # -- responses and streams ----------------------------------------------------------------
 
 
-def items_from_response(body: Mapping[str, Any], *, new_call_id: NewCallId | None = None) -> list[Item]:
+def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> list[Item]:
     """A ``GenerateContentResponse`` body as items: one ASSISTANT item per candidate, in ``index`` order.
 
     ``new_call_id`` names function calls that arrive without an id (see the
@@ -306,6 +311,11 @@ def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecod
     return GeminiStreamDecoder(new_call_id)
 
 
-def items_from_stream(events: Iterable[Mapping[str, Any]], *, new_call_id: NewCallId | None = None) -> list[Item]:
+def items_from_stream(events: Iterable[Any], *, new_call_id: NewCallId | None = None) -> list[Item]:
     """Decode and fold a whole stream: one item per candidate (a candidate cut short is closed as ``ERROR``)."""
     return fold_stream(GeminiStreamDecoder(new_call_id), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
-from ... import Item
+from ... import Item, ModelSettings
 from ...http import Request
-from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
+from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
 from ._request import kept_request
+from ._settings import fields_of
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -25,7 +26,9 @@ def http_request(
     stream: bool = False,
     tools: Tools = (),
     tool_choice: Choice = None,
-    **settings: Any,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    **native: Any,
 ) -> Request:
     """The request for a turn on ``items``: header ``x-goog-api-key``, a JSON body.
 
@@ -41,6 +44,6 @@ def http_request(
     name = checked_model(model)
     path = name if "/" in name else "models/" + name
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
-    body = json_body(kept_request(items, tools=tools, tool_choice=tool_choice), settings, {})
-    headers = key_header("x-goog-api-key", api_key)
-    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", headers, body, stream=stream)
+    body = request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), fields_of(settings), native, {})
+    own = key_header("x-goog-api-key", api_key)
+    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -5,9 +5,10 @@ What is sent and what is dropped is said in the docstring of :mod:`.gemini`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
@@ -32,13 +33,15 @@ from ... import (
     Uri,
 )
 from .._common import JsonDict, b64encode, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
-from .._common import owned, under, wrong
+from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
 from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
-from ._response import Calls, object_at, parts_from_content
+from ._response import Calls, parts_from_content
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 #: The placeholder signature Google documents for function calls that did not come from Gemini.
 SKIP_SIGNATURE = "skip_thought_signature_validator"
@@ -209,22 +212,19 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
     return Item(kind, parts, metadata=metadata)
 
 
-def items_from_request(body: Mapping[str, Any]) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
     request = take(body, REQUEST)
     calls = Calls()
     items = []
     system_key = key_of(request, "systemInstruction")
     if system_key is not None and request[system_key] is not None:
-        item = _content_item(object_at(request[system_key], system_key), calls, system_key, ItemKind.SYSTEM)
+        item = _content_item(json_object(request[system_key], system_key), calls, system_key, ItemKind.SYSTEM)
         if system_key != "systemInstruction":
             item = item.with_metadata(item.metadata.merged({SNAKE: ["systemInstruction"]}))
         items.append(item)
-    contents = request.get("contents")
-    if contents is not None and not isinstance(contents, list):
-        raise wrong("an array", contents, "contents")
-    for i, content in enumerate(contents or ()):
-        items.append(_content_item(object_at(content, f"contents[{i}]"), calls, f"contents[{i}]"))
+    for i, content in enumerate(optional_arr(request, "contents") or ()):
+        items.append(_content_item(json_object(content, f"contents[{i}]"), calls, f"contents[{i}]"))
     return name_results(items)
 
 
@@ -342,15 +342,19 @@ class Build:
         return body
 
 
-def request_from_items(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"contents": [...], "systemInstruction": {...}}``; ``tools`` and ``toolConfig`` when given.
 
     ``systemInstruction`` is there only when an item is SYSTEM or DEVELOPER.
     Raises :class:`NormalizeError` for what Gemini cannot take (see the module
-    docstring).
+    docstring).  ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their
+    ``generationConfig`` fields (see :mod:`._settings`); one the API has no field for
+    raises ``ValueError``.
     """
     body = fresh(Build(), checked_list(items, Item, "items"))
-    return {**body, **tool_fields(tools, tool_choice)}
+    fields = {**body, **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

@@ -46,6 +46,9 @@ from .._common import (
     json_object,
     make_item,
     make_usage,
+    optional_arr,
+    optional_obj,
+    optional_str,
     wrong,
 )
 from .._common.held import take
@@ -118,7 +121,7 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
     return FinishReason.TOOL_CALL if tool_call and reason == FinishReason.COMPLETED else reason
 
 
-def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
     return checked_usage(take(usage, USAGE))
 
@@ -360,16 +363,9 @@ def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decode
 
 
 def parts_from_content(content: JsonDict, calls: Calls, path: str) -> list[Part]:
-    native = content.get("parts")
-    if native is None:
-        return []
-    if not isinstance(native, list):
-        raise NormalizeError("expected an array of parts", f"{path}.parts")
     parts = []
-    for i, part in enumerate(native):
-        if not isinstance(part, dict):
-            raise NormalizeError("expected a part object", f"{path}.parts[{i}]")
-        parts.append(part_from_native(part, calls))
+    for i, part in enumerate(optional_arr(content, "parts", path) or ()):
+        parts.append(part_from_native(json_object(part, f"{path}.parts[{i}]"), calls))
     return parts
 
 
@@ -423,41 +419,26 @@ def block_reason(response: Mapping[str, Any]) -> str | None:
 
 
 def usage_of(native: Mapping[str, Any]) -> Usage | None:
-    usage = native.get("usageMetadata")
-    if usage is None:
-        return None
-    if not isinstance(usage, dict):
-        raise wrong("an object", usage, "usageMetadata")
-    return checked_usage(usage)
-
-
-def object_at(value: object, path: str, *, optional: bool = False) -> JsonDict:
-    """``value`` if it is a JSON object (``None`` as ``{}`` when ``optional``), else :class:`NormalizeError`."""
-    return {} if value is None and optional else json_object(value, path)
+    usage = optional_obj(native, "usageMetadata")
+    return None if usage is None else checked_usage(usage)
 
 
 def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDict]]:
     """``(index, candidate, content)`` of every candidate, in ``index`` order, their shapes checked."""
-    found = native.get("candidates")
+    found = optional_arr(native, "candidates")
     if found is None:
         return []
-    if not isinstance(found, list):
-        raise NormalizeError("expected an array", "candidates")
     checked = []
     for i, candidate in enumerate(found):
         path = f"candidates[{i}]"
-        candidate = object_at(candidate, path)
-        index, raw = candidate.get("index", 0), candidate.get("finishReason")
+        candidate = json_object(candidate, path)
+        index = candidate.get("index", 0)
         if type(index) is not int:
             raise wrong("an integer", index, f"{path}.index")
-        if raw is not None and not isinstance(raw, str):
-            raise wrong("a string", raw, f"{path}.finishReason")
-        content = object_at(candidate.get("content"), f"{path}.content", optional=True)
-        parts = content.get("parts")
-        if parts is not None and not isinstance(parts, list):
-            raise NormalizeError("expected an array of parts", f"{path}.content.parts")
-        for j, part in enumerate(parts or ()):
-            object_at(part, f"{path}.content.parts[{j}]")
+        optional_str(candidate, "finishReason", path)
+        content = optional_obj(candidate, "content", path) or {}
+        for j, part in enumerate(optional_arr(content, "parts", f"{path}.content") or ()):
+            json_object(part, f"{path}.content.parts[{j}]")
         checked.append((index, candidate, content))
     return sorted(checked, key=lambda found: found[0])
 

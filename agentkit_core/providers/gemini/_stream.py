@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ... import (
     AppendText,
@@ -22,7 +22,7 @@ from ... import (
     Usage,
 )
 from ._held import EVENT
-from .._common import JsonDict, checked_list, copy_json, json_object
+from .._common import JsonDict, copy_json, json_object
 from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
@@ -126,7 +126,7 @@ class GeminiStreamDecoder:
         # The error an error chunk reported; None until one comes.
         self._error: JsonDict | None = None
 
-    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """The deltas one chunk (a parsed ``data:`` payload) stands for."""
         chunk = take(event, EVENT)
         deltas: list[Delta] = []
@@ -249,8 +249,11 @@ class GeminiStreamDecoder:
             deltas.append(CommitPart(building.arguments.call(building.start), part_id=building.part_id))
         return deltas
 
-    def finish(self, parts: Sequence[Part]) -> Item:
-        """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried."""
+    def finish(self, parts: Sequence[Part] | FoldState) -> Item:
+        """The first candidate's ASSISTANT item: the folded ``parts`` plus what the chunks carried.
+
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
+        """
         return self.finish_all(parts)[0]
 
     def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
@@ -268,7 +271,7 @@ class GeminiStreamDecoder:
         """
         return self._items(stream_parts(parts), reason)
 
-    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """One ASSISTANT item per candidate, in ``index`` order, from the folded ``parts`` of the whole stream.
 
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
@@ -278,7 +281,7 @@ class GeminiStreamDecoder:
         blocked prompt or error ended the stream) is closed as
         :meth:`close_all` closes it, with ``FinishReason.ERROR``.
         """
-        return self._items(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._items(stream_parts(parts), FinishReason.ERROR)
 
     def _items(self, parts: list[Part], reason: FinishReason) -> list[Item]:
         stopped = self._error is not None or block_reason(self._response) is not None

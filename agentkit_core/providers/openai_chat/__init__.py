@@ -268,7 +268,7 @@ from typing import Any, Iterable
 
 from ... import Item, NormalizeError
 from ._held import RESPONSE
-from .._common import under, wrong
+from .._common import optional_arr, optional_obj, optional_str, under, wrong
 from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
@@ -276,9 +276,6 @@ from ._response import (
     checked_usage,
     choice_item,
     finish_reason,
-    get_arr,
-    get_obj,
-    get_str,
     message_parts,
     reasoning_field,
     usage_from_native,
@@ -286,14 +283,19 @@ from ._response import (
 from ._request import items_from_request, request_from_items
 from ._stream import ChatStreamDecoder
 from ._http import http_request
+from ._complete import acomplete, complete
+from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
+    "complete",
+    "acomplete",
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
     "tools_from_request", "tool_choice_from_request",
+    "settings_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -302,7 +304,7 @@ __all__ = (
     "ChatStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
 
 
 # -- responses and streams ----------------------------------------------------------------------
@@ -316,10 +318,10 @@ def items_from_response(body: Any) -> list[Item]:
     :class:`NormalizeError` naming the field for what it cannot take.
     """
     body = take(body, RESPONSE)
-    get_str(body, "id")
-    native_usage = get_obj(body, "usage")
+    optional_str(body, "id")
+    native_usage = optional_obj(body, "usage")
     usage = None if native_usage is None else checked_usage(native_usage)
-    choices = get_arr(body, "choices") or []
+    choices = optional_arr(body, "choices") or []
     if not choices:
         return [choice_item(body, {}, {}, (), usage, None)]
     items = []
@@ -327,8 +329,8 @@ def items_from_response(body: Any) -> list[Item]:
         try:
             if not isinstance(choice, dict):
                 raise wrong("an object", choice)
-            get_str(choice, "finish_reason")
-            msg = get_obj(choice, "message") or {}
+            optional_str(choice, "finish_reason")
+            msg = optional_obj(choice, "message") or {}
             field = reasoning_field(msg)
             try:
                 parts = [p for _, p in message_parts(msg, field)]
@@ -352,3 +354,8 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
     short) is closed as the decoder's ``close`` closes it, with ``ERROR``.
     """
     return fold_stream(ChatStreamDecoder(), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -6,7 +6,8 @@ from typing import Any
 
 from ... import NormalizeError, PartId
 from .._common import JsonDict
-from ._response import PART_FIELDS, get_obj, get_str
+from .._common import optional_obj, optional_str
+from ._response import PART_FIELDS
 from ._fragments import Growing
 
 
@@ -32,13 +33,13 @@ def entry_texts(entry: Any, kind: str | None) -> list[str]:
 
 def fragment_kind(frag: JsonDict) -> str | None:
     """What a tool-call fragment says its call is: its ``type``, or the body it carries."""
-    ttype = get_str(frag, "type")
+    ttype = optional_str(frag, "type")
     bodies = [k for k in ("function", "custom") if frag.get(k) is not None]
     for key in bodies:
-        body = get_obj(frag, key) or {}
+        body = optional_obj(frag, key) or {}
         try:
-            get_str(body, "name")
-            get_str(body, "arguments" if key == "function" else "input")
+            optional_str(body, "name")
+            optional_str(body, "arguments" if key == "function" else "input")
         except NormalizeError as exc:
             raise exc.under(key) from None
     if len(bodies) > 1 or (ttype is not None and bodies and bodies[0] != ttype):

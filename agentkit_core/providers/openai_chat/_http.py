@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
-from ... import Item
+from ... import Item, ModelSettings
 from ...http import Request
-from .._common.sending import checked_model, endpoint, json_body, json_request, key_header
+from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from .._registry import provider_info
 from ._request import kept_request
+from ._settings import fields_of
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -25,7 +26,9 @@ def http_request(
     stream: bool = False,
     tools: Tools = (),
     tool_choice: Choice = None,
-    **settings: Any,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    **native: Any,
 ) -> Request:
     """The request for a turn on ``items``: ``Authorization: Bearer <api_key>``, a JSON body.
 
@@ -40,7 +43,8 @@ def http_request(
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last: dict[str, Any] = {}
     if stream:
-        last = {"stream": True, "stream_options": settings.get("stream_options", {"include_usage": True})}
-    body = json_body({"model": checked_model(model), **fields}, settings, last)
-    headers = key_header("Authorization", api_key, "Bearer ")
-    return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", headers, body, stream=stream)
+        native = dict(native)
+        last = {"stream": True, "stream_options": native.pop("stream_options", {"include_usage": True})}
+    body = request_body("openai_chat", {"model": checked_model(model)}, fields, fields_of(settings), native, last)
+    own = key_header("Authorization", api_key, "Bearer ")
+    return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", extra_headers(own, headers, stream=stream), body, stream=stream)

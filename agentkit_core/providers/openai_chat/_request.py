@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
@@ -58,8 +59,11 @@ from ._keys import (
     TYPE_KEY,
 )
 from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, ROLE_KINDS, audio_format, base64_of
-from ._response import content_part, content_parts, get_arr, get_obj, get_str, listed, message_parts, reasoning_field
+from .._common import json_object, optional_arr, optional_obj, optional_str, required_str
+from ._response import content_part, content_parts, listed, message_parts, reasoning_field
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 
 # -- items -> request ---------------------------------------------------------------------------
@@ -366,7 +370,7 @@ def items_from_request(body: Any) -> list[Item]:
 
     Raises :class:`NormalizeError` naming the field for what it cannot take.
     """
-    messages = get_arr(take(body, REQUEST), "messages") or []
+    messages = optional_arr(take(body, REQUEST), "messages") or []
     items = []
     for n, msg in enumerate(messages):
         try:
@@ -377,11 +381,7 @@ def items_from_request(body: Any) -> list[Item]:
 
 
 def _request_item(msg: Any) -> Item:
-    if not isinstance(msg, dict):
-        raise wrong("an object", msg)
-    role = msg.get("role")
-    if type(role) is not str:
-        raise wrong("a string", role, "role")
+    role = required_str(json_object(msg), "role")
     md: dict[str, JsonValue] = {}
     kind = ROLE_KINDS.get(role)
     if kind is None:
@@ -397,7 +397,7 @@ def _request_item(msg: Any) -> Item:
         parts = [p for _, p in message_parts(msg, field, request=True)]
         consumed += _made_parts(msg) + ((field,) if field else ())
         calls = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
-        if any(k in AUDIO_RESPONSE_ONLY for k in get_obj(msg, "audio") or ()):
+        if any(k in AUDIO_RESPONSE_ONLY for k in optional_obj(msg, "audio") or ()):
             md[ECHO_KEY] = True
     else:
         parts, calls = content_parts(content), False
@@ -417,11 +417,9 @@ def _made_parts(msg: JsonDict) -> tuple[str, ...]:
 
 def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
     key = "name" if legacy else "tool_call_id"
-    call_id = msg.get(key)
-    if type(call_id) is not str:
-        raise wrong("a string", call_id, key)
+    call_id = required_str(msg, key)
     part_md: dict[str, JsonValue] = {LEGACY_KEY: True, INVENTED_ID_KEY: True} if legacy else {}
-    name = get_str(msg, "name")
+    name = optional_str(msg, "name")
     if name is not None:
         part_md[TOOL_NAME_KEY] = name
     content = msg.get("content")
@@ -450,13 +448,17 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
 # -- items -> request ---------------------------------------------------------------------------
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """Items -> ``{"messages": [...]}``, the transcript of a Chat Completions request body, and the tool fields when given.
 
     Raises :class:`NormalizeError` naming the part for content Chat cannot
-    send (video, an image held as an artifact handle, a file by URL).
+    send (video, an image held as an artifact handle, a file by URL).  ``settings`` (a
+    :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`); one the API
+    has no field for raises ``ValueError``.
     """
-    return {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

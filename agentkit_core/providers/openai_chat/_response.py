@@ -7,7 +7,7 @@ them back.  Like every projection it uses only the public names of the package.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from ... import (
     EMPTY_METADATA,
@@ -42,9 +42,13 @@ from .._common import (
     dumps,
     inline_base64,
     invent_id,
+    json_object,
     make_item,
     openai_usage,
     parse_arguments,
+    optional_arr,
+    optional_obj,
+    optional_str,
     parse_data_url,
     under,
     wrong,
@@ -115,34 +119,6 @@ OCTETS = "application/octet-stream"
 # -- reading native fields -----------------------------------------------------------------
 
 
-def get_str(d: Mapping[str, Any], key: str) -> str | None:
-    v = d.get(key)
-    if v is None or type(v) is str:
-        return v
-    raise wrong("a string", v, key)
-
-
-def get_obj(d: Mapping[str, Any], key: str) -> JsonDict | None:
-    v = d.get(key)
-    if v is None or isinstance(v, dict):
-        return v
-    raise wrong("an object", v, key)
-
-
-def get_arr(d: Mapping[str, Any], key: str) -> list[Any] | None:
-    v = d.get(key)
-    if v is None or isinstance(v, list):
-        return v
-    raise wrong("an array", v, key)
-
-
-def get_index(d: Mapping[str, Any]) -> int | None:
-    v = d.get("index")
-    if v is None or (type(v) is int and v >= 0):
-        return v
-    raise wrong("a non-negative integer", v, "index")
-
-
 # -- data ------------------------------------------------------------------------------------
 
 
@@ -179,7 +155,7 @@ def base64_of(part: MediaPart) -> str:
 # -- usage and finish reasons ------------------------------------------------------------------
 
 
-def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
     return checked_usage(take(usage, USAGE))
 
@@ -340,26 +316,23 @@ def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
 
 
 def _call_type(tc: JsonDict) -> str:
-    ttype = tc.get("type")
+    ttype = optional_str(tc, "type")
     if ttype is None:
         return "custom" if tc.get("custom") is not None and tc.get("function") is None else "function"
-    if type(ttype) is not str:
-        raise wrong("a string", ttype, "type")
     return ttype
 
 
 def _name(body: JsonDict) -> str:
-    return get_str(body, "name") or ""
+    return optional_str(body, "name") or ""
 
 
 def _tool_call_part(tc: Any, request: bool) -> Part:
-    if not isinstance(tc, dict):
-        raise wrong("an object", tc)
+    json_object(tc)
     ttype = _call_type(tc)
     if ttype not in ("function", "custom"):
         return CustomPart(CHAT + "tool_call", value=tc)
     try:
-        body = get_obj(tc, ttype) or {}
+        body = optional_obj(tc, ttype) or {}
         name = _name(body)
         # A stream's fragment index is no field of the call; a request that sends one sends it again.
         md = carry(tc, _CALL_CONSUMED[ttype, request], CHAT)
@@ -367,13 +340,13 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
             md[NO_TYPE_KEY] = True
         if ttype == "custom":
             md[TYPE_KEY] = "custom"
-            value: JsonValue = get_str(body, "input") or ""
+            value: JsonValue = optional_str(body, "input") or ""
             md.update(carry(body, ("name", "input"), CHAT + "custom."))
         else:
             value = _function_input(body, md, request)
     except NormalizeError as exc:
         raise exc.under(ttype) from None
-    call_id = get_str(tc, "id")
+    call_id = optional_str(tc, "id")
     if call_id is None:
         call_id, md[INVENTED_ID_KEY] = invent_id("call_"), True
     return ToolCallPart(ToolCallId(call_id), name, value, metadata=md or EMPTY_METADATA)
@@ -431,18 +404,18 @@ def message_parts(msg: JsonDict, field: str | None, *, request: bool = False) ->
         out.append(("content", TextPart(content, metadata=notes)))
     else:
         out.extend((f"content-{j}", p) for j, p in enumerate(content_parts(content)))
-    refusal = get_str(msg, "refusal")
+    refusal = optional_str(msg, "refusal")
     if refusal is not None:
         out.append(("refusal", TextPart(refusal, metadata={REFUSAL_KEY: True})))
-    audio = get_obj(msg, "audio")
+    audio = optional_obj(msg, "audio")
     if audio is not None:
         out.append(("audio", _audio_part(audio)))
-    for j, tc in enumerate(get_arr(msg, "tool_calls") or ()):
+    for j, tc in enumerate(optional_arr(msg, "tool_calls") or ()):
         try:
             out.append((f"tool-{j}", _tool_call_part(tc, request)))
         except NormalizeError as exc:
             raise under(exc, "tool_calls", f"[{j}]") from None
-    fc = get_obj(msg, "function_call")
+    fc = optional_obj(msg, "function_call")
     if fc is not None:
         try:
             out.append(("function-call", _legacy_call_part(fc)))

@@ -30,6 +30,7 @@ from ... import (
 )
 from ._held import EVENT
 from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
+from .._common import optional_arr, optional_int, optional_obj, optional_str
 from .._common.held import take
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._choice import ORDER, Choice, Kinds, another_call, audio_ends, entry_kind, entry_texts, fragment_kind, opening_id, sound
@@ -40,10 +41,6 @@ from ._response import (
     REASONING_FIELDS,
     choice_item,
     content_part,
-    get_arr,
-    get_index,
-    get_obj,
-    get_str,
     message_parts,
     sniff_audio,
     turn_finish,
@@ -84,7 +81,7 @@ class ChatStreamDecoder:
 
     # -- events ------------------------------------------------------------------------------
 
-    def feed(self, event: Any, /) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """One parsed chunk -> the deltas it implies."""
         event = self._check(event)
         deltas: list[Delta] = []
@@ -104,24 +101,24 @@ class ChatStreamDecoder:
     def _check(self, held: Any) -> JsonDict:
         """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
         event = take(held, EVENT)
-        get_str(event, "id")
-        get_obj(event, "usage")
+        optional_str(event, "id")
+        optional_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes
         kinds: Kinds = {}  # (choice, call) -> type, as this event leaves it
-        for n, ch in enumerate(get_arr(event, "choices") or ()):
+        for n, ch in enumerate(optional_arr(event, "choices") or ()):
             try:
                 if not isinstance(ch, dict):
                     raise wrong("an object", ch)
-                index = get_index(ch) or 0
+                index = optional_int(ch, "index") or 0
                 st = self._choices.get(index)
                 closed = index in ending or (st is not None and st.committed)
-                delta = get_obj(ch, "delta")
+                delta = optional_obj(ch, "delta")
                 if delta is not None:
                     try:
                         self._check_delta(index, st, delta, closed, kinds)
                     except NormalizeError as exc:
                         raise exc.under("delta") from None
-                if get_str(ch, "finish_reason") is not None or (delta is not None and audio_ends(delta, st)):
+                if optional_str(ch, "finish_reason") is not None or (delta is not None and audio_ends(delta, st)):
                     ending.add(index)
             except NormalizeError as exc:
                 raise under(exc, "choices", f"[{n}]") from None
@@ -130,20 +127,20 @@ class ChatStreamDecoder:
     def _check_delta(self, index: int, st: Choice | None, delta: JsonDict, closed: bool, kinds: Kinds) -> None:
         if not isinstance(delta.get("content"), (str, list, type(None))):  # a list: typed entries (Mistral's thinking)
             raise wrong("a string or an array", delta["content"], "content")
-        get_str(delta, "refusal")
+        optional_str(delta, "refusal")
         for key in ("audio", "function_call"):
-            obj = get_obj(delta, key)
+            obj = optional_obj(delta, key)
             for field in ("data", "transcript", "id") if key == "audio" else ("name", "arguments"):
                 try:
-                    get_str(obj or {}, field)
+                    optional_str(obj or {}, field)
                 except NormalizeError as exc:
                     raise exc.under(key) from None
-        for m, frag in enumerate(get_arr(delta, "tool_calls") or ()):
+        for m, frag in enumerate(optional_arr(delta, "tool_calls") or ()):
             try:
                 if not isinstance(frag, dict):
                     raise wrong("an object", frag)
-                get_str(frag, "id")
-                self._check_kind(index, st, get_index(frag), fragment_kind(frag), frag, kinds)
+                optional_str(frag, "id")
+                self._check_kind(index, st, optional_int(frag, "index"), fragment_kind(frag), frag, kinds)
             except NormalizeError as exc:
                 raise under(exc, "tool_calls", f"[{m}]") from None
         if closed:
@@ -416,7 +413,7 @@ class ChatStreamDecoder:
             body["usage"] = copy_json(self._usage)
         return body
 
-    def finish_all(self, parts: Sequence[Part], /) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState, /) -> list[Item]:
         """The folded parts of the whole stream -> one item per choice, in choice order.
 
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
@@ -425,7 +422,7 @@ class ChatStreamDecoder:
         The decoder's own parts are put in their message's order (reasoning,
         content, refusal, audio, calls), as a response's items have them.
         """
-        return self._items(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._items(stream_parts(parts), FinishReason.ERROR)
 
     def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
         """The first choice's item of a turn stopped before it finished (:meth:`close_all` gives every one)."""
@@ -476,8 +473,11 @@ class ChatStreamDecoder:
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)
         ]
 
-    def finish(self, parts: Sequence[Part], /) -> Item:
-        """The folded parts -> the first choice's item (:meth:`finish_all` gives every choice's)."""
+    def finish(self, parts: Sequence[Part] | FoldState, /) -> Item:
+        """The folded parts -> the first choice's item (:meth:`finish_all` gives every choice's).
+
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
+        """
         return self.finish_all(parts)[0]
 
 

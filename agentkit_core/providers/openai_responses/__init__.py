@@ -234,12 +234,12 @@ what they mean here:
   ``incomplete_details.reason`` or ``"error"``, :func:`usage_from_native` a
   ``usage`` object; :class:`ResponsesStreamDecoder` is what
   :func:`stream_decoder` makes, and its ``finish_all(parts)`` is
-  ``[finish(parts)]``, a stream holding one response.
+  ``[finish(parts)]`` (``close_all`` is ``[close(...)]``), a stream holding one response.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from ... import Item, ItemKind
 from ._held import RESPONSE
@@ -258,14 +258,19 @@ from ._response import (
 from ._request import items_from_request, request_from_items
 from ._stream import ResponsesStreamDecoder
 from ._http import http_request
+from ._complete import acomplete, complete
+from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (
+    "complete",
+    "acomplete",
     "http_request",
     "items_from_response",
     "items_from_request",
     "request_from_items",
     "tools_from_request", "tool_choice_from_request",
+    "settings_from_request",
     "stream_decoder",
     "items_from_stream",
     "events_from_sse",
@@ -274,13 +279,13 @@ __all__ = (
     "ResponsesStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
 
 
 # -- responses -----------------------------------------------------------------------------
 
 
-def items_from_response(body: Mapping[str, Any]) -> list[Item]:
+def items_from_response(body: Any) -> list[Item]:
     """A non-streaming ``Response`` object -> ``[ASSISTANT item]`` (see the module table).
 
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
@@ -302,6 +307,11 @@ def stream_decoder() -> ResponsesStreamDecoder:
     return ResponsesStreamDecoder()
 
 
-def items_from_stream(events: Iterable[Mapping[str, Any]]) -> list[Item]:
+def items_from_stream(events: Iterable[Any]) -> list[Item]:
     """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
     return fold_stream(ResponsesStreamDecoder(), events)
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

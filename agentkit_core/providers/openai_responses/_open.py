@@ -7,7 +7,8 @@ from typing import Callable
 from ... import CustomPart, JsonValue, Part, PartId, PartKind, ReasoningPart, TextPart, ToolCallId, ToolCallPart
 from .._common import JsonDict, copy_json, parse_arguments
 from ._keys import NS
-from ._response import call_id_of, string
+from .._common import str_or_none
+from ._response import call_id_of
 
 
 #: Item type -> the field its item-level fragments (``"item"`` key) build.
@@ -99,7 +100,7 @@ def stand_in(kind: PartKind, state: OpenItem, key: str | None) -> Callable[[str]
         if kind is PartKind.TOOL_CALL:
             call_id = call_id_of(state.item.get("call_id")) or ToolCallId("call")
             value, md = parse_arguments(text)
-            return ToolCallPart(call_id, string(state.item.get("name")) or "", value, metadata=md)
+            return ToolCallPart(call_id, str_or_none(state.item.get("name")) or "", value, metadata=md)
         return CustomPart(NS + str(state.item.get("type")), value=copy_json(state.item))
 
     return make

@@ -6,9 +6,10 @@ into native items and which parts are not sent.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ... import (
+    ModelSettings,
     INPUT_JSON_KEY,
     CustomPart,
     FilePart,
@@ -20,7 +21,6 @@ from ... import (
     JsonValue,
     MediaPart,
     Modality,
-    NormalizeError,
     Part,
     PartsOutput,
     ReasoningPart,
@@ -34,13 +34,15 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from .._common import checked_list, name_results
+from .._common import checked_list, name_results, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
 from ._tools import Choice, Tools, tool_fields
+from .._common.settings import with_settings
+from ._settings import fields_of
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
@@ -226,7 +228,7 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
 # -- requests ------------------------------------------------------------------------------
 
 
-def items_from_request(body: Mapping[str, Any]) -> list[Item]:
+def items_from_request(body: Any) -> list[Item]:
     """The transcript of a request body: ``instructions`` and ``input`` as items (see the module docs).
 
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
@@ -239,7 +241,7 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
         texts = (TextPart(instructions),) if instructions is not None else ()
         items.append(Item(ItemKind.SYSTEM, texts, metadata={REQUEST_FIELD: "instructions"}))
     elif instructions is not None:
-        raise NormalizeError("expected a string", "instructions")
+        raise wrong("a string", instructions, "instructions")
     if isinstance(inp, str):
         items.append(Item(ItemKind.USER, (TextPart(inp),), metadata={REQUEST_FIELD: "input"}))
     elif isinstance(inp, list):
@@ -248,16 +250,20 @@ def items_from_request(body: Mapping[str, Any]) -> list[Item]:
             kind = input_kind(native)
             items.append(Item(kind, pin_result_types(parts_of(native, kind), custom_calls)))
     elif inp is not None:
-        raise NormalizeError("expected a string or a list of input items", "input")
+        raise wrong("a string or a list of input items", inp, "input")
     return name_results(items)
 
 
-def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None) -> dict[str, Any]:
+def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice: Choice = None,
+                       settings: ModelSettings | None = None) -> JsonDict:
     """The transcript fields of a request body: ``{"input": [...]}``, plus ``instructions`` (see the module docs), and the tool fields when given.
 
     Raises :class:`NormalizeError` if ``items`` holds something that is not an :class:`Item`.
+    ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`);
+    one the API has no field for raises ``ValueError``.
     """
-    return {**fresh(Build(), checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields = {**fresh(Build(), checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
 class Build:

@@ -24,7 +24,6 @@ from ... import (
     JsonValue,
     MediaPart,
     Modality,
-    NormalizeError,
     Part,
     PartsOutput,
     ReasoningPart,
@@ -46,7 +45,9 @@ from .._common import (
     make_item,
     openai_usage,
     parse_arguments,
+    optional_arr,
     parse_data_url,
+    str_or_none,
     wrong,
 )
 from .._common.held import take
@@ -75,10 +76,6 @@ _FINISH = {
     "error": FinishReason.ERROR,
     "cancelled": FinishReason.CANCELLED,
 }
-
-
-def string(v: object) -> str | None:
-    return v if isinstance(v, str) else None
 
 
 def merged(*maps: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
@@ -126,7 +123,7 @@ def _entry_part(entry: JsonValue, md: Mapping[str, JsonValue]) -> Part:
 
 
 def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
-    name = string(entry.get("filename"))
+    name = str_or_none(entry.get("filename"))
     used = ["filename"] if name is not None else []
     mime: str | None = None
     data: DataRef
@@ -219,7 +216,7 @@ def _from_here(md: dict[str, JsonValue]) -> dict[str, JsonValue]:
 
 
 def _call_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
-    call_id, name = call_id_of(item.get("call_id")), string(item.get("name"))
+    call_id, name = call_id_of(item.get("call_id")), str_or_none(item.get("name"))
     if call_id is None or name is None:
         return None
     if itype == "function_call":
@@ -297,7 +294,7 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 # -- response -> item ----------------------------------------------------------------------
 
 
-def usage_from_native(usage: Mapping[str, Any]) -> Usage:
+def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
     return openai_usage(take(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
 
@@ -324,9 +321,9 @@ def client_call(itype: str, native: JsonDict) -> bool:
 
 
 def _awaits_client(output: Sequence[JsonDict]) -> bool:
-    types = [(string(o.get("type")) or "", o) for o in output]
-    calls = {string(o.get("call_id") or o.get("id")) for t, o in types if client_call(t, o)}
-    answered = {string(o.get("call_id")) for t, o in types if t.endswith("_output")}
+    types = [(str_or_none(o.get("type")) or "", o) for o in output]
+    calls = {str_or_none(o.get("call_id") or o.get("id")) for t, o in types if client_call(t, o)}
+    answered = {str_or_none(o.get("call_id")) for t, o in types if t.endswith("_output")}
     return bool(calls - answered)
 
 
@@ -367,7 +364,7 @@ def finish_of(
         return (FinishReason.ERROR, "error") if isinstance(error, dict) else (None, None)
     raw = status
     if status == "incomplete":
-        raw = (string(details.get("reason")) if isinstance(details, dict) else None) or status
+        raw = (str_or_none(details.get("reason")) if isinstance(details, dict) else None) or status
     reason = finish_reason(raw)
     if status == "completed" and _awaits_client(output):
         reason = FinishReason.TOOL_CALL
@@ -390,12 +387,7 @@ def response_item(
 
 
 def output_of(response: JsonDict) -> list[Any]:
-    output = response.get("output")
-    if output is None:
-        return []
-    if not isinstance(output, list):
-        raise NormalizeError("expected a list of output items", "output")
-    return output
+    return optional_arr(response, "output") or []
 
 
 # -- requests ----------------------------------------------------------------------------

@@ -30,11 +30,11 @@ from ... import (
     Usage,
 )
 from ._held import EVENT
-from .._common import JsonDict, checked_list, copy_json, count
+from .._common import JsonDict, copy_json, count, str_or_none
 from .._common.held import take
 from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
 from ._keys import NS, PART_NS, UNKNOWN
-from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, string, usage_of
+from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, usage_of
 from ._open import OpenItem, Slot, default_entry, stand_in
 
 # -- the decoder --------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ class ResponsesStreamDecoder:
 
     # -- events -------------------------------------------------------------------------
 
-    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+    def feed(self, event: Any) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
         checked = copy_json(take(event, EVENT))  # the decoder keeps and updates parts of it
         etype = checked.get("type")
@@ -199,7 +199,7 @@ class ResponsesStreamDecoder:
         A terminal response may name an item otherwise than its events did
         (OpenRouter renews the ``rs_tmp_...`` id of a reasoning item).
         """
-        return self._key(index, native) in self._seen or (index, string(native.get("type"))) in self._seen
+        return self._key(index, native) in self._seen or (index, str_or_none(native.get("type"))) in self._seen
 
     def _terminal_copy(self, index: int, output: list[Any]) -> JsonDict | None:
         item = self._open[index].item
@@ -227,7 +227,7 @@ class ResponsesStreamDecoder:
         if itype == "reasoning":
             return self._begin(index, state, None, PartKind.REASONING)
         if itype in ("function_call", "custom_tool_call"):
-            call_id, name = call_id_of(item.get("call_id")), string(item.get("name"))
+            call_id, name = call_id_of(item.get("call_id")), str_or_none(item.get("name"))
             if call_id is not None and name is not None:
                 shown = header(ToolCallPart(call_id, name, None))
                 if isinstance(item.get("id"), str):
@@ -239,7 +239,7 @@ class ResponsesStreamDecoder:
         return self._begin(index, state, "item", PartKind.CUSTOM, header(CustomPart(kind)))
 
     def _open_item(self, index: int, item: JsonDict) -> OpenItem:
-        self._seen.update((self._key(index, item), (index, string(item.get("type")))))
+        self._seen.update((self._key(index, item), (index, str_or_none(item.get("type")))))
         state = self._open[index] = OpenItem(item)
         return state
 
@@ -406,14 +406,15 @@ class ResponsesStreamDecoder:
 
     # -- the item -----------------------------------------------------------------------
 
-    def finish(self, parts: Sequence[Part]) -> Item:
+    def finish(self, parts: Sequence[Part] | FoldState) -> Item:
         """The turn's item: ``parts`` (the folded stream) with the response's id, usage, metadata and finish reason.
 
         A stream that stopped before its terminal event (``response.completed``
         and its kin, or ``error``) is closed as :meth:`close` closes it, with
         ``FinishReason.ERROR``.
+        ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.
         """
-        return self._item(checked_list(parts, Part, "parts"), FinishReason.ERROR)
+        return self._item(stream_parts(parts), FinishReason.ERROR)
 
     def close(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> Item:
         """The item of a turn stopped before it finished (cancelled; ``ERROR`` for a transport failure).
@@ -463,7 +464,11 @@ class ResponsesStreamDecoder:
         cut = cut_calls(parts, self._began, open_calls)
         return close_items([item], [False], cut, reason, began_parts(parts, self._began, hosted))[0]
 
-    def finish_all(self, parts: Sequence[Part]) -> list[Item]:
+    def close_all(self, parts: Sequence[Part] | FoldState, reason: FinishReason = FinishReason.CANCELLED) -> list[Item]:
+        """``[close(parts, reason)]``: a Responses stream holds one item (the same method as the decoders of several)."""
+        return [self.close(parts, reason)]
+
+    def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """``[finish(parts)]``: a Responses stream holds one item (the same method as the decoders of several)."""
         return [self.finish(parts)]
 

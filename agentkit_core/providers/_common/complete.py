@@ -1,0 +1,217 @@
+"""One whole turn, written once for every provider: what each module's ``complete`` and ``acomplete`` run.
+
+Build the request (the provider's ``http_request``), send it
+(:func:`agentkit_core.http.send` or ``asend``), feed each event to the
+provider's stream decoder, fold the deltas, hand ``on_delta`` every delta and
+``on_text`` every chunk of visible answer text, then finish the item.  A turn
+that does not finish is returned closed, never lost:
+
+* the network cuts it (a :class:`~agentkit_core.http.TransportError` once the
+  answer began) or the stream ends without the provider's final event: the
+  decoder closes it as ``ERROR``, everything that arrived kept, and
+  ``agentkit.stream_cut`` gets ``"error"``, saying why;
+* ``cancel`` is interrupted: the read ends at once and the decoder closes the
+  turn as ``CANCELLED`` (a call whose arguments were cut off dropped, as
+  ``close`` drops it).
+
+A provider's error answer (an error status, after the retries) raises
+:class:`~agentkit_core.http.ProviderError`; a request that never got an
+answer (no connection, after the retries) raises ``TransportError``: nothing
+arrived, so nothing is lost.  In ``acomplete``, cancelling the task aborts the
+read and the ``CancelledError`` propagates, as asyncio requires.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+from ... import (
+    STREAM_CUT_KEY,
+    AppendText,
+    BeginPart,
+    CommitPart,
+    Delta,
+    FinishReason,
+    FoldState,
+    Item,
+    JsonValue,
+    Part,
+    PartKind,
+    TextPart,
+    TurnCancelledError,
+    fold,
+)
+from ...http import Request, TransportError, asend, send
+
+__all__ = ("Provider", "complete_turn", "acomplete_turn", "ENDED_EARLY")
+
+#: What ``agentkit.stream_cut`` says of a stream that ended without its final event.
+ENDED_EARLY = "the stream ended before the provider's final event"
+#: Deltas folded before the fold may start afresh (see ``fold_events`` in :mod:`.streams`).
+_SEGMENT = 4096
+
+
+class Provider(NamedTuple):
+    """What a turn needs of a provider module."""
+
+    http_request: Callable[..., Request]
+    stream_decoder: Callable[[], Any]
+    items_from_response: Callable[[Any], list[Item]]
+
+
+class _Turn:
+    """The decoder and the fold of one turn, and the text shown so far of each text part."""
+
+    __slots__ = ("decoder", "state", "done", "count", "shown", "on_text", "on_delta")
+
+    def __init__(self, decoder: Any, on_text: Callable[[str], object] | None, on_delta: Callable[[Delta], object] | None) -> None:
+        self.decoder = decoder
+        self.state = FoldState()
+        self.done: list[Part] = []  # parts of segments folded before the current state
+        self.count = 0  # deltas folded into the current state
+        self.shown: dict[str, int] = {}  # open text part id -> characters handed to on_text
+        self.on_text = on_text
+        self.on_delta = on_delta
+
+    def feed(self, event: Any) -> None:
+        for delta in self.decoder.feed(event):
+            if self.on_delta is not None:
+                self.on_delta(delta)
+            self.state = fold(self.state, delta)
+            if self.on_text is not None:
+                self._text(delta)
+        self.count += 1
+        if self.count >= _SEGMENT and not self.state.is_open:
+            self.done += self.state.parts
+            self.state, self.count = FoldState(), 0
+
+    def _text(self, delta: Delta) -> None:
+        assert self.on_text is not None
+        if type(delta) is AppendText:
+            pid = delta.part_id.value
+            if pid in self.shown and delta.chunk:
+                self.shown[pid] += len(delta.chunk)
+                self.on_text(delta.chunk)
+        elif type(delta) is BeginPart:
+            if delta.kind is PartKind.TEXT:
+                self.shown[delta.part_id.value] = 0
+        elif type(delta) is CommitPart and type(delta.part) is TextPart:
+            # A part committed whole (never begun), or committed with more text than its chunks gave.
+            seen = self.shown.pop(delta.part_id.value, 0) if delta.part_id is not None else 0
+            rest = delta.part.text[seen:]
+            if rest:
+                self.on_text(rest)
+
+    def parts(self) -> list[Part]:
+        return [*self.done, *self.state.finalize()]
+
+    def finish(self) -> Item:
+        item: Item = self.decoder.finish(self.parts())
+        return _why(item, ENDED_EARLY)
+
+    def close(self, reason: FinishReason, why: str | None = None) -> Item:
+        item: Item = self.decoder.close(self.parts(), reason)
+        return item if why is None else _why(item, why)
+
+
+def _why(item: Item, why: str) -> Item:
+    """``item`` with ``why`` under ``agentkit.stream_cut``'s ``"error"``, if the key is there."""
+    cut = item.metadata.get(STREAM_CUT_KEY)
+    if not isinstance(cut, dict):
+        return item
+    said: dict[str, JsonValue] = {**cut, "error": why}
+    return item.with_metadata({**item.metadata, STREAM_CUT_KEY: said})
+
+
+def _whole(turn: _Turn, provider: Provider, body: Any) -> Item:
+    item = provider.items_from_response(body)[0]
+    if turn.on_text is not None:
+        for part in item.parts:
+            if type(part) is TextPart and part.text:
+                turn.on_text(part.text)
+    return item
+
+
+def _send_options(cancel: Any, transport: Any, timeout: float | None, retries: int | None) -> dict[str, Any]:
+    options: dict[str, Any] = {"cancel": cancel, "transport": transport}
+    if timeout is not None:
+        options["timeout"] = timeout
+    if retries is not None:
+        options["retries"] = retries
+    return options
+
+
+def _callback(fn: object, name: str) -> None:
+    if fn is not None and not callable(fn):
+        raise TypeError(f"{name}: expected a callable or None, found {type(fn).__name__}")
+
+
+def _start(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any], on_text: object, on_delta: object) -> tuple[Request, _Turn]:
+    _callback(on_text, "on_text")
+    _callback(on_delta, "on_delta")
+    request = provider.http_request(items, **request_args)
+    return request, _Turn(provider.stream_decoder(), on_text, on_delta)  # type: ignore[arg-type]
+
+
+def complete_turn(
+    provider: Provider,
+    items: Sequence[Item],
+    request_args: Mapping[str, Any],
+    *,
+    on_text: Callable[[str], object] | None,
+    on_delta: Callable[[Delta], object] | None,
+    cancel: Any,
+    transport: Any,
+    timeout: float | None,
+    retries: int | None,
+) -> Item:
+    """One turn on ``items`` (see the module's docstring); ``request_args`` go to ``http_request``."""
+    request, turn = _start(provider, items, request_args, on_text, on_delta)
+    stream = bool(request_args.get("stream"))
+    try:
+        response = send(request, **_send_options(cancel, transport, timeout, retries))
+    except TurnCancelledError:
+        return turn.close(FinishReason.CANCELLED)
+    try:
+        with response:
+            if not stream:
+                return _whole(turn, provider, response.json())
+            for event in response.events():
+                turn.feed(event)
+    except TurnCancelledError:
+        return turn.close(FinishReason.CANCELLED)
+    except TransportError as exc:
+        return turn.close(FinishReason.ERROR, str(exc))
+    return turn.finish()
+
+
+async def acomplete_turn(
+    provider: Provider,
+    items: Sequence[Item],
+    request_args: Mapping[str, Any],
+    *,
+    on_text: Callable[[str], object] | None,
+    on_delta: Callable[[Delta], object] | None,
+    cancel: Any,
+    transport: Any,
+    timeout: float | None,
+    retries: int | None,
+) -> Item:
+    """:func:`complete_turn` for asyncio: sent with :func:`agentkit_core.http.asend`; the task's cancellation propagates."""
+    request, turn = _start(provider, items, request_args, on_text, on_delta)
+    stream = bool(request_args.get("stream"))
+    try:
+        response = await asend(request, **_send_options(cancel, transport, timeout, retries))
+    except TurnCancelledError:
+        return turn.close(FinishReason.CANCELLED)
+    try:
+        async with response:
+            if not stream:
+                return _whole(turn, provider, await response.json())
+            async for event in response.events():
+                turn.feed(event)
+    except TurnCancelledError:
+        return turn.close(FinishReason.CANCELLED)
+    except TransportError as exc:
+        return turn.close(FinishReason.ERROR, str(exc))
+    return turn.finish()

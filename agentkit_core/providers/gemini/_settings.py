@@ -1,0 +1,57 @@
+"""Private to :mod:`.gemini`: :class:`~agentkit_core.ModelSettings` as ``generationConfig`` fields.
+
+=========================  ==================================================================
+setting                    native field (all under ``generationConfig``)
+=========================  ==================================================================
+``max_tokens``             ``maxOutputTokens``
+``temperature``            ``temperature``
+``top_p``                  ``topP``
+``stop``                   ``stopSequences``
+``seed``                   ``seed``
+``reasoning_effort``       ``thinkingConfig.thinkingLevel`` (``minimal``, ``low``, ``medium``,
+                           ``high``)
+``reasoning_budget``       ``thinkingConfig.thinkingBudget``
+``output_schema``          ``responseMimeType: "application/json"`` and ``responseJsonSchema``
+``parallel_tool_calls``    none: refused
+=========================  ==================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ... import ModelSettings
+from .._common import JsonDict
+from .._common.settings import Row, key_row, settings_fields, settings_from_body
+
+__all__ = ("ROWS", "fields_of", "settings_from_request")
+
+_NAME = "gemini"
+_CONFIG = ("generationConfig",)
+_THINKING = ("generationConfig", "thinkingConfig")
+
+
+def _json_output(config: JsonDict) -> Any:
+    return config.get("responseJsonSchema") if config.get("responseMimeType") == "application/json" else None
+
+
+ROWS: tuple[Row, ...] = (
+    key_row("max_tokens", _CONFIG, "maxOutputTokens"),
+    key_row("temperature", _CONFIG, "temperature"),
+    key_row("top_p", _CONFIG, "topP"),
+    key_row("stop", _CONFIG, "stopSequences"),
+    key_row("seed", _CONFIG, "seed"),
+    key_row("reasoning_effort", _THINKING, "thinkingLevel"),
+    key_row("reasoning_budget", _THINKING, "thinkingBudget"),
+    Row("output_schema", _CONFIG, lambda s: {"responseMimeType": "application/json", "responseJsonSchema": s}, _json_output),
+)
+
+
+def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str, ...], str]]:
+    """The body fields of ``settings`` and the setting behind each (``ValueError`` for what the API cannot take)."""
+    return settings_fields(settings, _NAME, ROWS)
+
+
+def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
+    """The portable settings a Gemini request's ``generationConfig`` holds (each read only where it maps exactly)."""
+    return settings_from_body(body, ROWS)

@@ -1,0 +1,168 @@
+"""Portable model settings: one value every provider module writes into its own request fields.
+
+:class:`ModelSettings` names what the four APIs share (the answer's length,
+sampling, stop sequences, a seed, reasoning effort or budget, a JSON Schema
+for the answer, parallel tool calls) once.  Each provider module writes it
+into its native fields (``max_tokens``, ``max_completion_tokens``,
+``max_output_tokens``, ``generationConfig.maxOutputTokens``...) and refuses,
+with a ``ValueError`` naming the setting and the provider, a setting its API
+has no field for: nothing is dropped silently.  The table of fields is in the
+README ("Portable settings") and in each provider's ``_settings`` module.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping, Sequence
+
+from .error import NormalizeError
+from .jsontext import JsonValue, checked_json, parse_json
+
+__all__ = ("ModelSettings", "SETTING_NAMES")
+
+_OWNER = "ModelSettings"
+
+
+def _number(v: object, name: str, low: float, high: float) -> float | int:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"{_OWNER}.{name}: expected a number, found {type(v).__name__}")
+    if not (math.isfinite(v) and low <= v <= high):
+        raise NormalizeError(f"expected a number from {low:g} to {high:g}, found {v!r}", f"{_OWNER}.{name}")
+    return v
+
+
+def _integer(v: object, name: str, positive: bool) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"{_OWNER}.{name}: expected an int, found {type(v).__name__}")
+    if positive and v < 1:
+        raise NormalizeError(f"expected a count of 1 or more, found {v}", f"{_OWNER}.{name}")
+    if not -(2**63) <= v < 2**64:
+        raise NormalizeError(f"{v} does not fit in 64 bits", f"{_OWNER}.{name}")
+    return v
+
+
+def _text(v: object, name: str) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"{_OWNER}.{name}: expected a str, found {type(v).__name__}")
+    if not v:
+        raise NormalizeError("expected a non-empty string", f"{_OWNER}.{name}")
+    return v
+
+
+def _stop(v: object) -> tuple[str, ...]:
+    if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Sequence):
+        raise TypeError(f"{_OWNER}.stop: expected a sequence of strings, found {type(v).__name__}")
+    out = tuple(v)
+    if not out:
+        raise NormalizeError("expected at least one stop sequence (leave it None for none)", f"{_OWNER}.stop")
+    for n, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{_OWNER}.stop[{n}]: expected a str, found {type(s).__name__}")
+        if not s:
+            raise NormalizeError("a stop sequence cannot be empty", f"{_OWNER}.stop[{n}]")
+    return out
+
+
+def _schema(v: object) -> dict[str, JsonValue]:
+    if not isinstance(v, Mapping):
+        raise TypeError(f"{_OWNER}.output_schema: expected a JSON Schema object (a dict), found {type(v).__name__}")
+    try:
+        copied = checked_json(dict(v))
+    except NormalizeError as exc:
+        raise NormalizeError(f"not JSON data: {exc.message}", f"{_OWNER}.output_schema" + (f".{exc.path}" if exc.path else "")) from None
+    assert isinstance(copied, dict)
+    return copied
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSettings:
+    """Settings of a model call that every provider can take, each checked when made; ``None`` is unset.
+
+    ``max_tokens`` (a positive count) bounds the answer; ``temperature`` (0 to
+    2) and ``top_p`` (0 to 1) shape sampling; ``stop`` is a sequence of
+    non-empty stop strings (kept as a tuple); ``seed`` an int; ``reasoning_effort``
+    an effort level as the provider spells it (``"low"``, ``"high"``...: each
+    provider refuses a level its API does not know); ``reasoning_budget`` a
+    positive count of thinking tokens; ``output_schema`` a JSON Schema (a JSON
+    object, copied) the answer must follow; ``parallel_tool_calls`` whether
+    the model may call several tools at once.  A wrong type raises
+    ``TypeError``, a wrong value :class:`~agentkit_core.NormalizeError` (a
+    ``ValueError``), naming the field.
+    """
+
+    max_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    stop: Sequence[str] | None = None
+    seed: int | None = None
+    reasoning_effort: str | None = None
+    reasoning_budget: int | None = None
+    output_schema: Mapping[str, Any] | None = field(default=None, hash=False)
+    parallel_tool_calls: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_tokens is not None:
+            _integer(self.max_tokens, "max_tokens", True)
+        if self.temperature is not None:
+            _number(self.temperature, "temperature", 0.0, 2.0)
+        if self.top_p is not None:
+            _number(self.top_p, "top_p", 0.0, 1.0)
+        if self.stop is not None:
+            object.__setattr__(self, "stop", _stop(self.stop))
+        if self.seed is not None:
+            _integer(self.seed, "seed", False)
+        if self.reasoning_effort is not None:
+            _text(self.reasoning_effort, "reasoning_effort")
+        if self.reasoning_budget is not None:
+            _integer(self.reasoning_budget, "reasoning_budget", True)
+        if self.output_schema is not None:
+            object.__setattr__(self, "output_schema", _schema(self.output_schema))
+        if self.parallel_tool_calls is not None and not isinstance(self.parallel_tool_calls, bool):
+            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a bool, found {type(self.parallel_tool_calls).__name__}")
+
+    def given(self) -> dict[str, Any]:
+        """The settings that are set, by name, in field order."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        """The settings that are set, as JSON data (``stop`` a list)."""
+        out: dict[str, JsonValue] = {}
+        for name, value in self.given().items():
+            out[name] = list(value) if name == "stop" else checked_json(value) if name == "output_schema" else value
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], /) -> ModelSettings:
+        """The settings of :meth:`to_dict`'s form; an unknown name raises :class:`~agentkit_core.NormalizeError`, a bad value
+        as the constructor does."""
+        if not isinstance(d, Mapping):
+            raise TypeError(f"{_OWNER}.from_dict: expected a mapping, found {type(d).__name__}")
+        unknown = [k for k in d if k not in SETTING_NAMES]
+        if unknown:
+            raise NormalizeError(f"{str(unknown[0])[:80]!r} is no setting (the settings: {', '.join(SETTING_NAMES)})", _OWNER)
+        return cls(**{k: v for k, v in d.items() if v is not None})
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as compact JSON text."""
+        import json
+
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes | bytearray, /) -> ModelSettings:
+        """The settings of :meth:`to_json`'s text; :class:`~agentkit_core.NormalizeError` for text that is not."""
+        value = parse_json(text)
+        if not isinstance(value, dict):
+            raise NormalizeError("expected a JSON object of settings", _OWNER)
+        return cls.from_dict(value)
+
+    def merged(self, other: ModelSettings | None) -> ModelSettings:
+        """These settings with ``other``'s set ones on top."""
+        if other is None:
+            return self
+        return ModelSettings(**{**self.given(), **other.given()})
+
+
+#: Every setting's name, in field order.
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))

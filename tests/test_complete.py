@@ -1,0 +1,291 @@
+"""``complete`` and ``acomplete``: one whole turn per call, for all four providers, against the suite's loopback server.
+
+Each recorded stream is played by the server; the item ``complete`` returns
+must be the one ``items_from_stream`` makes of the same events, ``on_text``
+must see the visible text and ``on_delta`` every delta.  A stream cut short,
+one the network breaks and one cancelled must come back closed, keeping what
+arrived; an error answer must raise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import unittest
+from types import ModuleType
+from typing import Any
+
+from agentkit_core import (
+    STREAM_CUT_KEY,
+    CancellationController,
+    Delta,
+    FinishReason,
+    FoldState,
+    Item,
+    ItemKind,
+    ModelSettings,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    fold_all,
+)
+from agentkit_core.http import ProviderError, TransportError
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers._common.complete import ENDED_EARLY
+from tests import recorded
+from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
+from tests.loopback import Loopback, json_reply, sse_reply
+from tests.test_http import KEY, plain
+
+MODULES: dict[str, ModuleType] = {
+    "anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini,
+}
+#: provider -> its recorded streams: tool calls, text, reasoning.
+STREAMS: dict[str, tuple[str, ...]] = {
+    "anthropic": ("messages.text_tool_use.sse.txt", "messages.thinking_text.sse.txt", "messages.redacted_thinking.sse.txt"),
+    "openai_chat": ("chat.tool_call.sse.txt", "chat.text_content.sse.txt", "chat.parallel_tool_calls.sse.txt",
+                    "chat.openrouter_reasoning_details.sse.txt"),
+    "openai_responses": ("responses.function_call.sse.txt", "responses.reasoning_summary.sse.txt"),
+    "gemini": ("stream_generate_content.call_gemini_3.sse.txt", "stream_generate_content.thinking_text.sse.txt"),
+}
+#: provider -> a recorded non-streaming answer.
+RESPONSES = {
+    "anthropic": "messages.thinking_text_tool_use.response.json",
+    "openai_chat": "chat.tool_calls.response.json",
+    "openai_responses": "responses.reasoning_function_call.response.json",
+    "gemini": "generate_content.parallel_function_calls.response.json",
+}
+ASK = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
+LIMIT = ModelSettings(max_tokens=256)
+
+
+def comparable(item: Item) -> Any:
+    """``item``'s wire form with invented call ids (Gemini's, made afresh by each decoder) blanked."""
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, dict):
+            out = {k: walk(x) for k, x in v.items()}
+            if isinstance(out.get("metadata"), dict) and out["metadata"].get("agentkit.invented_id") is True:
+                out["id"] = "invented"
+            if "call_id" in out and isinstance(out["call_id"], str) and out["call_id"].startswith("call_"):
+                out["call_id"] = "invented"
+            return out
+        return [walk(x) for x in v] if isinstance(v, list) else v
+
+    return walk(item.to_dict())
+
+
+def expected_of(name: str, stream: str) -> Item:
+    module = MODULES[name]
+    return module.items_from_stream(module.events_from_sse(recorded.raw(name, stream)))[0]  # type: ignore[no-any-return]
+
+
+def first_text(provider: str, stream: str) -> bytes:
+    """A recorded stream's events up to and with the first that carries answer text."""
+    events = [e + b"\n\n" for e in recorded.raw(provider, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+    n = next(n for n, e in enumerate(events) if b"text_delta" in e or b"output_text.delta" in e)
+    return b"".join(events[: n + 1])
+
+
+def visible(item: Item) -> str:
+    return "".join(p.text for p in item.parts if type(p) is TextPart)
+
+
+class Loop(unittest.TestCase):
+    def setUp(self) -> None:
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+
+
+class CompleteTest(Loop):
+    def test_every_recorded_stream_gives_the_item_items_from_stream_gives(self) -> None:
+        for name, streams in STREAMS.items():
+            module = MODULES[name]
+            for stream in streams:
+                with self.subTest(name, stream=stream), Loopback([sse_reply(recorded.raw(name, stream), pieces=7)]) as server:
+                    texts: list[str] = []
+                    deltas: list[Delta] = []
+                    answer = module.complete(ASK, model="m-1", api_key=KEY, base_url=server.url(), settings=LIMIT,
+                                             on_text=texts.append, on_delta=deltas.append, transport=plain())
+                    expected = expected_of(name, stream)
+                    self.assertEqual(comparable(answer), comparable(expected))
+                    self.assertEqual("".join(texts), visible(expected))
+                    folded = Item(ItemKind.ASSISTANT, fold_all(FoldState(), deltas).parts)
+                    self.assertEqual(comparable(folded)["parts"], comparable(answer.with_parts(folded.parts))["parts"])
+                    self.assertNotIn(STREAM_CUT_KEY, answer.metadata)
+                    received = server.requests[0]
+                    self.assertIn(KEY, json.dumps(received.headers))
+                    self.assertNotIn("settings", json.loads(received.body))
+
+    def test_on_text_is_the_answer_not_the_reasoning(self) -> None:
+        with Loopback([sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))]) as server:
+            texts: list[str] = []
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, on_text=texts.append, transport=plain())
+        reasoning = [p for p in answer.parts if isinstance(p, ReasoningPart)]
+        self.assertTrue(reasoning and texts)
+        self.assertEqual("".join(texts), answer.text_content())
+        self.assertNotIn(reasoning[0].summary, "".join(texts))
+
+    def test_a_whole_body_when_not_streaming(self) -> None:
+        for name, response in RESPONSES.items():
+            module = MODULES[name]
+            body = recorded.raw(name, response)
+            with self.subTest(name), Loopback([json_reply(200, body)]) as server:
+                texts: list[str] = []
+                answer = module.complete(ASK, model="m-1", base_url=server.url(), stream=False, settings=LIMIT,
+                                         on_text=texts.append, transport=plain())
+                expected = module.items_from_response(json.loads(body))[0]
+                self.assertEqual(comparable(answer), comparable(expected))
+                self.assertEqual("".join(texts), visible(expected))
+                self.assertNotIn("stream", json.loads(server.requests[0].body))
+
+    def test_a_stream_that_ends_early_keeps_what_arrived(self) -> None:
+        """The newcomer's finding: a server closing after two text deltas must not give an item with no text."""
+        for name, stream in (("anthropic", "messages.thinking_text.sse.txt"), ("openai_chat", "chat.text_content.sse.txt"),
+                             ("openai_responses", "responses.reasoning_summary.sse.txt"),
+                             ("gemini", "stream_generate_content.thinking_text.sse.txt")):
+            module = MODULES[name]
+            events = [e + b"\n\n" for e in recorded.raw(name, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+            cut = b"".join(events[: len(events) * 2 // 3])
+            with self.subTest(name), Loopback([sse_reply(cut)]) as server:
+                texts: list[str] = []
+                answer = module.complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=texts.append,
+                                         transport=plain())
+            self.assertIs(answer.finish_reason, FinishReason.ERROR)
+            self.assertEqual(answer.metadata[STREAM_CUT_KEY]["error"], ENDED_EARLY)  # type: ignore[index]
+            self.assertTrue(answer.parts)
+            self.assertEqual("".join(texts), visible(answer))
+            self.assertEqual(comparable(answer.with_metadata({k: v for k, v in answer.metadata.items() if k != STREAM_CUT_KEY})),
+                             comparable(module.items_from_stream(module.events_from_sse(cut))[0].with_metadata(
+                                 {k: v for k, v in module.items_from_stream(module.events_from_sse(cut))[0].metadata.items()
+                                  if k != STREAM_CUT_KEY})))
+
+    def test_a_stream_the_network_breaks_is_closed_as_error(self) -> None:
+        raw = recorded.raw("anthropic", "messages.text_tool_use.sse.txt")
+        with Loopback([sse_reply(raw[: len(raw) // 2], pieces=3, reset=True)]) as server:
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain(), retries=0)
+        self.assertIs(answer.finish_reason, FinishReason.ERROR)
+        cut = answer.metadata[STREAM_CUT_KEY]
+        self.assertIsInstance(cut, dict)
+        self.assertNotEqual(cut["error"], ENDED_EARLY)  # type: ignore[index]
+        self.assertTrue(answer.text_content())
+
+    def test_a_cancelled_turn_comes_back_closed_with_what_arrived(self) -> None:
+        if not can_start_thread():
+            self.skipTest("needs threads: the interrupt comes from another one")
+        arrived = threading.Event()
+        controller = CancellationController()
+
+        def on_text(chunk: str) -> None:
+            arrived.set()
+            threading.Timer(0.05, controller.interrupt).start()
+
+        with Loopback([sse_reply(first_text("anthropic", "messages.text_tool_use.sse.txt"), stall=True)]) as server:  # text, then nothing
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, on_text=on_text,
+                                        cancel=controller, transport=plain())
+        self.assertTrue(arrived.is_set())
+        self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+        self.assertEqual(answer.text_content(), expected_of("anthropic", "messages.text_tool_use.sse.txt").text_content()[: len(answer.text_content())])
+        self.assertTrue(answer.text_content())
+        self.assertFalse(answer.tool_calls())
+
+    def test_a_call_cut_by_cancel_is_dropped_as_close_drops_it(self) -> None:
+        if not can_start_thread():
+            self.skipTest("needs threads: the interrupt comes from another one")
+        raw = recorded.raw("anthropic", "messages.text_tool_use.sse.txt")
+        events = [e + b"\n\n" for e in raw.split(b"\n\n") if e.strip()]
+        opened = next(n for n, e in enumerate(events) if b'"tool_use"' in e)
+        controller = CancellationController()
+        threading.Timer(0.3, controller.interrupt).start()
+        with Loopback([sse_reply(b"".join(events[: opened + 2]), stall=True)]) as server:
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, cancel=controller, transport=plain())
+        self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+        self.assertFalse(answer.tool_calls())
+        self.assertEqual([c["name"] for c in answer.metadata[STREAM_CUT_KEY]["dropped_calls"]], ["get_weather"])  # type: ignore[index]
+
+    def test_an_error_answer_raises(self) -> None:
+        error = b'{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: Field required"}}'
+        with Loopback([json_reply(400, error)]) as server:
+            with self.assertRaises(ProviderError) as caught:
+                anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain())
+        self.assertEqual(caught.exception.status, 400)
+
+    def test_no_answer_at_all_raises(self) -> None:
+        with Loopback([json_reply(200, b"{}")]) as server:
+            url = server.url()
+        with self.assertRaises(TransportError):
+            anthropic.complete(ASK, model="m", base_url=url, settings=LIMIT, transport=plain(), retries=0)
+
+    def test_tool_calls_come_back_as_parts(self) -> None:
+        with Loopback([sse_reply(recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt"))]) as server:
+            answer = openai_chat.complete(ASK, model="m", base_url=server.url(), transport=plain())
+        self.assertGreaterEqual(len([p for p in answer.parts if isinstance(p, ToolCallPart)]), 2)
+        self.assertIs(answer.finish_reason, FinishReason.TOOL_CALL)
+
+    def test_callbacks_are_checked(self) -> None:
+        with self.assertRaises(TypeError):
+            anthropic.complete(ASK, model="m", settings=LIMIT, on_text="print")  # type: ignore[arg-type]
+
+
+class AsyncCompleteTest(Loop):
+    def setUp(self) -> None:
+        super().setUp()
+        if not can_run_asyncio():
+            self.skipTest("needs asyncio.run(): this interpreter cannot run a loop to completion")
+
+    def test_every_provider_streams_the_same_item(self) -> None:
+        for name, streams in STREAMS.items():
+            module = MODULES[name]
+            with self.subTest(name), Loopback([sse_reply(recorded.raw(name, streams[0]), pieces=5)]) as server:
+                texts: list[str] = []
+                answer = asyncio.run(module.acomplete(ASK, model="m-1", base_url=server.url(), settings=LIMIT,
+                                                      on_text=texts.append, transport=plain()))
+                self.assertEqual(comparable(answer), comparable(expected_of(name, streams[0])))
+                self.assertEqual("".join(texts), visible(answer))
+
+    def test_not_streaming_and_cut(self) -> None:
+        body = recorded.raw("openai_responses", RESPONSES["openai_responses"])
+        with Loopback([json_reply(200, body)]) as server:
+            answer = asyncio.run(openai_responses.acomplete(ASK, model="m", base_url=server.url(), stream=False, transport=plain()))
+        self.assertEqual(answer, openai_responses.items_from_response(json.loads(body))[0])
+        raw = recorded.raw("anthropic", "messages.thinking_text.sse.txt")
+        with Loopback([sse_reply(raw[: len(raw) // 2], pieces=3)]) as server:
+            cut = asyncio.run(anthropic.acomplete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain()))
+        self.assertIs(cut.finish_reason, FinishReason.ERROR)
+        self.assertEqual(cut.metadata[STREAM_CUT_KEY]["error"], ENDED_EARLY)  # type: ignore[index]
+
+    def test_an_interrupt_returns_the_turn_cancelled(self) -> None:
+        controller = CancellationController()
+
+        async def turn() -> Item:
+            def on_text(chunk: str) -> None:
+                asyncio.get_running_loop().call_later(0.05, controller.interrupt)
+
+            return await anthropic.acomplete(ASK, model="m", base_url=server.url(), settings=LIMIT, on_text=on_text,
+                                             cancel=controller, transport=plain())
+
+        with Loopback([sse_reply(first_text("anthropic", "messages.text_tool_use.sse.txt"), stall=True)]) as server:
+            answer = asyncio.run(turn())
+        self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+        self.assertTrue(answer.text_content())
+
+    def test_cancelling_the_task_propagates(self) -> None:
+        async def main() -> str:
+            started = asyncio.Event()
+            task = asyncio.ensure_future(anthropic.acomplete(ASK, model="m", base_url=server.url(), settings=LIMIT,
+                                                             on_text=lambda chunk: started.set(), transport=plain()))
+            await asyncio.wait_for(started.wait(), 10)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                return "cancelled"
+            return "finished"
+
+        with Loopback([sse_reply(first_text("anthropic", "messages.text_tool_use.sse.txt"), stall=True)]) as server:
+            self.assertEqual(asyncio.run(main()), "cancelled")
+
+
+if __name__ == "__main__":
+    unittest.main()

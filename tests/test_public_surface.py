@@ -1,0 +1,151 @@
+"""The public surface is tidy: ``dir()`` shows public names only, the providers' functions agree, nothing is shadowed.
+
+* every public module's ``dir()`` is its ``__all__`` (and, for a package, its
+  public submodules imported so far), with no private module, helper or
+  import, and the top package has no module ``__getattr__`` (which would slow
+  every attribute read);
+* the functions every provider has take the same parameters, of the same
+  types, in all four (a provider may add keyword-only ones with defaults);
+  the decoders have the same methods;
+* the fold module is reachable as ``agentkit_core.folding``, the function
+  staying ``agentkit_core.fold``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import sys
+import typing
+import unittest
+from types import ModuleType
+from typing import Any
+
+import agentkit_core
+from tests import recorded
+
+#: What every provider module has (its ``__all__`` beyond these are its own extras).
+SHARED_FUNCTIONS = (
+    "http_request", "items_from_response", "items_from_request", "request_from_items", "tools_from_request",
+    "tool_choice_from_request", "stream_decoder", "items_from_stream", "events_from_sse", "finish_reason",
+    "usage_from_native",
+)
+#: What every stream decoder has, with the same parameters.
+DECODER_METHODS = ("feed", "close", "close_all")
+#: What every stream decoder has (the parameters of these are being aligned with the fold state: issue 25).
+DECODER_NAMES = ("feed", "finish", "finish_all", "close", "close_all", "usage", "finish_reason")
+
+
+def public_modules() -> list[ModuleType]:
+    """The package and every module of it no part of whose name is private."""
+    found = [agentkit_core]
+    for info in pkgutil.walk_packages(agentkit_core.__path__, prefix="agentkit_core."):
+        if not any(part.startswith("_") for part in info.name.split(".")[1:]):
+            found.append(importlib.import_module(info.name))
+    return found
+
+
+def parameters(function: Any) -> list[tuple[str, Any, Any, bool]]:
+    """``function``'s parameters as (name, kind, resolved type, has a default), without ``self``.
+
+    Defaults are compared for a provider's own extra parameters only: Anthropic's ``finish_reason`` gives ``raw`` one
+    so that its former keyword ``stop_reason=`` still works.
+    """
+    hints = typing.get_type_hints(function)
+    return [
+        (p.name, p.kind, hints.get(p.name), p.default is not p.empty)
+        for p in inspect.signature(function).parameters.values()
+        if p.name != "self"
+    ]
+
+
+class DirTest(unittest.TestCase):
+    def test_dir_lists_public_names_only(self) -> None:
+        for module in public_modules():
+            with self.subTest(module.__name__):
+                names = set(dir(module))
+                submodules = {n for n, v in vars(module).items() if isinstance(v, ModuleType) and not n.startswith("_")}
+                self.assertLessEqual(set(module.__all__), names, "a public name dir() leaves out")
+                extra = names - set(module.__all__) - submodules - {"__version__"}
+                self.assertEqual(extra, set(), "dir() shows names that are not public")
+                self.assertFalse({n for n in names if n.startswith("_") and n != "__version__"})
+
+    def test_dir_of_the_top_package_and_a_provider(self) -> None:
+        from agentkit_core.providers import anthropic
+
+        for hidden in ("_check", "_codec", "annotations", "dataclass"):
+            self.assertNotIn(hidden, dir(agentkit_core))
+        self.assertIn("__version__", dir(agentkit_core))
+        self.assertIn("providers", dir(agentkit_core))  # a public package, once imported
+        for hidden in ("carry", "take", "wrong", "json_object", "annotations", "_request", "exported"):
+            self.assertNotIn(hidden, dir(anthropic))
+        self.assertEqual(sorted(dir(anthropic)), sorted(anthropic.__all__))
+
+    def test_attribute_reads_stay_plain(self) -> None:
+        """A module ``__getattr__`` on the top package made every attribute read three times slower; ``__dir__`` alone does not."""
+        self.assertNotIn("__getattr__", vars(agentkit_core))
+        self.assertIn("__dir__", vars(agentkit_core))
+
+
+class ProvidersAgreeTest(unittest.TestCase):
+    def test_the_shared_functions_take_the_same_parameters(self) -> None:
+        modules = recorded.PROVIDERS
+        for name in SHARED_FUNCTIONS:
+            found = {p: parameters(getattr(m, name)) for p, m in modules.items()}
+            common = min(found.values(), key=len)
+            for provider, params in found.items():
+                with self.subTest(function=name, provider=provider):
+                    self.assertEqual([p[:3] for p in params[: len(common)]], [p[:3] for p in common])
+                    for extra in params[len(common):]:  # a provider's own: keyword-only, with a default
+                        self.assertEqual((extra[1], extra[3]), (inspect.Parameter.KEYWORD_ONLY, True), extra)
+
+    def test_every_decoder_has_the_same_methods(self) -> None:
+        decoders = {p: m.stream_decoder() for p, m in recorded.PROVIDERS.items()}
+        for name in DECODER_NAMES:
+            for provider, decoder in decoders.items():
+                with self.subTest(method=name, provider=provider):
+                    self.assertTrue(hasattr(decoder, name))
+        for name in DECODER_METHODS:
+            found = {p: parameters(getattr(type(d), name)) for p, d in decoders.items()}
+            with self.subTest(method=name):
+                self.assertEqual(len({repr(v) for v in found.values()}), 1, found)
+
+    def test_close_all_is_close_for_a_one_item_stream(self) -> None:
+        from agentkit_core import FinishReason, FoldState, fold_all
+
+        for provider in ("anthropic", "openai_responses"):
+            module = recorded.PROVIDERS[provider]
+            name = recorded.names(provider, ".stream.jsonl")[0]
+            events = recorded.load_events(provider, name)[:3]
+            decoder = module.stream_decoder()
+            state = fold_all(FoldState(), [d for e in events for d in decoder.feed(e)])
+            with self.subTest(provider):
+                closed = decoder.close_all(state, FinishReason.CANCELLED)
+                self.assertEqual(closed, [decoder.close(state, FinishReason.CANCELLED)])
+                self.assertIs(closed[0].finish_reason, FinishReason.CANCELLED)
+
+    def test_anthropic_finish_reason_keeps_its_former_keyword(self) -> None:
+        from agentkit_core.providers import anthropic
+
+        self.assertEqual(anthropic.finish_reason(stop_reason="end_turn"), anthropic.finish_reason(raw="end_turn"))
+
+
+class FoldModuleTest(unittest.TestCase):
+    def test_the_fold_module_is_reachable_as_folding(self) -> None:
+        import agentkit_core.folding as folding
+        from agentkit_core.fold import FoldState, fold_iter  # the old path still works
+
+        module = sys.modules["agentkit_core.fold"]
+        self.assertIsInstance(folding, ModuleType)
+        self.assertEqual(folding.__all__, module.__all__)
+        for name in folding.__all__:
+            self.assertIs(getattr(folding, name), getattr(module, name), name)
+        self.assertIs(folding.FoldState, FoldState)
+        self.assertIs(folding.fold_iter, fold_iter)
+        self.assertTrue(callable(agentkit_core.fold) and not isinstance(agentkit_core.fold, ModuleType))
+        self.assertIs(agentkit_core.fold, folding.fold)
+
+
+if __name__ == "__main__":
+    unittest.main()

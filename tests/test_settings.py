@@ -1,0 +1,261 @@
+"""``ModelSettings``: checked when made, written into each provider's own fields as the README's table says,
+refused where the API has no field, read back by ``settings_from_request``; native fields, headers and
+Anthropic's ``max_tokens`` as the issue's newcomer met them."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import unittest
+from dataclasses import replace
+from typing import Any
+
+from agentkit_core import Item, ItemKind, ModelSettings, ToolChoice, ToolSpec
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers._registry import PROVIDERS, capabilities
+from agentkit_core.settings import SETTING_NAMES
+
+ITEMS = [Item.text(ItemKind.SYSTEM, "Be brief."), Item.text(ItemKind.USER, "Hi")]
+SCHEMA = {"type": "object", "title": "Answer", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+MODULES = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
+REFUSED = "refused"
+
+#: setting -> value, then per provider the native fields it must write (REFUSED: a ValueError).
+TABLE: dict[str, tuple[Any, dict[str, Any]]] = {
+    "max_tokens": (512, {
+        "anthropic": {"max_tokens": 512}, "openai_chat": {"max_completion_tokens": 512},
+        "openai_responses": {"max_output_tokens": 512}, "gemini": {"generationConfig": {"maxOutputTokens": 512}}}),
+    "temperature": (0.2, {
+        "anthropic": {"temperature": 0.2}, "openai_chat": {"temperature": 0.2}, "openai_responses": {"temperature": 0.2},
+        "gemini": {"generationConfig": {"temperature": 0.2}}}),
+    "top_p": (0.9, {
+        "anthropic": {"top_p": 0.9}, "openai_chat": {"top_p": 0.9}, "openai_responses": {"top_p": 0.9},
+        "gemini": {"generationConfig": {"topP": 0.9}}}),
+    "stop": (("END",), {
+        "anthropic": {"stop_sequences": ["END"]}, "openai_chat": {"stop": ["END"]}, "openai_responses": REFUSED,  # type: ignore[dict-item]
+        "gemini": {"generationConfig": {"stopSequences": ["END"]}}}),
+    "seed": (7, {
+        "anthropic": REFUSED, "openai_chat": {"seed": 7}, "openai_responses": REFUSED,  # type: ignore[dict-item]
+        "gemini": {"generationConfig": {"seed": 7}}}),
+    "reasoning_effort": ("high", {
+        "anthropic": {"output_config": {"effort": "high"}}, "openai_chat": {"reasoning_effort": "high"},
+        "openai_responses": {"reasoning": {"effort": "high"}},
+        "gemini": {"generationConfig": {"thinkingConfig": {"thinkingLevel": "high"}}}}),
+    "reasoning_budget": (2048, {
+        "anthropic": {"thinking": {"type": "enabled", "budget_tokens": 2048}}, "openai_chat": REFUSED,  # type: ignore[dict-item]
+        "openai_responses": REFUSED, "gemini": {"generationConfig": {"thinkingConfig": {"thinkingBudget": 2048}}}}),
+    "output_schema": (SCHEMA, {
+        "anthropic": {"output_config": {"format": {"type": "json_schema", "schema": SCHEMA}}},
+        "openai_chat": {"response_format": {"type": "json_schema", "json_schema": {"name": "Answer", "schema": SCHEMA, "strict": True}}},
+        "openai_responses": {"text": {"format": {"type": "json_schema", "name": "Answer", "schema": SCHEMA, "strict": True}}},
+        "gemini": {"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": SCHEMA}}}),
+    "parallel_tool_calls": (False, {
+        "anthropic": {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}},
+        "openai_chat": {"parallel_tool_calls": False}, "openai_responses": {"parallel_tool_calls": False},
+        "gemini": REFUSED}),  # type: ignore[dict-item]
+}
+
+
+def body_of(module: Any, **kw: Any) -> dict[str, Any]:
+    kw.setdefault("settings", None)
+    if module is anthropic and "max_tokens" not in kw and (kw["settings"] is None or kw["settings"].max_tokens is None):
+        kw["max_tokens"] = 64
+    return json.loads(module.http_request(ITEMS, model="m", **kw).body)  # type: ignore[no-any-return]
+
+
+def limited(module: Any, settings: ModelSettings) -> ModelSettings:
+    """``settings`` as read back from :func:`body_of`'s body (Anthropic's with the ``max_tokens`` it adds)."""
+    if module is anthropic and settings.max_tokens is None:
+        return settings.merged(ModelSettings(max_tokens=64))
+    return settings
+
+
+class ModelSettingsTest(unittest.TestCase):
+    def test_checked_when_made(self) -> None:
+        for kw, error in (
+            ({"temperature": 2.5}, ValueError), ({"temperature": -0.1}, ValueError), ({"temperature": "0.5"}, TypeError),
+            ({"temperature": True}, TypeError), ({"temperature": float("nan")}, ValueError), ({"top_p": 1.5}, ValueError),
+            ({"max_tokens": 0}, ValueError), ({"max_tokens": 1.0}, TypeError), ({"max_tokens": True}, TypeError),
+            ({"reasoning_budget": -1}, ValueError), ({"stop": "END"}, TypeError), ({"stop": ["END", 3]}, TypeError),
+            ({"stop": [""]}, ValueError), ({"stop": []}, ValueError), ({"seed": 1.5}, TypeError),
+            ({"reasoning_effort": 3}, TypeError), ({"reasoning_effort": ""}, ValueError),
+            ({"output_schema": [1]}, TypeError), ({"output_schema": {"a": float("inf")}}, ValueError),
+            ({"parallel_tool_calls": 1}, TypeError),
+        ):
+            with self.subTest(kw), self.assertRaises(error) as caught:
+                ModelSettings(**kw)
+            self.assertIn(f"ModelSettings.{next(iter(kw))}", str(caught.exception))
+
+    def test_a_frozen_value_with_a_dict_form(self) -> None:
+        s = ModelSettings(max_tokens=5, temperature=0, stop=["a", "b"], output_schema=SCHEMA, parallel_tool_calls=True)
+        self.assertEqual(s.stop, ("a", "b"))
+        self.assertIsNot(s.output_schema, SCHEMA)
+        with self.assertRaises(AttributeError):
+            s.max_tokens = 6  # type: ignore[misc]
+        self.assertEqual(s.to_dict(), {"max_tokens": 5, "temperature": 0, "stop": ["a", "b"], "output_schema": SCHEMA,
+                                       "parallel_tool_calls": True})
+        self.assertEqual(ModelSettings.from_dict(s.to_dict()), s)
+        self.assertEqual(ModelSettings.from_dict(json.loads(json.dumps(s.to_dict()))), s)
+        self.assertEqual(pickle.loads(pickle.dumps(s)), s)
+        self.assertEqual(hash(s), hash(ModelSettings.from_dict(s.to_dict())))
+        self.assertEqual(s.merged(ModelSettings(max_tokens=9)).max_tokens, 9)
+        with self.assertRaises(ValueError):
+            ModelSettings.from_dict({"max_token": 5})
+        self.assertEqual(ModelSettings().to_dict(), {})
+
+    def test_every_setting_in_the_table_and_the_registry_agrees(self) -> None:
+        self.assertEqual(set(TABLE), set(SETTING_NAMES))
+        for row in PROVIDERS:
+            with self.subTest(row.module):
+                mapped = {name for name, (_, native) in TABLE.items() if native[row.module] != REFUSED}
+                self.assertEqual(row.capabilities.settings, mapped)
+
+
+class MappingTest(unittest.TestCase):
+    def test_each_setting_maps_as_the_table_says(self) -> None:
+        for name, (value, natives) in TABLE.items():
+            for provider, native in natives.items():
+                module = MODULES[provider]
+                settings = ModelSettings(**{name: value})
+                with self.subTest(name, provider=provider):
+                    if native == REFUSED:
+                        with self.assertRaises(ValueError) as caught:
+                            body_of(module, settings=settings)
+                        self.assertIn(name, str(caught.exception))
+                        self.assertIn(next(r.display for r in PROVIDERS if r.module == provider), str(caught.exception))
+                        with self.assertRaises(ValueError):
+                            module.request_from_items(ITEMS, settings=settings)
+                        continue
+                    fields = module.request_from_items(ITEMS, settings=settings)
+                    transcript = module.request_from_items(ITEMS)
+                    self.assertEqual({k: v for k, v in fields.items() if k not in transcript}, native)
+                    body = body_of(module, settings=settings)
+                    self.assertEqual({k: body[k] for k in native}, native)
+                    self.assertEqual(module.settings_from_request(body), limited(module, settings))
+                    self.assertEqual(module.settings_from_request(fields), settings)
+
+    def test_all_at_once_round_trip(self) -> None:
+        for provider, module in MODULES.items():
+            given = {n: v for n, (v, natives) in TABLE.items() if natives[provider] != REFUSED}
+            if provider == "anthropic":
+                given.pop("reasoning_effort")  # effort and a thinking budget are two ways to ask; both go, though
+            settings = ModelSettings(**given)
+            with self.subTest(provider):
+                body = body_of(module, settings=settings)
+                self.assertEqual(module.settings_from_request(body), limited(module, settings))
+                self.assertEqual(module.items_from_request(body), module.items_from_request(module.request_from_items(ITEMS)))
+
+    def test_fields_that_do_not_map_exactly_stay_native(self) -> None:
+        odd = {"response_format": {"type": "json_schema", "json_schema": {"name": "other", "schema": SCHEMA, "strict": True}},
+               "stop": "END", "temperature": True}
+        self.assertEqual(openai_chat.settings_from_request(odd), ModelSettings())
+        self.assertEqual(anthropic.settings_from_request({"thinking": {"type": "enabled", "budget_tokens": 10, "x": 1}}),
+                         ModelSettings())
+        self.assertEqual(gemini.settings_from_request({"generationConfig": {"responseJsonSchema": SCHEMA}}), ModelSettings())
+
+    def test_effort_levels_each_api_knows(self) -> None:
+        for provider, module in MODULES.items():
+            for level in capabilities(provider).reasoning_efforts:
+                with self.subTest(provider, level=level):
+                    self.assertEqual(module.settings_from_request(body_of(module, settings=ModelSettings(reasoning_effort=level))),
+                                     limited(module, ModelSettings(reasoning_effort=level)))
+            with self.subTest(provider, level="turbo"), self.assertRaises(ValueError) as caught:
+                body_of(module, settings=ModelSettings(reasoning_effort="turbo"))
+            self.assertIn("turbo", str(caught.exception))
+        with self.assertRaises(ValueError):
+            body_of(gemini, settings=ModelSettings(reasoning_effort="xhigh"))
+        with self.assertRaises(ValueError):
+            body_of(openai_chat, settings=ModelSettings(reasoning_effort="max"))
+
+    def test_parallel_calls_and_the_tool_choice_agree_or_are_refused(self) -> None:
+        spec = ToolSpec("f", "F", {"type": "object"})
+        for module in (anthropic, openai_chat, openai_responses):
+            with self.subTest(module.__name__):
+                same = body_of(module, tools=[spec], tool_choice=ToolChoice.auto(parallel=False),
+                               settings=ModelSettings(parallel_tool_calls=False))
+                self.assertEqual(module.tool_choice_from_request(same), ToolChoice.auto(parallel=False))
+                with self.assertRaises(ValueError):
+                    body_of(module, tools=[spec], tool_choice=ToolChoice.auto(parallel=True),
+                            settings=ModelSettings(parallel_tool_calls=False))
+        required = body_of(anthropic, tools=[spec], tool_choice=ToolChoice.required(), settings=ModelSettings(parallel_tool_calls=False))
+        self.assertEqual(required["tool_choice"], {"type": "any", "disable_parallel_tool_use": True})
+
+
+class NativeFieldsTest(unittest.TestCase):
+    def test_native_fields_still_pass_and_join_the_settings(self) -> None:
+        body = body_of(gemini, settings=ModelSettings(temperature=0.5), generationConfig={"candidateCount": 1}, safetySettings=[])
+        self.assertEqual(body["generationConfig"], {"temperature": 0.5, "candidateCount": 1})
+        self.assertEqual(body["safetySettings"], [])
+        body = body_of(openai_responses, settings=ModelSettings(reasoning_effort="low"), reasoning={"summary": "auto"})
+        self.assertEqual(body["reasoning"], {"effort": "low", "summary": "auto"})
+        self.assertEqual(body_of(anthropic, max_tokens=9)["max_tokens"], 9)
+
+    def test_the_same_setting_twice_is_refused(self) -> None:
+        for module, native in ((anthropic, {"max_tokens": 5}), (openai_chat, {"temperature": 1}),
+                               (openai_responses, {"reasoning": {"effort": "low"}}),
+                               (gemini, {"generationConfig": {"temperature": 1}})):
+            setting = {"max_tokens": 5} if module is anthropic else {"temperature": 1} if module in (openai_chat, gemini) else {"reasoning_effort": "low"}
+            with self.subTest(module.__name__), self.assertRaises(ValueError) as caught:
+                body_of(module, settings=ModelSettings(**setting), **native)
+            self.assertIn(f"ModelSettings.{next(iter(setting))}", str(caught.exception))
+
+    def test_a_native_field_the_transcript_or_tools_write_is_refused(self) -> None:
+        """The newcomer's finding: ``system="..."`` dropped the SYSTEM item, ``messages=[]`` the whole conversation."""
+        fields = {anthropic: ("system", "messages"), openai_chat: ("messages",),
+                  openai_responses: ("input", "instructions"), gemini: ("contents", "systemInstruction", "system_instruction")}
+        for module, names in fields.items():
+            for name in names:
+                with self.subTest(module.__name__, field=name), self.assertRaises(ValueError) as caught:
+                    body_of(module, **{name: []})
+                self.assertIn(name, str(caught.exception))
+        with self.assertRaises(ValueError):  # also when the transcript holds no system item
+            anthropic.http_request([Item.text(ItemKind.USER, "Hi")], model="m", max_tokens=5, system="Be brief.")
+        with self.assertRaises(ValueError):
+            body_of(gemini, tools=[ToolSpec("f", "F", {"type": "object"})], tool_choice=ToolChoice.auto(), toolConfig={})
+
+    def test_an_anthropic_request_without_max_tokens_is_refused(self) -> None:
+        with self.assertRaises(ValueError) as caught:
+            anthropic.http_request(ITEMS, model="claude-sonnet-4-5")
+        self.assertIn("max_tokens", str(caught.exception))
+        self.assertIn("ModelSettings(max_tokens=", str(caught.exception))
+
+
+class HeadersTest(unittest.TestCase):
+    def test_headers_are_http_headers_not_body_fields(self) -> None:
+        """The newcomer's finding: ``headers={"anthropic-beta": ...}`` went into the body as a JSON field."""
+        request = anthropic.http_request(ITEMS, model="m", max_tokens=5, api_key="sk-x", headers={"anthropic-beta": "b-1"})
+        self.assertEqual(request.header("anthropic-beta"), "b-1")
+        self.assertNotIn("headers", json.loads(request.body))
+        self.assertEqual(request.header("x-api-key"), "sk-x")
+        chat = openai_chat.http_request(ITEMS, model="m", headers={"OpenAI-Organization": "org-1"})
+        self.assertEqual(chat.header("openai-organization"), "org-1")
+
+    def test_the_providers_own_headers_are_not_replaced_by_accident(self) -> None:
+        cases = ((anthropic, "X-Api-Key"), (anthropic, "anthropic-version"), (openai_chat, "authorization"),
+                 (openai_responses, "Authorization"), (gemini, "x-goog-api-key"), (gemini, "Content-Type"))
+        for module, name in cases:
+            with self.subTest(module.__name__, header=name), self.assertRaises(ValueError) as caught:
+                module.http_request(ITEMS, model="m", api_key="sk-secret", max_tokens=5, headers={name: "mine"})
+            self.assertIn("dataclasses.replace", str(caught.exception))
+            self.assertNotIn("sk-secret", str(caught.exception))
+        # Without a key the request has no auth header: a gateway's own may go.
+        own = anthropic.http_request(ITEMS, model="m", max_tokens=5, headers={"Authorization": "Bearer gw"})
+        self.assertEqual(own.header("authorization"), "Bearer gw")
+        # On purpose: replace the built request's headers.
+        request = anthropic.http_request(ITEMS, model="m", max_tokens=5)
+        dated = replace(request, headers=[(k, "2025-01-01" if k == "anthropic-version" else v) for k, v in request.headers])
+        self.assertEqual(dated.header("anthropic-version"), "2025-01-01")
+
+    def test_headers_are_checked(self) -> None:
+        with self.assertRaises(ValueError):
+            openai_chat.http_request(ITEMS, model="m", headers={"bad name": "x"})
+        with self.assertRaises(ValueError):
+            openai_chat.http_request(ITEMS, model="m", headers={"x-a": "line\nbreak"})
+        with self.assertRaises(TypeError):
+            openai_chat.http_request(ITEMS, model="m", headers={"x-a": 1})  # type: ignore[dict-item]
+        with self.assertRaises(TypeError):
+            openai_chat.http_request(ITEMS, model="m", headers=[("x-a", "1")])  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    unittest.main()
