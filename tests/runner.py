@@ -215,9 +215,10 @@ class Accounting(unittest.TestResult):
             by_capability[name] = by_capability.get(name, 0) + 1
         skips = ", ".join(f"{k} {v}" for k, v in sorted(by_capability.items()))
         bad = c["failed"] + c["error"] + c["unexpected success"]
-        extra = "".join(f", {c[k]} {k}" for k in ("error", "expected failure", "unexpected success") if c[k])
+        kinds = [f"{c[k]} {k}" + ("s" if c[k] > 1 else "") for k in ("error", "unexpected success") if c[k]]
+        detail = f" ({', '.join(kinds)} among them)" if kinds else ""
         return (f"{self.prefix()}{len(self.outcomes)} tests: {c['passed'] + c['expected failure']} passed, "
-                f"{bad} failed{extra}, {c['skipped']} skipped" + (f" ({skips})" if skips else "")
+                f"{bad} failed{detail}, {c['skipped']} skipped" + (f" ({skips})" if skips else "")
                 + f" in {time.monotonic() - self.started:.1f} s")
 
     def print_errors(self, stream: TextIO) -> None:
