@@ -18,6 +18,7 @@ from .error import NormalizeError
 from .jsontext import JsonCodec, JsonValue
 
 if TYPE_CHECKING:
+    from collections.abc import ItemsView, KeysView, ValuesView
     from typing import Any, Iterator
 
 __all__ = ("JsonValue", "MetadataLike", "MetadataMap", "EMPTY_METADATA")
@@ -81,6 +82,23 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
 
     def __contains__(self, key: object) -> bool:
         return key in self._data
+
+    # The Mapping mixins go through __getitem__ one key at a time; the encoders read metadata on every part.
+    def get(self, key: str, default: Any = None, /) -> Any:
+        """``self[key]`` if the key is there, else ``default``."""
+        return self._data.get(key, default)
+
+    def items(self) -> ItemsView[str, JsonValue]:
+        """A read-only view of the ``(key, value)`` pairs, in key order."""
+        return self._data.items()
+
+    def keys(self) -> KeysView[str]:
+        """A read-only view of the keys, in order."""
+        return self._data.keys()
+
+    def values(self) -> ValuesView[JsonValue]:
+        """A read-only view of the values, in key order."""
+        return self._data.values()
 
     def __eq__(self, other: object) -> bool:
         if type(other) is MetadataMap:

@@ -166,3 +166,8 @@ class ModelSettings:
 
 #: Every setting's name, in field order.
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -166,7 +166,8 @@ class ProviderErrorTest(unittest.TestCase):
             (413, nginx_413, {"content-type": "text/html"}, "Request Entity Too Large"),
             (503, untitled, {}, "Gateway & proxy is down"),
             (502, b"upstream\r\n  connect error", {"content-type": "text/plain"}, "upstream connect error"),
-            (500, b'{"detail": "Internal\nfailure"}', {}, "Internal failure"),
+            (500, b'{"detail": "Internal\\nfailure"}', {}, "Internal failure"),
+            (400, b'{"error": "model not found"}', {}, "model not found"),
             (599, b"", {}, "HTTP 599"),
         ]
         for status, body, headers, said in cases:

@@ -157,6 +157,16 @@ class PoolTest(unittest.TestCase):
             self.assertEqual(get(self.transport, server.url())[:1], b"x")
             self.assertEqual(server.connections, 2)
 
+    def test_a_stream_read_up_to_done_is_reused(self) -> None:
+        events = b'data: {"n": 1}\n\n', b"data: [DONE]\n\n"
+        stream = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        stream += b"".join(b"%x\r\n%s\r\n" % (len(e), e) for e in events) + b"0\r\n\r\n"
+        with KeepAliveServer(lambda c, r, h: stream) as server:
+            for _ in range(3):
+                with send(Request("GET", server.url()), transport=self.transport, retries=0) as response:
+                    self.assertEqual(list(response.events()), [{"n": 1}])  # stops at [DONE]: the last chunk is left unread
+            self.assertEqual(server.connections, 1)
+
     def test_an_error_answer_read_whole_is_reused(self) -> None:
         error = b'{"error": {"message": "no"}}'
         script: Script = lambda c, r, h: ok() if r else b"HTTP/1.1 404 Not Found\r\nContent-Length: %d\r\n\r\n%s" % (len(error), error)

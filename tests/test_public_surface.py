@@ -17,7 +17,6 @@ import importlib
 import inspect
 import pkgutil
 import sys
-import typing
 import unittest
 from types import ModuleType
 from typing import Any
@@ -29,12 +28,11 @@ from tests import recorded
 SHARED_FUNCTIONS = (
     "http_request", "items_from_response", "items_from_request", "request_from_items", "tools_from_request",
     "tool_choice_from_request", "stream_decoder", "items_from_stream", "events_from_sse", "finish_reason",
-    "usage_from_native",
+    "usage_from_native", "complete", "acomplete", "settings_from_request",
 )
-#: What every stream decoder has, with the same parameters.
-DECODER_METHODS = ("feed", "close", "close_all")
-#: What every stream decoder has (the parameters of these are being aligned with the fold state: issue 25).
-DECODER_NAMES = ("feed", "finish", "finish_all", "close", "close_all", "usage", "finish_reason")
+#: What every stream decoder has, the methods with the same parameters.
+DECODER_METHODS = ("feed", "finish", "finish_all", "close", "close_all")
+DECODER_NAMES = (*DECODER_METHODS, "usage", "finish_reason")
 
 
 def public_modules() -> list[ModuleType]:
@@ -47,14 +45,13 @@ def public_modules() -> list[ModuleType]:
 
 
 def parameters(function: Any) -> list[tuple[str, Any, Any, bool]]:
-    """``function``'s parameters as (name, kind, resolved type, has a default), without ``self``.
+    """``function``'s parameters as (name, kind, annotation, has a default), without ``self``.
 
     Defaults are compared for a provider's own extra parameters only: Anthropic's ``finish_reason`` gives ``raw`` one
     so that its former keyword ``stop_reason=`` still works.
     """
-    hints = typing.get_type_hints(function)
-    return [
-        (p.name, p.kind, hints.get(p.name), p.default is not p.empty)
+    return [  # the annotations as written (some name typing-only imports): the same text in every provider
+        (p.name, p.kind, p.annotation, p.default is not p.empty)
         for p in inspect.signature(function).parameters.values()
         if p.name != "self"
     ]

@@ -11,6 +11,7 @@ system items and a final empty assistant message).
 from __future__ import annotations
 
 import gc
+import json
 import random
 import threading
 import unittest
@@ -205,6 +206,60 @@ class SameBytesTest(unittest.TestCase):
                 with reuse.disabled(), self.assertRaises(NormalizeError) as fresh:
                     body(module, name, items + ["not an item"])  # type: ignore[list-item]
                 self.assertEqual(str(kept.exception), str(fresh.exception))
+
+
+def bare_transcript(rng: random.Random, length: int) -> list[Item]:
+    """Items that carry no metadata (what the encoders' fast paths take), with their edge cases, and a few that do."""
+    items: list[Item] = []
+    calls: list[ToolCallId] = []
+    inputs: list[Any] = [{"path": "a.py"}, {}, None, [1, 2], "free text", {"nested": {"x": [1.5, None]}}]
+    for n in range(length):
+        roll = rng.random()
+        kind = rng.choice(list(ItemKind))
+        parts: list[Any] = []
+        for _ in range(rng.choice([0, 1, 1, 2, 3])):
+            pick = rng.random()
+            if pick < 0.35:
+                parts.append(TextPart(rng.choice([f"text {n}", " ", "", "é\u2028\"q\""])))
+            elif pick < 0.55 and kind is ItemKind.ASSISTANT:
+                call = ToolCallId(f"call_{n}_{len(parts)}")
+                calls.append(call)
+                parts.append(ToolCallPart(call, "read_file", rng.choice(inputs)))
+            elif pick < 0.75 and calls:
+                call = calls.pop(rng.randrange(len(calls))) if rng.random() < 0.8 else ToolCallId("unknown")
+                output = rng.choice([ToolOutput.text(f"out {n}"), ToolOutput.text(""), ToolOutput.structured({"ok": 1}),
+                                     ToolOutput.structured([1, "x"]), ToolOutput.parts([TextPart("p")])])
+                parts.append(ToolResultPart(call, output, is_error=rng.random() < 0.2))
+            elif pick < 0.85:
+                parts.append(ReasoningPart(f"thinking {n}"))
+            elif pick < 0.9:
+                parts.append(TextPart("marked", metadata={"openai.chat.type": "text"}))
+            else:
+                parts.append(MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"png")))
+        md = {"openai.chat.name": "x"} if roll < 0.05 else {}
+        items.append(Item(kind, parts, metadata=md))
+    return items
+
+
+class FastPathTest(unittest.TestCase):
+    """Items that carry nothing take a fast path in each provider's fold; it writes what the general path writes."""
+
+    def test_the_fast_path_writes_what_the_general_path_writes(self) -> None:
+        rng = random.Random(2027)
+        for name, module in PROVIDERS.items():
+            build = module._request.Build
+            slow = type("Slow", (build,), {"fast": False, "__slots__": ()})
+            for round_ in range(300):
+                items = bare_transcript(rng, rng.randrange(1, 12))
+                with self.subTest(provider=name, round=round_):
+                    self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
+
+    @staticmethod
+    def outcome(build: Any, items: list[Item]) -> Any:
+        try:
+            return json.dumps(reuse.fresh(build(), items))  # text, so the order of the keys counts too
+        except NormalizeError as exc:
+            return f"NormalizeError {exc}"
 
 
 class BoundedTest(unittest.TestCase):

@@ -386,8 +386,9 @@ def provider_error(status: int, headers: Mapping[str, str], body: bytes, request
     kind = next((error[k] for k in ("type", "status", "code") if isinstance(error.get(k), (str, int)) and not isinstance(error.get(k), bool)), "")
     message = error.get("message")
     if not isinstance(message, str) or not message.strip():
-        found = inner if isinstance(inner, str) else error.get("detail")
-        message = _readable(status, headers, body, found if isinstance(found, str) else None)
+        found = inner if isinstance(inner, str) else error.get("detail")  # {"error": "..."}, {"detail": "..."}
+        message = found if isinstance(found, str) and found.strip() else _readable(status, headers, body)
+        message = message if len(message) <= _MESSAGE else message[: _MESSAGE - 3].rstrip() + "..."
     message = redact(" ".join(message.split()), secrets)
     return ProviderError(status, str(kind), message, _request_id(headers, outer), body[:BODY_KEPT], headers)
 
@@ -399,7 +400,7 @@ def _redact_bytes(body: bytes, secrets: Sequence[str]) -> bytes:
     return body
 
 
-def _readable(status: int, headers: Mapping[str, str], body: bytes, found: str | None) -> str:
+def _readable(status: int, headers: Mapping[str, str], body: bytes) -> str:
     """The status's reason, then what the body says in a line: an HTML page's title or text, or the text itself."""
     from http import HTTPStatus
 
@@ -407,9 +408,9 @@ def _readable(status: int, headers: Mapping[str, str], body: bytes, found: str |
         reason = HTTPStatus(status).phrase
     except ValueError:
         reason = f"HTTP {status}"
-    text = found if found is not None else body.decode("utf-8", "replace")
+    text = body.decode("utf-8", "replace")
     head = text.lstrip()[:64].lower()
-    if found is None and ("html" in headers.get("content-type", "").lower() or head.startswith(("<!doctype", "<html"))):
+    if ("html" in headers.get("content-type", "").lower() or head.startswith(("<!doctype", "<html"))):
         text = _html_text(text)
     said = " ".join(text.split())
     for prefix in (f"{status} {reason}", str(status), reason):  # nginx's titles repeat the status line

@@ -21,7 +21,14 @@ import threading
 import time
 from typing import Hashable, Protocol
 
+from ._errors import TransportError
+from ._parser import END, ResponseParser
+
 __all__ = ("Connection", "Pool", "Wire")
+
+#: How much of an unread rest :meth:`Connection.rest_arrived` reads to keep a connection (the end of an SSE stream after ``[DONE]``).
+_REST_LIMIT = 16 * 1024
+_RECV = 64 * 1024
 
 
 class Wire(Protocol):
@@ -60,6 +67,33 @@ class Connection:
                 sock.close()
             except OSError:
                 pass
+
+    def rest_arrived(self, parser: ResponseParser) -> bool:
+        """Whether the rest of a body left unread had already arrived (at most :data:`_REST_LIMIT`), read without waiting.
+
+        A reader that stops at OpenAI's ``data: [DONE]`` leaves the chunked
+        body's last bytes (the zero-size chunk and a blank line) unread; they are usually in by then.
+        The socket is made non-blocking for this, so closing never waits.
+        """
+        if parser.head is None:
+            return False
+        taken = 0
+        try:
+            self.sock.settimeout(0.0)
+            while taken <= _REST_LIMIT:
+                event = parser.next_event(_REST_LIMIT)
+                if event is END:
+                    return True
+                if isinstance(event, bytes):
+                    taken += len(event)
+                    continue
+                data = self.sock.recv(_RECV)  # raises at once when nothing is there
+                if not data:
+                    return False
+                parser.feed(data)
+        except (OSError, TransportError):
+            return False
+        return False
 
     def idle_and_open(self) -> bool:
         """Whether nothing arrived while idle: no close, no reset, no stray bytes (a zero-wait readiness check)."""

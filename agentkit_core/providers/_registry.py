@@ -33,7 +33,7 @@ which runs every test there for each row).  Detection needs its shapes in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Tuple
+from typing import Any, Iterable, Tuple, cast
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 
@@ -53,6 +53,16 @@ class Capabilities:
     """The part kinds the API's answers (responses and streams) decode to, as the mapping table maps what it sends."""
     server_tools: bool
     """Whether the API runs tools itself (web search, code execution) and reports their calls (as custom parts)."""
+
+    def __post_init__(self) -> None:
+        _strings(self, "settings", frozenset, "a frozenset of strings")
+        _strings(self, "reasoning_efforts", tuple, "a tuple of strings")
+        for field in ("parts_in", "parts_out"):
+            unknown = sorted(_strings(self, field, frozenset, "a frozenset of part kinds") - _ALL_KINDS)
+            if unknown:
+                raise ValueError(f"Capabilities.{field}: {unknown[0][:40]!r} is no part kind ({', '.join(sorted(_ALL_KINDS))})")
+        if type(self.server_tools) is not bool:
+            raise _wrong_type("Capabilities.server_tools", "a boolean", self.server_tools)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +89,31 @@ class ProviderInfo:
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
+
+    def __post_init__(self) -> None:
+        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key"):
+            value = getattr(self, field)
+            if not isinstance(value, str):
+                raise _wrong_type(f"ProviderInfo.{field}", "a string", value)
+            if not value:
+                raise ValueError(f"ProviderInfo.{field}: expected a name, found an empty string")
+        _strings(self, "key_variables", tuple, "a tuple of strings")
+        _strings(self, "transcript_fields", tuple, "a tuple of strings")
+        if not isinstance(self.capabilities, Capabilities):
+            raise _wrong_type("ProviderInfo.capabilities", "a Capabilities", self.capabilities)
+
+
+def _wrong_type(where: str, expected: str, value: object) -> TypeError:
+    """The package's words (``agentkit_core._words``), written here so the registry stays plain data."""
+    return TypeError(f"{where}: expected {expected}, found {type(value).__name__}")
+
+
+def _strings(row: object, field: str, container: type, expected: str) -> frozenset[str]:
+    """The strings of ``row.field`` (a ``container`` of strings), or the ``TypeError`` naming the field."""
+    value = getattr(row, field)
+    if type(value) is not container or not all(isinstance(v, str) for v in cast("Iterable[Any]", value)):
+        raise _wrong_type(f"{type(row).__name__}.{field}", expected, value)
+    return frozenset(cast("Iterable[str]", value))
 
 
 _COMMON_SETTINGS = frozenset(("max_tokens", "temperature", "top_p", "reasoning_effort", "output_schema"))

@@ -25,7 +25,7 @@ needs in one line (``from .._common import JsonDict, carry, wrong``).
 from __future__ import annotations
 
 from .arguments import ARGUMENTS_MAX_DEPTH, dumps, parse_arguments
-from .carry import carried, carry, copy_json, in_namespace, owned
+from .carry import bare, carried, carry, copy_json, in_namespace, owned
 from .data import INPUT_AUDIO_TYPES, b64decode, b64encode, data_url, holds_text, inline_base64, parse_data_url
 from .native import NATIVE_MAX_DEPTH, JsonDict, checked_list, describe, json_object, native_events, native_object, under, wrong
 from .fields import obj_or_empty, optional_arr, optional_int, optional_obj, optional_str, required_arr, required_obj
@@ -34,7 +34,7 @@ from .turns import U64_END, count, invent_id, make_item, make_usage, name_result
 
 __all__ = (
     "ARGUMENTS_MAX_DEPTH", "dumps", "parse_arguments",
-    "carried", "carry", "copy_json", "in_namespace", "owned",
+    "bare", "carried", "carry", "copy_json", "in_namespace", "owned",
     "INPUT_AUDIO_TYPES", "b64decode", "b64encode", "data_url", "holds_text", "inline_base64", "parse_data_url",
     "NATIVE_MAX_DEPTH", "JsonDict", "checked_list", "describe", "json_object", "native_events", "native_object",
     "under", "wrong",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ... import PROVIDER_KEY, JsonValue
+from ... import EMPTY_METADATA, PROVIDER_KEY, JsonValue
 from .native import JsonDict
 
 def copy_json(v: Any) -> Any:
@@ -20,6 +20,11 @@ def copy_json(v: Any) -> Any:
     if isinstance(v, list):
         return [copy_json(x) for x in v]
     return v
+
+
+def bare(metadata: Mapping[str, JsonValue]) -> bool:
+    """Whether ``metadata`` is empty: a value whose encoding nothing carried changes (the encoders' fast paths)."""
+    return metadata is EMPTY_METADATA or not metadata
 
 
 def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
@@ -43,14 +48,16 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
     nested object (or, for ``openai.``, to Chat's ``openai.chat.``) and is
     left out, as are the field names in ``skip``.
     """
-    n = len(prefix)
-    never = set(skip)
     out: JsonDict = {}
+    if not metadata:
+        return out
+    n = len(prefix)
+    never = skip if type(skip) is tuple or type(skip) is frozenset else set(skip)
     for key, value in metadata.items():
         if key.startswith(prefix):
             name = key[n:]
             if "." not in name and name not in never:
-                out[name] = copy_json(value)
+                out[name] = copy_json(value) if type(value) is dict or type(value) is list else value
     return out
 
 

@@ -46,13 +46,30 @@ _encode: Optional[Callable[[Any], str]] = None
 
 
 def encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its encoder made once (on first use)."""
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its encoder made once (on first use).
+
+    ``JSONEncoder.encode`` makes the stdlib's C encoder anew at every call, which costs more than
+    encoding a small message; this makes it once, with the arguments ``encode`` would give it (no
+    circularity check: the values are the package's own trees), and falls back to ``encode``
+    where the accelerator is missing.  The text is the same.
+    """
     global _encode
     if _encode is None:
-        import json  # on first use: importing the package loads no json
+        import json.encoder  # on first use: importing the package loads no json
 
-        _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+        plain = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        make = getattr(json.encoder, "c_make_encoder", None)
+        if make is None:
+            _encode = plain.encode
+        else:
+            chunks = make(None, plain.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+
+            def encode(value: Any) -> str:
+                return "".join(chunks(value, 0))
+
+            _encode = encode
     return _encode
+
 
 _enabled = True
 _all: List["Kept"] = []
@@ -113,12 +130,30 @@ def fresh(build: Build, items: Sequence[Item]) -> JsonDict:
 
 
 class _Checkpoint:
-    """A build kept: the items it covered, the encoded finished messages, the fold's state (never changed)."""
+    """A build kept: the items it covered, the encoded finished messages, the fold's state (never changed).
+
+    ``chunks`` are the messages' JSON, each after the first led by its comma, in blocks (:func:`_joined`).
+    """
 
     __slots__ = ("items", "chunks", "count", "build")
 
-    def __init__(self, items: Tuple[Item, ...], chunks: Tuple[bytes, ...], count: int, build: Build) -> None:
+    def __init__(self, items: List[Item], chunks: Tuple[bytes, ...], count: int, build: Build) -> None:
         self.items, self.chunks, self.count, self.build = items, chunks, count, build
+
+
+def _joined(blocks: Tuple[bytes, ...], new: List[bytes]) -> Tuple[bytes, ...]:
+    """``blocks`` and then ``new``, the last blocks joined while one is not at least twice the size of the next.
+
+    So a transcript's JSON is a few blocks (about log2 of its size), a body joins in one copy, and each
+    byte is copied a logarithmic number of times over a session, not once a turn.
+    """
+    out = list(blocks)
+    for chunk in new:
+        out.append(chunk)
+        while len(out) > 1 and len(out[-2]) < 2 * len(out[-1]):
+            last = out.pop()
+            out[-1] += last
+    return tuple(out)
 
 
 class Kept:
@@ -148,9 +183,11 @@ class Kept:
                 k = len(cp.items)
                 if k <= n and cp.items[0] is first and cp.items[k - 1] is seq[k - 1] and (best is None or k > len(best.items)):
                     best = cp
-        if best is not None and tuple(seq[: len(best.items)]) != best.items:
+        if best is None:
             return None
-        return best
+        k = len(best.items)
+        head = seq if k == n else seq[:k]
+        return best if (head if type(head) is list else list(head)) == best.items else None  # Items compare by identity
 
     def _resume(self, seq: Sequence[Item]) -> JsonDict:
         cp = self._find(seq)
@@ -169,8 +206,8 @@ class Kept:
                 new.append((("," if count else "") + encode(message)).encode("utf-8"))
                 count += 1
         if new:
-            chunks = chunks + tuple(new)
-        kept = _Checkpoint(tuple(seq), chunks, count, build)
+            chunks = _joined(chunks, new)
+        kept = _Checkpoint(list(seq), chunks, count, build)
         rest = build.rest()  # the kept build is not changed from here on
         self._store(kept, cp)
         pieces = [b"[", *chunks]

@@ -91,8 +91,10 @@ dropped) is not sent, since the API refuses empty messages; nor is a text
 part of whitespace only (the API refuses such blocks, which other providers'
 transcripts hold, as in a ``"\\n"`` before a call), in a message, the system or
 a tool result, unless it was read from an Anthropic request (the API took it
-there: ``anthropic.blank_sent``); a message's or the system's plain string
-goes as it came.  What
+there: ``anthropic.blank_sent``) or came in an Anthropic answer (an item with
+``anthropic.type: "message"``: a ``" "`` block streamed before a ``tool_use``
+goes back as it came, which the API takes); a message's or the system's plain
+string goes as it came.  What
 the encoder does with parts that did not come from Anthropic:
 
 * reasoning is sent only when it holds Anthropic's state

@@ -37,7 +37,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64decode, b64encode, carried, carry, checked_list, copy_json, dumps, json_object
+from .._common import JsonDict, b64decode, b64encode, bare, carried, carry, checked_list, copy_json, dumps, json_object
 from .._common import name_results, parse_data_url, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
@@ -162,11 +162,14 @@ def _tool_input(part: ToolCallPart) -> JsonDict:
     return arguments
 
 
-def sendable(block: JsonDict, part: Part) -> bool:
+def sendable(block: JsonDict, part: Part, answered: bool = False) -> bool:
     """Whether ``block`` (of ``part``) goes in a request: the API refuses text blocks of whitespace only
-    (or none) in most places, so only those read from a request it took (:data:`BLANK_SENT`) go back."""
+    (or none) in most places, so only those read from a request it took (:data:`BLANK_SENT`) go back, and
+    those of an Anthropic answer (``answered``: what came from the API goes back to it as it came), unless empty."""
     text = block.get("text") if block.get("type") == "text" else "x"
-    return not isinstance(text, str) or bool(text.strip()) or part.metadata.get(BLANK_SENT) is True
+    if not isinstance(text, str) or text.strip() or part.metadata.get(BLANK_SENT) is True:
+        return True
+    return answered and text != ""
 
 
 def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
@@ -233,6 +236,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
         if block_from_part(parts[0]) == {"type": "text", "text": text}:  # nothing the string would lose
             return text
     blocks = []
+    answered = item.kind is ItemKind.ASSISTANT and item.metadata.get(NS + "type") == "message"  # Anthropic's own answer
     for j, part in enumerate(parts):
         try:
             block = block_from_part(part)
@@ -240,7 +244,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
                 raise NormalizeError(f"the system prompt holds only text, not a {block.get('type')} block")
         except NormalizeError as exc:
             raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
-        if block is not None and sendable(block, part):
+        if block is not None and sendable(block, part, answered):
             blocks.append(block)
     return blocks
 
@@ -267,19 +271,24 @@ class Build:
 
     __slots__ = ("messages", "system", "last")
 
+    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    fast = True
+
     def __init__(self) -> None:
         self.messages: list[JsonDict] = []
         self.system: list[str | list[JsonDict]] = []
         self.last: Item | None = None
 
     def copy(self) -> Build:
-        build = Build()
+        build = type(self)()
         build.messages, build.system, build.last = list(self.messages), list(self.system), self.last
         return build
 
     def add(self, i: int, item: Item) -> None:
         self.last = item
-        content = _native_content(item, f"items[{i}]")
+        content: str | list[JsonDict] | None = _bare_content(item) if self.fast and bare(item.metadata) else None
+        if content is None:
+            content = _native_content(item, f"items[{i}]")
         in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(SYSTEM_ROLE) == "system"
         if item.kind in _SYSTEM_KINDS and not in_place:
             if content != [] or not item.parts:  # kept unless every part was dropped
@@ -308,9 +317,44 @@ class Build:
         return body
 
 
+def _bare_content(item: Item) -> list[JsonDict] | None:
+    """:func:`_native_content` of an item that carries nothing (no metadata on it or its parts) of texts,
+    calls and text results, the common case; ``None`` for any other (the general path takes it)."""
+    blocks: list[JsonDict] = []
+    system = item.kind in _SYSTEM_KINDS
+    for part in item.parts:
+        kind = type(part)
+        if not bare(part.metadata):
+            return None
+        if kind is TextPart:
+            text: str = part.text
+            if text.strip():  # the API refuses blank text blocks: they are not sent
+                blocks.append({"type": "text", "text": text})
+        elif system:
+            return None
+        elif kind is ToolCallPart:
+            value = part.input  # type: ignore[attr-defined]
+            if type(value) is not dict:
+                return None
+            blocks.append({"type": "tool_use", "id": part.id.value, "name": part.name, "input": copy_json(value)})  # type: ignore[attr-defined]
+        elif kind is ToolResultPart:
+            output = part.output  # type: ignore[attr-defined]
+            if type(output) is TextOutput:
+                content: str = output.text
+            elif type(output) is StructuredOutput:
+                content = dumps(output.value)
+            else:
+                return None
+            blocks.append({"type": "tool_result", "tool_use_id": part.call_id.value, "content": content,  # type: ignore[attr-defined]
+                           "is_error": part.is_error})  # type: ignore[attr-defined]
+        elif kind is not ReasoningPart:  # reasoning no provider marked is not Anthropic's to verify: dropped
+            return None
+    return blocks
+
+
 def _message(item: Item, content: str | list[JsonDict]) -> JsonDict:
     message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
-    if not _from_response(item):  # a response's fields describe it, not a message to send
+    if not bare(item.metadata) and not _from_response(item):  # a response's fields describe it, not a message to send
         write_extras(message, item.metadata)
     return message
 

@@ -32,7 +32,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64encode, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
+from .._common import JsonDict, b64encode, bare, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
 from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
 from .._common.reuse import Kept, fresh
@@ -263,13 +263,18 @@ def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
     """
     parts = content["parts"]
     for n, part in enumerate(parts):
-        if key_of(part, "functionCall") is not None:
-            if key_of(part, "thoughtSignature") is None and id(part) not in as_sent:
+        if "functionCall" in part or "function_call" in part:
+            if "thoughtSignature" not in part and "thought_signature" not in part and id(part) not in as_sent:
                 signed = list(parts)
                 signed[n] = {**part, "thoughtSignature": SKIP_SIGNATURE}
                 return {**content, "parts": signed}
             break
     return content
+
+
+_PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
+#: What :meth:`Build._bare` says for an item none of whose parts is sent.
+_NOTHING: JsonDict = {}
 
 
 class Build:
@@ -280,6 +285,9 @@ class Build:
 
     __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent")
 
+    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    fast = True
+
     def __init__(self) -> None:
         self.encoder = Encoder()
         self.contents: list[JsonDict] = []
@@ -289,7 +297,7 @@ class Build:
         self.as_sent: set[int] = set()  # calls a request held without a signature (ids of their native parts)
 
     def copy(self) -> Build:
-        build = Build()
+        build = type(self)()
         build.encoder.calls = dict(self.encoder.calls)
         build.contents = [{**c, "parts": list(c["parts"])} for c in self.contents]  # the open one grows in place
         build.steps, build.system, build.last, build.as_sent = list(self.steps), list(self.system), self.last, set(self.as_sent)
@@ -298,15 +306,20 @@ class Build:
     def add(self, n: int, item: Item) -> None:
         instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
         role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
+        content = self._bare(item, role) if self.fast and role is not None and bare(item.metadata) else None
+        plain = content is not None  # nothing on the item or its parts says Gemini made it
         try:
-            content = _content(item, self.encoder, role, self.as_sent)
+            if content is None:
+                content = _content(item, self.encoder, role, self.as_sent)
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
+        if content is _NOTHING:
+            content = None
         if content is not None and instruction:
             self.system.append((item, content))
         elif content is not None:
             contents, last = self.contents, self.last
-            foreign = not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts)
+            foreign = plain or (not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts))
             if contents and foreign and item.kind is last and item.kind in _ONE_TURN:
                 contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
             else:
@@ -316,6 +329,47 @@ class Build:
                 self.steps[-1] = True
             self.last = item.kind
 
+    def _bare(self, item: Item, role: str) -> JsonDict | None:
+        """:func:`_content` of an item that carries nothing (no metadata on it or its parts) of texts, calls and
+        text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other."""
+        calls = self.encoder.calls
+        for part in item.parts:
+            kind = type(part)
+            if not bare(part.metadata):
+                return None
+            if kind is ToolResultPart:
+                known = calls.get(part.call_id.value)  # type: ignore[attr-defined]
+                if known is None or type(part.output) not in _PLAIN_OUTPUTS:  # type: ignore[attr-defined]
+                    return None
+            elif not (kind is TextPart or kind is ToolCallPart or kind is ReasoningPart):
+                return None
+        parts: list[JsonDict] = []
+        for part in item.parts:
+            kind = type(part)
+            if kind is TextPart:
+                parts.append({"text": part.text})
+            elif kind is ToolCallPart:
+                call_id = part.id.value  # type: ignore[attr-defined]
+                calls[call_id] = (part.name, False)  # type: ignore[attr-defined]
+                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": call_id}})  # type: ignore[attr-defined]
+            elif kind is ToolResultPart:
+                call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
+                name, invented = calls[call_id]
+                key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
+                if type(output) is TextOutput:
+                    response: JsonDict = {key: output.text}
+                else:
+                    value = output.value
+                    response = copy_json(value) if isinstance(value, dict) else {key: copy_json(value)}
+                result: JsonDict = {"name": name, "response": response}
+                if not invented:
+                    result["id"] = call_id
+                parts.append({"functionResponse": result})
+            # reasoning Gemini did not mark is not its to send back: dropped
+        if not parts:
+            return _NOTHING
+        return {"role": role, "parts": parts}
+
     def _sent(self, content: JsonDict, step: bool) -> JsonDict:
         return _signed(content, self.as_sent) if step else content
 
@@ -324,7 +378,7 @@ class Build:
         if done <= 0:
             return []
         out = [self._sent(c, step) for c, step in zip(self.contents[:done], self.steps)]
-        for content in self.contents[:done]:  # their parts' ids may be reused once they are gone
+        for content in self.contents[:done] if self.as_sent else ():  # their parts' ids may be reused once they are gone
             self.as_sent.difference_update(id(p) for p in content["parts"])
         del self.contents[:done], self.steps[:done]
         return out

@@ -36,7 +36,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
+from .._common import JsonDict, bare, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
@@ -61,6 +61,7 @@ from ._keys import (
 from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, ROLE_KINDS, audio_format, base64_of
 from .._common import json_object, optional_arr, optional_obj, optional_str, required_str
 from ._response import content_part, content_parts, listed, message_parts, reasoning_field
+from ._fast import add_bare
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
 from ._settings import fields_of
@@ -109,6 +110,10 @@ def content_entry(part: Part) -> JsonValue:
             return {**native_fields(md), "type": "refusal", "refusal": part.text}
         own = {"annotations": md[CHAT + "annotations"]} if TYPE_KEY in md and CHAT + "annotations" in md else {}
         return {**native_fields(md), **copy_json(own), "type": "text", "text": part.text}
+    if isinstance(part, ReasoningPart) and md.get(TYPE_KEY) == "thinking":  # a Mistral thinking entry, as it came
+        entry: JsonDict = {"type": "thinking", **native_fields(md)}
+        entry.setdefault("thinking", [{"type": "text", "text": part.summary or ""}])
+        return entry
     if isinstance(part, StructuredPart):
         return {"type": "text", "text": dumps(part.value)}
     if isinstance(part, MediaPart):
@@ -199,7 +204,9 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
     for j, part in parts:
         md = part.metadata
         try:
-            if isinstance(part, ReasoningPart):
+            if isinstance(part, ReasoningPart) and md.get(TYPE_KEY) == "thinking":
+                entries.append((part, content_entry(part)))
+            elif isinstance(part, ReasoningPart):
                 field = md.get(REASONING_FIELD_KEY)
                 if (PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS
                         and part.summary is not None):
@@ -314,13 +321,16 @@ class Build:
 
     __slots__ = ("messages", "media", "calls")
 
+    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    fast = True
+
     def __init__(self) -> None:
         self.messages: list[JsonDict] = []
         self.media: list[JsonValue] = []  # entries of tool results, sent as one user message before the next message
         self.calls: dict[str, ToolCallPart] = {}
 
     def copy(self) -> Build:
-        build = Build()
+        build = type(self)()
         build.messages, build.media, build.calls = list(self.messages), list(self.media), dict(self.calls)
         return build
 
@@ -332,6 +342,8 @@ class Build:
             self.messages.append(msg)
 
     def add(self, n: int, item: Item) -> None:
+        if self.fast and bare(item.metadata) and self._bare(item):
+            return
         try:
             parts = list(enumerate(item.parts))
             rest = [(j, p) for j, p in parts if not isinstance(p, ToolResultPart)]
@@ -345,6 +357,10 @@ class Build:
                 self._send(plain_message(role if isinstance(role, str) else KIND_ROLES[item.kind], rest, item))
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
+
+    def _bare(self, item: Item) -> bool:
+        """:meth:`add` for an item that carries nothing, the common case (:func:`._fast.add_bare`); ``False`` for any other."""
+        return add_bare(self, item)
 
     def take_final(self) -> list[JsonDict]:
         out, self.messages = self.messages, []

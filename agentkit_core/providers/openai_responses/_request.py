@@ -34,7 +34,7 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from .._common import checked_list, name_results, wrong
+from .._common import bare, checked_list, name_results, wrong
 from .._common.held import take
 from .._common.reuse import Kept, fresh
 from ._held import REQUEST
@@ -266,10 +266,24 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
+_PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
+
+
+def _texts(role: str, texts: list[str]) -> JsonDict:
+    """A message of texts that carry nothing, as :func:`native_items` writes it."""
+    if len(texts) == 1:
+        return {"role": role, "content": texts[0]}
+    kind = _text_type(role)
+    return {"role": role, "content": [{"type": kind, "text": t} for t in texts]}
+
+
 class Build:
     """The fold that writes ``instructions`` and ``input`` (:class:`~.._common.reuse.Build`): each input item is final when made."""
 
     __slots__ = ("native", "instructions", "bare", "custom_calls")
+
+    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    fast = True
 
     def __init__(self) -> None:
         self.native: list[JsonValue] = []
@@ -278,12 +292,14 @@ class Build:
         self.custom_calls: set[str] = set()
 
     def copy(self) -> Build:
-        build = Build()
+        build = type(self)()
         build.native, build.instructions, build.bare = list(self.native), self.instructions, self.bare
         build.custom_calls = set(self.custom_calls)
         return build
 
     def add(self, n: int, item: Item) -> None:
+        if self.fast and bare(item.metadata) and self._bare(item):
+            return
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and not self.instructions:
             self.instructions = [item.text_content() if item.parts else None]
@@ -291,6 +307,39 @@ class Build:
         if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
             self.bare = item.parts[0].text
         self.native.extend(native_items(item, self.custom_calls))
+
+    def _bare(self, item: Item) -> bool:
+        """:meth:`add` for an item that carries nothing (no metadata on it or its parts) of texts, calls and
+        text results, the common case, as :func:`native_items` writes it; ``False`` (nothing done) for any other."""
+        parts = item.parts
+        for part in parts:
+            kind = type(part)
+            if not bare(part.metadata) or not (kind is TextPart or kind is ToolCallPart or kind is ReasoningPart or (
+                    kind is ToolResultPart and type(part.output) in _PLAIN_OUTPUTS)):  # type: ignore[attr-defined]
+                return False
+        role = KIND_ROLES.get(item.kind, "user")
+        out = self.native
+        texts: list[str] = []
+        for part in parts:
+            kind = type(part)
+            if kind is TextPart:
+                texts.append(part.text)
+                continue
+            if kind is ReasoningPart:
+                continue  # not this API's: dropped, and it does not part the texts around it
+            if texts:
+                out.append(_texts(role, texts))
+                texts = []
+            if kind is ToolCallPart:
+                out.append({"type": "function_call", "call_id": part.id.value, "name": part.name,  # type: ignore[attr-defined]
+                            "arguments": dumps(part.input)})  # type: ignore[attr-defined]
+            else:
+                call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
+                kind_out = "custom_tool_call_output" if call_id in self.custom_calls else "function_call_output"
+                out.append({"type": kind_out, "call_id": call_id, "output": _output_native(output)})
+        if texts:
+            out.append(_texts(role, texts))
+        return True
 
     def take_final(self) -> list[JsonValue]:
         out, self.native = self.native, []
