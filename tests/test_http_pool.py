@@ -213,6 +213,43 @@ class PoolTest(unittest.TestCase):
                 self.assertEqual(len(server.heads), 3)
                 transport.close()
 
+    def test_a_close_the_idle_check_missed_is_replaced_invisibly(self) -> None:
+        from unittest import mock
+
+        # the server closes after each answer without saying so; the idle check is made to miss it (the race
+        # where the close arrives just after the check), so the request meets the closed connection itself
+        with KeepAliveServer(lambda c, r, h: b"CLOSE" + ok(b"%d" % c)) as server:
+            with mock.patch("agentkit_core.http._pool.Connection.idle_and_open", return_value=True):
+                bodies = [get(self.transport, server.url()) for _ in range(3)]
+        self.assertEqual(bodies, [b"0", b"1", b"2"])
+        self.assertEqual((server.connections, len(server.heads)), (3, 3))
+
+    def test_a_forked_child_starts_with_an_empty_pool(self) -> None:
+        from unittest import mock
+
+        with KeepAliveServer(lambda c, r, h: ok(b"%d" % c)) as server:
+            self.assertEqual(get(self.transport, server.url()), b"0")
+            with mock.patch("agentkit_core.http._pool.os.getpid", return_value=-1):  # as after fork(): another process
+                self.assertEqual(get(self.transport, server.url()), b"1")  # not the parent's connection
+                self.assertEqual(get(self.transport, server.url()), b"1")  # its own is kept
+        self.assertEqual(server.connections, 2)
+
+    def test_async_sends_share_the_pool(self) -> None:
+        import asyncio
+
+        from agentkit_core.http import asend
+
+        async def twice(url: str) -> list[bytes]:
+            bodies = []
+            for _ in range(2):
+                async with await asend(Request("GET", url), transport=self.transport, retries=0) as response:
+                    bodies.append(await response.read())
+            return bodies
+
+        with KeepAliveServer(lambda c, r, h: ok(b"%d" % r)) as server:
+            self.assertEqual(asyncio.run(twice(server.url())), [b"0", b"1"])
+        self.assertEqual(server.connections, 1)
+
     def test_a_fresh_connection_closed_unanswered_is_an_error(self) -> None:
         with KeepAliveServer(lambda c, r, h: None) as server:
             with self.assertRaises(TransportError) as caught:

@@ -9,12 +9,14 @@ connection the server keeps open; everything else is closed.  A connection
 idle for longer than the pool's expiry, or one the server closed or wrote to
 while idle (its descriptor is readable), is closed instead of handed out.
 One lock guards the idle lists and is never held across I/O, so several
-threads share a pool; an abort never takes it.
+threads share a pool; an abort never takes it.  In a child made by
+``fork()`` the pool starts empty: the parent's connections stay the parent's.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import select
 import socket
 import threading
@@ -121,6 +123,7 @@ class Pool:
         self._generation = 0  # moves on at close(): connections out at that time are not taken back
         self._opened = itertools.count()
         self.opened = 0
+        self._pid = os.getpid()  # a forked child must not share the parent's connections
 
     def count_opened(self) -> int:
         """Note a connection opened; the new count."""
@@ -137,6 +140,9 @@ class Pool:
         stale: list[Connection] = []
         found = None
         now = time.monotonic()
+        if os.getpid() != self._pid:  # forked: the idle connections are the parent's too; drop this copy of them
+            self._pid = os.getpid()
+            self.close()
         with self._lock:
             idle = self._idle.get(key)
             while idle:

@@ -332,6 +332,7 @@ class SocketExchange:
         payload = self._head_bytes(route) + self.request.body
         pool = self._transport.pool
         conn = pool.take(route.key)
+        self._generation = pool.generation  # after take(): a close() from now on keeps this connection out
         while True:
             reused = conn is not None
             if conn is None:
