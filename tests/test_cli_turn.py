@@ -24,8 +24,10 @@ STREAM = recorded.raw("anthropic", "messages.text_tool_use.sse.txt")
 
 class TurnCommandTest(unittest.TestCase):
     def setUp(self) -> None:
-        if not (can_serve_loopback() and can_spawn_process()):
-            self.skipTest("needs sockets and processes")
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+        if not can_spawn_process():
+            self.skipTest("needs processes: this interpreter cannot spawn one")
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
         self.path = os.path.join(folder.name, "transcript.jsonl")
@@ -67,7 +69,7 @@ class TurnCommandTest(unittest.TestCase):
                 try:
                     child.send_signal(signal.SIGINT)
                 except ValueError:
-                    self.skipTest("cannot send SIGINT to a child process here")
+                    self.skipTest("needs signals: cannot send SIGINT to a child process here")
                 out, err = child.communicate(timeout=20)
             finally:
                 if child.poll() is None:
