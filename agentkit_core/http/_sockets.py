@@ -25,12 +25,18 @@ Connections are HTTP/1.1 persistent ones, kept in a small pool per origin
 (or per proxy) by :class:`SocketTransport` (see :mod:`._pool`): one goes
 back to the pool only once its answer was read to the end and the server
 keeps it open (no ``Connection: close``, not HTTP/1.0); one that was
-aborted, timed out, broke or was left half-read is closed.  A pooled
+aborted, timed out, broke or was left half-read is closed (unless the
+unread rest, at most 16 KiB, had already arrived: read without waiting, as
+after ``data: [DONE]``).  A pooled
 connection the server had closed while it was idle (the request could not
 send, or the connection ended before any byte of the answer) is replaced by
 a fresh one once, invisibly.  ``connect_timeout`` bounds the TCP connect,
 the proxy's ``CONNECT`` and the TLS handshake together; ``timeout`` the wait
-for each byte of the answer.  TLS is always verified.  Host names are
+for each byte of the answer.  TLS is always verified.  Proxies are chosen
+by :mod:`._proxy` (the environment as urllib reads it): plain HTTP goes to
+the proxy with the absolute URL, https through a ``CONNECT`` tunnel; an
+``https://`` proxy is spoken to over TLS, and an https origin through it by
+TLS inside that TLS (:mod:`._tlstunnel`).  Host names are
 resolved with ``getaddrinfo``, which nothing can interrupt; cancelling
 during it takes effect as soon as it returns.
 """
