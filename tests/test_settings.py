@@ -80,6 +80,7 @@ class ModelSettingsTest(unittest.TestCase):
         for kw, error in (
             ({"temperature": 2.5}, ValueError), ({"temperature": -0.1}, ValueError), ({"temperature": "0.5"}, TypeError),
             ({"temperature": True}, TypeError), ({"temperature": float("nan")}, ValueError), ({"top_p": 1.5}, ValueError),
+            ({"temperature": 2**1100}, ValueError), ({"top_p": float("inf")}, ValueError), ({"seed": 2**64}, ValueError),
             ({"max_tokens": 0}, ValueError), ({"max_tokens": 1.0}, TypeError), ({"max_tokens": True}, TypeError),
             ({"reasoning_budget": -1}, ValueError), ({"stop": "END"}, TypeError), ({"stop": ["END", 3]}, TypeError),
             ({"stop": [""]}, ValueError), ({"stop": []}, ValueError), ({"seed": 1.5}, TypeError),
