@@ -199,6 +199,12 @@ class NativeFieldsTest(unittest.TestCase):
                 body_of(module, settings=ModelSettings(**setting), **native)
             self.assertIn(f"ModelSettings.{next(iter(setting))}", str(caught.exception))
 
+    def test_a_native_field_spelled_otherwise_than_the_settings_write_it_is_refused(self) -> None:
+        with self.assertRaises(ValueError) as caught:
+            body_of(gemini, settings=ModelSettings(temperature=0.5), generation_config={"candidateCount": 2})
+        self.assertIn("generationConfig", str(caught.exception))
+        self.assertEqual(body_of(gemini, generation_config={"candidateCount": 2})["generation_config"], {"candidateCount": 2})
+
     def test_a_native_field_the_transcript_or_tools_write_is_refused(self) -> None:
         """The newcomer's finding: ``system="..."`` dropped the SYSTEM item, ``messages=[]`` the whole conversation."""
         fields = {anthropic: ("system", "messages"), openai_chat: ("messages",),
