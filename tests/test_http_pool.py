@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from agentkit_core import CancellationController, TurnCancelledError
 from agentkit_core.http import Request, SocketTransport, TransportError, send
-from tests.capability import can_serve_loopback
+from tests.capability import can_serve_ipv6_loopback, can_serve_loopback
 
 _WAIT = 10.0
 #: (connection number, request number on it, request head) -> bytes to answer, or None to close unanswered
@@ -316,12 +316,9 @@ class PoolTest(unittest.TestCase):
             SocketTransport(keepalive_expiry=True)  # type: ignore[arg-type]
 
     def test_ipv6_literals_are_bracketed(self) -> None:
-        if not socket.has_ipv6:
-            self.skipTest("no IPv6 in this interpreter")
-        try:
-            server = KeepAliveServer(lambda c, r, h: ok(), socket.AF_INET6)
-        except OSError:
-            self.skipTest("cannot listen on [::1]")
+        if not (socket.has_ipv6 and can_serve_ipv6_loopback()):
+            self.skipTest("needs [::1]: this machine cannot listen there")
+        server = KeepAliveServer(lambda c, r, h: ok(), socket.AF_INET6)
         port = server.listener.getsockname()[1]
         with server:
             get(self.transport, server.url())

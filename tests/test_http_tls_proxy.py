@@ -29,8 +29,10 @@ KEY_TEXT = "proxy-secret-0123"
 
 def setUpModule() -> None:
     global CA, CERT, KEY
-    if not (can_serve_loopback() and can_spawn_process()):
-        raise unittest.SkipTest("needs loopback sockets and processes (openssl)")
+    if not can_serve_loopback():
+        raise unittest.SkipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+    if not can_spawn_process():
+        raise unittest.SkipTest("needs processes: this interpreter cannot spawn one (openssl makes the certificates)")
     from tests.peers import make_ca
 
     folder = tempfile.mkdtemp(prefix="agentkit-tls-proxy-")

@@ -82,6 +82,48 @@ class NoBareAssert(unittest.TestCase):
         self.assertGreater(len(paths), 50)
 
 
+_SKIPS = {"skipTest": 0, "SkipTest": 0, "skip": 0, "skipIf": 1, "skipUnless": 1}
+
+
+def literal_skip_reasons(source: str) -> Iterator[tuple[int, str]]:
+    """(line, reason) of each skip in ``source`` whose reason is a string literal (an f-string: its literal start)."""
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        at = _SKIPS.get(name)
+        if at is None or len(node.args) <= at:
+            continue
+        reason = node.args[at]
+        if isinstance(reason, ast.Constant) and isinstance(reason.value, str):
+            yield node.lineno, reason.value
+        elif isinstance(reason, ast.JoinedStr):
+            yield node.lineno, "".join(v.value if isinstance(v, ast.Constant) else "{...}" for v in reason.values)
+
+
+class SkipsNameACapability(unittest.TestCase):
+    def test_every_literal_skip_reason_names_a_known_capability(self) -> None:
+        from tests import capability
+        from tests.runner import capability_of
+
+        bad = []
+        for path, source in suite_sources():
+            if path in ("test_suite_rules.py",):  # its samples skip wrongly on purpose
+                continue
+            for line, reason in literal_skip_reasons(source):
+                name = capability_of(reason)
+                if name is None or ("{" not in name and not capability.known_capability(name)):
+                    bad.append(f"{path}:{line}: {reason!r}")
+        self.assertEqual(bad, [], "a skip reads 'needs <capability>: <why>', the capability one tests/capability.py knows")
+
+    def test_the_finder_sees_each_form(self) -> None:
+        source = (
+            "self.skipTest('a')\nraise unittest.SkipTest(f'needs {x}: b')\n"
+            "@unittest.skipIf(c, 'needs d: e')\ndef f(): pass\n"
+        )
+        self.assertEqual(list(literal_skip_reasons(source)), [(1, "a"), (2, "needs {...}: b"), (3, "needs d: e")])
+
+
 class MainComesLast(unittest.TestCase):
     def test_the_finder_sees_a_late_class(self) -> None:
         source = "import unittest\nclass A: pass\nif __name__ == '__main__':\n    unittest.main()\nclass B: pass\n"
