@@ -405,7 +405,7 @@ class FetchTransportOutsideABrowserTest(unittest.TestCase):
 
     def test_needs_pyodide(self) -> None:
         if has_module("js"):
-            self.skipTest("this interpreter is Pyodide: the browser run (tools/browser) covers FetchTransport")
+            self.skipTest("needs no js module: this interpreter is Pyodide, and the browser run (tools/browser) covers FetchTransport")
         with self.assertRaises(TransportError) as caught:
             FetchTransport().aexchange(REQUEST, connect_timeout=1, read_timeout=1)
         self.assertIn("Pyodide", str(caught.exception))
@@ -415,7 +415,7 @@ class FetchTransportOutsideABrowserTest(unittest.TestCase):
     @event_loop_test
     async def test_the_default_under_emscripten(self) -> None:
         if has_module("js"):
-            self.skipTest("this interpreter is Pyodide: the browser run (tools/browser) covers FetchTransport")
+            self.skipTest("needs no js module: this interpreter is Pyodide, and the browser run (tools/browser) covers FetchTransport")
         with mock.patch.object(sys, "platform", "emscripten"):
             with self.assertRaises(TransportError) as caught:
                 await asend(REQUEST)
