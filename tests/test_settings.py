@@ -14,10 +14,11 @@ from agentkit_core import Item, ItemKind, ModelSettings, ToolChoice, ToolSpec
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.providers._registry import PROVIDERS, capabilities
 from agentkit_core.settings import SETTING_NAMES
+from tests import recorded
 
 ITEMS = [Item.text(ItemKind.SYSTEM, "Be brief."), Item.text(ItemKind.USER, "Hi")]
 SCHEMA = {"type": "object", "title": "Answer", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-MODULES = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
+MODULES = recorded.PROVIDERS  # one per registry row
 REFUSED = "refused"
 
 #: setting -> value, then per provider the native fields it must write (REFUSED: a ValueError).
