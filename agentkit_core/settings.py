@@ -27,7 +27,7 @@ _OWNER = "ModelSettings"
 def _number(v: object, name: str, low: float, high: float) -> float | int:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise TypeError(f"{_OWNER}.{name}: expected a number, found {type(v).__name__}")
-    if not (math.isfinite(v) and low <= v <= high):
+    if not (low <= v <= high and math.isfinite(v)):  # the range first: a huge int has no float to test
         raise NormalizeError(f"expected a number from {low:g} to {high:g}, found {v!r}", f"{_OWNER}.{name}")
     return v
 
@@ -166,3 +166,8 @@ class ModelSettings:
 
 #: Every setting's name, in field order.
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

@@ -72,11 +72,13 @@ _HELPERS = ("/usr/lib/squid", "/usr/lib64/squid", "/usr/libexec/squid")
 
 def _program(name: str) -> str:
     """The path of ``name`` (PATH, then the sbin folders), or raise SkipTest."""
-    if not (can_spawn_process() and can_serve_loopback()):
-        raise unittest.SkipTest("needs processes and loopback sockets: this interpreter lacks one of them")
+    if not can_spawn_process():
+        raise unittest.SkipTest("needs processes: this interpreter cannot spawn one")
+    if not can_serve_loopback():
+        raise unittest.SkipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
     found = shutil.which(name) or next((p for d in _SBIN if os.access(p := os.path.join(d, name), os.X_OK)), None)
     if not found:
-        raise unittest.SkipTest(f"{name} not installed")
+        raise unittest.SkipTest(f"needs {name}: not installed")
     return found
 
 
@@ -226,7 +228,7 @@ def make_ca(folder: str) -> tuple[str, str, str]:
     """A CA and a server certificate for 127.0.0.1, ::1 and localhost in ``folder``: (ca_file, cert, key)."""
     openssl = shutil.which("openssl")
     if not openssl:
-        raise unittest.SkipTest("openssl not installed")
+        raise unittest.SkipTest("needs openssl: not installed")
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     _run([openssl, "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj",
           "/CN=agentkit test CA", "-addext", "basicConstraints=critical,CA:TRUE",
@@ -418,10 +420,10 @@ class Squid(_Peer):
         if self.auth:
             helper = next((p for d in _HELPERS if os.access(p := os.path.join(d, "basic_ncsa_auth"), os.X_OK)), None)
             if helper is None:
-                raise unittest.SkipTest("squid's basic_ncsa_auth helper not installed")
+                raise unittest.SkipTest("needs squid: its basic_ncsa_auth helper is not installed")
             openssl = shutil.which("openssl")
             if not openssl:
-                raise unittest.SkipTest("openssl not installed")
+                raise unittest.SkipTest("needs openssl: not installed")
             hashed = _run([openssl, "passwd", "-apr1", self.password], self.dir).strip()
             passwd = os.path.join(self.dir, "passwd")
             with open(passwd, "w") as f:

@@ -40,6 +40,17 @@ def raw(provider: str, name: str) -> bytes:
         return f.read()
 
 
+def with_lone_cr(body: bytes) -> bytes:
+    """An SSE ``body`` with every line ended by a lone CR, which the event-stream rules allow as CRLF and LF."""
+    return body.replace(b"\r\n", b"\n").replace(b"\n", b"\r")
+
+
+def after_each_cr(body: bytes) -> list[bytes]:
+    """``body`` in pieces that each end with its CR: a reader must end the line without waiting for an LF."""
+    pieces = body.split(b"\r")
+    return [p + b"\r" for p in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+
+
 def names(provider: str, suffix: str) -> list[str]:
     """The provider's recorded files ending in ``suffix``, sorted."""
     return sorted(n for n in os.listdir(os.path.join(ROOT, provider)) if n.endswith(suffix))

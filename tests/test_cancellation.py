@@ -31,6 +31,7 @@ from tests.capability import (
     needs_allocated_blocks,
     needs_asyncio_run,
     needs_processes,
+    needs_signals,
     needs_threads,
 )
 
@@ -330,7 +331,7 @@ class OnCancelTests(unittest.TestCase):
         self.assertEqual(registered(self.checkpoint), 0)
 
 
-@unittest.skipUnless(hasattr(signal, "raise_signal"), "needs signal.raise_signal")
+@needs_signals("raise_signal", "SIGINT")
 class SignalHandlerTests(unittest.TestCase):
     def test_a_signal_handler_interrupts_in_this_interpreter(self) -> None:
         controller = CancellationController()
@@ -658,7 +659,7 @@ print(rounds, waits, fired, controller.generation)
 """
 
 
-@unittest.skipUnless(hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM"), "needs SIGALRM and setitimer")
+@needs_signals("setitimer", "SIGALRM")
 class SignalTests(unittest.TestCase):
     @needs_processes
     def test_interrupt_from_a_signal_handler_never_deadlocks(self) -> None:

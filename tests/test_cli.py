@@ -21,7 +21,7 @@ import time
 import unittest
 
 import agentkit_core as ak
-from tests.capability import needs_module, needs_processes
+from tests.capability import needs_module, needs_named_pipes, needs_processes, needs_signals
 from tests.cli_in_process import run_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -458,7 +458,8 @@ class TestProcess(Files, unittest.TestCase):
         self.assertEqual(statuses, {0, 1, 2})  # each exit status went through sys.exit
 
     @needs_processes
-    @unittest.skipUnless(hasattr(os, "mkfifo") and hasattr(signal, "SIGINT"), "needs named pipes and SIGINT")
+    @needs_named_pipes
+    @needs_signals("SIGINT")
     def test_ctrl_c_prints_no_traceback_and_exits_130(self) -> None:
         fifo = os.path.join(self.dir, "slow.jsonl")
         os.mkfifo(fifo)

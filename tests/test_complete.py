@@ -18,6 +18,9 @@ from typing import Any
 
 from agentkit_core import (
     STREAM_CUT_KEY,
+    AppendText,
+    BeginPart,
+    PartKind,
     CancellationController,
     Delta,
     FinishReason,
@@ -28,7 +31,9 @@ from agentkit_core import (
     ReasoningPart,
     TextPart,
     ToolCallPart,
+    close_unanswered,
     fold_all,
+    unanswered_calls,
 )
 from agentkit_core.http import ProviderError, TransportError
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
@@ -82,10 +87,23 @@ def expected_of(name: str, stream: str) -> Item:
 
 
 def first_text(provider: str, stream: str) -> bytes:
-    """A recorded stream's events up to and with the first that carries answer text."""
+    """A recorded stream's events up to and with the first that gives answer text (found by decoding them)."""
+    module = MODULES[provider]
     events = [e + b"\n\n" for e in recorded.raw(provider, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
-    n = next(n for n, e in enumerate(events) if b"text_delta" in e or b"output_text.delta" in e)
-    return b"".join(events[: n + 1])
+    decoder, texts = module.stream_decoder(), set()
+    for n, raw in enumerate(events):
+        for event in module.events_from_sse(raw):
+            for delta in decoder.feed(event):
+                if isinstance(delta, BeginPart) and delta.kind is PartKind.TEXT:
+                    texts.add(delta.part_id.value)
+                if isinstance(delta, AppendText) and delta.part_id.value in texts:
+                    return b"".join(events[: n + 1])
+    raise AssertionError(f"{stream} holds no answer text")
+
+
+#: provider -> a recorded stream with answer text, to cut or cancel after its first text.
+TEXT_STREAMS = {"anthropic": "messages.text_tool_use.sse.txt", "openai_chat": "chat.text_content.sse.txt",
+                "openai_responses": "responses.reasoning_summary.sse.txt", "gemini": "stream_generate_content.thinking_text.sse.txt"}
 
 
 def visible(item: Item) -> str:
@@ -190,6 +208,26 @@ class CompleteTest(Loop):
         self.assertTrue(answer.text_content())
         self.assertFalse(answer.tool_calls())
 
+    def test_every_provider_returns_a_cancelled_turn_with_its_text(self) -> None:
+        if not can_start_thread():
+            self.skipTest("needs threads: the interrupt comes from another one")
+        for name, stream in TEXT_STREAMS.items():
+            controller = CancellationController()
+            texts: list[str] = []
+
+            def on_text(chunk: str) -> None:
+                if not texts:
+                    threading.Timer(0.05, controller.interrupt).start()
+                texts.append(chunk)
+
+            with self.subTest(name), Loopback([sse_reply(first_text(name, stream), stall=True)]) as server:
+                answer = MODULES[name].complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=on_text,
+                                                cancel=controller, transport=plain())
+                self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+                self.assertTrue(texts)
+                self.assertEqual(visible(answer), "".join(texts))
+                self.assertTrue(visible(expected_of(name, stream)).startswith(visible(answer)))
+
     def test_a_call_cut_by_cancel_is_dropped_as_close_drops_it(self) -> None:
         if not can_start_thread():
             self.skipTest("needs threads: the interrupt comes from another one")
@@ -211,11 +249,48 @@ class CompleteTest(Loop):
                 anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain())
         self.assertEqual(caught.exception.status, 400)
 
+    def test_retries_and_headers_reach_the_wire(self) -> None:
+        busy = json_reply(503, b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', [("retry-after-ms", "1")])
+        stream = sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))
+        with Loopback([busy, stream]) as server:
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, retries=1, transport=plain(),
+                                        headers={"anthropic-beta": "b-1"})
+            self.assertIs(answer.finish_reason, FinishReason.COMPLETED)
+            self.assertEqual(len(server.requests), 2)
+            self.assertEqual(server.requests[1].headers.get("anthropic-beta"), "b-1")
+        with Loopback([busy]) as server:
+            with self.assertRaises(ProviderError):
+                anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, retries=0, transport=plain())
+            self.assertEqual(len(server.requests), 1)
+
     def test_no_answer_at_all_raises(self) -> None:
         with Loopback([json_reply(200, b"{}")]) as server:
             url = server.url()
         with self.assertRaises(TransportError):
             anthropic.complete(ASK, model="m", base_url=url, settings=LIMIT, transport=plain(), retries=0)
+
+    def test_the_readmes_loop_keeps_a_valid_transcript_when_a_stream_is_cut(self) -> None:
+        """The README's agent loop, its first answer cut mid-call: it stops, and what it appended is a valid next request."""
+        raw = recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt")
+        events = [e + b"\n\n" for e in raw.split(b"\n\n") if e.strip()]
+        calls = [n for n, e in enumerate(events) if b'"id":"call_' in e.replace(b" ", b"")]
+        cut = b"".join(events[: calls[1] + 1])  # the first call whole, the second begun
+        with Loopback([sse_reply(cut)]) as server:
+            transcript = list(ASK)
+            for _ in range(5):
+                answer = openai_chat.complete(transcript, model="m", base_url=server.url(), transport=plain())
+                transcript.append(answer)
+                if answer.finish_reason in (FinishReason.CANCELLED, FinishReason.ERROR):
+                    closing = close_unanswered(transcript, "the turn was cut short")
+                    transcript += [closing] if closing else []
+                    break
+                if not answer.tool_calls():
+                    break
+        self.assertIs(transcript[1].finish_reason, FinishReason.ERROR)
+        self.assertEqual(len(transcript[1].tool_calls()), 1)
+        self.assertEqual(len(transcript[1].metadata[STREAM_CUT_KEY]["dropped_calls"]), 1)  # type: ignore[index]
+        self.assertEqual(unanswered_calls(transcript), [])
+        openai_chat.request_from_items(transcript)  # the next request builds
 
     def test_tool_calls_come_back_as_parts(self) -> None:
         with Loopback([sse_reply(recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt"))]) as server:
@@ -256,19 +331,20 @@ class AsyncCompleteTest(Loop):
         self.assertEqual(cut.metadata[STREAM_CUT_KEY]["error"], ENDED_EARLY)  # type: ignore[index]
 
     def test_an_interrupt_returns_the_turn_cancelled(self) -> None:
-        controller = CancellationController()
+        for name, stream in TEXT_STREAMS.items():
+            controller = CancellationController()
 
-        async def turn() -> Item:
-            def on_text(chunk: str) -> None:
-                asyncio.get_running_loop().call_later(0.05, controller.interrupt)
+            async def turn(url: str) -> Item:
+                def on_text(chunk: str) -> None:
+                    asyncio.get_running_loop().call_later(0.05, controller.interrupt)
 
-            return await anthropic.acomplete(ASK, model="m", base_url=server.url(), settings=LIMIT, on_text=on_text,
-                                             cancel=controller, transport=plain())
+                return await MODULES[name].acomplete(ASK, model="m-1", base_url=url, settings=LIMIT, on_text=on_text,  # type: ignore[no-any-return]
+                                                     cancel=controller, transport=plain())
 
-        with Loopback([sse_reply(first_text("anthropic", "messages.text_tool_use.sse.txt"), stall=True)]) as server:
-            answer = asyncio.run(turn())
-        self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
-        self.assertTrue(answer.text_content())
+            with self.subTest(name), Loopback([sse_reply(first_text(name, stream), stall=True)]) as server:
+                answer = asyncio.run(turn(server.url()))
+                self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+                self.assertTrue(visible(answer))
 
     def test_cancelling_the_task_propagates(self) -> None:
         async def main() -> str:

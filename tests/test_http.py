@@ -35,6 +35,21 @@ class RequestTest(unittest.TestCase):
             self.assertIn("'***'", repr(request))
             self.assertIn("a=1", repr(request))
 
+    def test_redact_url_hides_each_secret_query_value_in_any_case(self) -> None:
+        from agentkit_core.http._request import redact_url
+
+        for name in ("key", "api_key", "api-key", "access_token", "KEY", "Api_Key", "ACCESS_TOKEN", "Access_Token"):
+            for url, shown in (
+                (f"https://h.example/v1?{name}={KEY}&a=1", f"https://h.example/v1?{name}=***&a=1"),
+                (f"https://h.example/v1?a=1&{name}={KEY}#top", f"https://h.example/v1?a=1&{name}=***#top"),
+            ):
+                with self.subTest(url=url):
+                    self.assertEqual(redact_url(url), shown)
+                    self.assertNotIn(KEY, repr(Request("GET", url)))
+        kept = "https://h.example/v1?monkey=1&token=2&keys=3"  # names that only contain a secret's name stay
+        self.assertEqual(redact_url(kept), kept)
+        self.assertEqual(redact_url(f"https://me:{KEY}@h.example/"), "https://***@h.example/")
+
     def test_checked_when_made(self) -> None:
         with self.assertRaises(TypeError):
             Request(b"POST", "https://h.example/")  # type: ignore[arg-type]

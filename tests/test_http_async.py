@@ -19,7 +19,7 @@ from unittest import mock
 
 from agentkit_core import CancellationController, TurnCancelledError
 from agentkit_core.http import FetchTransport, ProviderError, Request, TransportError, asend, send
-from tests.capability import event_loop_test, has_module
+from tests.capability import event_loop_test, has_module, needs_threads
 from tests.test_http import KEY, FakeTransport
 
 REQUEST = Request("POST", "https://h.example/v1/messages", {"x-api-key": KEY}, b"{}")
@@ -287,12 +287,125 @@ class AsendNativeTest(unittest.TestCase):
         self.assertTrue(all(exchange.closed for exchange in transport.made))
 
 
+class AsyncResponseTest(unittest.TestCase):
+    @event_loop_test
+    @without_threads
+    async def test_the_reads(self) -> None:
+        answer = (200, [("request-id", "req_1"), ("Set-Cookie", "a"), ("set-cookie", "b")])
+        transport = AsyncFakeTransport(*(AsyncFakeExchange(*answer, [b'{"a": ', b"[1]}\r\nnext"]) for _ in range(3)))
+        response = await asend(REQUEST, transport=transport)
+        self.assertEqual((response.request_id, response.headers["set-cookie"]), ("req_1", "a, b"))
+        self.assertEqual(await response.read(), b'{"a": [1]}\r\nnext')
+        self.assertNotIn(KEY, repr(response))
+        self.assertEqual(await response.read(), b"")  # read once, as Response
+        async with await asend(REQUEST, transport=transport) as response:
+            self.assertEqual([line async for line in response.lines()], ['{"a": [1]}', "next"])
+        response = await asend(REQUEST, transport=transport)
+        await response.aclose()
+        with self.assertRaises(TransportError) as caught:
+            await response.read()
+        self.assertIn("closed", str(caught.exception))
+
+    @event_loop_test
+    @without_threads
+    async def test_json(self) -> None:
+        response = await asend(REQUEST, transport=AsyncFakeTransport(AsyncFakeExchange(200, [], [b'{"a": ', b"[1]}"])))
+        self.assertEqual(await response.json(), {"a": [1]})
+
+    @event_loop_test
+    @without_threads
+    async def test_an_error_answer_cut_off_and_a_redirect_cut_off(self) -> None:
+        class CutOff(AsyncFakeExchange):
+            async def read(self, size: int) -> bytes:
+                raise OSError("connection reset") if self.answer[0] == 500 else TransportError("connection reset")
+
+        transport = AsyncFakeTransport(CutOff(500, [], []), CutOff(307, [("location", "/v1/again")], []), stream())
+        async with await asend(REQUEST, transport=transport) as response:
+            self.assertEqual([event async for event in response.events()], [{"a": 1}])
+        self.assertEqual(len(transport.made), 3)
+        self.assertTrue(all(made.closed for made in transport.made))
+
+    @event_loop_test
+    @without_threads
+    async def test_an_interrupt_between_a_failure_and_its_wait(self) -> None:
+        controller = CancellationController()
+
+        class Failing(AsyncFakeExchange):
+            def close(self) -> None:
+                super().close()
+                controller.interrupt()  # the user gives up just as the error answer was read
+
+        transport = AsyncFakeTransport(Failing(503, [], [b"busy"]), stream())
+        with self.assertRaises(TurnCancelledError):
+            await asend(REQUEST, cancel=controller, transport=transport)
+        self.assertEqual(len(transport.made), 1)
+
+    @event_loop_test
+    async def test_the_default_transport_elsewhere(self) -> None:
+        transport = FakeTransport((200, [], [b'data: {"a": 1}\n\n']))
+        with mock.patch("agentkit_core.http._async._default_transport", return_value=transport), mock.patch.object(sys, "platform", "linux"):
+            async with await asend(REQUEST) as response:
+                self.assertEqual([event async for event in response.events()], [{"a": 1}])
+        self.assertEqual(len(transport.made), 1)
+
+    @event_loop_test
+    @needs_threads
+    async def test_a_synchronous_exchange_is_closed_only_after_its_step(self) -> None:
+        import threading
+
+        class Blocking:
+            def __init__(self) -> None:
+                self.woken = threading.Event()
+                self.in_read = False
+                self.closed_in_read: bool | None = None
+
+            def start(self) -> tuple[int, list[tuple[str, str]]]:
+                return 200, []
+
+            def read(self, size: int) -> bytes:
+                self.in_read = True
+                try:
+                    self.woken.wait(BOUND)
+                    self.woken.clear()
+                    self.woken.wait(0.05)  # an abort is seen, the read still winds down
+                    return b""
+                finally:
+                    self.in_read = False
+
+            def abort(self) -> None:
+                self.woken.set()
+
+            def close(self) -> None:
+                self.closed_in_read = self.in_read
+
+        blocking = Blocking()
+
+        class Maker:
+            def exchange(self, request: Request, *, connect_timeout: float, read_timeout: float) -> Blocking:
+                return blocking
+
+        async def turn() -> None:
+            async with await asend(REQUEST, transport=Maker()) as response:  # type: ignore[arg-type]
+                await response.read()
+
+        task = asyncio.ensure_future(turn())
+        await until(lambda: blocking.in_read)
+        task.cancel()
+        with self.assertRaises(asyncio.CancelledError):
+            await asyncio.wait_for(task, BOUND)
+        for _ in range(int(BOUND / 0.01)):
+            if blocking.closed_in_read is not None:
+                break
+            await asyncio.sleep(0.01)
+        self.assertIs(blocking.closed_in_read, False)
+
+
 class FetchTransportOutsideABrowserTest(unittest.TestCase):
     """Where there is no ``js`` module, FetchTransport says so; under Emscripten it is the default."""
 
     def test_needs_pyodide(self) -> None:
         if has_module("js"):
-            self.skipTest("this interpreter is Pyodide: the browser run (tools/browser) covers FetchTransport")
+            self.skipTest("needs no js module: this interpreter is Pyodide, and the browser run (tools/browser) covers FetchTransport")
         with self.assertRaises(TransportError) as caught:
             FetchTransport().aexchange(REQUEST, connect_timeout=1, read_timeout=1)
         self.assertIn("Pyodide", str(caught.exception))
@@ -302,7 +415,7 @@ class FetchTransportOutsideABrowserTest(unittest.TestCase):
     @event_loop_test
     async def test_the_default_under_emscripten(self) -> None:
         if has_module("js"):
-            self.skipTest("this interpreter is Pyodide: the browser run (tools/browser) covers FetchTransport")
+            self.skipTest("needs no js module: this interpreter is Pyodide, and the browser run (tools/browser) covers FetchTransport")
         with mock.patch.object(sys, "platform", "emscripten"):
             with self.assertRaises(TransportError) as caught:
                 await asend(REQUEST)

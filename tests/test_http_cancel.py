@@ -71,7 +71,7 @@ class CancelTest(unittest.TestCase):
 
     def test_from_a_signal_handler_on_the_reading_thread(self) -> None:
         if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_kill"):
-            self.skipTest("needs signals delivered to the main thread (signal.pthread_kill)")
+            self.skipTest("needs signals: none delivered to the main thread here (signal.pthread_kill)")
         controller = CancellationController()
         previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt())
         try:
@@ -115,7 +115,7 @@ class CancelTest(unittest.TestCase):
             held = _fill_backlog(listener.getsockname())
             try:
                 if held is None:
-                    self.skipTest("this system completes every connect: no blocked connect to cancel")
+                    self.skipTest("needs a blocked connect: this system completes every connect, so none is left to cancel")
                 host, port = listener.getsockname()[:2]
                 controller = CancellationController()
                 threading.Timer(0.2, controller.interrupt).start()

@@ -112,6 +112,16 @@ class ParserTest(unittest.TestCase):
         head, body, _ = self.read_all_ways(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early\r\nLink: x\r\n\r\nHTTP/1.1 201 Created\r\nX-Long: a\r\n b\r\nContent-Length: 1\r\n\r\n!")
         self.assertEqual((head.status, head.headers[0], body), (201, ("X-Long", "a b"), b"!"))
 
+    def test_endless_interim_answers_are_refused(self) -> None:
+        parser = ResponseParser()
+        parser.feed(b"HTTP/1.1 100 Continue\r\n\r\n" * 33 + b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+        with self.assertRaises(TransportError) as caught:
+            parser.next_event()
+        self.assertIn("interim", str(caught.exception))
+        parser = ResponseParser()
+        parser.feed(b"HTTP/1.1 100 Continue\r\n\r\n" * 32 + b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+        self.assertEqual(getattr(parser.next_event(), "status", None), 200)
+
     def test_bare_lf_lines(self) -> None:
         head, body, _ = self.read_all_ways(b"HTTP/1.1 200 OK\nContent-Length: 2\n\nhi")
         self.assertEqual((head.status, body), (200, b"hi"))

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from agentkit_core import CancellationController, TurnCancelledError
 from agentkit_core.http import Request, SocketTransport, TransportError, send
-from tests.capability import can_serve_loopback
+from tests.capability import can_serve_ipv6_loopback, can_serve_loopback
 
 _WAIT = 10.0
 #: (connection number, request number on it, request head) -> bytes to answer, or None to close unanswered
@@ -157,6 +157,16 @@ class PoolTest(unittest.TestCase):
             self.assertEqual(get(self.transport, server.url())[:1], b"x")
             self.assertEqual(server.connections, 2)
 
+    def test_a_stream_read_up_to_done_is_reused(self) -> None:
+        events = b'data: {"n": 1}\n\n', b"data: [DONE]\n\n"
+        stream = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        stream += b"".join(b"%x\r\n%s\r\n" % (len(e), e) for e in events) + b"0\r\n\r\n"
+        with KeepAliveServer(lambda c, r, h: stream) as server:
+            for _ in range(3):
+                with send(Request("GET", server.url()), transport=self.transport, retries=0) as response:
+                    self.assertEqual(list(response.events()), [{"n": 1}])  # stops at [DONE]: the last chunk is left unread
+            self.assertEqual(server.connections, 1)
+
     def test_an_error_answer_read_whole_is_reused(self) -> None:
         error = b'{"error": {"message": "no"}}'
         script: Script = lambda c, r, h: ok() if r else b"HTTP/1.1 404 Not Found\r\nContent-Length: %d\r\n\r\n%s" % (len(error), error)
@@ -202,6 +212,43 @@ class PoolTest(unittest.TestCase):
                 self.assertEqual(server.connections, 2)
                 self.assertEqual(len(server.heads), 3)
                 transport.close()
+
+    def test_a_close_the_idle_check_missed_is_replaced_invisibly(self) -> None:
+        from unittest import mock
+
+        # the server closes after each answer without saying so; the idle check is made to miss it (the race
+        # where the close arrives just after the check), so the request meets the closed connection itself
+        with KeepAliveServer(lambda c, r, h: b"CLOSE" + ok(b"%d" % c)) as server:
+            with mock.patch("agentkit_core.http._pool.Connection.idle_and_open", return_value=True):
+                bodies = [get(self.transport, server.url()) for _ in range(3)]
+        self.assertEqual(bodies, [b"0", b"1", b"2"])
+        self.assertEqual((server.connections, len(server.heads)), (3, 3))
+
+    def test_a_forked_child_starts_with_an_empty_pool(self) -> None:
+        from unittest import mock
+
+        with KeepAliveServer(lambda c, r, h: ok(b"%d" % c)) as server:
+            self.assertEqual(get(self.transport, server.url()), b"0")
+            with mock.patch("agentkit_core.http._pool.os.getpid", return_value=-1):  # as after fork(): another process
+                self.assertEqual(get(self.transport, server.url()), b"1")  # not the parent's connection
+                self.assertEqual(get(self.transport, server.url()), b"1")  # its own is kept
+        self.assertEqual(server.connections, 2)
+
+    def test_async_sends_share_the_pool(self) -> None:
+        import asyncio
+
+        from agentkit_core.http import asend
+
+        async def twice(url: str) -> list[bytes]:
+            bodies = []
+            for _ in range(2):
+                async with await asend(Request("GET", url), transport=self.transport, retries=0) as response:
+                    bodies.append(await response.read())
+            return bodies
+
+        with KeepAliveServer(lambda c, r, h: ok(b"%d" % r)) as server:
+            self.assertEqual(asyncio.run(twice(server.url())), [b"0", b"1"])
+        self.assertEqual(server.connections, 1)
 
     def test_a_fresh_connection_closed_unanswered_is_an_error(self) -> None:
         with KeepAliveServer(lambda c, r, h: None) as server:
@@ -269,12 +316,9 @@ class PoolTest(unittest.TestCase):
             SocketTransport(keepalive_expiry=True)  # type: ignore[arg-type]
 
     def test_ipv6_literals_are_bracketed(self) -> None:
-        if not socket.has_ipv6:
-            self.skipTest("no IPv6 in this interpreter")
-        try:
-            server = KeepAliveServer(lambda c, r, h: ok(), socket.AF_INET6)
-        except OSError:
-            self.skipTest("cannot listen on [::1]")
+        if not (socket.has_ipv6 and can_serve_ipv6_loopback()):
+            self.skipTest("needs [::1]: this machine cannot listen there")
+        server = KeepAliveServer(lambda c, r, h: ok(), socket.AF_INET6)
         port = server.listener.getsockname()[1]
         with server:
             get(self.transport, server.url())

@@ -29,8 +29,10 @@ KEY_TEXT = "proxy-secret-0123"
 
 def setUpModule() -> None:
     global CA, CERT, KEY
-    if not (can_serve_loopback() and can_spawn_process()):
-        raise unittest.SkipTest("needs loopback sockets and processes (openssl)")
+    if not can_serve_loopback():
+        raise unittest.SkipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+    if not can_spawn_process():
+        raise unittest.SkipTest("needs processes: this interpreter cannot spawn one (openssl makes the certificates)")
     from tests.peers import make_ca
 
     folder = tempfile.mkdtemp(prefix="agentkit-tls-proxy-")
@@ -47,7 +49,7 @@ def server_context() -> ssl.SSLContext:
 class TlsOrigin:
     """An HTTPS keep-alive server answering each GET with how many connections it accepted so far."""
 
-    def __init__(self) -> None:
+    def __init__(self, close_after: bool = False) -> None:
         accepted = self.accepted = [0]
         context = server_context()
 
@@ -64,6 +66,7 @@ class TlsOrigin:
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+                self.close_connection = close_after  # closes without saying so (no Connection: close)
 
         class Server(http.server.ThreadingHTTPServer):
             daemon_threads = True
@@ -201,6 +204,17 @@ class HttpsProxyTest(unittest.TestCase):
         with TlsProxy() as proxy:
             with send(Request("GET", "http://api.example.invalid/v1?x=1"), transport=self.transport(proxy), retries=0) as response:
                 self.assertEqual(response.read(), b"forwarded http://api.example.invalid/v1?x=1")
+
+    def test_a_tls_connection_closed_behind_the_idle_check_is_replaced_invisibly(self) -> None:
+        from unittest import mock
+
+        transport = SocketTransport(ssl_context=ssl.create_default_context(cafile=CA), proxies={})
+        self.addCleanup(transport.close)
+        with TlsOrigin(close_after=True) as origin:
+            with mock.patch("agentkit_core.http._pool.Connection.idle_and_open", return_value=True):  # the check misses the close
+                bodies = [send(Request("GET", f"https://127.0.0.1:{origin.port}/"), transport=transport, retries=0).read() for _ in range(3)]
+        self.assertEqual([b.split()[0] for b in bodies], [b"1", b"2", b"3"])
+        self.assertEqual(transport.opened, 3)
 
     def test_a_proxy_certificate_that_does_not_verify(self) -> None:
         with TlsProxy() as proxy:

@@ -126,6 +126,15 @@ class MalformedAnswerTest(unittest.TestCase):
                     data = gzip.compress(body) if coding else body
                     self.assertEqual(self.read(_answer(data, chunked=chunked, coding=coding)), body)
 
+    def test_chunk_extensions_are_read_past(self) -> None:
+        """RFC 9112 7.1.1: a chunk size may carry ``;name=value`` extensions, which a reader ignores."""
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        for sizes in ((b"5;ext=1", b"6;name=\"quoted;value\"", b"0;last"), (b"5 ;ext", b"6\t;a=b;c", b"0")):
+            with self.subTest(sizes=sizes):
+                first, second, last = sizes
+                answer = head + first + b"\r\nhello\r\n" + second + b"\r\n world\r\n" + last + b"\r\n\r\n"
+                self.assertEqual(self.read(answer), b"hello world")
+
     def test_a_chunk_size_that_is_no_hex_number(self) -> None:
         good = _answer(b"hello", chunked=True)
         for bad in (b"-5", b"0x5", b"1_0", b"", b"+5", b" "):

@@ -14,6 +14,7 @@ from typing import Any
 from agentkit_core import ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
 from agentkit_core import otel
 from tests import recorded as R
+from tests.capability import needs_library
 
 try:
     from opentelemetry.sdk.trace import TracerProvider
@@ -24,7 +25,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     TracerProvider = None
 
 
-@unittest.skipIf(TracerProvider is None, "needs opentelemetry-sdk, which is not installed")
+@needs_library("opentelemetry-sdk", "opentelemetry.sdk.trace")
 class WithTheSdk(unittest.TestCase):
     def setUp(self) -> None:
         self.exporter = InMemorySpanExporter()

@@ -4,7 +4,8 @@ nginx (TLS from the module's CA, ``keepalive_timeout 1s``) tells which of its
 connections served a request (``/connection``: its serial number and the
 requests it carried), so reuse is counted on the server's side as well as by
 :attr:`SocketTransport.opened`.  squid tunnels ``CONNECT`` with and without
-basic auth.  The peers start once for the module (``tests/peers.py``); where
+basic auth, and as an ``https://`` proxy (``https_port``) carries TLS to nginx
+inside its own TLS.  The peers start once for the module (``tests/peers.py``); where
 nginx, squid or openssl is missing the module skips, naming it.  The mute TLS
 peer bounded by ``connect_timeout`` is the suite's own (``tests/test_http_connect.py``).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import unittest
 from typing import Any
@@ -26,14 +28,39 @@ NGINX: Any = None
 BACKEND: Any = None
 SQUID: Any = None
 SQUID_AUTH: Any = None
+SQUID_TLS: Any = None
+
+
+class TlsSquid(peers.Squid):
+    """The harness's squid, listening as an ``https://`` proxy (``https_port``, a certificate from a CA of its own)."""
+
+    name = "squid-tls"
+
+    def __init__(self) -> None:
+        super().__init__(auth=False)
+        self.ca_file, self.cert, self.key = peers.make_ca(self.dir)  # made before squid's user is given the folder
+
+    @property
+    def proxy_url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    def _start(self, args: list[str], *rest: Any) -> None:
+        conf = args[-1]  # squid -N -f <conf>: its http_port lines become https_port ones
+        with open(conf) as f:
+            text = f.read()
+        text = re.sub(r"^http_port (\S+)$", lambda m: f"https_port {m.group(1)} tls-cert={self.cert} tls-key={self.key}", text, flags=re.M)
+        with open(conf, "w") as f:
+            f.write(text)
+        super()._start(args, *rest)
 
 
 def setUpModule() -> None:
-    global NGINX, BACKEND, SQUID, SQUID_AUTH
+    global NGINX, BACKEND, SQUID, SQUID_AUTH, SQUID_TLS
     BACKEND = peers.backend()
     NGINX = peers.nginx(upstream=BACKEND.url())
     SQUID = peers.squid()
     SQUID_AUTH = peers.squid(auth=True)
+    SQUID_TLS = peers._started(TlsSquid)  # stopped at the module's end, or at once if it fails
 
 
 class WireTest(unittest.TestCase):
@@ -66,7 +93,14 @@ class KeepAliveTest(WireTest):
     def test_a_connection_nginx_closed_while_idle_is_replaced_invisibly(self) -> None:
         transport = self.tls()
         number, _ = self.connection(transport, NGINX.url("/connection"))
-        time.sleep(1.6)  # past nginx's keepalive_timeout of 1 s: it closes the idle connection
+        time.sleep(1.5)  # past nginx's keepalive_timeout of 1 s: it closes the idle connection
+        key = ("https", "127.0.0.1", NGINX.ports[0][1])
+        deadline = time.monotonic() + 10  # a loaded machine may run nginx's timer late: wait (bounded) for its close
+        while time.monotonic() < deadline and transport.pool.idle():
+            conn = transport.pool.take(key)  # None once the close arrived (the idle check drops it)
+            if conn is not None:
+                transport.pool.give(conn, transport.pool.generation)
+                time.sleep(0.1)
         again, requests = self.connection(transport, NGINX.url("/connection"))  # retries=0: no retry hides an error
         self.assertNotEqual(again, number)
         self.assertEqual((requests, transport.opened), (1, 2))
@@ -125,6 +159,20 @@ class ProxyTest(WireTest):
         transport = self.tls(https=SQUID.proxy_url)
         _, requests = self.connection(transport, NGINX.url("/connection", v6=True))
         self.assertEqual(requests, 1)
+
+    def test_an_https_proxy_tunnels_https_by_tls_inside_tls(self) -> None:
+        import ssl
+
+        context = ssl.create_default_context(cafile=NGINX.ca_file)
+        context.load_verify_locations(SQUID_TLS.ca_file)  # the proxy's certificate comes from a CA of its own
+        transport = SocketTransport(ssl_context=context, proxies={"https": SQUID_TLS.proxy_url, "http": SQUID_TLS.proxy_url})
+        self.addCleanup(transport.close)
+        seen = [self.connection(transport, NGINX.url("/connection")) for _ in range(3)]
+        self.assertEqual([requests for _, requests in seen], [1, 2, 3])  # one tunnel, kept alive
+        with send(Request("GET", NGINX.url("/up/over-tls", tls=False)), transport=transport) as response:
+            echoed = json.loads(response.read())
+        self.assertIn("squid", echoed["headers"].get("via", ""))
+        self.assertEqual(transport.opened, 2)
 
     def test_all_proxy_from_the_environment(self) -> None:
         env = {"all_proxy": SQUID_AUTH.proxy_url}

@@ -625,6 +625,16 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(adapter.items_from_stream(adapter.events_from_sse(raw)), adapter.items_from_stream(events))
         self.assertIs(adapter.events_from_sse, _streams.events_from_sse)
 
+    def test_a_lone_cr_ends_an_sse_line(self) -> None:
+        for name in files(".sse.txt"):
+            with self.subTest(name):
+                body = recorded.with_lone_cr(recorded.raw("anthropic", name))
+                events = load_events(name.replace(".sse.txt", ".stream.jsonl"))
+                self.assertNotIn(b"\n", body)
+                self.assertEqual(list(adapter.events_from_sse(body)), events)
+                self.assertEqual(list(adapter.events_from_sse(body.decode("utf-8"))), events)
+                self.assertEqual(list(adapter.events_from_sse(recorded.after_each_cr(body))), events)
+
     def test_recorded_streams_and_responses_of_one_message_agree(self) -> None:
         pairs = {
             "messages.refusal.stream.jsonl": "messages.refusal.response.json",

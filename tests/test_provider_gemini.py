@@ -595,6 +595,16 @@ class StreamTests(unittest.TestCase):
                 self.assertEqual(list(gemini.events_from_sse(raw[i : i + 100] for i in range(0, len(raw), 100))), events)
                 self.assertEqual(gemini.items_from_stream(gemini.events_from_sse(raw), new_call_id=ids()), gemini.items_from_stream(events, new_call_id=ids()))
 
+    def test_a_lone_cr_ends_an_sse_line(self) -> None:
+        for name in files(".sse.txt"):
+            with self.subTest(name):
+                body = recorded.with_lone_cr(recorded.raw("gemini", name))
+                events = load_events(name.replace(".sse.txt", ".stream.jsonl"))
+                self.assertNotIn(b"\n", body)
+                self.assertEqual(list(gemini.events_from_sse(body)), events)
+                self.assertEqual(list(gemini.events_from_sse(body.decode("utf-8"))), events)
+                self.assertEqual(list(gemini.events_from_sse(recorded.after_each_cr(body))), events)
+
     def test_thinking_stream_parts_and_signature(self) -> None:
         events = load_events(THINKING + ".stream.jsonl")
         [item] = gemini.items_from_stream(events)

@@ -263,7 +263,7 @@ class RecordingToolTest(unittest.TestCase):
         import io
 
         if any(importlib.util.find_spec(name) is not None for name in ("anthropic", "openai")):
-            self.skipTest("an SDK is installed here: the tool would record")
+            self.skipTest("needs no provider SDK: anthropic or openai is installed here, so the tool would record")
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "sdk_dumps.py")
         spec = importlib.util.spec_from_file_location("sdk_dumps", path)
         self.assertIsNotNone(spec)

@@ -542,6 +542,16 @@ class StreamTest(unittest.TestCase):
                 self.assertEqual(list(chat.events_from_sse(raw.splitlines(keepends=True))), jsonl)
                 self.assertEqual(dicts(chat.items_from_stream(chat.events_from_sse(raw))), dicts(chat.items_from_stream(jsonl)))
 
+    def test_a_lone_cr_ends_an_sse_line(self) -> None:
+        for name in files(".sse.txt"):
+            with self.subTest(name):
+                body = recorded.with_lone_cr(recorded.raw(PROVIDER, name))
+                jsonl = events(name.replace(".sse.txt", ".stream.jsonl"))
+                self.assertNotIn(b"\n", body)
+                self.assertEqual(list(chat.events_from_sse(body)), jsonl)
+                self.assertEqual(list(chat.events_from_sse(body.decode("utf-8"))), jsonl)
+                self.assertEqual(list(chat.events_from_sse(recorded.after_each_cr(body))), jsonl)
+
     def test_every_commit_names_the_part_it_closes(self) -> None:
         for name in files(".stream.jsonl"):
             with self.subTest(name):

@@ -139,6 +139,16 @@ class CorpusTest(unittest.TestCase):
                 self.assertEqual(list(A.events_from_sse(text.encode("utf-8"))), events)
                 self.assertEqual(list(A.events_from_sse(text.splitlines(keepends=True))), events)
 
+    def test_a_lone_cr_ends_an_sse_line(self) -> None:
+        for name in SSE:
+            with self.subTest(name):
+                body = recorded.with_lone_cr(recorded.raw(P, name))
+                events = load_stream(name.replace(".sse.txt", ".stream.jsonl"))
+                self.assertNotIn(b"\n", body)
+                self.assertEqual(list(A.events_from_sse(body)), events)
+                self.assertEqual(list(A.events_from_sse(body.decode("utf-8"))), events)
+                self.assertEqual(list(A.events_from_sse(recorded.after_each_cr(body))), events)
+
 
 class ResponseTest(unittest.TestCase):
     def test_every_response_keeps_every_field(self) -> None:

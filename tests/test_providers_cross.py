@@ -63,7 +63,7 @@ CORE_SHARED = {"_words": {"an", "describe", "wrong_type"}, "_detect": {"NAMES", 
 #: Each public provider package, as the registry lists them.
 PROVIDER_NAMES = tuple(row.module for row in agentkit_core.providers.PROVIDERS)
 #: The private modules every provider package has, named for their role (ARCHITECTURE.md, "Providers").
-ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http")
+ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http", "_settings", "_complete")
 
 
 def provider_modules() -> list[str]:
@@ -197,6 +197,46 @@ class DocstringTest(unittest.TestCase):
                 self.assertIsNone(module.finish_reason(None))
                 with self.assertRaises(NormalizeError):
                     module.usage_from_native([])
+
+
+# -- the shared rules ------------------------------------------------------------------------------
+
+def _image_request(provider: str, base64_text: str) -> dict[str, Any]:
+    """A native request whose one user message is an inline PNG holding ``base64_text``."""
+    url = f"data:image/png;base64,{base64_text}"
+    return {
+        "anthropic": {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": base64_text}}]}]},
+        "gemini": {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": base64_text}}]}]},
+        "openai_chat": {"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]},
+        "openai_responses": {"model": "m", "input": [{"type": "message", "role": "user", "content": [
+            {"type": "input_image", "image_url": url}]}]},
+    }[provider]
+
+
+class CanonicalBase64Test(unittest.TestCase):
+    """``_common.data.b64decode``: base64 becomes bytes only when it re-encodes to the very text read."""
+
+    def test_only_canonical_base64_decodes(self) -> None:
+        from agentkit_core.providers._common.data import b64decode
+
+        self.assertEqual(b64decode("QQ=="), b"A")
+        for text in ("QR==", "QQ", "QQ=", "Q Q==", "QQ==\n", "QUI=x"):  # spare bits set, padding missing, junk
+            with self.subTest(text=text):
+                self.assertIsNone(b64decode(text))
+        self.assertEqual(b64decode("-_8=", urlsafe=True), b"\xfb\xff")
+        self.assertIsNone(b64decode("-_9=", urlsafe=True))
+
+    def test_non_canonical_base64_is_written_back_unchanged_by_every_provider(self) -> None:
+        for name, module in PROVIDERS.items():
+            with self.subTest(name):
+                [item] = module.items_from_request(_image_request(name, "QR=="))  # "QR==" decodes to b"A" as "QQ==" does
+                self.assertNotIn(InlineBytes(b"A"), [getattr(part, "data", None) for part in item.parts])
+                written = json.dumps(module.request_from_items([item]))
+                self.assertIn("QR==", written)
+                self.assertNotIn("QQ==", written)
+                [canonical] = module.items_from_request(_image_request(name, "QQ=="))
+                self.assertIn("QQ==", json.dumps(module.request_from_items([canonical])))
 
 
 # -- what no public function takes -----------------------------------------------------------------

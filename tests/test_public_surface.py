@@ -17,7 +17,6 @@ import importlib
 import inspect
 import pkgutil
 import sys
-import typing
 import unittest
 from types import ModuleType
 from typing import Any
@@ -29,12 +28,11 @@ from tests import recorded
 SHARED_FUNCTIONS = (
     "http_request", "items_from_response", "items_from_request", "request_from_items", "tools_from_request",
     "tool_choice_from_request", "stream_decoder", "items_from_stream", "events_from_sse", "finish_reason",
-    "usage_from_native",
+    "usage_from_native", "complete", "acomplete", "settings_from_request",
 )
-#: What every stream decoder has, with the same parameters.
-DECODER_METHODS = ("feed", "close", "close_all")
-#: What every stream decoder has (the parameters of these are being aligned with the fold state: issue 25).
-DECODER_NAMES = ("feed", "finish", "finish_all", "close", "close_all", "usage", "finish_reason")
+#: What every stream decoder has, the methods with the same parameters.
+DECODER_METHODS = ("feed", "finish", "finish_all", "close", "close_all")
+DECODER_NAMES = (*DECODER_METHODS, "usage", "finish_reason")
 
 
 def public_modules() -> list[ModuleType]:
@@ -47,14 +45,13 @@ def public_modules() -> list[ModuleType]:
 
 
 def parameters(function: Any) -> list[tuple[str, Any, Any, bool]]:
-    """``function``'s parameters as (name, kind, resolved type, has a default), without ``self``.
+    """``function``'s parameters as (name, kind, annotation, has a default), without ``self``.
 
     Defaults are compared for a provider's own extra parameters only: Anthropic's ``finish_reason`` gives ``raw`` one
     so that its former keyword ``stop_reason=`` still works.
     """
-    hints = typing.get_type_hints(function)
-    return [
-        (p.name, p.kind, hints.get(p.name), p.default is not p.empty)
+    return [  # the annotations as written (some name typing-only imports): the same text in every provider
+        (p.name, p.kind, p.annotation, p.default is not p.empty)
         for p in inspect.signature(function).parameters.values()
         if p.name != "self"
     ]
@@ -68,7 +65,7 @@ class DirTest(unittest.TestCase):
                 submodules = {n for n, v in vars(module).items() if isinstance(v, ModuleType) and not n.startswith("_")}
                 self.assertLessEqual(set(module.__all__), names, "a public name dir() leaves out")
                 extra = names - set(module.__all__) - submodules - {"__version__"}
-                self.assertEqual(extra, set(), "dir() shows names that are not public")
+                self.assertEqual(extra, set(), "dir() shows names that are not public: give the module a __dir__ returning __all__")
                 self.assertFalse({n for n in names if n.startswith("_") and n != "__version__"})
 
     def test_dir_of_the_top_package_and_a_provider(self) -> None:
@@ -124,6 +121,17 @@ class ProvidersAgreeTest(unittest.TestCase):
                 closed = decoder.close_all(state, FinishReason.CANCELLED)
                 self.assertEqual(closed, [decoder.close(state, FinishReason.CANCELLED)])
                 self.assertIs(closed[0].finish_reason, FinishReason.CANCELLED)
+
+    def test_functions_defined_in_private_modules_are_named_as_the_package_s(self) -> None:
+        """``repr``, ``help()`` and pickling name the provider package, not the private module a function lives in."""
+        import pickle
+
+        for provider, module in recorded.PROVIDERS.items():
+            for name in ("http_request", "request_from_items", "items_from_request", "complete", "acomplete"):
+                function = getattr(module, name)
+                with self.subTest(provider=provider, function=name):
+                    self.assertEqual((function.__module__, function.__qualname__), (module.__name__, name))
+                    self.assertIs(pickle.loads(pickle.dumps(function)), function)
 
     def test_anthropic_finish_reason_keeps_its_former_keyword(self) -> None:
         from agentkit_core.providers import anthropic

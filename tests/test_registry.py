@@ -160,6 +160,27 @@ class RegistryTest(unittest.TestCase):
                 if row.capabilities.server_tools:
                     self.assertIn(PartKind.CUSTOM.value, row.capabilities.parts_out)
 
+    def test_rows_are_checked_when_made(self) -> None:
+        import dataclasses
+
+        row = PROVIDERS[0]
+        caps = row.capabilities
+        with self.assertRaisesRegex(ValueError, r"Capabilities.parts_in: 'Txt' is no part kind"):
+            dataclasses.replace(caps, parts_in=frozenset({"Txt"}))
+        with self.assertRaisesRegex(TypeError, "Capabilities.settings: expected a frozenset of strings, found set"):
+            dataclasses.replace(caps, settings={"max_tokens"})  # type: ignore[arg-type]
+        with self.assertRaisesRegex(TypeError, "Capabilities.server_tools: expected a boolean, found int"):
+            dataclasses.replace(caps, server_tools=1)  # type: ignore[arg-type]
+        with self.assertRaisesRegex(TypeError, "Capabilities.reasoning_efforts: expected a tuple of strings, found list"):
+            dataclasses.replace(caps, reasoning_efforts=["low"])  # type: ignore[arg-type]
+        with self.assertRaisesRegex(ValueError, "ProviderInfo.cli: expected a name, found an empty string"):
+            dataclasses.replace(row, cli="")
+        with self.assertRaisesRegex(TypeError, "ProviderInfo.key_variables: expected a tuple of strings, found str"):
+            dataclasses.replace(row, key_variables="ANTHROPIC_API_KEY")  # type: ignore[arg-type]
+        with self.assertRaisesRegex(TypeError, "ProviderInfo.capabilities: expected a Capabilities, found dict"):
+            dataclasses.replace(row, capabilities={})  # type: ignore[arg-type]
+        self.assertEqual(dataclasses.replace(row, display="Claude").display, "Claude")
+
     def test_public_names_have_docstrings(self) -> None:
         for value in (capabilities, provider_info, Capabilities, ProviderInfo):
             self.assertTrue(value.__doc__, value)

@@ -431,6 +431,18 @@ class Accumulation(unittest.TestCase):
         self.assertEqual(sum([a, b]), total)
         self.assertEqual(a.total_tokens, 15)
 
+    def test_every_breakdown_adds_and_none_means_not_reported(self) -> None:
+        for name in ("reasoning_tokens", "cached_input_tokens", "cache_write_input_tokens"):
+            with self.subTest(name):
+                reported, silent = TokenUsage(10, 5, **{name: 4}), TokenUsage(1, 1)
+                self.assertEqual(getattr(reported + TokenUsage(2, 2, **{name: 3}), name), 7)
+                self.assertEqual(getattr(reported + silent, name), 4)
+                self.assertEqual(getattr(silent + reported, name), 4)
+                self.assertIsNone(getattr(silent + silent, name))
+                self.assertEqual(getattr(sum([reported, silent, reported]), name), 8)
+                usage = sum([Usage(reported), Usage(silent)], Usage())
+                self.assertEqual(getattr(usage.tokens, name), 4)
+
     def test_usage_adds_and_sums(self) -> None:
         u1 = Usage(TokenUsage(1, 2), cost=CostUsage(0.5, "USD", provider_amount="0.5"), metadata={"a": 1, "b": 1})
         u2 = Usage(TokenUsage(3, 4), cost=CostUsage(0.25, "USD"), metadata={"b": 2})

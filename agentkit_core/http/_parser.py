@@ -42,6 +42,7 @@ _TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _LENGTH = re.compile(r"[0-9]{1,18}")
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\r\x00]*)?")
 _NO_LIMIT = 1 << 62
+_INTERIM_LIMIT = 32  # 1xx heads before the answer: a server that sends them forever is refused
 
 
 class Head:
@@ -88,7 +89,7 @@ class ResponseParser:
 
     __slots__ = (
         "method", "head_limit", "received", "keep_alive", "transfer_codings", "head",
-        "_buffer", "_eof", "_state", "_left", "_scan", "_persistent",
+        "_buffer", "_eof", "_state", "_left", "_scan", "_persistent", "_interim",
     )
 
     def __init__(self, method: str = "GET", *, head_limit: int = HEAD_LIMIT) -> None:
@@ -106,6 +107,7 @@ class ResponseParser:
         self._left = 0  # bytes left of a length-framed body or of the current chunk
         self._scan = 0  # where the search for the head's end resumes
         self._persistent = False
+        self._interim = 0  # interim (1xx) heads skipped
 
     @property
     def done(self) -> bool:
@@ -173,6 +175,9 @@ class ResponseParser:
             self._scan = 0
             head = _parse_head(raw)
             if 100 <= head.status < 200 and head.status != 101:
+                self._interim += 1
+                if self._interim > _INTERIM_LIMIT:
+                    raise TransportError(f"the answer sent more than {_INTERIM_LIMIT} interim (1xx) heads")
                 continue  # an interim answer (100 Continue, 103 Early Hints): the real one follows
             self.head = head
             self._frame(head)

@@ -9,19 +9,28 @@ connection the server keeps open; everything else is closed.  A connection
 idle for longer than the pool's expiry, or one the server closed or wrote to
 while idle (its descriptor is readable), is closed instead of handed out.
 One lock guards the idle lists and is never held across I/O, so several
-threads share a pool; an abort never takes it.
+threads share a pool; an abort never takes it.  In a child made by
+``fork()`` the pool starts empty: the parent's connections stay the parent's.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import select
 import socket
 import threading
 import time
 from typing import Hashable, Protocol
 
+from ._errors import TransportError
+from ._parser import END, ResponseParser
+
 __all__ = ("Connection", "Pool", "Wire")
+
+#: How much of an unread rest :meth:`Connection.rest_arrived` reads to keep a connection (the end of an SSE stream after ``[DONE]``).
+_REST_LIMIT = 16 * 1024
+_RECV = 64 * 1024
 
 
 class Wire(Protocol):
@@ -61,6 +70,33 @@ class Connection:
             except OSError:
                 pass
 
+    def rest_arrived(self, parser: ResponseParser) -> bool:
+        """Whether the rest of a body left unread had already arrived (at most :data:`_REST_LIMIT`), read without waiting.
+
+        A reader that stops at OpenAI's ``data: [DONE]`` leaves the chunked
+        body's last bytes (the zero-size chunk and a blank line) unread; they are usually in by then.
+        The socket is made non-blocking for this, so closing never waits.
+        """
+        if parser.head is None:
+            return False
+        taken = 0
+        try:
+            self.sock.settimeout(0.0)
+            while taken <= _REST_LIMIT:
+                event = parser.next_event(_REST_LIMIT)
+                if event is END:
+                    return True
+                if isinstance(event, bytes):
+                    taken += len(event)
+                    continue
+                data = self.sock.recv(_RECV)  # raises at once when nothing is there
+                if not data:
+                    return False
+                parser.feed(data)
+        except (OSError, TransportError):
+            return False
+        return False
+
     def idle_and_open(self) -> bool:
         """Whether nothing arrived while idle: no close, no reset, no stray bytes (a zero-wait readiness check)."""
         try:
@@ -87,6 +123,7 @@ class Pool:
         self._generation = 0  # moves on at close(): connections out at that time are not taken back
         self._opened = itertools.count()
         self.opened = 0
+        self._pid = os.getpid()  # a forked child must not share the parent's connections
 
     def count_opened(self) -> int:
         """Note a connection opened; the new count."""
@@ -103,6 +140,9 @@ class Pool:
         stale: list[Connection] = []
         found = None
         now = time.monotonic()
+        if os.getpid() != self._pid:  # forked: the idle connections are the parent's too; drop this copy of them
+            self._pid = os.getpid()
+            self.close()
         with self._lock:
             idle = self._idle.get(key)
             while idle:

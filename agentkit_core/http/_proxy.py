@@ -15,12 +15,13 @@ its credentials never show.
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import Callable, Hashable, Mapping, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from ._errors import TransportError
+from ._request import Request, redact_url
 
-__all__ = ("Proxy", "parse_proxy", "choose_proxy", "environment_proxies", "hostport", "bypassed")
+__all__ = ("Proxy", "Route", "route_of", "parse_proxy", "choose_proxy", "environment_proxies", "hostport", "bypassed")
 
 
 def hostport(host: str, port: int) -> str:
@@ -113,3 +114,34 @@ def choose_proxy(proxies: Mapping[str, str] | None, scheme: str, host: str) -> s
     if not proxy:
         return None
     return None if bypassed(host, proxies.get("no", "")) else proxy
+
+
+class Route(NamedTuple):
+    """Where a request goes: the origin, the proxy (if any), the request target and the pool key."""
+
+    scheme: str
+    host: str
+    port: int
+    proxy: Proxy | None
+    tunnel: bool  # https through the proxy: CONNECT, then TLS to the origin
+    target: str
+    key: Hashable
+
+
+def route_of(request: Request, proxy_for: Callable[[str, str], str | None]) -> Route:
+    """Where ``request`` goes, ``proxy_for(scheme, host)`` giving the proxy URL (or ``None``)."""
+    parts = urlsplit(request.url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        raise TransportError(f"bad port in {redact_url(request.url)!r}", retryable=False) from None
+    host = parts.hostname or ""
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    proxy_url = proxy_for(scheme, host)
+    if proxy_url is None:
+        return Route(scheme, host, port, None, False, target, (scheme, host, port))
+    proxy = parse_proxy(proxy_url)
+    if scheme == "https":
+        return Route(scheme, host, port, proxy, True, target, ("tunnel", proxy_url, host, port))
+    return Route(scheme, host, port, proxy, False, request.url.split("#")[0], ("proxy", proxy_url))

@@ -25,12 +25,18 @@ Connections are HTTP/1.1 persistent ones, kept in a small pool per origin
 (or per proxy) by :class:`SocketTransport` (see :mod:`._pool`): one goes
 back to the pool only once its answer was read to the end and the server
 keeps it open (no ``Connection: close``, not HTTP/1.0); one that was
-aborted, timed out, broke or was left half-read is closed.  A pooled
+aborted, timed out, broke or was left half-read is closed (unless the
+unread rest, at most 16 KiB, had already arrived: read without waiting, as
+after ``data: [DONE]``).  A pooled
 connection the server had closed while it was idle (the request could not
 send, or the connection ended before any byte of the answer) is replaced by
 a fresh one once, invisibly.  ``connect_timeout`` bounds the TCP connect,
 the proxy's ``CONNECT`` and the TLS handshake together; ``timeout`` the wait
-for each byte of the answer.  TLS is always verified.  Host names are
+for each byte of the answer.  TLS is always verified.  Proxies are chosen
+by :mod:`._proxy` (the environment as urllib reads it): plain HTTP goes to
+the proxy with the absolute URL, https through a ``CONNECT`` tunnel; an
+``https://`` proxy is spoken to over TLS, and an https origin through it by
+TLS inside that TLS (:mod:`._tlstunnel`).  Host names are
 resolved with ``getaddrinfo``, which nothing can interrupt; cancelling
 during it takes effect as soon as it returns.
 """
@@ -40,15 +46,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from typing import TYPE_CHECKING, Hashable, Mapping, NamedTuple
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Mapping
 
 from .. import __version__
 from ._decompress import Decoding, content_codings
 from ._errors import TransportError
 from ._parser import END, Head, ResponseParser
 from ._pool import Connection, Pool, Wire
-from ._proxy import Proxy, choose_proxy, hostport, parse_proxy
+from ._proxy import Proxy, Route, choose_proxy, hostport, route_of
 from ._request import Request, redact_url
 
 if TYPE_CHECKING:
@@ -152,36 +157,6 @@ def shared_transport() -> SocketTransport:
     return transport
 
 
-class _Route(NamedTuple):
-    """Where a request goes: the origin, the proxy (if any), the request target and the pool key."""
-
-    scheme: str
-    host: str
-    port: int
-    proxy: Proxy | None
-    tunnel: bool  # https through the proxy: CONNECT, then TLS to the origin
-    target: str
-    key: Hashable
-
-
-def _route(request: Request, transport: SocketTransport) -> _Route:
-    parts = urlsplit(request.url)
-    scheme = parts.scheme.lower()
-    try:
-        port = parts.port or (443 if scheme == "https" else 80)
-    except ValueError:
-        raise TransportError(f"bad port in {redact_url(request.url)!r}", retryable=False) from None
-    host = parts.hostname or ""
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    proxy_url = transport.proxy_for(scheme, host)
-    if proxy_url is None:
-        return _Route(scheme, host, port, None, False, target, (scheme, host, port))
-    proxy = parse_proxy(proxy_url)
-    if scheme == "https":
-        return _Route(scheme, host, port, proxy, True, target, ("tunnel", proxy_url, host, port))
-    return _Route(scheme, host, port, proxy, False, request.url.split("#")[0], ("proxy", proxy_url))
-
-
 class _Stale(Exception):
     """A pooled connection turned out closed before anything of the request could be processed."""
 
@@ -196,9 +171,10 @@ class SocketExchange:
         self._conn: Connection | None = None
         self._aborted = False
         self._generation = transport.pool.generation
-        self._route: _Route | None = None
+        self._route: Route | None = None
         self._parser: ResponseParser | None = None
         self._decoding: Decoding | None = None
+        self._broken = False  # a call failed (a timeout, a broken connection, a bad answer): never reuse
 
     # -- abort and close: never block ---------------------------------------------------
     # abort() sets the flag, then reads the connection; close() drops the connection, then reads
@@ -217,7 +193,8 @@ class SocketExchange:
         if conn is None:
             return
         parser = self._parser
-        if not self._aborted and parser is not None and parser.done and parser.keep_alive:
+        whole = not (self._aborted or self._broken) and parser is not None and (parser.done or conn.rest_arrived(parser))
+        if whole and parser is not None and parser.keep_alive and not self._aborted:  # an abort meanwhile: closed
             conn.uses += 1
             self._transport.pool.give(conn, self._generation)
         else:
@@ -261,7 +238,7 @@ class SocketExchange:
             return conn
         raise TransportError(f"cannot connect to {where}: {last}")
 
-    def _open(self, route: _Route) -> Connection:
+    def _open(self, route: Route) -> Connection:
         deadline = time.monotonic() + self._timeouts[0]
         proxy = route.proxy
         if proxy is None:
@@ -277,7 +254,7 @@ class SocketExchange:
             self._handshake(conn, route.host, hostport(route.host, route.port), deadline, nested)
         return conn
 
-    def _tunnel(self, conn: Connection, route: _Route, proxy: Proxy, deadline: float) -> None:
+    def _tunnel(self, conn: Connection, route: Route, proxy: Proxy, deadline: float) -> None:
         target = hostport(route.host, route.port)
         lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}", f"User-Agent: {USER_AGENT}"]
         lines += [f"{k}: {v}" for k, v in proxy.auth]
@@ -330,7 +307,7 @@ class SocketExchange:
 
     # -- the request -------------------------------------------------------------------------
 
-    def _head_bytes(self, route: _Route) -> bytes:
+    def _head_bytes(self, route: Route) -> bytes:
         request = self.request
         given = {k.lower() for k, _ in request.headers}
         head = [f"{request.method} {route.target} HTTP/1.1"]
@@ -350,10 +327,18 @@ class SocketExchange:
 
     def start(self) -> tuple[int, list[tuple[str, str]]]:
         """Connect (or take a kept-alive connection), send the request, read the status and headers."""
-        route = self._route = _route(self.request, self._transport)
+        try:
+            return self._start()
+        except BaseException:
+            self._broken = True
+            raise
+
+    def _start(self) -> tuple[int, list[tuple[str, str]]]:
+        route = self._route = route_of(self.request, self._transport.proxy_for)
         payload = self._head_bytes(route) + self.request.body
         pool = self._transport.pool
         conn = pool.take(route.key)
+        self._generation = pool.generation  # after take(): a close() from now on keeps this connection out
         while True:
             reused = conn is not None
             if conn is None:
@@ -440,9 +425,13 @@ class SocketExchange:
 
     def read(self, size: int) -> bytes:
         """Up to ``size`` bytes of the body, as soon as some are in; ``b""`` at its end."""
-        if self._decoding is not None:
-            return self._decoding.read(size, self._raw)
-        return self._raw(size)
+        try:
+            if self._decoding is not None:
+                return self._decoding.read(size, self._raw)
+            return self._raw(size)
+        except BaseException:
+            self._broken = True
+            raise
 
 
 def _left(deadline: float) -> float:

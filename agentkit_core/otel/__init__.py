@@ -25,6 +25,16 @@ attribute                                      from
                                                ``"openai"``, ``gemini`` -> ``"gcp.gemini"``; any
                                                other string as it is (``"gcp.vertex_ai"``)
 ``gen_ai.request.model``                       ``request_model``
+``gen_ai.request.max_tokens``,                 ``settings`` (a ``ModelSettings``): ``max_tokens``,
+``gen_ai.request.temperature``,                ``temperature``, ``top_p``, ``stop`` (a list of
+``gen_ai.request.top_p``,                      strings), ``seed``, ``reasoning_effort``; each only
+``gen_ai.request.stop_sequences``,             when set
+``gen_ai.request.seed``,
+``gen_ai.request.reasoning.level``
+``gen_ai.request.stream``,                     ``request`` (the ``agentkit_core.http.Request``
+``server.address``, ``server.port``            sent): whether it accepts an event stream, the
+                                               URL's host and port (443 or 80 when the URL
+                                               gives none)
 ``gen_ai.response.model``                      the answer's ``anthropic.model``, ``openai.model``
                                                or ``gemini.modelVersion`` metadata
 ``gen_ai.response.id``                         the first answer item's ``id``

@@ -9,6 +9,7 @@ from .._codec import copy_json
 from ._answers import OPERATIONS, OTHER_ERROR, PROVIDER_NAMES
 from ._answers import error_type as _error_type, response_attributes as _response_attributes, split as _split
 from ._messages import Shaper, dumps as _dumps, finish_name
+from ._request import request_attributes, settings_attributes
 from ..finish import FinishReason
 from ..item import Item
 from ..tool import ToolCallPart, ToolResultPart
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
+    from ..http import Request
+    from ..settings import ModelSettings
     from ._answers import AttributeValue
 
 __all__ = (
@@ -142,6 +145,8 @@ def span_attributes(
     capture_content: bool = False,
     inline_media: bool = False,
     max_text: int | None = None,
+    settings: ModelSettings | None = None,
+    request: Request | None = None,
 ) -> dict[str, AttributeValue]:
     """The attributes of the inference span of one model call (see the module docs for each).
 
@@ -154,6 +159,10 @@ def span_attributes(
     the error the call ended with when the caller knows it (an exception's
     class name); it wins over what the answer says.  Content is written only
     with ``capture_content``; ``inline_media`` and ``max_text`` shape it.
+    ``settings`` (the call's :class:`~agentkit_core.ModelSettings`) gives the
+    ``gen_ai.request.*`` settings, ``request`` (the
+    :class:`~agentkit_core.http.Request` sent) ``gen_ai.request.stream``,
+    ``server.address`` and ``server.port``.
     """
     owner = "span_attributes"
     shaper = _shaper(inline_media, max_text, owner)
@@ -166,6 +175,8 @@ def span_attributes(
     }
     if request_model is not None:
         attributes["gen_ai.request.model"] = check.string(request_model, owner, "request_model")
+    attributes.update(settings_attributes(settings))
+    attributes.update(request_attributes(request))
     if conversation_id is not None:
         conversation = getattr(conversation_id, "value", conversation_id)
         attributes["gen_ai.conversation.id"] = check.string(conversation, owner, "conversation_id")

@@ -16,14 +16,17 @@ Adding a provider
 1. Its folder, ``providers/<module>/``: ``__init__.py`` opening with the
    mapping table and exporting the functions every projection has, beside the
    role modules ``_request``, ``_response``, ``_stream``, ``_keys``, ``_tools``,
-   ``_held`` and ``_http`` (whose ``BASE_URL`` is read from the row).
+   ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
+   ``_settings`` (the portable settings in the API's fields, refusing what the
+   row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
    capabilities, the part kinds as the folder's mapping table gives them.
 3. Its recordings under ``tests/payloads/<module>/``.
 
 The tests then check the rest: that every folder has a row and every row a
 folder (``tests/test_registry.py``), that the folder has the role modules and
-the same public functions as the others, that its recordings decode to part
+the same public functions, with the same parameters, as the others
+(``tests/test_public_surface.py``), that its recordings decode to part
 kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
 which runs every test there for each row).  Detection needs its shapes in
@@ -33,7 +36,7 @@ which runs every test there for each row).  Detection needs its shapes in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Tuple
+from typing import Any, Iterable, Tuple, cast
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 
@@ -53,6 +56,16 @@ class Capabilities:
     """The part kinds the API's answers (responses and streams) decode to, as the mapping table maps what it sends."""
     server_tools: bool
     """Whether the API runs tools itself (web search, code execution) and reports their calls (as custom parts)."""
+
+    def __post_init__(self) -> None:
+        _strings(self, "settings", frozenset, "a frozenset of strings")
+        _strings(self, "reasoning_efforts", tuple, "a tuple of strings")
+        for field in ("parts_in", "parts_out"):
+            unknown = sorted(_strings(self, field, frozenset, "a frozenset of part kinds") - _ALL_KINDS)
+            if unknown:
+                raise ValueError(f"Capabilities.{field}: {unknown[0][:40]!r} is no part kind ({', '.join(sorted(_ALL_KINDS))})")
+        if type(self.server_tools) is not bool:
+            raise _wrong_type("Capabilities.server_tools", "a boolean", self.server_tools)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +92,31 @@ class ProviderInfo:
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
+
+    def __post_init__(self) -> None:
+        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key"):
+            value = getattr(self, field)
+            if not isinstance(value, str):
+                raise _wrong_type(f"ProviderInfo.{field}", "a string", value)
+            if not value:
+                raise ValueError(f"ProviderInfo.{field}: expected a name, found an empty string")
+        _strings(self, "key_variables", tuple, "a tuple of strings")
+        _strings(self, "transcript_fields", tuple, "a tuple of strings")
+        if not isinstance(self.capabilities, Capabilities):
+            raise _wrong_type("ProviderInfo.capabilities", "a Capabilities", self.capabilities)
+
+
+def _wrong_type(where: str, expected: str, value: object) -> TypeError:
+    """The package's words (``agentkit_core._words``), written here so the registry stays plain data."""
+    return TypeError(f"{where}: expected {expected}, found {type(value).__name__}")
+
+
+def _strings(row: object, field: str, container: type, expected: str) -> frozenset[str]:
+    """The strings of ``row.field`` (a ``container`` of strings), or the ``TypeError`` naming the field."""
+    value = getattr(row, field)
+    if type(value) is not container or not all(isinstance(v, str) for v in cast("Iterable[Any]", value)):
+        raise _wrong_type(f"{type(row).__name__}.{field}", expected, value)
+    return frozenset(cast("Iterable[str]", value))
 
 
 _COMMON_SETTINGS = frozenset(("max_tokens", "temperature", "top_p", "reasoning_effort", "output_schema"))

@@ -4,8 +4,10 @@
 awaits :func:`main` with ``page``, a JavaScript object holding the fake
 provider's base URL, the page origin's ``/record`` URL and ``report(name,
 ok, detail)``.  Every check is one reported result; a check that raises is
-reported failed with the error.  No check passes a transport: under Pyodide
-``asend``'s default is :class:`~agentkit_core.http.FetchTransport`.
+reported failed with the error.  Every turn is the provider's ``acomplete`` with
+no transport: under Pyodide ``asend``'s default is
+:class:`~agentkit_core.http.FetchTransport`.  Anthropic's asks for its
+browser-access header with ``headers=``.
 
 Runs inside Pyodide only (it imports ``js``).  Every wait is bounded.
 """
@@ -21,18 +23,8 @@ from typing import Any, Awaitable, Callable
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from agentkit_core import (
-    CancellationController,
-    FinishReason,
-    FoldState,
-    Item,
-    ItemKind,
-    PartKind,
-    TurnCancelledError,
-    fold,
-)
-from agentkit_core.delta import AppendText, BeginPart
-from agentkit_core.http import ProviderError, Request, TransportError, asend, send
+from agentkit_core import CancellationController, FinishReason, Item, ItemKind, ModelSettings
+from agentkit_core.http import ProviderError, TransportError
 from agentkit_core.providers import anthropic, openai_chat
 
 ITEMS = [Item.text(ItemKind.USER, "Say hello, then tell me a little about Paris.")]
@@ -43,33 +35,19 @@ BOUND = 20.0  # seconds: the most any step here may take before the check fails
 _runs = iter(range(1, 1_000_000))
 
 
-def browser_request(provider: str, base_url: str) -> Request:
-    """The provider's streamed request; Anthropic's with the header it needs from a page."""
-    module = PROVIDERS[provider]
-    request = module.http_request(ITEMS, model=MODELS[provider], api_key=KEY, base_url=base_url, stream=True, max_tokens=256)
-    if provider != "anthropic":
-        return request
-    headers = (*request.headers, ("anthropic-dangerous-direct-browser-access", "true"))
-    return Request(request.method, request.url, headers, request.body)
+BROWSER_ACCESS = {"anthropic-dangerous-direct-browser-access": "true"}  # what Anthropic asks of a page
 
 
-async def turn(provider: str, base_url: str, *, on_text: Callable[[str], object], cancel: Any = None) -> Item:
-    """One streamed turn, closed as CANCELLED on an interrupt of ``cancel``: http_request, asend, the decoder, the fold."""
-    module = PROVIDERS[provider]
-    decoder, state = module.stream_decoder(), FoldState()
-    text_parts: set[str] = set()
-    try:
-        async with await asend(browser_request(provider, base_url), cancel=cancel) as response:
-            async for event in response.events():
-                for delta in decoder.feed(event):
-                    state = fold(state, delta)
-                    if type(delta) is BeginPart and delta.kind is PartKind.TEXT:
-                        text_parts.add(delta.part_id.value)
-                    elif type(delta) is AppendText and delta.part_id.value in text_parts and delta.chunk:
-                        on_text(delta.chunk)
-    except TurnCancelledError:
-        return decoder.close(state)
-    return decoder.finish(state.parts)
+def headers_for(provider: str) -> dict[str, str] | None:
+    return BROWSER_ACCESS if provider == "anthropic" else None
+
+
+async def turn(provider: str, base_url: str, *, on_text: Callable[[str], object], cancel: Any = None, **options: Any) -> Item:
+    """One streamed turn, the provider's ``acomplete`` with no transport: closed as CANCELLED on an interrupt of ``cancel``."""
+    return await PROVIDERS[provider].acomplete(  # type: ignore[no-any-return]
+        ITEMS, model=MODELS[provider], api_key=KEY, base_url=base_url, headers=headers_for(provider),
+        settings=ModelSettings(max_tokens=256), on_text=on_text, cancel=cancel, **options,
+    )
 
 
 class Page:
@@ -144,7 +122,7 @@ def expect(condition: bool, message: str) -> None:
 
 async def streamed(page: Page, provider: str) -> str:
     """A whole streamed turn: the text shows up in pieces as it arrives, and the item is finished."""
-    rid, base = page.base("stream,gap=15")
+    rid, base = page.base("stream,gap=15" if provider == "anthropic" else "stream,gap=40")  # 118 events, 12
     arrivals: list[tuple[float, str]] = []
 
     def on_text(chunk: str) -> None:
@@ -262,7 +240,7 @@ async def failures(page: Page, provider: str) -> str:
     else:
         raise AssertionError("a refused origin gave no error")
     try:
-        await asend(browser_request(provider, f"http://127.0.0.1:{page.js.closed}"), retries=0)
+        await turn(provider, f"http://127.0.0.1:{page.js.closed}", on_text=page.show, retries=0)
     except TransportError as exc:
         found.append("closed port: TransportError")
         expect(KEY not in str(exc), "the key is in the message")
@@ -270,15 +248,14 @@ async def failures(page: Page, provider: str) -> str:
         raise AssertionError("a closed port gave no error")
     _, base = page.base("bad")
     try:
-        await asend(browser_request(provider, base))
+        await turn(provider, base, on_text=page.show)
     except ProviderError as exc:
         expect((exc.status, exc.error_type, exc.request_id) == (400, "invalid_request_error", "req_bad_1"), f"{exc!r}")
         found.append("400: ProviderError with its type and request id")
     if provider == "anthropic":
         _, base = page.base("stream")
-        plain = anthropic.http_request(ITEMS, model="m", api_key=KEY, base_url=base, stream=True, max_tokens=8)
         try:
-            await asend(plain)
+            await anthropic.acomplete(ITEMS, model="m", api_key=KEY, base_url=base, settings=ModelSettings(max_tokens=8))
         except ProviderError as exc:
             expect(exc.status == 401 and "anthropic-dangerous-direct-browser-access" in exc.message, f"{exc!r}")
             found.append("no browser-access header: 401 ProviderError")
@@ -286,24 +263,22 @@ async def failures(page: Page, provider: str) -> str:
 
 
 async def sync_face(page: Page, provider: str) -> str:
-    """send() through FetchTransport's synchronous face: run_sync where JSPI lets it, else a TransportError naming asend."""
+    """complete() (send() underneath) through FetchTransport's synchronous face: run_sync with JSPI, else a TransportError naming asend."""
     _, base = page.base("stream,gap=1")
-    request = browser_request(provider, base)
+    arguments: dict[str, Any] = dict(
+        model=MODELS[provider], api_key=KEY, base_url=base, headers=headers_for(provider), settings=ModelSettings(max_tokens=256)
+    )
     if page.js.mode == "jspi":
-        from pyodide.ffi import can_run_sync  # type: ignore[import-not-found]
-
-        if not can_run_sync():
-            return "skipped: run_sync cannot wait on this call stack (an asyncio task), as documented"
-        with send(request) as response:
-            count = sum(1 for _ in response.events())
-        expect(count > 3, f"{count} events")
-        return f"send() streamed {count} events through run_sync"
+        shown: list[str] = []
+        item = PROVIDERS[provider].complete(ITEMS, on_text=shown.append, **arguments)
+        expect(item.finish_reason is FinishReason.COMPLETED and len(shown) > 3, f"{item.finish_reason}, {len(shown)} pieces")
+        return f"complete() streamed {len(shown)} pieces of text through run_sync"
     try:
-        send(request)
+        PROVIDERS[provider].complete(ITEMS, **arguments)
     except TransportError as exc:
         expect("asend" in str(exc), f"the message does not point to asend: {exc}")
-        return "send() raises TransportError pointing to asend"
-    raise AssertionError("send() worked without JSPI")
+        return "complete() raises TransportError pointing to asend"
+    raise AssertionError("complete() worked without JSPI")
 
 
 CHECKS = (streamed, interrupted, task_cancelled, retry_wait_interrupted, retried, failures)

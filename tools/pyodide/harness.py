@@ -8,8 +8,10 @@
 2. :func:`await_bodies` (awaited by JavaScript, on Pyodide's own event loop):
    the bodies of the ``async def`` tests, which cannot run their own loop here
    (``asyncio.run()`` needs WebAssembly stack switching);
-3. :func:`run` (synchronously): the suite, as ``python -m unittest`` runs it;
-   the async tests report what their bodies did.  Returns the counts.
+3. :func:`run` (synchronously): the suite, as ``python -m unittest`` runs it,
+   each outcome counted by ``tests/runner.py``'s :class:`Accounting`; the
+   async tests report what their bodies did.  Returns the counts and the skips
+   refused (a skip must name a capability Pyodide lacks).
 
 Standard library only, like the tests.
 """
@@ -18,7 +20,11 @@ from __future__ import annotations
 
 import sys
 import unittest
+import warnings
 from typing import Any, Callable
+
+#: Capabilities whose skip fails the run here although Pyodide lacks them: run.mjs awaits the async tests itself.
+FORBID = ("an event loop",)
 
 _held: list[tuple[dict[str, Any], unittest.TestSuite]] = []
 
@@ -54,25 +60,35 @@ async def await_bodies() -> int:
     return await await_event_loop_tests(_held[-1][1])
 
 
-def run(note: Callable[[str], object] = print) -> dict[str, int]:
-    """Run the collected suite with unittest's text runner; the counts of the result.
+def run(note: Callable[[str], object] = print) -> dict[str, Any]:
+    """Run the collected suite, counting every outcome as ``tests/runner.py`` does; the counts.
 
-    ``note`` is told each test as it starts, so that a host whose interpreter
-    dies mid-run (a fatal error is not an exception) can say in which test.
+    A line per test module as it finishes; the tracebacks at the end.  Each
+    skip must name a capability that Pyodide lacks (probed again after the
+    run); ``refused`` lists the skips that do not, which fail the run.  ``note``
+    is told each test as it starts, so that a host whose interpreter dies
+    mid-run (a fatal error is not an exception) can say in which test.
     """
+    from tests.runner import Accounting, tests_of
+
     options, suite = _held[-1]
-
-    class Result(unittest.TextTestResult):
-        def startTest(self, test: unittest.TestCase) -> None:
-            note(str(test))
-            super().startTest(test)
-
-    result = unittest.TextTestRunner(resultclass=Result, **options).run(suite)
+    expected = list(tests_of(suite))
+    result = Accounting(lambda line: print(line, flush=True), "pyodide", expected, note=note,
+                        verbose=options.get("verbosity", 1) > 1)
+    with warnings.catch_warnings():
+        if not sys.warnoptions:
+            warnings.simplefilter("default")  # as unittest's text runner does
+        suite.run(result)
+    result.end_module()
+    result.print_errors(sys.stdout)
+    refused = result.problems(FORBID)
+    counts = result.counts()
     return {
-        "run": result.testsRun,
-        "failures": len(result.failures),
-        "errors": len(result.errors),
-        "skipped": len(result.skipped),
-        "expected_failures": len(result.expectedFailures),
-        "unexpected_successes": len(result.unexpectedSuccesses),
+        "run": len(result.outcomes),
+        "passed": counts["passed"] + counts["expected failure"],
+        "failures": counts["failed"] + counts["unexpected success"],
+        "errors": counts["error"],
+        "skipped": counts["skipped"],
+        "summary": result.summary(),
+        "refused": refused,
     }

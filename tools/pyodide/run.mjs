@@ -12,9 +12,13 @@
 // suite runs. Two host checks follow that only JavaScript can drive: the interrupt buffer (Ctrl-C)
 // wakes a blocking wait(), and a JavaScript callback wakes `await checkpoint.cancelled()`.
 //
-// Exit status: 0 when every test passed (skips allowed, each for a missing capability) and the
-// host checks held; 1 when a test failed or errored, no test ran, a check failed or the network
-// was touched; 2 when the run could not start.
+// Every outcome is counted by tests/runner.py's Accounting: a line per test module as it finishes,
+// and each skip must name a capability (`needs <capability>: <why>`) that Pyodide lacks, probed
+// again after the run; any other skip is refused and fails the run.
+//
+// Exit status: 0 when every test passed or skipped for a capability Pyodide lacks, and the host
+// checks held; 1 when a test failed or errored, a skip was refused, no test ran, a check failed or
+// the network was touched; 2 when the run could not start.
 
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,14 +95,16 @@ harness.collect(list(ARGV))
 
   const checks = await hostChecks(pyodide);
   const loaded = Object.keys(pyodide.loadedPackages);
-  const failed = counts.failures + counts.errors + counts.unexpected_successes;
+  const failed = counts.failures + counts.errors;
+  for (const problem of counts.refused) say(`refused: ${problem}`);
+  say(counts.summary);
   say(
-    `${counts.run} tests ran: ${Math.max(0, counts.run - failed - counts.skipped - counts.expected_failures)} passed, ` +
+    `${counts.run} tests ran: ${counts.passed} passed, ` +
       `${counts.failures} failed, ${counts.errors} errors, ${counts.skipped} skipped ` +
       `(${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
   let status = 0;
-  if (failed || counts.run === 0) status = 1;
+  if (failed || counts.run === 0 || counts.refused.length) status = 1;
   if (checks.some((ok) => !ok)) status = 1;
   if (networkAttempts.length || loaded.length) {
     say(`offline run broken: fetched ${JSON.stringify(networkAttempts)}, loaded packages ${JSON.stringify(loaded)}`);

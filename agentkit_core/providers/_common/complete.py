@@ -69,7 +69,7 @@ class _Turn:
         self.state = FoldState()
         self.done: list[Part] = []  # parts of segments folded before the current state
         self.count = 0  # deltas folded into the current state
-        self.shown: dict[str, int] = {}  # open text part id -> characters handed to on_text
+        self.shown: dict[str, list[str]] = {}  # open text part id -> the chunks handed to on_text
         self.on_text = on_text
         self.on_delta = on_delta
 
@@ -88,19 +88,20 @@ class _Turn:
     def _text(self, delta: Delta) -> None:
         assert self.on_text is not None
         if type(delta) is AppendText:
-            pid = delta.part_id.value
-            if pid in self.shown and delta.chunk:
-                self.shown[pid] += len(delta.chunk)
+            shown = self.shown.get(delta.part_id.value)
+            if shown is not None and delta.chunk:
+                shown.append(delta.chunk)
                 self.on_text(delta.chunk)
         elif type(delta) is BeginPart:
             if delta.kind is PartKind.TEXT:
-                self.shown[delta.part_id.value] = 0
+                self.shown[delta.part_id.value] = []
         elif type(delta) is CommitPart and type(delta.part) is TextPart:
             # A part committed whole (never begun), or committed with more text than its chunks gave.
-            seen = self.shown.pop(delta.part_id.value, 0) if delta.part_id is not None else 0
-            rest = delta.part.text[seen:]
-            if rest:
-                self.on_text(rest)
+            chunks = self.shown.pop(delta.part_id.value, None) if delta.part_id is not None else None
+            seen = "".join(chunks) if chunks else ""
+            text = delta.part.text
+            if text.startswith(seen) and len(text) > len(seen):
+                self.on_text(text[len(seen):])
 
     def parts(self) -> list[Part]:
         return [*self.done, *self.state.finalize()]

@@ -86,6 +86,8 @@ def take(value: object, native: Native) -> JsonDict:
         value = _plain(dumped(value), native, 1)
     if native.kind != "request" and _is_dump(value, native):
         value = _scrub(value, native, 1)
+        if native.camel and type(value) is dict:  # google-genai's own fields (its client fills them; the API never
+            value = {k: v for k, v in value.items() if k not in _GENAI_ONLY}  # sends them) are not the body's
     elif native.camel and type(value) is dict and _snake_envelope(value):
         value = _respelled(value, 1)
     body = _checked(value, native)

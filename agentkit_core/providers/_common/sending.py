@@ -121,10 +121,20 @@ def request_body(
     except NormalizeError as exc:
         raise NormalizeError(f"a native field is not JSON data: {exc.message}", exc.path) from None
     body = with_settings({**first, **fields}, settings)
+    spelled = {_plain_name(k): k for k in settings[0]}
+    for name in extra:
+        twin = spelled.get(_plain_name(name))
+        if twin is not None and twin != name:  # generation_config beside the settings' generationConfig
+            raise ValueError(f"{name}: the settings write this field as {twin}; give it so spelled, once")
     if extra:
         body = merge(body, extra, native_conflict(settings[1]))
     body.update(last)
     return body
+
+
+def _plain_name(name: str) -> str:
+    """``name`` without case or underscores: ``generation_config`` and ``generationConfig`` are one field."""
+    return name.replace("_", "").lower()
 
 
 def extra_headers(own: Mapping[str, str], headers: object, *, stream: bool) -> dict[str, str]:

@@ -91,8 +91,10 @@ dropped) is not sent, since the API refuses empty messages; nor is a text
 part of whitespace only (the API refuses such blocks, which other providers'
 transcripts hold, as in a ``"\\n"`` before a call), in a message, the system or
 a tool result, unless it was read from an Anthropic request (the API took it
-there: ``anthropic.blank_sent``); a message's or the system's plain string
-goes as it came.  What
+there: ``anthropic.blank_sent``) or came in an Anthropic answer (an item with
+``anthropic.type: "message"``: a ``" "`` block streamed before a ``tool_use``
+goes back as it came, which the API takes); a message's or the system's plain
+string goes as it came.  What
 the encoder does with parts that did not come from Anthropic:
 
 * reasoning is sent only when it holds Anthropic's state
@@ -203,6 +205,15 @@ other ``tools[]`` (server tools)        the native dict, verbatim
 
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
+
+Settings and whole turns
+------------------------
+
+``settings=`` (a :class:`~agentkit_core.ModelSettings`) on :func:`request_from_items`,
+:func:`http_request` and :func:`complete` is written into this API's own fields as
+``_settings`` tabulates them, a setting it has no field for refused;
+:func:`settings_from_request` reads them back.  :func:`complete` and
+:func:`acomplete` run a whole turn: request, send, decode, fold, the item.
 
 How this module keeps the shared rules
 --------------------------------------

@@ -36,11 +36,20 @@ def http_request(
 
     The body is ``model``, the transcript, ``tools`` and ``tool_choice`` (:class:`~agentkit_core.ToolSpec`
     values or native tools, a :class:`~agentkit_core.ToolChoice`) as :func:`request_from_items`
-    writes them, then ``settings`` as given (native fields: ``max_tokens``, which
-    the API requires, ``temperature``, ``thinking``, ...), and ``"stream":
-    true`` when ``stream``.  Without ``api_key`` no key header is sent (for a
-    gateway that adds its own).  ``base_url`` replaces
-    ``https://api.anthropic.com``.  Send it with :func:`agentkit_core.http.send`.
+    writes them, the settings' and the native fields, and ``"stream": true`` when
+    ``stream``.  The API requires ``max_tokens``: a request with none (neither
+    ``ModelSettings.max_tokens`` nor the native field) raises ``ValueError``.
+    Without ``api_key`` no key header is sent (for a gateway that adds its own).
+    ``base_url`` replaces ``https://api.anthropic.com``.  Send it with
+    :func:`agentkit_core.http.send`, or run the whole turn with :func:`complete`.
+
+    ``settings`` (a :class:`~agentkit_core.ModelSettings`) are written into the API's own
+    fields (see :mod:`._settings`; one it has no field for raises ``ValueError``);
+    ``native`` fields go as given, objects joined with the settings' key by key, but the
+    same setting given twice, or a field the transcript or the tools write, raises
+    ``ValueError``.  ``headers`` are HTTP headers added to the provider's own, which
+    they cannot replace (``ValueError``; replace the built request's headers with
+    ``dataclasses.replace`` to do it on purpose).
     """
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last = {"stream": True} if stream else {}

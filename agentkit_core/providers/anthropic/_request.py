@@ -162,11 +162,14 @@ def _tool_input(part: ToolCallPart) -> JsonDict:
     return arguments
 
 
-def sendable(block: JsonDict, part: Part) -> bool:
+def sendable(block: JsonDict, part: Part, answered: bool = False) -> bool:
     """Whether ``block`` (of ``part``) goes in a request: the API refuses text blocks of whitespace only
-    (or none) in most places, so only those read from a request it took (:data:`BLANK_SENT`) go back."""
+    (or none) in most places, so only those read from a request it took (:data:`BLANK_SENT`) go back, and
+    those of an Anthropic answer (``answered``: what came from the API goes back to it as it came), unless empty."""
     text = block.get("text") if block.get("type") == "text" else "x"
-    return not isinstance(text, str) or bool(text.strip()) or part.metadata.get(BLANK_SENT) is True
+    if not isinstance(text, str) or text.strip() or part.metadata.get(BLANK_SENT) is True:
+        return True
+    return answered and text != ""
 
 
 def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
@@ -233,6 +236,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
         if block_from_part(parts[0]) == {"type": "text", "text": text}:  # nothing the string would lose
             return text
     blocks = []
+    answered = item.kind is ItemKind.ASSISTANT and item.metadata.get(NS + "type") == "message"  # Anthropic's own answer
     for j, part in enumerate(parts):
         try:
             block = block_from_part(part)
@@ -240,7 +244,7 @@ def _native_content(item: Item, path: str) -> str | list[JsonDict]:
                 raise NormalizeError(f"the system prompt holds only text, not a {block.get('type')} block")
         except NormalizeError as exc:
             raise NormalizeError(f"cannot send this part to the Anthropic Messages API: {exc.message}", f"{path}.parts[{j}]") from None
-        if block is not None and sendable(block, part):
+        if block is not None and sendable(block, part, answered):
             blocks.append(block)
     return blocks
 

@@ -37,9 +37,18 @@ def http_request(
     ``:generateContent``, or ``:streamGenerateContent?alt=sse`` when
     ``stream`` (server-sent events).  The body is what :func:`request_from_items`
     writes (``contents``, ``systemInstruction``, ``tools``, ``toolConfig``),
-    then ``settings`` as given (``generationConfig``, ``safetySettings``, ...).
-    ``base_url`` replaces ``https://generativelanguage.googleapis.com/v1beta``.
-    Send it with :func:`agentkit_core.http.send`.
+    then the settings' ``generationConfig`` and the native fields (``safetySettings``,
+    ...).  ``base_url`` replaces ``https://generativelanguage.googleapis.com/v1beta``.
+    Send it with :func:`agentkit_core.http.send`, or run the whole turn with
+    :func:`complete`.
+
+    ``settings`` (a :class:`~agentkit_core.ModelSettings`) are written into the API's own
+    fields (see :mod:`._settings`; one it has no field for raises ``ValueError``);
+    ``native`` fields go as given, objects joined with the settings' key by key, but the
+    same setting given twice, or a field the transcript or the tools write, raises
+    ``ValueError``.  ``headers`` are HTTP headers added to the provider's own, which
+    they cannot replace (``ValueError``; replace the built request's headers with
+    ``dataclasses.replace`` to do it on purpose).
     """
     name = checked_model(model)
     path = name if "/" in name else "models/" + name

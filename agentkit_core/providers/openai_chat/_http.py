@@ -33,12 +33,20 @@ def http_request(
     """The request for a turn on ``items``: ``Authorization: Bearer <api_key>``, a JSON body.
 
     The body is ``model``, the messages and tools :func:`request_from_items`
-    writes, then ``settings`` as given (native fields: ``max_completion_tokens``,
-    ``temperature``, ``reasoning_effort``, ...).  With ``stream``:
+    writes, then the settings' and the native fields.  With ``stream``:
     ``"stream": true`` and ``"stream_options": {"include_usage": true}`` (so
-    the last chunk carries the usage), unless ``settings`` gives its own
-    ``stream_options``.  ``base_url`` replaces ``https://api.openai.com/v1``
-    (any server that speaks the API).  Send it with :func:`agentkit_core.http.send`.
+    the last chunk carries the usage), unless a native ``stream_options`` is
+    given.  ``base_url`` replaces ``https://api.openai.com/v1`` (any server
+    that speaks the API).  Send it with :func:`agentkit_core.http.send`, or run
+    the whole turn with :func:`complete`.
+
+    ``settings`` (a :class:`~agentkit_core.ModelSettings`) are written into the API's own
+    fields (see :mod:`._settings`; one it has no field for raises ``ValueError``);
+    ``native`` fields go as given, objects joined with the settings' key by key, but the
+    same setting given twice, or a field the transcript or the tools write, raises
+    ``ValueError``.  ``headers`` are HTTP headers added to the provider's own, which
+    they cannot replace (``ValueError``; replace the built request's headers with
+    ``dataclasses.replace`` to do it on purpose).
     """
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last: dict[str, Any] = {}

@@ -110,6 +110,10 @@ def content_entry(part: Part) -> JsonValue:
             return {**native_fields(md), "type": "refusal", "refusal": part.text}
         own = {"annotations": md[CHAT + "annotations"]} if TYPE_KEY in md and CHAT + "annotations" in md else {}
         return {**native_fields(md), **copy_json(own), "type": "text", "text": part.text}
+    if isinstance(part, ReasoningPart) and md.get(TYPE_KEY) == "thinking":  # a Mistral thinking entry, as it came
+        entry: JsonDict = {"type": "thinking", **native_fields(md)}
+        entry.setdefault("thinking", [{"type": "text", "text": part.summary or ""}])
+        return entry
     if isinstance(part, StructuredPart):
         return {"type": "text", "text": dumps(part.value)}
     if isinstance(part, MediaPart):
@@ -200,7 +204,9 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
     for j, part in parts:
         md = part.metadata
         try:
-            if isinstance(part, ReasoningPart):
+            if isinstance(part, ReasoningPart) and md.get(TYPE_KEY) == "thinking":
+                entries.append((part, content_entry(part)))
+            elif isinstance(part, ReasoningPart):
                 field = md.get(REASONING_FIELD_KEY)
                 if (PROVIDER_KEY not in md and isinstance(field, str) and field in REASONING_FIELDS
                         and part.summary is not None):

@@ -222,6 +222,8 @@ def content_part(p: Any) -> Part:
         part = TextPart(p["text"], metadata=carry(p, ("type", "text"), CHAT))
         if "annotations" in p:  # the entry's own, not a response's: the type says so, and they go back
             part = part.with_metadata({**part.metadata, TYPE_KEY: "text"})
+    elif ptype == "thinking" and isinstance(inner, list) and all(type(t) is dict and type(t.get("text")) is str for t in inner):
+        part = _thinking(p, inner)
     elif ptype == "refusal" and type(p.get("refusal")) is str:
         part = TextPart(p["refusal"], metadata=carry(p, ("refusal",), CHAT))
     elif ptype == "image_url" and isinstance(inner, dict) and type(inner.get("url")) is str:
@@ -231,6 +233,16 @@ def content_part(p: Any) -> Part:
     elif ptype == "file" and isinstance(inner, dict):
         part = _file(p, inner)
     return part if part is not None else verbatim(p)
+
+
+def _thinking(p: JsonDict, pieces: list[JsonDict]) -> ReasoningPart:
+    """A Mistral thinking entry, ``{"type": "thinking", "thinking": [{"type": "text", "text": ...}]}``: its text the
+    reasoning's summary.  A list the summary writes back exactly (one plain text piece) is consumed; any other stays
+    verbatim in ``openai.chat.thinking``, so the entry goes back as it came."""
+    plain = len(pieces) == 1 and pieces[0].keys() == {"type", "text"} and pieces[0]["type"] == "text"
+    md = carry(p, ("type", "thinking") if plain else ("type",), CHAT)
+    md[TYPE_KEY] = "thinking"
+    return ReasoningPart("".join(t["text"] for t in pieces), metadata=md)
 
 
 def _nested(p: JsonDict, inner: JsonDict, consumed: Iterable[str]) -> dict[str, JsonValue]:

@@ -413,7 +413,7 @@ class ChatStreamDecoder:
             body["usage"] = copy_json(self._usage)
         return body
 
-    def finish_all(self, parts: Sequence[Part] | FoldState, /) -> list[Item]:
+    def finish_all(self, parts: Sequence[Part] | FoldState) -> list[Item]:
         """The folded parts of the whole stream -> one item per choice, in choice order.
 
         ``parts`` is ``FoldState.parts``, or ``finalize()`` for a stream cut
@@ -473,7 +473,7 @@ class ChatStreamDecoder:
             for n, (c, st) in enumerate((c, self._choices[c]) for c in order)
         ]
 
-    def finish(self, parts: Sequence[Part] | FoldState, /) -> Item:
+    def finish(self, parts: Sequence[Part] | FoldState) -> Item:
         """The folded parts -> the first choice's item (:meth:`finish_all` gives every choice's).
 
         ``parts`` may be the fold state itself (its open parts then close as they stand, not lost) or its parts.

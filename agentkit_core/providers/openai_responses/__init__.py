@@ -207,6 +207,15 @@ other ``tools[]`` (hosted, MCP, custom)    the native dict, verbatim
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
 
+Settings and whole turns
+------------------------
+
+``settings=`` (a :class:`~agentkit_core.ModelSettings`) on :func:`request_from_items`,
+:func:`http_request` and :func:`complete` is written into this API's own fields as
+``_settings`` tabulates them, a setting it has no field for refused;
+:func:`settings_from_request` reads them back.  :func:`complete` and
+:func:`acomplete` run a whole turn: request, send, decode, fold, the item.
+
 How this module keeps the shared rules
 --------------------------------------
 
@@ -242,7 +251,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ... import Item, ItemKind
-from ._held import RESPONSE
+from ._held import RESPONSE, unaliased
 from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
@@ -291,7 +300,7 @@ def items_from_response(body: Any) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = take(body, RESPONSE)
+    response = unaliased(take(body, RESPONSE))
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]

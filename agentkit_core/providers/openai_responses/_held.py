@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._common.held import Native
 
 PROVIDER = "openai_responses"
@@ -15,7 +17,7 @@ _NULLABLE = frozenset(
      "upstream_inference_cost", "param", "code", "conversation", "prompt", "service_tier")
 )
 #: The caller's own JSON: a tool's parameters or schema.
-_OPAQUE = frozenset(("parameters", "schema", "input_schema"))
+_OPAQUE = frozenset(("parameters", "schema", "schema_", "input_schema"))
 
 
 def _event(body: dict[str, object]) -> bool:
@@ -30,3 +32,14 @@ RESPONSE = Native(
 REQUEST = Native(PROVIDER, "a request body", "request", ("input", "instructions"), None, _NULLABLE, _OPAQUE)
 EVENT = Native(PROVIDER, "a stream event", "stream event", ("type",), _event, _NULLABLE, _OPAQUE)
 USAGE = Native(PROVIDER, "a usage object", "usage", nullable=_NULLABLE)
+
+
+def unaliased(response: Any) -> Any:
+    """``response`` with ``text.format.schema`` spelled as the API spells it: the openai SDK's ``model_dump()``
+    (without ``by_alias``) writes pydantic's alias ``schema_``, which is no field of the API's."""
+    text = response.get("text") if isinstance(response, dict) else None
+    fmt = text.get("format") if isinstance(text, dict) else None
+    if not isinstance(fmt, dict) or "schema_" not in fmt or "schema" in fmt:
+        return response
+    fmt = {("schema" if k == "schema_" else k): v for k, v in fmt.items()}
+    return {**response, "text": {**text, "format": fmt}}  # type: ignore[dict-item]

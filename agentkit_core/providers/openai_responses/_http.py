@@ -33,10 +33,18 @@ def http_request(
     """The request for a turn on ``items``: ``Authorization: Bearer <api_key>``, a JSON body.
 
     The body is ``model``, the input and tools :func:`request_from_items`
-    writes, then ``settings`` as given (native fields: ``max_output_tokens``,
-    ``reasoning``, ``store``, ...), and ``"stream": true`` when ``stream``.
-    ``base_url`` replaces ``https://api.openai.com/v1``.  Send it with
-    :func:`agentkit_core.http.send`.
+    writes, then the settings' and the native fields (``store``, ``include``, ...),
+    and ``"stream": true`` when ``stream``.  ``base_url`` replaces
+    ``https://api.openai.com/v1``.  Send it with :func:`agentkit_core.http.send`,
+    or run the whole turn with :func:`complete`.
+
+    ``settings`` (a :class:`~agentkit_core.ModelSettings`) are written into the API's own
+    fields (see :mod:`._settings`; one it has no field for raises ``ValueError``);
+    ``native`` fields go as given, objects joined with the settings' key by key, but the
+    same setting given twice, or a field the transcript or the tools write, raises
+    ``ValueError``.  ``headers`` are HTTP headers added to the provider's own, which
+    they cannot replace (``ValueError``; replace the built request's headers with
+    ``dataclasses.replace`` to do it on purpose).
     """
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     last = {"stream": True} if stream else {}

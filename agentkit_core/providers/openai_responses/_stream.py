@@ -29,7 +29,7 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from ._held import EVENT
+from ._held import EVENT, unaliased
 from .._common import JsonDict, copy_json, count, str_or_none
 from .._common.held import take
 from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
@@ -110,6 +110,8 @@ class ResponsesStreamDecoder:
     def feed(self, event: Any) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
         checked = copy_json(take(event, EVENT))  # the decoder keeps and updates parts of it
+        if "response" in checked:
+            checked["response"] = unaliased(checked["response"])
         etype = checked.get("type")
         if etype is None and isinstance(checked.get("error"), dict):
             etype = "error"  # {"error": {...}}: an error payload with no event type
