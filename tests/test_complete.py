@@ -249,6 +249,20 @@ class CompleteTest(Loop):
                 anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain())
         self.assertEqual(caught.exception.status, 400)
 
+    def test_retries_and_headers_reach_the_wire(self) -> None:
+        busy = json_reply(503, b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', [("retry-after-ms", "1")])
+        stream = sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))
+        with Loopback([busy, stream]) as server:
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, retries=1, transport=plain(),
+                                        headers={"anthropic-beta": "b-1"})
+            self.assertIs(answer.finish_reason, FinishReason.COMPLETED)
+            self.assertEqual(len(server.requests), 2)
+            self.assertEqual(server.requests[1].headers.get("anthropic-beta"), "b-1")
+        with Loopback([busy]) as server:
+            with self.assertRaises(ProviderError):
+                anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, retries=0, transport=plain())
+            self.assertEqual(len(server.requests), 1)
+
     def test_no_answer_at_all_raises(self) -> None:
         with Loopback([json_reply(200, b"{}")]) as server:
             url = server.url()

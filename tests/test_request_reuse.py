@@ -34,13 +34,13 @@ from agentkit_core import (
     InlineText,
     Uri,
 )
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import openai_chat
 from agentkit_core.providers._common import reuse
 
 from tests import recorded
 from tests.capability import needs_threads
 
-PROVIDERS = {"anthropic": anthropic, "gemini": gemini, "openai_chat": openai_chat, "openai_responses": openai_responses}
+PROVIDERS = recorded.PROVIDERS  # one per registry row
 SETTINGS: dict[str, dict[str, Any]] = {"anthropic": {"max_tokens": 64}}
 
 

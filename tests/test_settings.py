@@ -14,10 +14,11 @@ from agentkit_core import Item, ItemKind, ModelSettings, ToolChoice, ToolSpec
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.providers._registry import PROVIDERS, capabilities
 from agentkit_core.settings import SETTING_NAMES
+from tests import recorded
 
 ITEMS = [Item.text(ItemKind.SYSTEM, "Be brief."), Item.text(ItemKind.USER, "Hi")]
 SCHEMA = {"type": "object", "title": "Answer", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-MODULES = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
+MODULES = recorded.PROVIDERS  # one per registry row
 REFUSED = "refused"
 
 #: setting -> value, then per provider the native fields it must write (REFUSED: a ValueError).
@@ -80,6 +81,7 @@ class ModelSettingsTest(unittest.TestCase):
         for kw, error in (
             ({"temperature": 2.5}, ValueError), ({"temperature": -0.1}, ValueError), ({"temperature": "0.5"}, TypeError),
             ({"temperature": True}, TypeError), ({"temperature": float("nan")}, ValueError), ({"top_p": 1.5}, ValueError),
+            ({"temperature": 2**1100}, ValueError), ({"top_p": float("inf")}, ValueError), ({"seed": 2**64}, ValueError),
             ({"max_tokens": 0}, ValueError), ({"max_tokens": 1.0}, TypeError), ({"max_tokens": True}, TypeError),
             ({"reasoning_budget": -1}, ValueError), ({"stop": "END"}, TypeError), ({"stop": ["END", 3]}, TypeError),
             ({"stop": [""]}, ValueError), ({"stop": []}, ValueError), ({"seed": 1.5}, TypeError),
