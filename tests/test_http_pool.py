@@ -328,7 +328,21 @@ class PoolTest(unittest.TestCase):
 
 
 class SharedTransportTest(unittest.TestCase):
+    def test_webassembly_makes_no_pool(self) -> None:
+        import sys
+        from unittest import mock
+
+        from agentkit_core.http import _sockets
+        from agentkit_core.http._client import _default_transport
+
+        shared = _sockets._shared
+        with mock.patch.object(sys, "platform", "emscripten"):
+            self.assertNotIsInstance(_default_transport(), SocketTransport)  # the browser's fetch: no sockets, no pool
+        self.assertIs(_sockets._shared, shared)
+
     def test_one_transport_and_one_context_for_sends_given_none(self) -> None:
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
         from agentkit_core.http._client import _default_transport
         from agentkit_core.http._sockets import shared_transport
 
