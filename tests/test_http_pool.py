@@ -224,6 +224,19 @@ class PoolTest(unittest.TestCase):
         self.assertEqual(bodies, [b"0", b"1", b"2"])
         self.assertEqual((server.connections, len(server.heads)), (3, 3))
 
+    def test_the_servers_keep_alive_timeout_is_honoured(self) -> None:
+        answer = ok(b"x", b"Keep-Alive: timeout=1, max=100")  # kept for 1 s less a second: not kept idle at all
+        with KeepAliveServer(lambda c, r, h: answer) as server:
+            get(self.transport, server.url())
+            time.sleep(0.01)
+            get(self.transport, server.url())
+        self.assertEqual(server.connections, 2)
+        with KeepAliveServer(lambda c, r, h: ok(b"x", b"Keep-Alive: timeout=5")) as server:
+            get(self.transport, server.url())
+            time.sleep(0.01)
+            get(self.transport, server.url())
+        self.assertEqual(server.connections, 1)
+
     def test_a_forked_child_starts_with_an_empty_pool(self) -> None:
         from unittest import mock
 
