@@ -35,7 +35,7 @@ from ... import (
 from .._common import JsonDict, b64encode, bare, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
 from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
-from .._common.reuse import Kept, fresh
+from .._common.reuse import Kept, Layered, fresh
 from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
 from ._response import Calls, parts_from_content
@@ -88,7 +88,7 @@ class Encoder:
     """Builds native parts for one transcript, remembering its function calls."""
 
     def __init__(self) -> None:
-        self.calls: dict[str, tuple[str, bool]] = {}
+        self.calls: Layered[tuple[str, bool]] = Layered()
 
     def part(self, part: Part) -> JsonDict | None:
         """``part`` as a native part, or ``None`` when it is another provider's state (dropped)."""
@@ -298,7 +298,7 @@ class Build:
 
     def copy(self) -> Build:
         build = type(self)()
-        build.encoder.calls = dict(self.encoder.calls)
+        build.encoder.calls = self.encoder.calls.copy()
         build.contents = [{**c, "parts": list(c["parts"])} for c in self.contents]  # the open one grows in place
         build.steps, build.system, build.last, build.as_sent = list(self.steps), list(self.system), self.last, set(self.as_sent)
         return build
@@ -354,7 +354,7 @@ class Build:
                 parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": call_id}})  # type: ignore[attr-defined]
             elif kind is ToolResultPart:
                 call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
-                name, invented = calls[call_id]
+                name, invented = calls.get(call_id) or ("", False)  # known: the first loop checked
                 key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
                 if type(output) is TextOutput:
                     response: JsonDict = {key: output.text}
