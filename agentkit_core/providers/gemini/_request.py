@@ -119,8 +119,9 @@ class Encoder:
         signature = metadata.get(SIGNATURE)
         if isinstance(signature, str) and from_gemini(metadata):
             native["thoughtSignature"] = signature
-        omit(native, marked_paths(metadata, OMITTED))
-        return respell(native, marked_paths(metadata, SNAKE))
+        if OMITTED in metadata:
+            omit(native, marked_paths(metadata, OMITTED))
+        return respell(native, marked_paths(metadata, SNAKE)) if SNAKE in metadata else native
 
     def _call(self, part: ToolCallPart) -> JsonDict:
         invented = part.metadata.get(INVENTED_ID_KEY) is True
@@ -238,7 +239,7 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
             raise exc.under(f"parts[{n}]") from None
         if native is not None:
             parts.append(native)
-            if "thoughtSignature" in marked_paths(part.metadata, OMITTED):
+            if OMITTED in part.metadata and "thoughtSignature" in marked_paths(part.metadata, OMITTED):
                 as_sent.add(id(native))
     if not parts:
         return None
