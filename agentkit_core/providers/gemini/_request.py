@@ -334,39 +334,38 @@ class Build:
         """:func:`_content` of an item that carries nothing (no metadata on it or its parts) of texts, calls and
         text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other."""
         calls = self.encoder.calls
+        parts: list[JsonDict] = []
+        made: list[ToolCallPart] = []  # the item's calls, known to later items once the item is taken
         for part in item.parts:
             kind = type(part)
             if not bare(part.metadata):
                 return None
-            if kind is ToolResultPart:
-                known = calls.get(part.call_id.value)  # type: ignore[attr-defined]
-                if known is None or type(part.output) not in _PLAIN_OUTPUTS:  # type: ignore[attr-defined]
-                    return None
-            elif not (kind is TextPart or kind is ToolCallPart or kind is ReasoningPart):
-                return None
-        parts: list[JsonDict] = []
-        for part in item.parts:
-            kind = type(part)
             if kind is TextPart:
                 parts.append({"text": part.text})
             elif kind is ToolCallPart:
-                call_id = part.id.value  # type: ignore[attr-defined]
-                calls[call_id] = (part.name, False)  # type: ignore[attr-defined]
-                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": call_id}})  # type: ignore[attr-defined]
+                made.append(part)  # type: ignore[arg-type]
+                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": part.id.value}})  # type: ignore[attr-defined]
             elif kind is ToolResultPart:
                 call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
-                name, invented = calls.get(call_id) or ("", False)  # known: the first loop checked
+                known = None if made else calls.get(call_id)  # a result after a call of its own item: the general path
+                if known is None:
+                    return None
                 key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
                 if type(output) is TextOutput:
                     response: JsonDict = {key: output.text}
-                else:
+                elif type(output) is StructuredOutput:
                     value = output.value
                     response = copy_json(value) if isinstance(value, dict) else {key: copy_json(value)}
-                result: JsonDict = {"name": name, "response": response}
-                if not invented:
+                else:
+                    return None
+                result: JsonDict = {"name": known[0], "response": response}
+                if not known[1]:
                     result["id"] = call_id
                 parts.append({"functionResponse": result})
-            # reasoning Gemini did not mark is not its to send back: dropped
+            elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
+                return None
+        for call in made:
+            calls[call.id.value] = (call.name, False)
         if not parts:
             return _NOTHING
         return {"role": role, "parts": parts}
