@@ -37,7 +37,7 @@ from ... import Item
 from . import JsonDict
 from .native import checked_list
 
-__all__ = ("Build", "Kept", "Layered", "Raw", "fresh", "json_bytes", "encoder", "disabled", "clear", "SLOTS")
+__all__ = ("Build", "Kept", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "encoder", "disabled", "clear", "SLOTS")
 
 V = TypeVar("V")
 
@@ -135,6 +135,12 @@ class Layered(Generic[V]):
 
 
 _LAYER = 64
+
+
+def by_kind(table: Any) -> Dict[int, Any]:
+    """``table`` (item kind -> value) keyed by each kind's ``id()``, for the encoders' fast paths: an enum
+    member hashes in Python at every dict lookup, an ``int`` in C (members are singletons)."""
+    return {id(kind): value for kind, value in table.items()}
 
 
 class Raw:

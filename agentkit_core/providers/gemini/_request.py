@@ -254,6 +254,8 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
 #: Kinds whose consecutive items that did not come from Gemini go as one content: Gemini takes
 #: a turn's parallel calls, and their results, each in one content.
 _ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
+#: Kinds looked up once: reading an enum member off its class costs more than a global.
+_SYSTEM, _DEVELOPER, _ASSISTANT = ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.ASSISTANT
 
 
 def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
@@ -305,8 +307,9 @@ class Build:
         return build
 
     def add(self, n: int, item: Item) -> None:
-        instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
-        role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
+        kind = item.kind
+        instruction = kind is _SYSTEM or kind is _DEVELOPER
+        role = None if instruction else "model" if kind is _ASSISTANT else "user"
         content = self._bare(item, role) if self.fast and role is not None and bare(item.metadata) else None
         plain = content is not None  # nothing on the item or its parts says Gemini made it
         try:
@@ -321,14 +324,14 @@ class Build:
         elif content is not None:
             contents, last = self.contents, self.last
             foreign = plain or (not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts))
-            if contents and foreign and item.kind is last and item.kind in _ONE_TURN:
+            if contents and foreign and kind is last and kind in _ONE_TURN:
                 contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
             else:
                 contents.append(content)
                 self.steps.append(False)
-            if item.kind is ItemKind.ASSISTANT:
+            if kind is _ASSISTANT:
                 self.steps[-1] = True
-            self.last = item.kind
+            self.last = kind
 
     def _bare(self, item: Item, role: str) -> JsonDict | None:
         """:func:`_content` of an item that carries nothing (no metadata on it or its parts) of texts, calls and
