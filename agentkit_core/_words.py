@@ -5,8 +5,9 @@ Python argument of the wrong type, its type's name and never its value
 (which may be an API key): ``TextPart.text: expected a string, found int``;
 for a native JSON field, the value when it is a short scalar, else the kind
 of container, as :func:`describe` says: ``choices[0].index: expected an
-integer, found 'x'``, ``messages: expected an array, found an object``.
-Nouns are plain English (a string, an integer, a boolean, a number, an
+integer, found 'x'``, ``messages: expected an array, found an object``; a
+required field that is absent, ``found nothing`` (the providers' typed readers,
+``providers/_common/fields.py``).  Nouns are plain English (a string, an integer, a boolean, a number, an
 object, an array, bytes) or a class's own name (a ToolCallId).
 
 The wire's decoders (``from_dict`` of the values, :mod:`._codec`) keep serde's

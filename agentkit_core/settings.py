@@ -27,7 +27,7 @@ _OWNER = "ModelSettings"
 def _number(v: object, name: str, low: float, high: float) -> float | int:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise TypeError(f"{_OWNER}.{name}: expected a number, found {type(v).__name__}")
-    if not (math.isfinite(v) and low <= v <= high):
+    if not (low <= v <= high and math.isfinite(v)):  # the range first: a huge int has no float to test
         raise NormalizeError(f"expected a number from {low:g} to {high:g}, found {v!r}", f"{_OWNER}.{name}")
     return v
 

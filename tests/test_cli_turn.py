@@ -124,10 +124,14 @@ class TurnCommandTest(unittest.TestCase):
         schema = os.path.join(os.path.dirname(self.path), "schema.json")
         with open(schema, "w", encoding="utf-8") as f:
             json.dump({"type": "object"}, f)
+        tools = os.path.join(os.path.dirname(self.path), "tools.json")
+        with open(tools, "w", encoding="utf-8") as f:
+            json.dump([ToolSpec("get_weather", "The weather now", {"type": "object"}).to_dict()], f)
         with Loopback([sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))]) as server:
             base = [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1", "--base-url", server.url()]
             done = subprocess.run([*base, "--max-tokens", "300", "--temperature", "0.3", "--stop", "END", "--stop", "FIN",
-                                   "--reasoning-budget", "1024", "--output-schema", schema, "--no-parallel-tool-calls", self.path],
+                                   "--reasoning-budget", "1024", "--output-schema", schema, "--no-parallel-tool-calls", "--tools", tools,
+                                   self.path],
                                   capture_output=True, text=True, env=self.env, timeout=120)
             self.assertEqual(done.returncode, 0, done.stderr)
             body = json.loads(server.requests[0].body)

@@ -31,7 +31,9 @@ from agentkit_core import (
     ReasoningPart,
     TextPart,
     ToolCallPart,
+    close_unanswered,
     fold_all,
+    unanswered_calls,
 )
 from agentkit_core.http import ProviderError, TransportError
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
@@ -247,11 +249,48 @@ class CompleteTest(Loop):
                 anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain())
         self.assertEqual(caught.exception.status, 400)
 
+    def test_retries_and_headers_reach_the_wire(self) -> None:
+        busy = json_reply(503, b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', [("retry-after-ms", "1")])
+        stream = sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))
+        with Loopback([busy, stream]) as server:
+            answer = anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, retries=1, transport=plain(),
+                                        headers={"anthropic-beta": "b-1"})
+            self.assertIs(answer.finish_reason, FinishReason.COMPLETED)
+            self.assertEqual(len(server.requests), 2)
+            self.assertEqual(server.requests[1].headers.get("anthropic-beta"), "b-1")
+        with Loopback([busy]) as server:
+            with self.assertRaises(ProviderError):
+                anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, retries=0, transport=plain())
+            self.assertEqual(len(server.requests), 1)
+
     def test_no_answer_at_all_raises(self) -> None:
         with Loopback([json_reply(200, b"{}")]) as server:
             url = server.url()
         with self.assertRaises(TransportError):
             anthropic.complete(ASK, model="m", base_url=url, settings=LIMIT, transport=plain(), retries=0)
+
+    def test_the_readmes_loop_keeps_a_valid_transcript_when_a_stream_is_cut(self) -> None:
+        """The README's agent loop, its first answer cut mid-call: it stops, and what it appended is a valid next request."""
+        raw = recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt")
+        events = [e + b"\n\n" for e in raw.split(b"\n\n") if e.strip()]
+        calls = [n for n, e in enumerate(events) if b'"id":"call_' in e.replace(b" ", b"")]
+        cut = b"".join(events[: calls[1] + 1])  # the first call whole, the second begun
+        with Loopback([sse_reply(cut)]) as server:
+            transcript = list(ASK)
+            for _ in range(5):
+                answer = openai_chat.complete(transcript, model="m", base_url=server.url(), transport=plain())
+                transcript.append(answer)
+                if answer.finish_reason in (FinishReason.CANCELLED, FinishReason.ERROR):
+                    closing = close_unanswered(transcript, "the turn was cut short")
+                    transcript += [closing] if closing else []
+                    break
+                if not answer.tool_calls():
+                    break
+        self.assertIs(transcript[1].finish_reason, FinishReason.ERROR)
+        self.assertEqual(len(transcript[1].tool_calls()), 1)
+        self.assertEqual(len(transcript[1].metadata[STREAM_CUT_KEY]["dropped_calls"]), 1)  # type: ignore[index]
+        self.assertEqual(unanswered_calls(transcript), [])
+        openai_chat.request_from_items(transcript)  # the next request builds
 
     def test_tool_calls_come_back_as_parts(self) -> None:
         with Loopback([sse_reply(recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt"))]) as server:

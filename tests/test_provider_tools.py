@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from agentkit_core import Item, ItemKind, NormalizeError, ToolAnnotations, ToolChoice, ToolSpec
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import PROVIDERS, anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 from tests.mutation import ODD_VALUES, mutate, outcome
 
@@ -26,8 +26,8 @@ SPECS = [
     ToolSpec("grep", "Search files", {"type": "object", "properties": {"pattern": {"type": "string"}}}, output_schema={"type": "array"}),
 ]
 CHOICES = [ToolChoice.auto(), ToolChoice.none(), ToolChoice.required(), ToolChoice.tool("get_weather")]
-#: Gemini has no setting for parallel calls: a choice goes without it.
-PARALLEL = {"anthropic": True, "openai_chat": True, "openai_responses": True, "gemini": False}
+#: Whether the API has a setting for parallel calls (Gemini has none: a choice goes without it), as the registry says.
+PARALLEL = {row.module: "parallel_tool_calls" in row.capabilities.settings for row in PROVIDERS}
 
 
 def tool_fields(name: str, body: dict[str, Any]) -> dict[str, Any]:

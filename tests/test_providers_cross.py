@@ -63,7 +63,7 @@ CORE_SHARED = {"_words": {"an", "describe", "wrong_type"}, "_detect": {"NAMES", 
 #: Each public provider package, as the registry lists them.
 PROVIDER_NAMES = tuple(row.module for row in agentkit_core.providers.PROVIDERS)
 #: The private modules every provider package has, named for their role (ARCHITECTURE.md, "Providers").
-ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http")
+ROLE_MODULES = ("_request", "_response", "_stream", "_keys", "_tools", "_held", "_http", "_settings", "_complete")
 
 
 def provider_modules() -> list[str]:

@@ -65,7 +65,7 @@ class DirTest(unittest.TestCase):
                 submodules = {n for n, v in vars(module).items() if isinstance(v, ModuleType) and not n.startswith("_")}
                 self.assertLessEqual(set(module.__all__), names, "a public name dir() leaves out")
                 extra = names - set(module.__all__) - submodules - {"__version__"}
-                self.assertEqual(extra, set(), "dir() shows names that are not public")
+                self.assertEqual(extra, set(), "dir() shows names that are not public: give the module a __dir__ returning __all__")
                 self.assertFalse({n for n in names if n.startswith("_") and n != "__version__"})
 
     def test_dir_of_the_top_package_and_a_provider(self) -> None:
@@ -121,6 +121,17 @@ class ProvidersAgreeTest(unittest.TestCase):
                 closed = decoder.close_all(state, FinishReason.CANCELLED)
                 self.assertEqual(closed, [decoder.close(state, FinishReason.CANCELLED)])
                 self.assertIs(closed[0].finish_reason, FinishReason.CANCELLED)
+
+    def test_functions_defined_in_private_modules_are_named_as_the_package_s(self) -> None:
+        """``repr``, ``help()`` and pickling name the provider package, not the private module a function lives in."""
+        import pickle
+
+        for provider, module in recorded.PROVIDERS.items():
+            for name in ("http_request", "request_from_items", "items_from_request", "complete", "acomplete"):
+                function = getattr(module, name)
+                with self.subTest(provider=provider, function=name):
+                    self.assertEqual((function.__module__, function.__qualname__), (module.__name__, name))
+                    self.assertIs(pickle.loads(pickle.dumps(function)), function)
 
     def test_anthropic_finish_reason_keeps_its_former_keyword(self) -> None:
         from agentkit_core.providers import anthropic

@@ -34,13 +34,13 @@ from agentkit_core import (
     InlineText,
     Uri,
 )
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import openai_chat
 from agentkit_core.providers._common import reuse
 
 from tests import recorded
 from tests.capability import needs_threads
 
-PROVIDERS = {"anthropic": anthropic, "gemini": gemini, "openai_chat": openai_chat, "openai_responses": openai_responses}
+PROVIDERS = recorded.PROVIDERS  # one per registry row
 SETTINGS: dict[str, dict[str, Any]] = {"anthropic": {"max_tokens": 64}}
 
 
@@ -253,6 +253,38 @@ class FastPathTest(unittest.TestCase):
                 items = bare_transcript(rng, rng.randrange(1, 12))
                 with self.subTest(provider=name, round=round_):
                     self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
+
+    def test_chat_tool_calls_decode_on_the_fast_path_as_on_the_general_one(self) -> None:
+        from agentkit_core.providers.openai_chat._response import _tool_call_part
+
+        class Native(dict):  # type: ignore[type-arg]  # not exactly a dict: the general path takes it
+            pass
+
+        rng = random.Random(7)
+        texts = ['{"a":1}', '{"a": 1}', "{}", "", "  ", '{"x":"\\u00e9"}', '{"n":1e5}', "[1,2]", "not json", '{"a":1.0}']
+        for n in range(300):
+            function: dict[str, Any] = {"name": rng.choice(["read", "", None]), "arguments": rng.choice(texts + [None])}
+            if rng.random() < 0.1:
+                function["strict"] = True
+            call: dict[str, Any] = {"id": rng.choice([f"call_{n}", None, ""]), "type": rng.choice(["function", "function", "custom"]),
+                                    "function": function}
+            if rng.random() < 0.1:
+                call["index"] = 0
+            if rng.random() < 0.1:
+                call["extra"] = {"k": 1}
+            with self.subTest(call=call):
+                self.assertEqual(self.decoded(_tool_call_part, call), self.decoded(_tool_call_part, Native(call)))
+
+    @staticmethod
+    def decoded(decode: Any, call: Any) -> Any:
+        try:
+            part = decode(call, False)
+        except (NormalizeError, TypeError, ValueError) as exc:
+            return f"{type(exc).__name__} {exc}"
+        data = part.to_dict()
+        if isinstance(part, ToolCallPart) and part.metadata.get("agentkit.invented_id") is True:
+            data["ToolCall"]["id"] = "invented"  # each decode invents its own
+        return json.dumps(data)
 
     @staticmethod
     def outcome(build: Any, items: list[Item]) -> Any:

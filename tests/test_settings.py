@@ -14,10 +14,11 @@ from agentkit_core import Item, ItemKind, ModelSettings, ToolChoice, ToolSpec
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.providers._registry import PROVIDERS, capabilities
 from agentkit_core.settings import SETTING_NAMES
+from tests import recorded
 
 ITEMS = [Item.text(ItemKind.SYSTEM, "Be brief."), Item.text(ItemKind.USER, "Hi")]
 SCHEMA = {"type": "object", "title": "Answer", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-MODULES = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini}
+MODULES = recorded.PROVIDERS  # one per registry row
 REFUSED = "refused"
 
 #: setting -> value, then per provider the native fields it must write (REFUSED: a ValueError).
@@ -56,8 +57,13 @@ TABLE: dict[str, tuple[Any, dict[str, Any]]] = {
 }
 
 
+SPEC = ToolSpec("get_weather", "The weather now", {"type": "object"})
+
+
 def body_of(module: Any, **kw: Any) -> dict[str, Any]:
     kw.setdefault("settings", None)
+    if kw["settings"] is not None and kw["settings"].parallel_tool_calls is not None:
+        kw.setdefault("tools", [SPEC])  # written only beside tools
     if module is anthropic and "max_tokens" not in kw and (kw["settings"] is None or kw["settings"].max_tokens is None):
         kw["max_tokens"] = 64
     return json.loads(module.http_request(ITEMS, model="m", **kw).body)  # type: ignore[no-any-return]
@@ -75,6 +81,7 @@ class ModelSettingsTest(unittest.TestCase):
         for kw, error in (
             ({"temperature": 2.5}, ValueError), ({"temperature": -0.1}, ValueError), ({"temperature": "0.5"}, TypeError),
             ({"temperature": True}, TypeError), ({"temperature": float("nan")}, ValueError), ({"top_p": 1.5}, ValueError),
+            ({"temperature": 2**1100}, ValueError), ({"top_p": float("inf")}, ValueError), ({"seed": 2**64}, ValueError),
             ({"max_tokens": 0}, ValueError), ({"max_tokens": 1.0}, TypeError), ({"max_tokens": True}, TypeError),
             ({"reasoning_budget": -1}, ValueError), ({"stop": "END"}, TypeError), ({"stop": ["END", 3]}, TypeError),
             ({"stop": [""]}, ValueError), ({"stop": []}, ValueError), ({"seed": 1.5}, TypeError),
@@ -126,8 +133,9 @@ class MappingTest(unittest.TestCase):
                         with self.assertRaises(ValueError):
                             module.request_from_items(ITEMS, settings=settings)
                         continue
-                    fields = module.request_from_items(ITEMS, settings=settings)
-                    transcript = module.request_from_items(ITEMS)
+                    tools = [SPEC] if name == "parallel_tool_calls" else []
+                    fields = module.request_from_items(ITEMS, settings=settings, tools=tools)
+                    transcript = module.request_from_items(ITEMS, tools=tools)
                     self.assertEqual({k: v for k, v in fields.items() if k not in transcript}, native)
                     body = body_of(module, settings=settings)
                     self.assertEqual({k: body[k] for k in native}, native)
@@ -166,6 +174,15 @@ class MappingTest(unittest.TestCase):
             body_of(gemini, settings=ModelSettings(reasoning_effort="xhigh"))
         with self.assertRaises(ValueError):
             body_of(openai_chat, settings=ModelSettings(reasoning_effort="max"))
+
+    def test_parallel_calls_go_only_beside_tools(self) -> None:
+        for module in (anthropic, openai_chat, openai_responses):
+            with self.subTest(module.__name__):
+                body = json.loads(module.http_request(ITEMS, model="m", max_tokens=5, settings=ModelSettings(parallel_tool_calls=False)).body)
+                self.assertNotIn("parallel_tool_calls", body)
+                self.assertNotIn("tool_choice", body)
+                self.assertEqual(module.request_from_items(ITEMS, settings=ModelSettings(parallel_tool_calls=True)),
+                                 module.request_from_items(ITEMS))
 
     def test_parallel_calls_and_the_tool_choice_agree_or_are_refused(self) -> None:
         spec = ToolSpec("f", "F", {"type": "object"})

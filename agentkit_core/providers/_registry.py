@@ -16,14 +16,17 @@ Adding a provider
 1. Its folder, ``providers/<module>/``: ``__init__.py`` opening with the
    mapping table and exporting the functions every projection has, beside the
    role modules ``_request``, ``_response``, ``_stream``, ``_keys``, ``_tools``,
-   ``_held`` and ``_http`` (whose ``BASE_URL`` is read from the row).
+   ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
+   ``_settings`` (the portable settings in the API's fields, refusing what the
+   row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
    capabilities, the part kinds as the folder's mapping table gives them.
 3. Its recordings under ``tests/payloads/<module>/``.
 
 The tests then check the rest: that every folder has a row and every row a
 folder (``tests/test_registry.py``), that the folder has the role modules and
-the same public functions as the others, that its recordings decode to part
+the same public functions, with the same parameters, as the others
+(``tests/test_public_surface.py``), that its recordings decode to part
 kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
 which runs every test there for each row).  Detection needs its shapes in

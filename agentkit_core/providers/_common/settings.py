@@ -160,9 +160,14 @@ def with_settings(fields: JsonDict, written: tuple[JsonDict, Mapping[tuple[str, 
     """The transcript and tool ``fields`` with the settings' fields (:func:`settings_fields`) joined in.
 
     A field both write must agree (``ToolChoice(parallel=...)`` and
-    ``parallel_tool_calls``), else ``ValueError``.
+    ``parallel_tool_calls``), else ``ValueError``.  ``parallel_tool_calls``
+    is written only beside ``tools``: the APIs refuse a request that sets it
+    (or, Anthropic, a ``tool_choice``) and declares no tool, and with none
+    there is nothing to call in parallel.
     """
     fragment, owners = written
+    if "tools" not in fields and "parallel_tool_calls" in owners.values():
+        fragment = _without(fragment, [p for p, s in owners.items() if s == "parallel_tool_calls"])
     if not fragment:
         return fields
 
@@ -173,17 +178,31 @@ def with_settings(fields: JsonDict, written: tuple[JsonDict, Mapping[tuple[str, 
     return merge(fields, fragment, describe, same_ok=True)
 
 
+def _without(fragment: JsonDict, paths: Sequence[tuple[str, ...]]) -> JsonDict:
+    """``fragment`` without the fields at ``paths``, and without the objects that held only them."""
+    out: JsonDict = {}
+    for key, value in fragment.items():
+        inner = [p[1:] for p in paths if p[0] == key]
+        if not inner:
+            out[key] = value
+        elif () not in inner and isinstance(value, dict):
+            kept = _without(value, inner)
+            if kept:
+                out[key] = kept
+    return out
+
+
 def checked_native(native: Mapping[str, Any], provider: str, written: Mapping[str, Any], own: Sequence[str] = ()) -> JsonDict:
     """``native`` (the caller's body fields) as checked JSON data, refusing a field the request writes itself.
 
     Refused: the registry row's ``transcript_fields`` (``system``, ``messages``,
     ``contents``... whether or not the transcript holds one: a system prompt
-    is a SYSTEM item), ``tools``, every field in ``written`` (what the
-    transcript and the tools wrote) and ``own`` (``model``, ``stream``).
+    is a SYSTEM item), every field in ``written`` (what the transcript and the
+    tools wrote) and ``own`` (``model``, ``stream``).
     """
     info = provider_info(provider)
     for name in native:
-        if name in info.transcript_fields or name == "tools":
+        if name in info.transcript_fields:
             raise ValueError(
                 f"{name}: a native field the transcript or the tools write for the {info.display} API; "
                 "give it as items (a SYSTEM item for a system prompt) or as tools=, not as a field"

@@ -13,7 +13,7 @@ setting                    native field
 ``reasoning_budget``       ``thinking: {"type": "enabled", "budget_tokens": n}``
 ``output_schema``          ``output_config.format: {"type": "json_schema", "schema": s}``
 ``parallel_tool_calls``    ``tool_choice.disable_parallel_tool_use`` (inverted; the choice is
-                           ``auto`` when no other is given)
+                           ``auto`` when no other is given; only beside ``tools``)
 =========================  ==================================================================
 """
 

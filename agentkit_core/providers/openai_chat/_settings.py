@@ -14,7 +14,7 @@ setting                    native field
 ``output_schema``          ``response_format: {"type": "json_schema", "json_schema": {"name",
                            "schema", "strict": true}}``, the name the schema's ``title`` when
                            it is a valid name, else ``"output"``
-``parallel_tool_calls``    ``parallel_tool_calls``
+``parallel_tool_calls``    ``parallel_tool_calls`` (only beside ``tools``)
 =========================  ==================================================================
 """
 

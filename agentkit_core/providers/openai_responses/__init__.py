@@ -207,6 +207,15 @@ other ``tools[]`` (hosted, MCP, custom)    the native dict, verbatim
 ``request_from_items(items, tools=..., tool_choice=...)`` writes them (a native dict as it is);
 :func:`tools_from_request`, :func:`tool_choice_from_request` read them back exactly (see ``_tools``).
 
+Settings and whole turns
+------------------------
+
+``settings=`` (a :class:`~agentkit_core.ModelSettings`) on :func:`request_from_items`,
+:func:`http_request` and :func:`complete` is written into this API's own fields as
+``_settings`` tabulates them, a setting it has no field for refused;
+:func:`settings_from_request` reads them back.  :func:`complete` and
+:func:`acomplete` run a whole turn: request, send, decode, fold, the item.
+
 How this module keeps the shared rules
 --------------------------------------
 

@@ -13,7 +13,7 @@ setting                    native field
 ``reasoning_budget``       none: refused
 ``output_schema``          ``text.format: {"type": "json_schema", "name", "schema", "strict":
                            true}``, the name as Chat's
-``parallel_tool_calls``    ``parallel_tool_calls``
+``parallel_tool_calls``    ``parallel_tool_calls`` (only beside ``tools``)
 =========================  ==================================================================
 """
 
