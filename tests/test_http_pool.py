@@ -224,6 +224,19 @@ class PoolTest(unittest.TestCase):
         self.assertEqual(bodies, [b"0", b"1", b"2"])
         self.assertEqual((server.connections, len(server.heads)), (3, 3))
 
+    def test_the_servers_keep_alive_timeout_is_honoured(self) -> None:
+        answer = ok(b"x", b"Keep-Alive: timeout=1, max=100")  # kept for 1 s less a second: not kept idle at all
+        with KeepAliveServer(lambda c, r, h: answer) as server:
+            get(self.transport, server.url())
+            time.sleep(0.01)
+            get(self.transport, server.url())
+        self.assertEqual(server.connections, 2)
+        with KeepAliveServer(lambda c, r, h: ok(b"x", b"Keep-Alive: timeout=5")) as server:
+            get(self.transport, server.url())
+            time.sleep(0.01)
+            get(self.transport, server.url())
+        self.assertEqual(server.connections, 1)
+
     def test_a_forked_child_starts_with_an_empty_pool(self) -> None:
         from unittest import mock
 
@@ -328,7 +341,21 @@ class PoolTest(unittest.TestCase):
 
 
 class SharedTransportTest(unittest.TestCase):
+    def test_webassembly_makes_no_pool(self) -> None:
+        import sys
+        from unittest import mock
+
+        from agentkit_core.http import _sockets
+        from agentkit_core.http._client import _default_transport
+
+        shared = _sockets._shared
+        with mock.patch.object(sys, "platform", "emscripten"):
+            self.assertNotIsInstance(_default_transport(), SocketTransport)  # the browser's fetch: no sockets, no pool
+        self.assertIs(_sockets._shared, shared)
+
     def test_one_transport_and_one_context_for_sends_given_none(self) -> None:
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
         from agentkit_core.http._client import _default_transport
         from agentkit_core.http._sockets import shared_transport
 

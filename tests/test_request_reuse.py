@@ -254,6 +254,38 @@ class FastPathTest(unittest.TestCase):
                 with self.subTest(provider=name, round=round_):
                     self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
 
+    def test_chat_tool_calls_decode_on_the_fast_path_as_on_the_general_one(self) -> None:
+        from agentkit_core.providers.openai_chat._response import _tool_call_part
+
+        class Native(dict):  # type: ignore[type-arg]  # not exactly a dict: the general path takes it
+            pass
+
+        rng = random.Random(7)
+        texts = ['{"a":1}', '{"a": 1}', "{}", "", "  ", '{"x":"\\u00e9"}', '{"n":1e5}', "[1,2]", "not json", '{"a":1.0}']
+        for n in range(300):
+            function: dict[str, Any] = {"name": rng.choice(["read", "", None]), "arguments": rng.choice(texts + [None])}
+            if rng.random() < 0.1:
+                function["strict"] = True
+            call: dict[str, Any] = {"id": rng.choice([f"call_{n}", None, ""]), "type": rng.choice(["function", "function", "custom"]),
+                                    "function": function}
+            if rng.random() < 0.1:
+                call["index"] = 0
+            if rng.random() < 0.1:
+                call["extra"] = {"k": 1}
+            with self.subTest(call=call):
+                self.assertEqual(self.decoded(_tool_call_part, call), self.decoded(_tool_call_part, Native(call)))
+
+    @staticmethod
+    def decoded(decode: Any, call: Any) -> Any:
+        try:
+            part = decode(call, False)
+        except (NormalizeError, TypeError, ValueError) as exc:
+            return f"{type(exc).__name__} {exc}"
+        data = part.to_dict()
+        if isinstance(part, ToolCallPart) and part.metadata.get("agentkit.invented_id") is True:
+            data["ToolCall"]["id"] = "invented"  # each decode invents its own
+        return json.dumps(data)
+
     @staticmethod
     def outcome(build: Any, items: list[Item]) -> Any:
         try:

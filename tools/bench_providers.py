@@ -305,7 +305,30 @@ def measure_provider(name: str, quick: bool) -> list[Row]:
     ours, theirs, ratio = paired(lambda: module.items_from_response(big), lambda: sdk_validate(big), rounds)
     rows.append(Row("providers", f"{name}: large body ({LARGE_BLOCKS} blocks)", f"{ours * 1e6:.0f} us",
                     f"{ratio:.2f}x model_validate ({theirs * 1e6:.0f} us)", verdict(ratio < LARGE_TARGET, f"< {LARGE_TARGET:g}x")))
+    if name == "openai_chat":
+        rows.append(_chat_full_path(big, rounds))
     return rows
+
+
+def _chat_full_path(big: dict[str, Any], rounds: int) -> Row:
+    """The large Chat body against what a pydantic-ai user pays for it: the SDK's ``construct_type`` into a
+    ``ChatCompletion`` (what its client does with the body), then ``OpenAIChatModel._process_response``."""
+    what = f"openai_chat: large body ({LARGE_BLOCKS // 2} calls), pydantic-ai's full path"
+    try:
+        from openai._models import construct_type
+        from openai.types.chat import ChatCompletion
+        from pydantic_ai.models.openai import OpenAIChatModel
+        from pydantic_ai.providers.openai import OpenAIProvider
+    except ImportError:
+        return Row("providers", what, "-", "-", "skipped: pydantic-ai not installed (pip install pydantic-ai-slim[openai])")
+    model = OpenAIChatModel("gpt-4.1", provider=OpenAIProvider(api_key="sk-bench"))
+
+    def theirs() -> Any:
+        return model._process_response(construct_type(type_=ChatCompletion, value=big))
+
+    ours, peer, ratio = paired(lambda: openai_chat.items_from_response(big), theirs, rounds)
+    return Row("providers", what, f"{ours * 1e6:.0f} us", f"{ratio:.2f}x pydantic-ai ({peer * 1e6:.0f} us)",
+               verdict(ratio <= 1, "<= 1x"))
 
 
 def measure(quick: bool) -> list[Row]:

@@ -46,7 +46,7 @@ class Wire(Protocol):
 class Connection:
     """One connection: ``sock`` to talk on, ``twin`` (a duplicate descriptor) to shut it down from anywhere."""
 
-    __slots__ = ("sock", "twin", "key", "idle_since", "uses")
+    __slots__ = ("sock", "twin", "key", "idle_since", "uses", "keep_for")
 
     def __init__(self, sock: socket.socket, key: Hashable) -> None:
         self.sock: Wire = sock
@@ -54,6 +54,7 @@ class Connection:
         self.key = key
         self.idle_since = 0.0
         self.uses = 0  # how many answers were read on it
+        self.keep_for: float | None = None  # the server's own idle limit (Keep-Alive: timeout=N), if it gave one
 
     def shutdown(self) -> None:
         """Wake every call blocked on the connection; never blocks, takes no lock."""
@@ -147,7 +148,8 @@ class Pool:
             idle = self._idle.get(key)
             while idle:
                 conn = idle.pop()  # the most recently used: the likeliest to be open
-                if now - conn.idle_since > self.expiry:
+                limit = self.expiry if conn.keep_for is None else min(self.expiry, conn.keep_for)
+                if now - conn.idle_since > limit:
                     stale.append(conn)
                     continue
                 found = conn

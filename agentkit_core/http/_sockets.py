@@ -196,6 +196,7 @@ class SocketExchange:
         whole = not (self._aborted or self._broken) and parser is not None and (parser.done or conn.rest_arrived(parser))
         if whole and parser is not None and parser.keep_alive and not self._aborted:  # an abort meanwhile: closed
             conn.uses += 1
+            conn.keep_for = _keep_alive_timeout(parser)
             self._transport.pool.give(conn, self._generation)
         else:
             conn.close()
@@ -432,6 +433,18 @@ class SocketExchange:
         except BaseException:
             self._broken = True
             raise
+
+
+def _keep_alive_timeout(parser: ResponseParser) -> float | None:
+    """The idle limit a ``Keep-Alive: timeout=N`` header gives, less a second (its close may be on the way), or ``None``."""
+    head = parser.head
+    for name, value in head.headers if head is not None else ():
+        if name.lower() == "keep-alive":
+            for part in value.split(","):
+                key, _, number = part.strip().partition("=")
+                if key.strip().lower() == "timeout" and number.strip().isascii() and number.strip().isdigit():
+                    return max(float(number.strip()) - 1.0, 0.0)
+    return None
 
 
 def _left(deadline: float) -> float:

@@ -339,6 +339,15 @@ def _name(body: JsonDict) -> str:
 
 
 def _tool_call_part(tc: Any, request: bool) -> Part:
+    if not request and type(tc) is dict and tc.get("type") == "function" and tc.keys() <= _CALL_CONSUMED["function", False]:
+        # The common shape (an id, a function of a name and arguments text, nothing else): what the general path
+        # below makes of it, without its readers; anything else, and every error, is the general path's.
+        body, call_id = tc.get("function"), tc.get("id")
+        if type(body) is dict and type(call_id) is str and body.keys() <= _FUNCTION_CONSUMED:
+            name, raw = body.get("name"), body.get("arguments")
+            if type(name) is str and type(raw) is str:
+                args, extra = _arguments(raw)
+                return ToolCallPart(ToolCallId(call_id), name, args, metadata=extra or EMPTY_METADATA)
     json_object(tc)
     ttype = _call_type(tc)
     if ttype not in ("function", "custom"):
