@@ -45,9 +45,7 @@ from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thre
 from tests.loopback import LONGEST, Loopback, json_reply, sse_reply
 from tests.test_http import KEY, plain
 
-MODULES: dict[str, ModuleType] = {
-    "anthropic": anthropic, "openai_chat": openai_chat, "openai_responses": openai_responses, "gemini": gemini,
-}
+MODULES: dict[str, ModuleType] = dict(recorded.PROVIDERS)  # one per registry row
 #: provider -> its recorded streams: tool calls, text, reasoning.
 STREAMS: dict[str, tuple[str, ...]] = {
     "anthropic": ("messages.text_tool_use.sse.txt", "messages.thinking_text.sse.txt", "messages.redacted_thinking.sse.txt"),

@@ -90,8 +90,10 @@ class ReaderTest(unittest.TestCase):
         self.assert_refused(lambda: anthropic.finish_reason(5), "expected a string, found 5", "stop_reason")  # type: ignore[arg-type]
 
     def test_every_reader_is_documented(self) -> None:
-        for name in fields.__all__:
-            self.assertTrue(getattr(fields, name).__doc__, name)
+        """Read from the source, so the test holds under ``-OO`` too (which drops ``__doc__``)."""
+        tree = ast.parse(inspect.getsource(fields))
+        documented = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and ast.get_docstring(n)}
+        self.assertLessEqual(set(fields.__all__) - {"json_object"}, documented)  # json_object: native.py's, re-exported
 
 
 if __name__ == "__main__":

@@ -182,9 +182,14 @@ class RegistryTest(unittest.TestCase):
         self.assertEqual(dataclasses.replace(row, display="Claude").display, "Claude")
 
     def test_public_names_have_docstrings(self) -> None:
-        for value in (capabilities, provider_info, Capabilities, ProviderInfo):
-            self.assertTrue(value.__doc__, value)
-        self.assertIn("Adding a provider", agentkit_core.providers._registry.__doc__ or "")
+        """Read from the source, so the test holds under ``-OO`` too (which drops ``__doc__``)."""
+        import ast
+        import inspect
+
+        tree = ast.parse(inspect.getsource(agentkit_core.providers._registry))
+        documented = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(n)}
+        self.assertLessEqual({"capabilities", "provider_info", "Capabilities", "ProviderInfo"}, documented)
+        self.assertIn("Adding a provider", ast.get_docstring(tree) or "")
 
 
 if __name__ == "__main__":

@@ -294,6 +294,26 @@ class FastPathTest(unittest.TestCase):
             return f"NormalizeError {exc}"
 
 
+class LayeredTest(unittest.TestCase):
+    def test_copies_see_what_was_set_before_them_and_never_what_was_set_after(self) -> None:
+        rng = random.Random(3)
+        maps = [(reuse.Layered(), {})]  # (the layered map, a plain dict kept alike)
+        for step in range(2000):
+            layered, plain = maps[rng.randrange(len(maps))]
+            if rng.random() < 0.2:
+                maps.append((layered.copy(), dict(plain)))
+            key, value = f"k{rng.randrange(300)}", step
+            layered[key] = value
+            plain[key] = value
+            if rng.random() < 0.3:
+                pairs = [(f"k{rng.randrange(300)}", -step), (f"k{rng.randrange(300)}", -step - 1)]
+                layered.update(pairs)
+                plain.update(pairs)
+        for layered, plain in maps:
+            self.assertEqual({k: layered.get(k) for k in (f"k{i}" for i in range(300))}, {f"k{i}": plain.get(f"k{i}") for i in range(300)})
+        self.assertTrue(any(len(layered.base) > 0 for layered, _ in maps), "no copy merged its additions (the test would not cover it)")
+
+
 class BoundedTest(unittest.TestCase):
     def setUp(self) -> None:
         reuse.clear()

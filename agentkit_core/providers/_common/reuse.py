@@ -31,13 +31,15 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Callable, Iterator, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ... import Item
 from . import JsonDict
 from .native import checked_list
 
-__all__ = ("Build", "Kept", "Raw", "fresh", "json_bytes", "encoder", "disabled", "clear", "SLOTS")
+__all__ = ("Build", "Kept", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "encoder", "disabled", "clear", "SLOTS")
+
+V = TypeVar("V")
 
 #: Builds kept for each provider.
 SLOTS = 4
@@ -92,6 +94,53 @@ class Build(Protocol):
 
     def copy(self) -> "Build":
         """A copy that can fold on without changing this one."""
+
+
+class Layered(Generic[V]):
+    """A ``str``-keyed map a fold keeps (the calls seen so far) that copies in constant time.
+
+    A copy shares what the original held, read-only, and keeps its own additions apart; once
+    those pass :data:`_LAYER` they are merged into a new shared map, so a copy costs a small
+    dict copy, and the merge's linear cost comes once in every ``_LAYER`` copies.
+    """
+
+    __slots__ = ("own", "base")
+
+    def __init__(self) -> None:
+        self.own: Dict[str, V] = {}
+        self.base: Dict[str, V] = {}  # never changed: copies share it
+
+    def get(self, key: str, default: Optional[V] = None) -> Optional[V]:
+        """The value for ``key``, the latest one set, else ``default``."""
+        own = self.own
+        if key in own:
+            return own[key]
+        return self.base.get(key, default)
+
+    def __setitem__(self, key: str, value: V) -> None:
+        self.own[key] = value
+
+    def update(self, pairs: Iterable[Tuple[str, V]]) -> None:
+        """Set each ``(key, value)`` in order."""
+        self.own.update(pairs)
+
+    def copy(self) -> Layered[V]:
+        """A copy that can be changed without changing this one."""
+        new: Layered[V] = Layered()
+        if len(self.own) > _LAYER:
+            new.base = {**self.base, **self.own}
+        else:
+            new.base, new.own = self.base, dict(self.own)
+        return new
+
+
+_LAYER = 64
+
+
+def by_kind(table: Any) -> Dict[int, Any]:
+    """``table`` (item kind -> value) keyed by each kind's ``id()``, for the encoders' fast paths: an enum
+    member hashes in Python at every dict lookup, an ``int`` in C (members are singletons)."""
+    return {id(kind): value for kind, value in table.items()}
 
 
 class Raw:

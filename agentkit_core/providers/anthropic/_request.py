@@ -40,7 +40,7 @@ from ... import (
 from .._common import JsonDict, b64decode, b64encode, bare, carried, carry, checked_list, copy_json, dumps, json_object
 from .._common import name_results, parse_data_url, wrong
 from .._common.held import take
-from .._common.reuse import Kept, fresh
+from .._common.reuse import Kept, by_kind, fresh
 from ._held import REQUEST
 from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, SYSTEM_ROLE
 from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
@@ -62,6 +62,7 @@ _ROLES = {
     ItemKind.NOTIFICATION: "user",
     ItemKind.ASSISTANT: "assistant",
 }
+_ROLE_IDS = by_kind(_ROLES)
 
 
 # -- part -> native block ---------------------------------------------------------------
@@ -353,7 +354,7 @@ def _bare_content(item: Item) -> list[JsonDict] | None:
 
 
 def _message(item: Item, content: str | list[JsonDict]) -> JsonDict:
-    message: JsonDict = {"role": _ROLES.get(item.kind, "system"), "content": content}
+    message: JsonDict = {"role": _ROLE_IDS.get(id(item.kind), "system"), "content": content}
     if not bare(item.metadata) and not _from_response(item):  # a response's fields describe it, not a message to send
         write_extras(message, item.metadata)
     return message

@@ -35,7 +35,7 @@ from ... import (
 from .._common import JsonDict, b64encode, bare, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
 from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
-from .._common.reuse import Kept, fresh
+from .._common.reuse import Kept, Layered, fresh
 from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
 from ._response import Calls, parts_from_content
@@ -88,7 +88,7 @@ class Encoder:
     """Builds native parts for one transcript, remembering its function calls."""
 
     def __init__(self) -> None:
-        self.calls: dict[str, tuple[str, bool]] = {}
+        self.calls: Layered[tuple[str, bool]] = Layered()
 
     def part(self, part: Part) -> JsonDict | None:
         """``part`` as a native part, or ``None`` when it is another provider's state (dropped)."""
@@ -119,8 +119,9 @@ class Encoder:
         signature = metadata.get(SIGNATURE)
         if isinstance(signature, str) and from_gemini(metadata):
             native["thoughtSignature"] = signature
-        omit(native, marked_paths(metadata, OMITTED))
-        return respell(native, marked_paths(metadata, SNAKE))
+        if OMITTED in metadata:
+            omit(native, marked_paths(metadata, OMITTED))
+        return respell(native, marked_paths(metadata, SNAKE)) if SNAKE in metadata else native
 
     def _call(self, part: ToolCallPart) -> JsonDict:
         invented = part.metadata.get(INVENTED_ID_KEY) is True
@@ -238,7 +239,7 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
             raise exc.under(f"parts[{n}]") from None
         if native is not None:
             parts.append(native)
-            if "thoughtSignature" in marked_paths(part.metadata, OMITTED):
+            if OMITTED in part.metadata and "thoughtSignature" in marked_paths(part.metadata, OMITTED):
                 as_sent.add(id(native))
     if not parts:
         return None
@@ -253,6 +254,8 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
 #: Kinds whose consecutive items that did not come from Gemini go as one content: Gemini takes
 #: a turn's parallel calls, and their results, each in one content.
 _ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
+#: Kinds looked up once: reading an enum member off its class costs more than a global.
+_SYSTEM, _DEVELOPER, _ASSISTANT = ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.ASSISTANT
 
 
 def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
@@ -298,14 +301,15 @@ class Build:
 
     def copy(self) -> Build:
         build = type(self)()
-        build.encoder.calls = dict(self.encoder.calls)
+        build.encoder.calls = self.encoder.calls.copy()
         build.contents = [{**c, "parts": list(c["parts"])} for c in self.contents]  # the open one grows in place
         build.steps, build.system, build.last, build.as_sent = list(self.steps), list(self.system), self.last, set(self.as_sent)
         return build
 
     def add(self, n: int, item: Item) -> None:
-        instruction = item.kind in (ItemKind.SYSTEM, ItemKind.DEVELOPER)
-        role = None if instruction else "model" if item.kind is ItemKind.ASSISTANT else "user"
+        kind = item.kind
+        instruction = kind is _SYSTEM or kind is _DEVELOPER
+        role = None if instruction else "model" if kind is _ASSISTANT else "user"
         content = self._bare(item, role) if self.fast and role is not None and bare(item.metadata) else None
         plain = content is not None  # nothing on the item or its parts says Gemini made it
         try:
@@ -320,52 +324,51 @@ class Build:
         elif content is not None:
             contents, last = self.contents, self.last
             foreign = plain or (not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts))
-            if contents and foreign and item.kind is last and item.kind in _ONE_TURN:
+            if contents and foreign and kind is last and kind in _ONE_TURN:
                 contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
             else:
                 contents.append(content)
                 self.steps.append(False)
-            if item.kind is ItemKind.ASSISTANT:
+            if kind is _ASSISTANT:
                 self.steps[-1] = True
-            self.last = item.kind
+            self.last = kind
 
     def _bare(self, item: Item, role: str) -> JsonDict | None:
         """:func:`_content` of an item that carries nothing (no metadata on it or its parts) of texts, calls and
         text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other."""
         calls = self.encoder.calls
+        parts: list[JsonDict] = []
+        made: list[ToolCallPart] = []  # the item's calls, known to later items once the item is taken
         for part in item.parts:
             kind = type(part)
             if not bare(part.metadata):
                 return None
-            if kind is ToolResultPart:
-                known = calls.get(part.call_id.value)  # type: ignore[attr-defined]
-                if known is None or type(part.output) not in _PLAIN_OUTPUTS:  # type: ignore[attr-defined]
-                    return None
-            elif not (kind is TextPart or kind is ToolCallPart or kind is ReasoningPart):
-                return None
-        parts: list[JsonDict] = []
-        for part in item.parts:
-            kind = type(part)
             if kind is TextPart:
                 parts.append({"text": part.text})
             elif kind is ToolCallPart:
-                call_id = part.id.value  # type: ignore[attr-defined]
-                calls[call_id] = (part.name, False)  # type: ignore[attr-defined]
-                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": call_id}})  # type: ignore[attr-defined]
+                made.append(part)  # type: ignore[arg-type]
+                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": part.id.value}})  # type: ignore[attr-defined]
             elif kind is ToolResultPart:
                 call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
-                name, invented = calls[call_id]
+                known = None if made else calls.get(call_id)  # a result after a call of its own item: the general path
+                if known is None:
+                    return None
                 key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
                 if type(output) is TextOutput:
                     response: JsonDict = {key: output.text}
-                else:
+                elif type(output) is StructuredOutput:
                     value = output.value
                     response = copy_json(value) if isinstance(value, dict) else {key: copy_json(value)}
-                result: JsonDict = {"name": name, "response": response}
-                if not invented:
+                else:
+                    return None
+                result: JsonDict = {"name": known[0], "response": response}
+                if not known[1]:
                     result["id"] = call_id
                 parts.append({"functionResponse": result})
-            # reasoning Gemini did not mark is not its to send back: dropped
+            elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
+                return None
+        for call in made:
+            calls[call.id.value] = (call.name, False)
         if not parts:
             return _NOTHING
         return {"role": role, "parts": parts}

@@ -10,7 +10,11 @@ from typing import Any
 
 from ... import Item, ItemKind, ReasoningPart, StructuredOutput, TextOutput, TextPart, ToolCallPart, ToolResultPart
 from .._common import JsonDict, bare, dumps
+from .._common.reuse import by_kind
 from ._response import KIND_ROLES
+
+_ASSISTANT = ItemKind.ASSISTANT
+_ROLES = by_kind(KIND_ROLES)
 
 
 def add_bare(build: Any, item: Item) -> bool:
@@ -18,7 +22,7 @@ def add_bare(build: Any, item: Item) -> bool:
     texts: list[str] = []
     calls: list[ToolCallPart] = []
     results: list[JsonDict] = []
-    assistant = item.kind is ItemKind.ASSISTANT
+    assistant = item.kind is _ASSISTANT
     for part in item.parts:
         kind = type(part)
         if not bare(part.metadata):
@@ -50,7 +54,7 @@ def add_bare(build: Any, item: Item) -> bool:
         return True
     if not texts and not calls:
         return True  # nothing to send: the general path sends no message either
-    msg: JsonDict = {"role": "assistant" if assistant else KIND_ROLES[item.kind]}
+    msg: JsonDict = {"role": "assistant" if assistant else _ROLES[id(item.kind)]}
     if texts:
         msg["content"] = texts[0] if len(texts) == 1 else [{"type": "text", "text": t} for t in texts]
     else:

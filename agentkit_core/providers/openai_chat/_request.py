@@ -39,7 +39,7 @@ from ... import (
 from .._common import JsonDict, bare, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
-from .._common.reuse import Kept, fresh
+from .._common.reuse import Kept, Layered, fresh
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -276,7 +276,7 @@ def plain_message(role: str, parts: Sequence[tuple[int, Part]], item: Item) -> J
 
 
 def tool_message(
-    j: int, part: ToolResultPart, item: Item, calls: Mapping[str, ToolCallPart], media: list[JsonValue]
+    j: int, part: ToolResultPart, item: Item, calls: Mapping[str, ToolCallPart] | Layered[ToolCallPart], media: list[JsonValue]
 ) -> JsonDict:
     output = part.output
     content: JsonValue
@@ -327,11 +327,11 @@ class Build:
     def __init__(self) -> None:
         self.messages: list[JsonDict] = []
         self.media: list[JsonValue] = []  # entries of tool results, sent as one user message before the next message
-        self.calls: dict[str, ToolCallPart] = {}
+        self.calls: Layered[ToolCallPart] = Layered()
 
     def copy(self) -> Build:
         build = type(self)()
-        build.messages, build.media, build.calls = list(self.messages), list(self.media), dict(self.calls)
+        build.messages, build.media, build.calls = list(self.messages), list(self.media), self.calls.copy()
         return build
 
     def _send(self, msg: JsonDict | None) -> None:

@@ -36,7 +36,7 @@ from ... import (
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
 from .._common import bare, checked_list, name_results, wrong
 from .._common.held import take
-from .._common.reuse import Kept, fresh
+from .._common.reuse import Kept, by_kind, fresh
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
@@ -267,6 +267,7 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
 
 
 _PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
+_ROLES = by_kind(KIND_ROLES)
 
 
 def _texts(role: str, texts: list[str]) -> JsonDict:
@@ -317,7 +318,7 @@ class Build:
             if not bare(part.metadata) or not (kind is TextPart or kind is ToolCallPart or kind is ReasoningPart or (
                     kind is ToolResultPart and type(part.output) in _PLAIN_OUTPUTS)):  # type: ignore[attr-defined]
                 return False
-        role = KIND_ROLES.get(item.kind, "user")
+        role = _ROLES.get(id(item.kind), "user")
         out = self.native
         texts: list[str] = []
         for part in parts:
