@@ -16,11 +16,15 @@ from typing import Any, NamedTuple
 
 from .providers._registry import PROVIDERS
 
-__all__ = ("Provider", "sniff", "NAMES")
+__all__ = ("Provider", "sniff", "NAMES", "MESSAGES_APIS", "CHUNKS_ARE_RESPONSES")
 
 #: Each projection module's API, as messages name it (the registry's display names).
 NAMES = {row.module: row.display for row in PROVIDERS}
 _ANTHROPIC, _CHAT, _RESPONSES, _GEMINI = (NAMES[m] for m in ("anthropic", "openai_chat", "openai_responses", "gemini"))
+#: The providers whose requests both hold ``messages``: a request :func:`sniff` gives one may be the other's.
+MESSAGES_APIS = frozenset(("anthropic", "openai_chat"))
+#: The providers whose stream chunks are whole responses (Gemini's): several responses in a row are a stream.
+CHUNKS_ARE_RESPONSES = frozenset(("gemini",))
 
 _ANTHROPIC_EVENTS = frozenset(
     ("message_start", "message_delta", "message_stop", "content_block_start", "content_block_delta",

@@ -20,7 +20,7 @@ from typing import Any
 
 import agentkit_core as ak
 from agentkit_core import _cli
-from agentkit_core.providers import openai_chat
+from agentkit_core.providers import PROVIDERS as ROWS, openai_chat
 from tests import recorded
 from tests.test_cli_reading import run
 from tests.test_transcript import Files
@@ -28,7 +28,8 @@ from tests.test_transcript import Files
 PAYLOADS = recorded.ROOT
 PROG = ak.__name__
 PROVIDERS = recorded.PROVIDERS
-FLAG = {"anthropic": "anthropic", "openai_chat": "openai-chat", "openai_responses": "openai-responses", "gemini": "gemini"}
+#: Each provider module's ``--from`` spelling, as the registry gives it.
+FLAG = {row.module: row.cli for row in ROWS}
 
 
 def recorded_files() -> list[tuple[str, str]]:

@@ -15,6 +15,7 @@ from agentkit_core.http._client import provider_error
 from agentkit_core.http._errors import BODY_KEPT
 from agentkit_core.http._retry import retry_delay, server_delay, should_retry
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from tests import recorded
 from tests.capability import event_loop_test, needs_processes
 
 KEY = "sk-test-DO-NOT-SHOW-0123456789"
@@ -261,7 +262,7 @@ class HttpRequestTest(unittest.TestCase):
 
         spec = ToolSpec("get_weather", "The weather now", {"type": "object", "properties": {"city": {"type": "string"}}})
         choice = ToolChoice.tool("get_weather")
-        for module in (anthropic, openai_chat, openai_responses, gemini):
+        for module in recorded.PROVIDERS.values():  # every registry row's
             with self.subTest(module.__name__):
                 body = json.loads(module.http_request(ITEMS, model="m", tools=[spec], tool_choice=choice, settings=LIMIT).body)
                 expected = module.request_from_items(ITEMS, tools=[spec], tool_choice=choice)

@@ -386,9 +386,8 @@ class Hygiene(unittest.TestCase):
         # SSE parsing moved down to the HTTP layer, detection below its users: the public names did not move.
         import agentkit_core.http
         from agentkit_core import providers
-        from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
-
-        for module in (anthropic, openai_chat, openai_responses, gemini):
+        for row in providers.PROVIDERS:
+            module = importlib.import_module("agentkit_core.providers." + row.module)
             self.assertIs(module.events_from_sse, agentkit_core.http.events_from_sse)
         self.assertEqual(providers.detect({"candidates": []}), "gemini")
 

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from agentkit_core import INVENTED_ID_KEY, FinishReason, Item, NormalizeError
 from agentkit_core import providers
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import PROVIDERS as ROWS, anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 
 SDK = os.path.join(os.path.dirname(recorded.ROOT), "sdk_payloads")
@@ -309,7 +309,7 @@ def call(module: ModuleType, kind: str, value: Any) -> Any:
 
 
 class RefuseTest(unittest.TestCase):
-    NAMES = {"anthropic": "Anthropic", "openai_chat": "Chat Completions", "openai_responses": "OpenAI Responses", "gemini": "Gemini"}
+    NAMES = {row.module: row.display for row in ROWS}  # the registry's names, which the refusals say
 
     def test_every_mismatched_pair_is_refused_naming_the_provider(self) -> None:
         seen = 0

@@ -37,6 +37,7 @@ from .._reader import BINARY, EMPTY, EVENTS, Reading
 from ..content import Part
 from ..ids import ToolCallId
 from ..keys import INVENTED_ID_KEY
+from .._detect import CHUNKS_ARE_RESPONSES, MESSAGES_APIS
 from .._sniff import Provider, sniff_provider
 from ..delta import Delta
 from ..error import NormalizeError, ProtocolError
@@ -52,8 +53,6 @@ FLAGS = {row.module: row.cli for row in PROVIDERS}
 #: Fields only a request of the provider holds (its transcript).
 _REQUEST_FIELDS = {row.module: row.transcript_fields for row in PROVIDERS}
 _MODULES = {row.cli: row.module for row in PROVIDERS}
-#: Request bodies the sniffer cannot tell apart: both APIs send ``messages``.
-_AMBIGUOUS = frozenset(("anthropic", "openai_chat"))
 
 
 def flag(module: str) -> str:
@@ -111,7 +110,7 @@ def _convert(projection: Any, module: str, name: str, data: bytes) -> list[Item]
         raise _Refused(f"{name}: not {_traffic(module)}: the file is empty")
     looks = reading.looks(lambda _: False)  # what validate would say the file is
     if looks is not None and looks.provider is not None and looks.provider != module:
-        if not (looks.what.endswith(" request") and {looks.provider, module} <= _AMBIGUOUS):  # "messages": both APIs'
+        if not (looks.what.endswith(" request") and {looks.provider, module} <= MESSAGES_APIS):  # "messages": both APIs'
             raise _Refused(f"{name}: {looks.what}, not {_traffic(module)}; convert it with --from {flag(looks.provider)}")
     if reading.shape == BINARY:
         assert looks is not None  # binary data always says what it looks like
@@ -127,7 +126,7 @@ def _convert(projection: Any, module: str, name: str, data: bytes) -> list[Item]
     located = [(_in(reading, r), r.value) for r in records]
     found = sniff_provider(records[0].value) if records else None
     kind = "" if found is None else found.what.rpartition(" ")[2]
-    if kind in ("event", "chunk") or (len(records) > 1 and (kind not in ("request", "response", "object") or module == "gemini")):
+    if kind in ("event", "chunk") or (len(records) > 1 and (kind not in ("request", "response", "object") or module in CHUNKS_ARE_RESPONSES)):
         return _stream(projection, located)  # a stream's events (Gemini's chunks look like responses)
     items: list[Item] = []
     for locate, value in located:  # one body, or several requests or responses

@@ -81,7 +81,8 @@ def checked_list(values: object, cls: type[T], name: str) -> list[T]:
     path is ``name`` and the index of the first value of another type
     (``items[2]``).
     """
-    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
+    if type(values) is not list and type(values) is not tuple and (  # the common cases, without the ABCs' checks
+            isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable)):
         raise NormalizeError(f"expected a sequence of {cls.__name__}s, found {describe(values)}", name)
     out = list(values)
     for i, value in enumerate(out):

@@ -9,38 +9,14 @@ in every error message.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping
 
 from ... import NormalizeError, checked_json
 from ...http import Request
 from . import JsonDict
 from .reuse import json_bytes
-from .tools import Choice, Tools
 
-if TYPE_CHECKING:
-    from ... import ModelSettings
-
-
-class HttpRequest(Protocol):
-    """What every provider's ``http_request`` is: items and settings in, the request to send out."""
-
-    def __call__(
-        self,
-        items: Sequence[Any],
-        *,
-        model: str,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        stream: bool = False,
-        tools: Tools = (),
-        tool_choice: Choice = None,
-        settings: ModelSettings | None = None,
-        headers: Mapping[str, str] | None = None,
-        **native: Any,
-    ) -> Request: ...
-
-
-__all__ = ("HttpRequest", "exported", "endpoint", "json_body", "json_request", "checked_model", "key_header", "request_body",
+__all__ = ("exported", "endpoint", "json_body", "json_request", "checked_model", "key_header", "request_body",
            "extra_headers")
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")

@@ -64,6 +64,8 @@ def write_tool_fields(
     ``write_tools`` writes the list (specs, and native dicts that go as they
     are), ``write`` a choice; a native choice goes as it is, as ``choice_key``.
     """
+    if tool_choice is None and (type(tools) is tuple or type(tools) is list) and not tools:
+        return {}  # neither given: nothing to check or write
     specs, choice = tool_arguments(tools, tool_choice)
     fields: JsonDict = {}
     if specs:
