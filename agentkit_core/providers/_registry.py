@@ -7,8 +7,8 @@ the API can take and give (:class:`Capabilities`): which portable
 :class:`~agentkit_core.ModelSettings` fields it has a native field for, the
 effort levels it knows, which part kinds a request can carry and an answer can
 hold, and whether it runs tools on the server.  The settings' refusals read
-it, so a capability is stated once.  Plain data, standard library only:
-reading it loads no projection.
+it, so a capability is stated once.  Plain data: it imports only the words of its errors
+(``agentkit_core._words``), so reading it loads no projection.
 
 Adding a provider
 -----------------
@@ -37,6 +37,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterable, Tuple, cast
+
+from .._words import wrong_type as _wrong_type
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 
@@ -104,11 +106,6 @@ class ProviderInfo:
         _strings(self, "transcript_fields", tuple, "a tuple of strings")
         if not isinstance(self.capabilities, Capabilities):
             raise _wrong_type("ProviderInfo.capabilities", "a Capabilities", self.capabilities)
-
-
-def _wrong_type(where: str, expected: str, value: object) -> TypeError:
-    """The package's words (``agentkit_core._words``), written here so the registry stays plain data."""
-    return TypeError(f"{where}: expected {expected}, found {type(value).__name__}")
 
 
 def _strings(row: object, field: str, container: type, expected: str) -> frozenset[str]:
@@ -205,7 +202,7 @@ _BY_MODULE = {row.module: row for row in PROVIDERS}
 def provider_info(name: str) -> ProviderInfo:
     """The registry row of ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling (``"openai-chat"``)."""
     if not isinstance(name, str):
-        raise TypeError(f"provider: expected a string, found {type(name).__name__}")
+        raise _wrong_type("provider", "a string", name)
     row = _BY_MODULE.get(name.replace("-", "_"))
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of {', '.join(_BY_MODULE)}")
