@@ -21,7 +21,12 @@ Adding a provider
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
    capabilities, the part kinds as the folder's mapping table gives them.
-3. Its recordings under ``tests/payloads/<module>/``.
+3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
+   detection, the refusals of another provider's body and the command line
+   know its bodies.
+4. Its recordings under ``tests/payloads/<module>/``, and its entry in each
+   table of per-provider expectations the tests keep (``tests/test_registry.py``
+   lists them and fails while one lacks the row).
 
 The tests then check the rest: that every folder has a row and every row a
 folder (``tests/test_registry.py``), that the folder has the role modules and
@@ -29,8 +34,15 @@ the same public functions, with the same parameters, as the others
 (``tests/test_public_surface.py``), that its recordings decode to part
 kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
-which runs every test there for each row).  Detection needs its shapes in
-``agentkit_core/_detect.py`` (below its users).
+which runs every test there for each row).
+
+Three things no test can ask of a fifth, each needed only when it applies: a
+metadata namespace nested in another provider's (as ``openai.chat.`` is in
+``openai.``) goes in ``providers/_common/carry.py``; server tools' blocks
+become OpenTelemetry's server tool parts through ``otel/_servers.py`` (without
+it they export as generic parts); and a request field of its own for system
+instructions goes in ``otel/_answers.split`` (without it they export as
+conversation messages).
 """
 
 from __future__ import annotations
