@@ -97,7 +97,7 @@ def held_part(recorded: list[bytes]) -> int:
 
 def note(rid: str, **changes: Any) -> dict[str, Any]:
     with changed:
-        record = records.setdefault(rid, {"requests": 0, "closed_early": 0, "finished": 0, "open": 0, "headers": []})
+        record = records.setdefault(rid, {"requests": 0, "closed_early": 0, "finished": 0, "open": 0, "headers": [], "model": ""})
         for key, value in changes.items():
             record[key] = record[key] + value if isinstance(value, int) and key != "open" else value
         changed.notify_all()
@@ -180,14 +180,18 @@ class Provider(Quiet):
         })
 
     def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        sent = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            model = json.loads(sent).get("model", "")
+        except (ValueError, AttributeError):
+            model = f"not a JSON object: {sent[:40]!r}"
         url = urlsplit(self.path)
         first, _, rest = url.path.lstrip("/").partition("/")
         scenario, *settings = first.split(",")
         query = dict(setting.partition("=")[::2] for setting in settings)
         rid, _, api = rest.partition("/")
         api = api.removeprefix("v1/")
-        before = note(rid, requests=1, headers=sorted(k.lower() for k in self.headers.keys()))
+        before = note(rid, requests=1, headers=sorted(k.lower() for k in self.headers.keys()), model=model)
         if api not in STREAMS:
             return self.send_body(404, b'{"error":{"type":"not_found_error","message":"no such path"}}', "application/json", self.cors())
         if api == "messages" and self.headers.get("anthropic-dangerous-direct-browser-access") != "true":

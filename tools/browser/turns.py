@@ -139,6 +139,7 @@ async def streamed(page: Page, provider: str) -> str:
     spread = arrivals[-1][0] - arrivals[0][0]
     expect(len(arrivals) >= 5 and spread > 0.05, f"{len(arrivals)} pieces over {spread:.3f} s: not as it arrived")
     expect(seen.get("finished") == 1 and seen.get("closed_early") == 0, f"the server saw {seen}")
+    expect(seen.get("model") == MODELS[provider], f"the body that went out named the model {seen.get('model')!r}")
     if provider == "anthropic":
         expect("anthropic-dangerous-direct-browser-access" in seen["headers"], "no browser-access header went out")
     return f"{len(text)} characters in {len(arrivals)} pieces over {spread:.2f} s, {item.finish_reason.kind}"
