@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
 import unittest
 from types import ModuleType
@@ -20,6 +21,7 @@ from agentkit_core import (
     STREAM_CUT_KEY,
     AppendText,
     BeginPart,
+    CommitPart,
     PartKind,
     CancellationController,
     Delta,
@@ -40,7 +42,7 @@ from agentkit_core.providers import anthropic, gemini, openai_chat, openai_respo
 from agentkit_core.providers._common.complete import ENDED_EARLY
 from tests import recorded
 from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
-from tests.loopback import Loopback, json_reply, sse_reply
+from tests.loopback import LONGEST, Loopback, json_reply, sse_reply
 from tests.test_http import KEY, plain
 
 MODULES: dict[str, ModuleType] = dict(recorded.PROVIDERS)  # one per registry row
@@ -108,6 +110,60 @@ def visible(item: Item) -> str:
     return "".join(p.text for p in item.parts if type(p) is TextPart)
 
 
+class Stalling:
+    """A one-connection server on 127.0.0.1: answers with ``body`` as an open SSE stream, then waits for the client
+    to close its end (``closed`` is set when it does: ``recv`` gives EOF or a reset).  Bounded by ``LONGEST``."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+        self.closed = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(LONGEST)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def url(self) -> str:
+        return "http://127.0.0.1:%d" % self.listener.getsockname()[1]
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(LONGEST)
+            try:
+                seen = b""
+                while b"\r\n\r\n" not in seen:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        return
+                    seen += chunk
+                head, _, body = seen.partition(b"\r\n\r\n")
+                length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), 0)
+                while len(body) < length:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        return
+                    body += chunk
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                             + b"%x\r\n%s\r\n" % (len(self.body), self.body))
+                if conn.recv(1) == b"":  # nothing more is sent: only the client's close ends this wait
+                    self.closed.set()
+            except ConnectionError:
+                self.closed.set()
+            except OSError:
+                pass
+
+    def __enter__(self) -> Stalling:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.listener.close()
+        self.thread.join(LONGEST)
+
+
 class Loop(unittest.TestCase):
     def setUp(self) -> None:
         if not can_serve_loopback():
@@ -122,17 +178,36 @@ class CompleteTest(Loop):
                 with self.subTest(name, stream=stream), Loopback([sse_reply(recorded.raw(name, stream), pieces=7)]) as server:
                     texts: list[str] = []
                     deltas: list[Delta] = []
+                    log: list[object] = []  # deltas and text chunks, in the order the callbacks got them
                     answer = module.complete(ASK, model="m-1", api_key=KEY, base_url=server.url(), settings=LIMIT,
-                                             on_text=texts.append, on_delta=deltas.append, transport=plain())
+                                             on_text=lambda c: (texts.append(c), log.append(c)),
+                                             on_delta=lambda d: (deltas.append(d), log.append(d)), transport=plain())
                     expected = expected_of(name, stream)
                     self.assertEqual(comparable(answer), comparable(expected))
                     self.assertEqual("".join(texts), visible(expected))
+                    self.assertTrue(texts or not visible(expected))
+                    decoder = module.stream_decoder()
+                    fresh = [d for e in module.events_from_sse(recorded.raw(name, stream)) for d in decoder.feed(e)]
+                    self.assertEqual([type(d) for d in deltas], [type(d) for d in fresh])  # every delta, in order
+                    self.assert_each_chunk_follows_its_delta(log)
                     folded = Item(ItemKind.ASSISTANT, fold_all(FoldState(), deltas).parts)
                     self.assertEqual(comparable(folded)["parts"], comparable(answer.with_parts(folded.parts))["parts"])
                     self.assertNotIn(STREAM_CUT_KEY, answer.metadata)
                     received = server.requests[0]
                     self.assertIn(KEY, json.dumps(received.headers))
                     self.assertNotIn("settings", json.loads(received.body))
+
+    def assert_each_chunk_follows_its_delta(self, log: list[object]) -> None:
+        """Each text chunk is handed over as the delta carrying it is (not gathered for later), in order."""
+        for n, entry in enumerate(log):
+            if isinstance(entry, str):
+                before = log[n - 1] if n else None
+                if isinstance(before, AppendText):
+                    self.assertEqual(before.chunk, entry)
+                else:
+                    self.assertIsInstance(before, CommitPart)
+                    self.assertIsInstance(before.part, TextPart)  # type: ignore[union-attr]
+                    self.assertTrue(before.part.text.endswith(entry))  # type: ignore[union-attr]
 
     def test_on_text_is_the_answer_not_the_reasoning(self) -> None:
         with Loopback([sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))]) as server:
@@ -225,6 +300,18 @@ class CompleteTest(Loop):
                 self.assertTrue(texts)
                 self.assertEqual(visible(answer), "".join(texts))
                 self.assertTrue(visible(expected_of(name, stream)).startswith(visible(answer)))
+
+    def test_an_interrupt_closes_the_connection_the_server_sees_it(self) -> None:
+        if not can_start_thread():
+            self.skipTest("needs threads: the interrupt comes from another one")
+        for name, stream in TEXT_STREAMS.items():
+            controller = CancellationController()
+            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+                answer = MODULES[name].complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, cancel=controller,
+                                                on_text=lambda chunk: threading.Timer(0.01, controller.interrupt).start(),
+                                                transport=plain())
+                self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+                self.assertTrue(server.closed.wait(LONGEST), "the server never saw the connection closed")
 
     def test_a_call_cut_by_cancel_is_dropped_as_close_drops_it(self) -> None:
         if not can_start_thread():
@@ -359,6 +446,25 @@ class AsyncCompleteTest(Loop):
 
         with Loopback([sse_reply(first_text("anthropic", "messages.text_tool_use.sse.txt"), stall=True)]) as server:
             self.assertEqual(asyncio.run(main()), "cancelled")
+
+    def test_cancelling_the_task_closes_the_connection_the_server_sees_it(self) -> None:
+        """The read is aborted, not left behind: every provider's server sees the client close once the task is cancelled."""
+        for name, stream in TEXT_STREAMS.items():
+            async def main(url: str) -> str:
+                started = asyncio.Event()
+                task = asyncio.ensure_future(MODULES[name].acomplete(ASK, model="m-1", base_url=url, settings=LIMIT,
+                                                                     on_text=lambda chunk: started.set(), transport=plain()))
+                await asyncio.wait_for(started.wait(), LONGEST)
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    return "cancelled"
+                return "finished"
+
+            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+                self.assertEqual(asyncio.run(main(server.url())), "cancelled")
+                self.assertTrue(server.closed.wait(LONGEST), "the server never saw the connection closed")
 
 
 if __name__ == "__main__":

@@ -201,7 +201,10 @@ class _ExchangeInExecutor:
 
         with self._lock:
             self._busy = True
-        return await asyncio.get_running_loop().run_in_executor(None, self._step, fn, *args)
+        # Shielded: a cancelled task must not cancel a step not yet begun, or the close it was left to is lost (a leaked socket).
+        step = asyncio.get_running_loop().run_in_executor(None, self._step, fn, *args)
+        step.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved: a cancelled task's step may fail unseen
+        return await asyncio.shield(step)
 
     async def start(self) -> tuple[int, Sequence[Tuple[str, str]]]:
         result: tuple[int, Sequence[Tuple[str, str]]] = await self._run(self._exchange.start)
