@@ -212,7 +212,11 @@ class MappingTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             body_of(gemini, settings=ModelSettings(reasoning_effort="xhigh"))
         with self.assertRaises(ValueError):
-            body_of(openai_chat, settings=ModelSettings(reasoning_effort="max"))
+            body_of(openai_chat, settings=ModelSettings(reasoning_effort="adaptive"))
+        # The SDKs' own lists (anthropic 2.15 OutputConfigParam.effort, openai 3.57 ReasoningEffort) pass.
+        self.assertEqual(capabilities("anthropic").reasoning_efforts, ("low", "medium", "high", "xhigh", "max"))
+        for provider in ("openai_chat", "openai_responses"):
+            self.assertEqual(capabilities(provider).reasoning_efforts, ("none", "minimal", "low", "medium", "high", "xhigh", "max"))
 
     def test_parallel_calls_go_only_beside_tools(self) -> None:
         for module in (anthropic, openai_chat, openai_responses):
