@@ -5,7 +5,9 @@
   names, the base URL ``http_request`` sends to);
 * ``capabilities``: every part kind a row says a request carries is sent by
   ``request_from_items``, and the recorded answers decode to no part kind the
-  row leaves out.
+  row leaves out;
+* every table of per-provider expectations in the tests has every row, so a
+  fifth provider is not left out of a test without a word.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ PORTABLE_SETTINGS = frozenset(
      "parallel_tool_calls")
 )
 ALL_KINDS = frozenset(k.value for k in PartKind)
+#: Each provider's namespace of custom part kinds (``anthropic.server_tool_use``), which its requests send back.
+NAMESPACES = {"anthropic": "anthropic", "openai_chat": "openai.chat", "openai_responses": "openai", "gemini": "gemini"}
 
 
 def recorded_items(provider: str, answers: bool) -> Iterator[Item]:
@@ -74,7 +78,7 @@ def samples(provider: str) -> Iterator[Item]:
     yield Item(ItemKind.USER, [StructuredPart({"registry": 1})])
     yield Item(ItemKind.ASSISTANT, [ToolCallPart(call, "lookup", {"q": "registry"})])
     yield Item(ItemKind.TOOL, [ToolResultPart(call, TextOutput("registry"), metadata={"agentkit.tool_name": "lookup"})])
-    for namespace in ("anthropic", "openai", "openai.chat", "gemini"):  # each provider sends its own custom parts
+    for namespace in NAMESPACES.values():  # each provider sends its own custom parts
         yield Item(ItemKind.USER, [CustomPart(namespace + ".registry", value={"type": "registry"})])
     for answers in (True, False):
         for item in recorded_items(provider, answers):
@@ -140,6 +144,30 @@ class RegistryTest(unittest.TestCase):
                 self.assertEqual(bool(caps.reasoning_efforts), "reasoning_effort" in caps.settings)
                 self.assertTrue(all(e == e.lower() for e in caps.reasoning_efforts), caps.reasoning_efforts)
                 self.assertLessEqual(caps.parts_in | caps.parts_out, ALL_KINDS)
+
+    def test_every_per_provider_test_table_has_every_row(self) -> None:
+        # The tests that give each provider its own expectations (recordings to replay, the namespaces it must not
+        # leak, its native settings) loop over their table: a row left out of one would go untested without a word.
+        import importlib
+
+        tables = {
+            "tests.test_complete": ("STREAMS", "RESPONSES", "TEXT_STREAMS"),
+            "tests.test_http_turn": ("TURNS",),
+            "tests.test_providers_cross": ("STATE", "SENTINEL_KEYS", "DOCUMENTED"),
+            "tests.test_provider_tools": ("FIELDS",),
+            "tests.test_unanswered": ("ANSWERED",),
+            "tests.test_request_reuse": ("_PROVIDER_MD",),
+        }
+        rows = {row.module for row in PROVIDERS}
+        self.assertEqual(set(NAMESPACES), rows)
+        for module_name, names in tables.items():
+            module = importlib.import_module(module_name)
+            for name in names:
+                with self.subTest(f"{module_name}.{name}"):
+                    self.assertEqual(set(getattr(module, name)), rows)
+        for setting, (_, native) in importlib.import_module("tests.test_settings").TABLE.items():
+            with self.subTest(f"tests.test_settings.TABLE[{setting!r}]"):
+                self.assertEqual(set(native), rows)
 
     def test_a_request_sends_exactly_the_part_kinds_the_row_says_it_carries(self) -> None:
         for row in PROVIDERS:

@@ -196,6 +196,20 @@ def _per_turn(module: Any, items: list[ak.Item], n: int, rounds: int) -> float:
     return best
 
 
+def _join(module: Any, items: list[ak.Item]) -> tuple[float, int]:
+    """The time of joining the body of ``http_request(items)`` from its kept pieces, and the body's size.
+
+    A turn cannot cost less: a request's body is one ``bytes`` object, so every turn copies the
+    whole transcript's JSON into a new one (at memory speed, but in proportion to the session).
+    """
+    from agentkit_core.providers._common.reuse import json_bytes
+
+    forget()
+    fields = module._request.kept_request(items)
+    body = {"model": "bench-model", **fields}
+    return best_of(lambda: json_bytes(body), 20), len(json_bytes(body))
+
+
 def _fresh_http(module: Any, items: list[ak.Item]) -> Callable[[], Any]:
     def run() -> Any:
         with nothing_kept():
@@ -263,6 +277,9 @@ def _measure(quick: bool) -> list[Row]:
         rows.append(Row("requests", f"{name}: per turn, {SMALL} items", f"{small * 1e6:.0f} us", "1.00x", ""))
         rows.append(Row("requests", f"{name}: per turn, {len(items)} items", f"{large * 1e6:.0f} us",
                         f"{large / small:.2f}x the turn at {SMALL} items", verdict(large / small <= GROWTH_TARGET, f"<= {GROWTH_TARGET:g}x")))
+        join, size = _join(module, items)
+        rows.append(Row("requests", f"{name}: per turn, {len(items)} items, the body's bytes alone", f"{join * 1e6:.0f} us",
+                        f"{join / large:.2f}x the turn ({size / 1e3:.0f} kB joined into one bytes object)", "(for scale)"))
         rows.append(Row("requests", f"{name}: per turn / fresh http_request, {len(items)} items", f"{fresh * 1e3:.1f} ms fresh",
                         f"{large / fresh:.3f}x a fresh build", verdict(large / fresh <= SHARE_TARGET, f"<= {SHARE_TARGET:g}x")))
         forget()

@@ -7,8 +7,8 @@ the API can take and give (:class:`Capabilities`): which portable
 :class:`~agentkit_core.ModelSettings` fields it has a native field for, the
 effort levels it knows, which part kinds a request can carry and an answer can
 hold, and whether it runs tools on the server.  The settings' refusals read
-it, so a capability is stated once.  Plain data, standard library only:
-reading it loads no projection.
+it, so a capability is stated once.  Plain data: it imports only the words of its errors
+(``agentkit_core._words``), so reading it loads no projection.
 
 Adding a provider
 -----------------
@@ -21,7 +21,12 @@ Adding a provider
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
    capabilities, the part kinds as the folder's mapping table gives them.
-3. Its recordings under ``tests/payloads/<module>/``.
+3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
+   detection, the refusals of another provider's body and the command line
+   know its bodies.
+4. Its recordings under ``tests/payloads/<module>/``, and its entry in each
+   table of per-provider expectations the tests keep (``tests/test_registry.py``
+   lists them and fails while one lacks the row).
 
 The tests then check the rest: that every folder has a row and every row a
 folder (``tests/test_registry.py``), that the folder has the role modules and
@@ -29,14 +34,23 @@ the same public functions, with the same parameters, as the others
 (``tests/test_public_surface.py``), that its recordings decode to part
 kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
-which runs every test there for each row).  Detection needs its shapes in
-``agentkit_core/_detect.py`` (below its users).
+which runs every test there for each row).
+
+Three things no test can ask of a fifth, each needed only when it applies: a
+metadata namespace nested in another provider's (as ``openai.chat.`` is in
+``openai.``) goes in ``providers/_common/carry.py``; server tools' blocks
+become OpenTelemetry's server tool parts through ``otel/_servers.py`` (without
+it they export as generic parts); and a request field of its own for system
+instructions goes in ``otel/_answers.split`` (without it they export as
+conversation messages).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterable, Tuple, cast
+
+from .._words import wrong_type as _wrong_type
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 
@@ -104,11 +118,6 @@ class ProviderInfo:
         _strings(self, "transcript_fields", tuple, "a tuple of strings")
         if not isinstance(self.capabilities, Capabilities):
             raise _wrong_type("ProviderInfo.capabilities", "a Capabilities", self.capabilities)
-
-
-def _wrong_type(where: str, expected: str, value: object) -> TypeError:
-    """The package's words (``agentkit_core._words``), written here so the registry stays plain data."""
-    return TypeError(f"{where}: expected {expected}, found {type(value).__name__}")
 
 
 def _strings(row: object, field: str, container: type, expected: str) -> frozenset[str]:
@@ -205,7 +214,7 @@ _BY_MODULE = {row.module: row for row in PROVIDERS}
 def provider_info(name: str) -> ProviderInfo:
     """The registry row of ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling (``"openai-chat"``)."""
     if not isinstance(name, str):
-        raise TypeError(f"provider: expected a string, found {type(name).__name__}")
+        raise _wrong_type("provider", "a string", name)
     row = _BY_MODULE.get(name.replace("-", "_"))
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of {', '.join(_BY_MODULE)}")

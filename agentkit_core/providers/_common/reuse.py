@@ -224,7 +224,8 @@ class Kept:
         except Exception:  # noqa: BLE001 - a fresh build raises what is wrong, with its path
             return fresh(self.make(), checked_list(seq, Item, "items"))
 
-    def _find(self, seq: Sequence[Item]) -> Optional[_Checkpoint]:
+    def _find(self, seq: Sequence[Item]) -> Tuple[Optional[_Checkpoint], List[Item]]:
+        """The kept build ``seq`` extends the furthest (or ``None``), and ``seq`` as a list of our own for the next."""
         n, first = len(seq), seq[0]
         best: Optional[_Checkpoint] = None
         with self._lock:
@@ -233,16 +234,23 @@ class Kept:
                 if k <= n and cp.items[0] is first and cp.items[k - 1] is seq[k - 1] and (best is None or k > len(best.items)):
                     best = cp
         if best is None:
-            return None
+            return None, list(seq)
         k = len(best.items)
-        head = seq if k == n else seq[:k]
-        return best if (head if type(head) is list else list(head)) == best.items else None  # Items compare by identity
+        if k == n:  # nothing new: the kept list (never changed) serves again
+            head = seq if type(seq) is list else list(seq)
+            return (best, best.items) if head == best.items else (None, list(seq))  # Items compare by identity
+        head = list(seq[:k]) if type(seq) is not list else seq[:k]
+        if head != best.items:
+            return None, list(seq)
+        head.extend(seq[k:])  # the slice made for the check is the copy kept next
+        return best, head
 
     def _resume(self, seq: Sequence[Item]) -> JsonDict:
-        cp = self._find(seq)
+        cp, snapshot = self._find(seq)
         chunks: Tuple[bytes, ...] = ()
-        build, start, count = self.make(), 0, 0
-        if cp is not None:
+        if cp is None:
+            build, start, count = self.make(), 0, 0
+        else:
             build, start, chunks, count = cp.build.copy(), len(cp.items), cp.chunks, cp.count
         new: List[bytes] = []
         encode = encoder()
@@ -256,7 +264,7 @@ class Kept:
                 count += 1
         if new:
             chunks = _joined(chunks, new)
-        kept = _Checkpoint(list(seq), chunks, count, build)
+        kept = _Checkpoint(snapshot, chunks, count, build)
         rest = build.rest()  # the kept build is not changed from here on
         self._store(kept, cp)
         pieces = [b"[", *chunks]
