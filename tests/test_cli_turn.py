@@ -149,6 +149,20 @@ class TurnCommandTest(unittest.TestCase):
                     self.assertNotIn("Traceback", refused.stderr)
             self.assertEqual(len(server.requests), 1)
 
+    def test_the_other_settings_flags_on_an_api_that_takes_them(self) -> None:
+        tools = os.path.join(os.path.dirname(self.path), "tools.json")
+        with open(tools, "w", encoding="utf-8") as f:
+            json.dump([ToolSpec("get_weather", "The weather now", {"type": "object"}).to_dict()], f)
+        with Loopback([sse_reply(recorded.raw("openai_chat", "chat.text_content.sse.txt"))]) as server:
+            done = subprocess.run([sys.executable, "-m", "agentkit_core", "turn", "--provider", "openai_chat", "--model", "m-1",
+                                   "--base-url", server.url(), "--top-p", "0.5", "--seed", "11", "--reasoning-effort", "low",
+                                   "--parallel-tool-calls", "--max-tokens", "99", "--tools", tools, self.path],
+                                  capture_output=True, text=True, env=self.env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            body = json.loads(server.requests[0].body)
+        self.assertEqual({k: body[k] for k in ("top_p", "seed", "reasoning_effort", "parallel_tool_calls", "max_completion_tokens")},
+                         {"top_p": 0.5, "seed": 11, "reasoning_effort": "low", "parallel_tool_calls": True, "max_completion_tokens": 99})
+
     def test_the_key_and_the_arguments(self) -> None:
         env = {k: v for k, v in self.env.items() if k != "ANTHROPIC_API_KEY"}
         cases = [

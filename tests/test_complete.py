@@ -333,6 +333,14 @@ class CompleteTest(Loop):
             with self.assertRaises(ProviderError) as caught:
                 anthropic.complete(ASK, model="m", base_url=server.url(), settings=LIMIT, transport=plain())
         self.assertEqual(caught.exception.status, 400)
+        echoed = b'{"type":"error","error":{"type":"authentication_error","message":"Incorrect API key provided: %s"}}' % KEY.encode()
+        for name, module in MODULES.items():  # the newcomer's finding: an echoed key was shown
+            with self.subTest(name), Loopback([json_reply(401, echoed)]) as server:
+                with self.assertRaises(ProviderError) as caught:
+                    module.complete(ASK, model="m-1", api_key=KEY, base_url=server.url(), settings=LIMIT, transport=plain())
+                error = caught.exception
+                self.assertNotIn(KEY, str(error) + repr(error) + error.message + error.body.decode("latin-1"))
+                self.assertIn("***", error.message)
 
     def test_retries_and_headers_reach_the_wire(self) -> None:
         busy = json_reply(503, b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', [("retry-after-ms", "1")])

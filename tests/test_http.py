@@ -106,6 +106,25 @@ class RequestTest(unittest.TestCase):
             Request("GET", "https://h.example/", {"x-é": "1"})
         self.assertIn("x-é", str(caught.exception))
 
+    def test_headers_a_request_marks_secret_are_hidden_like_the_known_ones(self) -> None:
+        request = Request("GET", "https://h.example/", {"X-Gateway-Token": KEY, "x-trace": "t-1"}, secret_headers=["x-GATEWAY-token"])
+        self.assertEqual(request.secret_headers, ("x-gateway-token",))
+        self.assertTrue(request.is_secret("X-Gateway-Token") and request.is_secret("Authorization"))
+        self.assertFalse(request.is_secret("x-trace"))
+        self.assertIn(KEY, request.secrets())
+        self.assertEqual(dict(request.redacted_headers()), {"X-Gateway-Token": "***", "x-trace": "t-1"})
+        self.assertNotIn(KEY, repr(request))
+        self.assertEqual(pickle.loads(pickle.dumps(request)), request)
+        self.assertNotEqual(request, Request("GET", "https://h.example/", {"X-Gateway-Token": KEY, "x-trace": "t-1"}))
+        with self.assertRaises(ValueError) as caught:
+            Request("GET", "https://h.example/", {"x-gateway-token": KEY + "\r\n"}, secret_headers=("x-gateway-token",))
+        self.assertIn("x-gateway-token", str(caught.exception))
+        self.assertNotIn(KEY, str(caught.exception))
+        for bad, error in (("x-token", TypeError), ([1], TypeError), (["bad name"], ValueError)):
+            with self.subTest(bad=bad), self.assertRaises(error) as failed:
+                Request("GET", "https://h.example/", secret_headers=bad)  # type: ignore[arg-type]
+            self.assertIn("Request.secret_headers", str(failed.exception))
+
     def test_secrets_are_listed_for_redaction(self) -> None:
         request = Request("POST", f"https://u:{KEY}-pw@h.example/v1?key={KEY}-q", {"authorization": f"Bearer {KEY}", "x-api-key": KEY + "-x"})
         self.assertTrue({KEY, KEY + "-x", KEY + "-q", KEY + "-pw"} <= set(request.secrets()))

@@ -129,10 +129,11 @@ def echoed(response: Any) -> dict[str, Any]:
 
 
 class RedirectTest(PeerTest):
-    CREDENTIALS = {"x-api-key": KEY, "authorization": f"Bearer {KEY}", "x-goog-api-key": KEY}
+    CREDENTIALS = {"x-api-key": KEY, "authorization": f"Bearer {KEY}", "x-goog-api-key": KEY, "x-gateway-token": KEY}
 
     def post(self, url: str) -> Request:
-        return Request("POST", url, {**self.CREDENTIALS, "content-type": "application/json", "x-keep": "yes"}, b'{"a": 1}')
+        headers = {**self.CREDENTIALS, "content-type": "application/json", "x-keep": "yes"}
+        return Request("POST", url, headers, b'{"a": 1}', secret_headers=["x-gateway-token"])  # a credential of the request's own
 
     def test_307_and_308_on_the_same_origin_keep_method_body_and_credentials(self) -> None:
         for status in (307, 308):
@@ -179,6 +180,42 @@ class RedirectTest(PeerTest):
     def test_a_loop_is_a_transport_error_at_once(self) -> None:
         with self.assertRaises(TransportError) as caught:
             send(Request("GET", NGINX.url("/loop")), transport=self.tls(), retries=2)
+        self.assertIn("redirect loop", str(caught.exception))
+        self.assertEqual(caught.exception.retried, 0)
+
+
+class AsyncRedirectTest(PeerTest):
+    """asend() follows nginx's redirects as send() does (the same decisions, awaited)."""
+
+    CREDENTIALS = RedirectTest.CREDENTIALS
+    post = RedirectTest.post
+
+    def asend(self, request: Request, **options: Any) -> tuple[Any, dict[str, Any]]:
+        import asyncio
+
+        from agentkit_core.http import asend
+
+        async def run() -> tuple[Any, dict[str, Any]]:
+            async with await asend(request, transport=self.tls(), **options) as response:
+                seen = json.loads(await response.read())
+                return response, seen
+
+        return asyncio.run(run())
+
+    def test_another_origin_gets_no_credentials_and_303_is_a_get(self) -> None:
+        other = NGINX.url("/up/elsewhere", origin=1)
+        response, seen = self.asend(self.post(NGINX.url(f"/redirect/307?to={other}")))
+        self.assertEqual((response.status, response.url, response.hops), (200, other, 1))
+        self.assertEqual((seen["method"], seen["body"], seen["headers"]["x-keep"]), ("POST", '{"a": 1}', "yes"))
+        for name in self.CREDENTIALS:
+            self.assertNotIn(name, seen["headers"])
+        response, seen = self.asend(self.post(NGINX.url("/redirect/303?to=/up/got")))
+        self.assertEqual((seen["method"], seen["path"], seen["body"], response.hops), ("GET", "/up/got", "", 1))
+        self.assertEqual(seen["headers"]["x-api-key"], KEY)
+
+    def test_an_async_loop_is_a_transport_error_at_once(self) -> None:
+        with self.assertRaises(TransportError) as caught:
+            self.asend(Request("GET", NGINX.url("/loop")), retries=2)
         self.assertIn("redirect loop", str(caught.exception))
         self.assertEqual(caught.exception.retried, 0)
 

@@ -7,7 +7,7 @@ import unittest
 
 from agentkit_core.http import Request, TransportError, send
 from agentkit_core.http._redirect import MAX_REDIRECTS, check_hop, next_request, same_origin
-from tests.capability import can_serve_loopback
+from tests.capability import can_serve_loopback, event_loop_test
 from tests.loopback import Loopback, Reply, json_reply
 from tests.test_http import KEY, plain
 
@@ -61,6 +61,15 @@ class DecisionTest(unittest.TestCase):
                 self.assertFalse(names & {"x-api-key", "authorization", "x-goog-api-key"}, names)
                 self.assertIn("anthropic-version", names)
                 self.assertEqual(following.body, POST.body)  # type: ignore[union-attr]
+
+    def test_a_header_the_request_marks_secret_goes_only_to_the_same_origin(self) -> None:
+        marked = Request("POST", "https://api.example/v1", {"x-gateway-key": KEY, "x-keep": "1"}, b"{}", secret_headers=["X-Gateway-Key"])
+        same = next_request(marked, 308, {"location": "/v2"})
+        other = next_request(marked, 308, {"location": "https://other.example/v2"})
+        self.assertEqual(same.header("x-gateway-key"), KEY)  # type: ignore[union-attr]
+        self.assertIsNone(other.header("x-gateway-key"))  # type: ignore[union-attr]
+        self.assertEqual(other.header("x-keep"), "1")  # type: ignore[union-attr]
+        self.assertEqual((same.secret_headers, other.secret_headers), (("x-gateway-key",), ("x-gateway-key",)))  # type: ignore[union-attr]
 
     def test_an_upgrade_to_https_keeps_them_as_httpx_does(self) -> None:
         self.assertTrue(same_origin("http://h.example/a", "https://h.example/b"))
@@ -150,6 +159,56 @@ class SendTest(unittest.TestCase):
         table[f"/{MAX_REDIRECTS}"] = (200, [])
         with send(Request("GET", "https://h.example/0"), transport=Recording(table)) as response:  # type: ignore[arg-type]
             self.assertEqual((response.status, response.hops), (200, MAX_REDIRECTS))
+
+
+class AsyncAnswer(Answer):
+    """:class:`Answer` as an asynchronous exchange (no thread, no executor: runs on Pyodide's loop too)."""
+
+    async def start(self) -> tuple[int, list[tuple[str, str]]]:  # type: ignore[override]
+        return self.status, self.headers
+
+    async def read(self, size: int) -> bytes:  # type: ignore[override]
+        return self.body.pop(0) if self.body else b""
+
+
+class AsyncRecording(Recording):
+    def aexchange(self, request: Request, *, connect_timeout: float, read_timeout: float) -> AsyncAnswer:
+        answer = self.exchange(request, connect_timeout=connect_timeout, read_timeout=read_timeout)
+        self.made[-1] = AsyncAnswer(answer.status, answer.headers, b"".join(answer.body))
+        return self.made[-1]  # type: ignore[no-any-return]
+
+
+class AsyncSendTest(unittest.TestCase):
+    """asend() takes the same hops, stops at the same loop and the same 21st hop as send()."""
+
+    @event_loop_test
+    async def test_followed_to_the_end(self) -> None:
+        from agentkit_core.http import asend
+
+        transport = AsyncRecording({"/v1/messages": (303, [("Location", "/v2")]), "/v2": (308, [("Location", "/v3")])})
+        async with await asend(POST, transport=transport) as response:  # type: ignore[arg-type]
+            self.assertEqual((response.status, await response.read(), response.hops), (200, b"ok", 2))
+            self.assertEqual(response.url, "https://api.example/v3")
+            self.assertIn("hops=2", repr(response))
+        self.assertEqual([(r.method, r.body) for r in transport.sent], [("POST", POST.body), ("GET", b""), ("GET", b"")])
+        self.assertTrue(all(answer.closed for answer in transport.made))
+
+    @event_loop_test
+    async def test_a_loop_and_too_many_hops(self) -> None:
+        from agentkit_core.http import asend
+
+        transport = AsyncRecording({"/a": (302, [("Location", "/b")]), "/b": (302, [("Location", "/a")])})
+        with self.assertRaises(TransportError) as caught:
+            await asend(Request("GET", "https://h.example/a"), transport=transport, retries=2)  # type: ignore[arg-type]
+        self.assertIn("redirect loop", str(caught.exception))
+        self.assertEqual(len(transport.sent), 2)
+        table = {f"/{n}": (302, [("Location", f"/{n + 1}")]) for n in range(40)}
+        transport = AsyncRecording(table)
+        with self.assertRaises(TransportError) as caught:
+            await asend(Request("GET", "https://h.example/0"), transport=transport)  # type: ignore[arg-type]
+        self.assertIn("too many redirects", str(caught.exception))
+        self.assertEqual(len(transport.sent), MAX_REDIRECTS + 1)
+        self.assertTrue(all(answer.closed for answer in transport.made))
 
 
 class LoopbackTest(unittest.TestCase):

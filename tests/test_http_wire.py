@@ -126,6 +126,24 @@ class MalformedAnswerTest(unittest.TestCase):
                     data = gzip.compress(body) if coding else body
                     self.assertEqual(self.read(_answer(data, chunked=chunked, coding=coding)), body)
 
+    def test_a_transfer_coding_before_chunked_and_raw_deflate_are_decoded(self) -> None:
+        import zlib
+
+        body = b'{"ok": true}' * 50
+        raw = zlib.compressobj(6, zlib.DEFLATED, -15)
+        raw_deflate = raw.compress(body) + raw.flush()
+        gzipped = gzip.compress(body)
+        for te, ce, data in (
+            (b"gzip, chunked", None, gzipped),  # never handed out as its compressed bytes
+            (b"gzip, chunked", b"deflate", gzip.compress(zlib.compress(body))),  # content coding inside the transfer coding
+            (b"chunked", b"deflate", raw_deflate),  # raw deflate sent as deflate, as some servers do
+        ):
+            head = b"HTTP/1.1 200 OK\r\nConnection: close\r\nTransfer-Encoding: " + te + b"\r\n"
+            head += b"Content-Encoding: " + ce + b"\r\n" if ce else b""
+            framed = b"".join(b"%x\r\n%s\r\n" % (len(data[i : i + 100]), data[i : i + 100]) for i in range(0, len(data), 100))
+            with self.subTest(te=te, ce=ce):
+                self.assertEqual(self.read(head + b"\r\n" + framed + b"0\r\n\r\n"), body)
+
     def test_chunk_extensions_are_read_past(self) -> None:
         """RFC 9112 7.1.1: a chunk size may carry ``;name=value`` extensions, which a reader ignores."""
         head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"

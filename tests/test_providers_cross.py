@@ -114,6 +114,10 @@ class ImportTest(unittest.TestCase):
                             continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
+                    elif isinstance(node, ast.ImportFrom) and node.level == 2 and name == REGISTRY:
+                        # the registry sits in providers/ itself: ``..`` is agentkit_core, of which it reads the words
+                        self.assertIn(node.module, ("_words",))
+                        self.assertLessEqual({a.name for a in node.names}, CORE_SHARED["_words"])
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         self.assertIsNotNone(node.module, "providers/__init__ itself")
                         self.assertIn(node.module.split(".")[0], (SHARED, REGISTRY))  # the registry: plain data

@@ -5,7 +5,9 @@
   names, the base URL ``http_request`` sends to);
 * ``capabilities``: every part kind a row says a request carries is sent by
   ``request_from_items``, and the recorded answers decode to no part kind the
-  row leaves out.
+  row leaves out;
+* every table of per-provider expectations in the tests has every row, so a
+  fifth provider is not left out of a test without a word.
 """
 
 from __future__ import annotations
@@ -74,8 +76,8 @@ def samples(provider: str) -> Iterator[Item]:
     yield Item(ItemKind.USER, [StructuredPart({"registry": 1})])
     yield Item(ItemKind.ASSISTANT, [ToolCallPart(call, "lookup", {"q": "registry"})])
     yield Item(ItemKind.TOOL, [ToolResultPart(call, TextOutput("registry"), metadata={"agentkit.tool_name": "lookup"})])
-    for namespace in ("anthropic", "openai", "openai.chat", "gemini"):  # each provider sends its own custom parts
-        yield Item(ItemKind.USER, [CustomPart(namespace + ".registry", value={"type": "registry"})])
+    for row in PROVIDERS:  # each provider sends its own custom parts
+        yield Item(ItemKind.USER, [CustomPart(row.namespace + "registry", value={"type": "registry"})])
     for answers in (True, False):
         for item in recorded_items(provider, answers):
             for part in item.parts:
@@ -141,6 +143,42 @@ class RegistryTest(unittest.TestCase):
                 self.assertTrue(all(e == e.lower() for e in caps.reasoning_efforts), caps.reasoning_efforts)
                 self.assertLessEqual(caps.parts_in | caps.parts_out, ALL_KINDS)
 
+    def test_a_namespace_is_its_providers_own(self) -> None:
+        # Each projection owns its row's namespace: a custom part there is sent back by it and by no other.
+        from agentkit_core.providers._common import in_namespace
+
+        for row in PROVIDERS:
+            kind = row.namespace + "registry"
+            owners = [other.module for other in PROVIDERS if in_namespace(kind, other.namespace)]
+            self.assertEqual(owners, [row.module], kind)
+            for other in PROVIDERS:
+                with self.subTest(row.module, sent_to=other.module):
+                    item = Item(ItemKind.USER, [CustomPart(kind, value={"type": "registry"})])
+                    self.assertEqual(sends(recorded.PROVIDERS[other.module], item), other is row)
+
+    def test_every_per_provider_test_table_has_every_row(self) -> None:
+        # The tests that give each provider its own expectations (recordings to replay, the namespaces it must not
+        # leak, its native settings) loop over their table: a row left out of one would go untested without a word.
+        import importlib
+
+        tables = {
+            "tests.test_complete": ("STREAMS", "RESPONSES", "TEXT_STREAMS"),
+            "tests.test_http_turn": ("TURNS",),
+            "tests.test_providers_cross": ("STATE", "SENTINEL_KEYS", "DOCUMENTED"),
+            "tests.test_provider_tools": ("FIELDS",),
+            "tests.test_unanswered": ("ANSWERED",),
+            "tests.test_request_reuse": ("_PROVIDER_MD",),
+        }
+        rows = {row.module for row in PROVIDERS}
+        for module_name, names in tables.items():
+            module = importlib.import_module(module_name)
+            for name in names:
+                with self.subTest(f"{module_name}.{name}"):
+                    self.assertEqual(set(getattr(module, name)), rows)
+        for setting, (_, native) in importlib.import_module("tests.test_settings").TABLE.items():
+            with self.subTest(f"tests.test_settings.TABLE[{setting!r}]"):
+                self.assertEqual(set(native), rows)
+
     def test_a_request_sends_exactly_the_part_kinds_the_row_says_it_carries(self) -> None:
         for row in PROVIDERS:
             module = recorded.PROVIDERS[row.module]
@@ -179,6 +217,10 @@ class RegistryTest(unittest.TestCase):
             dataclasses.replace(row, key_variables="ANTHROPIC_API_KEY")  # type: ignore[arg-type]
         with self.assertRaisesRegex(TypeError, "ProviderInfo.capabilities: expected a Capabilities, found dict"):
             dataclasses.replace(row, capabilities={})  # type: ignore[arg-type]
+        with self.assertRaisesRegex(ValueError, "ProviderInfo.namespace: expected a prefix ending in '.', found 'anthropic'"):
+            dataclasses.replace(row, namespace="anthropic")
+        with self.assertRaisesRegex(TypeError, "ProviderInfo.system_apart: expected a boolean, found int"):
+            dataclasses.replace(row, system_apart=1)  # type: ignore[arg-type]
         self.assertEqual(dataclasses.replace(row, display="Claude").display, "Claude")
 
     def test_public_names_have_docstrings(self) -> None:

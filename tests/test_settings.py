@@ -4,6 +4,8 @@ Anthropic's ``max_tokens`` as the issue's newcomer met them."""
 
 from __future__ import annotations
 
+import copy
+import importlib
 import json
 import pickle
 import unittest
@@ -67,6 +69,20 @@ def body_of(module: Any, **kw: Any) -> dict[str, Any]:
     if module is anthropic and "max_tokens" not in kw and (kw["settings"] is None or kw["settings"].max_tokens is None):
         kw["max_tokens"] = 64
     return json.loads(module.http_request(ITEMS, model="m", **kw).body)  # type: ignore[no-any-return]
+
+
+def without(body: dict[str, Any], paths: list[tuple[str, ...]]) -> dict[str, Any]:
+    """``body`` without the fields at ``paths`` (key paths), and without the objects left empty by that."""
+    out = copy.deepcopy(body)
+    for path in paths:
+        holders = [out]
+        for key in path[:-1]:
+            holders.append(holders[-1][key])
+        del holders[-1][path[-1]]
+        for holder, key in zip(reversed(holders[:-1]), reversed(path[:-1])):
+            if holder[key] == {}:
+                del holder[key]
+    return out
 
 
 def limited(module: Any, settings: ModelSettings) -> ModelSettings:
@@ -153,6 +169,27 @@ class MappingTest(unittest.TestCase):
                 self.assertEqual(module.settings_from_request(body), limited(module, settings))
                 self.assertEqual(module.items_from_request(body), module.items_from_request(module.request_from_items(ITEMS)))
 
+    def test_recorded_requests_come_back_as_they_were(self) -> None:
+        """Each recorded request read as items, tools, settings and the native rest, then built again: the same body."""
+        seen: set[str] = set()
+        for provider, module in MODULES.items():
+            fields_of = importlib.import_module(f"{module.__name__}._settings").fields_of
+            for name in recorded.names(provider, ".request.json"):
+                body = recorded.load(provider, name)
+                with self.subTest(provider, request=name):
+                    settings = module.settings_from_request(body)
+                    seen.update(settings.given())
+                    items, tools = module.items_from_request(body), module.tools_from_request(body)
+                    choice = module.tool_choice_from_request(body)
+                    transcript = module.request_from_items(items, tools=tools, tool_choice=choice)
+                    native = {k: v for k, v in without(body, list(fields_of(settings)[1])).items()
+                              if k not in transcript and k not in ("model", "stream")}
+                    request = module.http_request(items, model=body.get("model", "gemini-x"), stream=body.get("stream") is True,
+                                                  tools=tools, tool_choice=choice, settings=settings, **native)
+                    self.assertEqual(json.loads(request.body), {k: v for k, v in body.items() if (k, v) != ("stream", False)})
+                    self.assertEqual(module.settings_from_request(json.loads(request.body)), settings)
+        self.assertLessEqual({"max_tokens", "reasoning_budget", "reasoning_effort"}, seen)  # the recordings hold settings
+
     def test_fields_that_do_not_map_exactly_stay_native(self) -> None:
         odd = {"response_format": {"type": "json_schema", "json_schema": {"name": "other", "schema": SCHEMA, "strict": True}},
                "stop": "END", "temperature": True}
@@ -170,10 +207,16 @@ class MappingTest(unittest.TestCase):
             with self.subTest(provider, level="turbo"), self.assertRaises(ValueError) as caught:
                 body_of(module, settings=ModelSettings(reasoning_effort="turbo"))
             self.assertIn("turbo", str(caught.exception))
+            self.assertIn("ModelSettings.reasoning_effort", str(caught.exception))
+            self.assertIn(next(r.display for r in PROVIDERS if r.module == provider), str(caught.exception))
         with self.assertRaises(ValueError):
             body_of(gemini, settings=ModelSettings(reasoning_effort="xhigh"))
         with self.assertRaises(ValueError):
-            body_of(openai_chat, settings=ModelSettings(reasoning_effort="max"))
+            body_of(openai_chat, settings=ModelSettings(reasoning_effort="adaptive"))
+        # The SDKs' own lists (anthropic 2.15 OutputConfigParam.effort, openai 3.57 ReasoningEffort) pass.
+        self.assertEqual(capabilities("anthropic").reasoning_efforts, ("low", "medium", "high", "xhigh", "max"))
+        for provider in ("openai_chat", "openai_responses"):
+            self.assertEqual(capabilities(provider).reasoning_efforts, ("none", "minimal", "low", "medium", "high", "xhigh", "max"))
 
     def test_parallel_calls_go_only_beside_tools(self) -> None:
         for module in (anthropic, openai_chat, openai_responses):
@@ -231,8 +274,11 @@ class NativeFieldsTest(unittest.TestCase):
                 with self.subTest(module.__name__, field=name), self.assertRaises(ValueError) as caught:
                     body_of(module, **{name: []})
                 self.assertIn(name, str(caught.exception))
-        with self.assertRaises(ValueError):  # also when the transcript holds no system item
-            anthropic.http_request([Item.text(ItemKind.USER, "Hi")], model="m", max_tokens=5, system="Be brief.")
+        for module, names in fields.items():  # also when the transcript holds no system item
+            for name in names:
+                with self.subTest(module.__name__, field=name, system=False), self.assertRaises(ValueError) as caught:
+                    module.http_request([Item.text(ItemKind.USER, "Hi")], model="m", max_tokens=5, **{name: "Be brief."})
+                self.assertIn(name, str(caught.exception))
         with self.assertRaises(ValueError):
             body_of(gemini, tools=[ToolSpec("f", "F", {"type": "object"})], tool_choice=ToolChoice.auto(), toolConfig={})
 

@@ -38,6 +38,7 @@ AREAS = {
     "fold": ("bench_fold", "measure"),
     "cancel": ("bench_cancel", "measure"),
     "cancel-http": ("bench_cancel", "measure_http"),
+    "cancel-complete": ("bench_cancel", "measure_complete"),
     "providers": ("bench_providers", "measure"),
     "scaling": ("bench_streams", "measure"),
     "http": ("bench_http", "measure"),

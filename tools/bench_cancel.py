@@ -274,3 +274,117 @@ def measure_http(quick: bool) -> list[Row]:
         )
     )
     return rows
+
+
+# -- cancelling a whole turn: complete() and acomplete() returning after interrupt() ---------
+
+#: A Messages stream's first events: the answer's text has begun, then the server sends nothing more.
+_BEGUN = (
+    b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant",'
+    b'"model":"m","content":[],"usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    b'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n'
+    b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\n\n'
+)
+
+
+def _turn_rounds(rounds: int, how: str) -> list[float]:
+    """Per round: seconds from the interrupt (or ``task.cancel()``) to the turn's return (or ``CancelledError``).
+
+    ``how``: ``"complete"`` (interrupted from another thread), ``"acomplete"``
+    (interrupted on the loop), ``"task.cancel"`` (the awaiting task cancelled).
+    Only rounds that ended as asked count (a CANCELLED item, or CancelledError).
+    """
+    from tests.loopback import Loopback, sse_reply
+
+    from agentkit_core import FinishReason, Item, ItemKind, ModelSettings
+    from agentkit_core.http import SocketTransport
+    from agentkit_core.providers import anthropic
+
+    ask = [Item.text(ItemKind.USER, "Hi")]
+    limit = ModelSettings(max_tokens=64)
+    latencies: list[float] = []
+    stamp = [0.0]
+
+    def sync_round(url: str, transport: SocketTransport) -> None:
+        controller = CancellationController()
+
+        def interrupt() -> None:
+            stamp[0] = time.perf_counter()
+            controller.interrupt()
+
+        timers: list[threading.Timer] = []
+
+        def on_text(chunk: str) -> None:
+            timers.append(threading.Timer(SETTLE * 5, interrupt))
+            timers[-1].start()
+
+        answer = anthropic.complete(ask, model="m", base_url=url, settings=limit, on_text=on_text, cancel=controller,
+                                    transport=transport)
+        ended = time.perf_counter()
+        for timer in timers:
+            timer.join()
+        if answer.finish_reason is FinishReason.CANCELLED:
+            latencies.append(ended - stamp[0])
+
+    async def async_rounds(url: str, transport: SocketTransport) -> None:
+        loop = asyncio.get_running_loop()
+        for _ in range(rounds):
+            controller = CancellationController()
+            begun = asyncio.Event()
+
+            def interrupt(controller: CancellationController = controller) -> None:
+                stamp[0] = time.perf_counter()
+                controller.interrupt()
+
+            def on_text(chunk: str, begun: asyncio.Event = begun) -> None:
+                begun.set()
+                if how == "acomplete":
+                    loop.call_later(SETTLE * 5, interrupt)
+
+            task = asyncio.ensure_future(anthropic.acomplete(ask, model="m", base_url=url, settings=limit, on_text=on_text,
+                                                             cancel=controller, transport=transport))
+            if how == "acomplete":
+                answer = await task
+                if answer.finish_reason is FinishReason.CANCELLED:
+                    latencies.append(time.perf_counter() - stamp[0])
+                continue
+            await asyncio.wait_for(begun.wait(), 30)
+            await asyncio.sleep(SETTLE * 5)
+            stamp[0] = time.perf_counter()
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                latencies.append(time.perf_counter() - stamp[0])
+
+    with Loopback([sse_reply(_BEGUN, stall=True)]) as server, SocketTransport(proxies={}) as transport:
+        if how == "complete":
+            for _ in range(rounds):
+                sync_round(server.url(), transport)
+        else:
+            asyncio.run(async_rounds(server.url(), transport))
+    return latencies
+
+
+def measure_complete(quick: bool) -> list[Row]:
+    """How fast a whole turn comes back once cancelled: ``complete()`` and ``acomplete()`` blocked on a stream that
+    stopped sending mid-answer, interrupted through ``cancel``, and ``acomplete``'s task cancelled (target: p90 under
+    50 ms, issue 25's "at once")."""
+    rounds = _http_rounds(quick)
+    rows = []
+    for how, name in (("complete", "complete() interrupted from a thread"), ("acomplete", "acomplete() interrupted on the loop"),
+                      ("task.cancel", "acomplete() task.cancel() to CancelledError")):
+        values = _turn_rounds(rounds, how)
+        if len(values) < rounds:
+            rows.append(Row("cancel-complete", name, f"{len(values)} of {rounds} rounds ended as asked", "", "MISSED"))
+            continue
+        rows.append(
+            Row(
+                "cancel-complete",
+                name,
+                f"{statistics.median(values) * 1e6:.0f} us median",
+                f"p90 {_p90(values) * 1e3:.2f} ms, max {max(values) * 1e3:.2f} ms over {len(values)} turns",
+                verdict(_p90(values) < HTTP_TARGET, "p90 < 50 ms"),
+            )
+        )
+    return rows

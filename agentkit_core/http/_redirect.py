@@ -11,7 +11,8 @@
 * A redirect to another origin (scheme, host or port differ; an ``http``
   to ``https`` upgrade on the same host, default ports, excepted, as in
   httpx) drops every credential header (:data:`SECRET_HEADERS`:
-  ``authorization``, ``x-api-key``, ``x-goog-api-key``, ``cookie``, ...).
+  ``authorization``, ``x-api-key``, ``x-goog-api-key``, ``cookie``, ...,
+  and those the request marks in ``secret_headers``).
   A ``Host`` the caller set is dropped on every hop.
 * At most :data:`MAX_REDIRECTS` hops, and never the same request twice
   (:func:`check_hop`): a loop is a :class:`TransportError` at once.
@@ -24,7 +25,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence, Tuple
 
 from ._errors import TransportError
-from ._request import SECRET_HEADERS, Request, redact_url
+from ._request import Request, redact_url
 
 __all__ = ("next_request", "check_hop", "MAX_REDIRECTS", "REDIRECT_STATUSES", "same_origin")
 
@@ -94,9 +95,9 @@ def next_request(request: Request, status: int, headers: Mapping[str, str]) -> R
         body = b""
         kept = [(k, v) for k, v in kept if not k.lower().startswith("content-") and k.lower() != "transfer-encoding"]
     cross = not same_origin(request.url, url)
-    kept = [(k, v) for k, v in kept if k.lower() != "host" and not (cross and k.lower() in SECRET_HEADERS)]
+    kept = [(k, v) for k, v in kept if k.lower() != "host" and not (cross and request.is_secret(k))]
     try:
-        return Request(method, url, kept, body)
+        return Request(method, url, kept, body, request.secret_headers)
     except ValueError as exc:
         raise TransportError(f"{redact_url(request.url)} redirected (HTTP {status}) to a URL that cannot be sent: {exc}", retryable=False) from None
 

@@ -6,7 +6,9 @@ carry a credential (``authorization``, ``x-api-key``, ``x-goog-api-key``, ...)
 and a ``key=`` in the query are shown as ``'***'`` by ``repr`` and by every
 error message the package writes; :meth:`Request.secrets` lists their values
 so an error answer that echoes one (``Incorrect API key provided: sk-...``)
-has it replaced too (:func:`redact`).
+has it replaced too (:func:`redact`).  A request can mark more of its
+headers as credentials (``secret_headers``: a gateway's own key header, say);
+they are hidden the same way, and a redirect to another origin drops them.
 
 A URL's path, query and fragment are percent-encoded as UTF-8 where they
 hold non-ASCII characters (``%XX`` already there stays as it is), a
@@ -73,7 +75,21 @@ def _encode_url(url: str, scheme: str, rest: str) -> str:
     return f"{scheme}://{netloc}{tail}"
 
 
-def _checked_headers(headers: object) -> tuple[tuple[str, str], ...]:
+def _checked_secret_names(names: object) -> tuple[str, ...]:
+    """The header names a request marks as credentials, lower case, sorted, each once."""
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise TypeError(f"Request.secret_headers: expected header names (an iterable of strings), found {type(names).__name__}")
+    found: set[str] = set()
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"Request.secret_headers: expected header names as strings, found {type(name).__name__}")
+        if not _TOKEN.fullmatch(name):
+            raise ValueError(f"Request.secret_headers: {name!r} is not a header name")
+        found.add(name.lower())
+    return tuple(sorted(found))
+
+
+def _checked_headers(headers: object, secret: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
     pairs = headers.items() if isinstance(headers, Mapping) else headers
     if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
         raise TypeError(f"Request.headers: expected a mapping or pairs of strings, found {type(headers).__name__}")
@@ -85,7 +101,8 @@ def _checked_headers(headers: object) -> tuple[tuple[str, str], ...]:
         if not _TOKEN.fullmatch(name):
             raise ValueError(f"Request.headers: {name!r} is not a header name (letters, digits and !#$%&'*+.^_`|~- only)")
         if _BAD_VALUE.search(value) or not value.isascii():
-            what = "its value (a credential, not shown)" if name.lower() in SECRET_HEADERS else repr(value)
+            hidden = name.lower() in SECRET_HEADERS or name.lower() in secret
+            what = "its value (a credential, not shown)" if hidden else repr(value)
             why = "a control character" if _BAD_VALUE.search(value) else "a character that is not ASCII"
             raise ValueError(f"Request.headers[{name!r}]: {why} in {what}: HTTP/1.1 cannot carry it")
         out.append((name, value))
@@ -98,16 +115,22 @@ class Request:
 
     ``method`` is an upper-case HTTP method, ``url`` an ``http://`` or
     ``https://`` URL with a host, ``headers`` a mapping or ``(name, value)``
-    pairs (kept in order, as pairs), ``body`` bytes.  Wrong types raise
-    ``TypeError``, wrong values ``ValueError``, naming the field.
+    pairs (kept in order, as pairs), ``body`` bytes.  ``secret_headers``
+    names headers beyond :data:`SECRET_HEADERS` whose values are credentials
+    (kept lower case): hidden like those, and dropped by a redirect to another
+    origin.  Wrong types raise ``TypeError``, wrong values ``ValueError``,
+    naming the field.
     """
 
     method: str
     url: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
+    secret_headers: tuple[str, ...]
 
-    def __init__(self, method: str, url: str, headers: HeadersLike = (), body: bytes = b"") -> None:
+    def __init__(
+        self, method: str, url: str, headers: HeadersLike = (), body: bytes = b"", secret_headers: Iterable[str] = ()
+    ) -> None:
         if not isinstance(method, str):
             raise TypeError(f"Request.method: expected a string, found {type(method).__name__}")
         if method not in _METHODS:
@@ -123,7 +146,9 @@ class Request:
             raise ValueError(f"Request.url: white space or a control character in {redact_url(url)!r}")
         if not isinstance(body, (bytes, bytearray, memoryview)):
             raise TypeError(f"Request.body: expected bytes, found {type(body).__name__}")
-        for name, value in (("method", method), ("url", url), ("headers", _checked_headers(headers)), ("body", bytes(body))):
+        secret = () if secret_headers == () else _checked_secret_names(secret_headers)
+        checked = _checked_headers(headers, secret)
+        for name, value in (("method", method), ("url", url), ("headers", checked), ("body", bytes(body)), ("secret_headers", secret)):
             object.__setattr__(self, name, value)
 
     def header(self, name: str) -> str | None:
@@ -131,11 +156,16 @@ class Request:
         lower = name.lower()
         return next((v for k, v in self.headers if k.lower() == lower), None)
 
+    def is_secret(self, name: str) -> bool:
+        """Whether the header ``name`` (any case) carries a credential: one of :data:`SECRET_HEADERS` or of ``secret_headers``."""
+        lower = name.lower()
+        return lower in SECRET_HEADERS or lower in self.secret_headers
+
     def secrets(self) -> tuple[str, ...]:
         """The credential values this request carries (secret headers, their tokens, ``key=`` query values, URL passwords)."""
         found: list[str] = []
         for name, value in self.headers:
-            if name.lower() in SECRET_HEADERS:
+            if self.is_secret(name):
                 found.append(value.strip())
                 found.append(value.strip().rpartition(" ")[2])  # the token after "Bearer " or "Basic "
         found += [m.group(2) for m in _SECRET_QUERY.finditer(self.url)]
@@ -146,7 +176,7 @@ class Request:
 
     def redacted_headers(self) -> tuple[tuple[str, str], ...]:
         """The headers with every credential's value replaced by ``'***'``."""
-        return tuple((k, "***" if k.lower() in SECRET_HEADERS else v) for k, v in self.headers)
+        return tuple((k, "***" if self.is_secret(k) else v) for k, v in self.headers)
 
     def __repr__(self) -> str:
         size = len(self.body)
@@ -155,8 +185,8 @@ class Request:
             f"body=<{size} byte{'' if size == 1 else 's'}>)"
         )
 
-    def __reduce__(self) -> tuple[type[Request], tuple[str, str, tuple[tuple[str, str], ...], bytes]]:
-        return (Request, (self.method, self.url, self.headers, self.body))
+    def __reduce__(self) -> tuple[type[Request], tuple[str, str, tuple[tuple[str, str], ...], bytes, tuple[str, ...]]]:
+        return (Request, (self.method, self.url, self.headers, self.body, self.secret_headers))
 
 
 Request.__module__ = _PUBLIC_MODULE

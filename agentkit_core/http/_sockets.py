@@ -359,9 +359,8 @@ class SocketExchange:
         parser = self._parser
         assert parser is not None
         if not parser.done:
-            codings = parser.transfer_codings
             content = content_codings(", ".join(v for k, v in head.headers if k.lower() == "content-encoding"))
-            codings += content or ()
+            codings = (content or ()) + parser.transfer_codings  # as applied: the content's codings, then the transfer's
             if codings:
                 self._decoding = Decoding(codings)
         return head.status, head.headers

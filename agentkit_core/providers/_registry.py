@@ -7,8 +7,8 @@ the API can take and give (:class:`Capabilities`): which portable
 :class:`~agentkit_core.ModelSettings` fields it has a native field for, the
 effort levels it knows, which part kinds a request can carry and an answer can
 hold, and whether it runs tools on the server.  The settings' refusals read
-it, so a capability is stated once.  Plain data, standard library only:
-reading it loads no projection.
+it, so a capability is stated once.  Plain data: it imports only the words of its errors
+(``agentkit_core._words``), so reading it loads no projection.
 
 Adding a provider
 -----------------
@@ -19,9 +19,15 @@ Adding a provider
    ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
-2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
+2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
+   metadata namespace, whether system instructions go apart, and
    capabilities, the part kinds as the folder's mapping table gives them.
-3. Its recordings under ``tests/payloads/<module>/``.
+3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
+   detection, the refusals of another provider's body and the command line
+   know its bodies.
+4. Its recordings under ``tests/payloads/<module>/``, and its entry in each
+   table of per-provider expectations the tests keep (``tests/test_registry.py``
+   lists them and fails while one lacks the row).
 
 The tests then check the rest: that every folder has a row and every row a
 folder (``tests/test_registry.py``), that the folder has the role modules and
@@ -29,14 +35,22 @@ the same public functions, with the same parameters, as the others
 (``tests/test_public_surface.py``), that its recordings decode to part
 kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
-which runs every test there for each row).  Detection needs its shapes in
-``agentkit_core/_detect.py`` (below its users).
+which runs every test there for each row).
+
+The row's ``namespace`` is what the shared code reads to tell the
+projections' metadata apart (one nested in another's, as ``openai.chat.`` is
+in ``openai.``, included), and ``system_apart`` what the OpenTelemetry export
+reads to report system instructions.  One thing no test can ask of a fifth:
+if its API runs server tools, their blocks become OpenTelemetry's server tool
+parts in ``otel/_servers.py`` (without it they export as generic parts).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterable, Tuple, cast
+
+from .._words import wrong_type as _wrong_type
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 
@@ -88,27 +102,32 @@ class ProviderInfo:
     """The default endpoint ``http_request`` sends to."""
     model_key: str
     """The metadata key of an answer that names the model that answered."""
+    namespace: str
+    """The prefix of the metadata keys and custom part kinds the projection owns (``"anthropic."``, ``"openai.chat."``);
+    one nested in another's (Chat's in the Responses API's ``"openai."``) is not the outer one's."""
+    system_apart: bool
+    """Whether the API takes system and developer items apart from the conversation, in a request field of their own
+    (Anthropic's ``system``, Gemini's ``systemInstruction``), but for one whose ``<namespace>role`` keeps it in place."""
     transcript_fields: Tuple[str, ...]
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
 
     def __post_init__(self) -> None:
-        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key"):
+        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key", "namespace"):
             value = getattr(self, field)
             if not isinstance(value, str):
                 raise _wrong_type(f"ProviderInfo.{field}", "a string", value)
             if not value:
                 raise ValueError(f"ProviderInfo.{field}: expected a name, found an empty string")
+        if not self.namespace.endswith("."):
+            raise ValueError(f"ProviderInfo.namespace: expected a prefix ending in '.', found {self.namespace[:40]!r}")
+        if type(self.system_apart) is not bool:
+            raise _wrong_type("ProviderInfo.system_apart", "a boolean", self.system_apart)
         _strings(self, "key_variables", tuple, "a tuple of strings")
         _strings(self, "transcript_fields", tuple, "a tuple of strings")
         if not isinstance(self.capabilities, Capabilities):
             raise _wrong_type("ProviderInfo.capabilities", "a Capabilities", self.capabilities)
-
-
-def _wrong_type(where: str, expected: str, value: object) -> TypeError:
-    """The package's words (``agentkit_core._words``), written here so the registry stays plain data."""
-    return TypeError(f"{where}: expected {expected}, found {type(value).__name__}")
 
 
 def _strings(row: object, field: str, container: type, expected: str) -> frozenset[str]:
@@ -134,10 +153,12 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="anthropic",
         base_url="https://api.anthropic.com",
         model_key="anthropic.model",
+        namespace="anthropic.",
+        system_apart=True,
         transcript_fields=("messages", "system"),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "reasoning_budget", "parallel_tool_calls"},
-            reasoning_efforts=("low", "medium", "high", "max"),
+            reasoning_efforts=("low", "medium", "high", "xhigh", "max"),
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # server tools' blocks are custom parts
             server_tools=True,
@@ -152,10 +173,12 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="openai-chat",
         base_url="https://api.openai.com/v1",
         model_key="openai.model",
+        namespace="openai.chat.",
+        system_apart=False,
         transcript_fields=("messages",),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "seed", "parallel_tool_calls"},
-            reasoning_efforts=("none", "minimal", "low", "medium", "high", "xhigh"),
+            reasoning_efforts=("none", "minimal", "low", "medium", "high", "xhigh", "max"),
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # audio, list content
             server_tools=False,
@@ -170,10 +193,12 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="openai-responses",
         base_url="https://api.openai.com/v1",
         model_key="openai.model",
+        namespace="openai.",
+        system_apart=False,
         transcript_fields=("input", "instructions"),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"parallel_tool_calls"},
-            reasoning_efforts=("none", "minimal", "low", "medium", "high", "xhigh"),
+            reasoning_efforts=("none", "minimal", "low", "medium", "high", "xhigh", "max"),
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # every other output item is a custom part
             server_tools=True,
@@ -188,6 +213,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="gemini",
         base_url="https://generativelanguage.googleapis.com/v1beta",
         model_key="gemini.modelVersion",
+        namespace="gemini.",
+        system_apart=True,
         transcript_fields=("contents", "systemInstruction", "system_instruction"),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "seed", "reasoning_budget"},
@@ -205,7 +232,7 @@ _BY_MODULE = {row.module: row for row in PROVIDERS}
 def provider_info(name: str) -> ProviderInfo:
     """The registry row of ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling (``"openai-chat"``)."""
     if not isinstance(name, str):
-        raise TypeError(f"provider: expected a string, found {type(name).__name__}")
+        raise _wrong_type("provider", "a string", name)
     row = _BY_MODULE.get(name.replace("-", "_"))
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of {', '.join(_BY_MODULE)}")

@@ -9,7 +9,8 @@ setting                    native field
 ``top_p``                  ``top_p``
 ``stop``                   ``stop_sequences``
 ``seed``                   none: refused
-``reasoning_effort``       ``output_config.effort`` (``low``, ``medium``, ``high``, ``max``)
+``reasoning_effort``       ``output_config.effort`` (``low``, ``medium``, ``high``,
+                           ``xhigh``, ``max``)
 ``reasoning_budget``       ``thinking: {"type": "enabled", "budget_tokens": n}``
 ``output_schema``          ``output_config.format: {"type": "json_schema", "schema": s}``
 ``parallel_tool_calls``    ``tool_choice.disable_parallel_tool_use`` (inverted; the choice is

@@ -10,7 +10,7 @@ from .._common.tools import Choice, Tools
 
 if TYPE_CHECKING:
     from ... import CancellationController, CancellationHandle, TurnCancellation
-    from ...http import Transport
+    from ...http import AsyncTransport, Transport
 
 __all__ = ("complete", "acomplete")
 
@@ -79,7 +79,7 @@ async def acomplete(
     on_text: Callable[[str], object] | None = None,
     on_delta: Callable[[Delta], object] | None = None,
     cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
-    transport: Transport | None = None,
+    transport: Transport | AsyncTransport | None = None,
     timeout: float | None = None,
     retries: int | None = None,
     **native: Any,

@@ -9,7 +9,7 @@ setting                    native field
 ``stop``                   ``stop`` (a list)
 ``seed``                   ``seed``
 ``reasoning_effort``       ``reasoning_effort`` (``none``, ``minimal``, ``low``, ``medium``,
-                           ``high``, ``xhigh``)
+                           ``high``, ``xhigh``, ``max``)
 ``reasoning_budget``       none: refused
 ``output_schema``          ``response_format: {"type": "json_schema", "json_schema": {"name",
                            "schema", "strict": true}}``, the name the schema's ``title`` when

@@ -9,7 +9,7 @@ setting                    native field
 ``stop``                   none: refused
 ``seed``                   none: refused
 ``reasoning_effort``       ``reasoning.effort`` (``none``, ``minimal``, ``low``, ``medium``,
-                           ``high``, ``xhigh``)
+                           ``high``, ``xhigh``, ``max``)
 ``reasoning_budget``       none: refused
 ``output_schema``          ``text.format: {"type": "json_schema", "name", "schema", "strict":
                            true}``, the name as Chat's
