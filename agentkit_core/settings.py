@@ -34,7 +34,7 @@ def _number(v: object, name: str, low: float, high: float) -> float | int:
 
 def _integer(v: object, name: str, positive: bool) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError(f"{_OWNER}.{name}: expected an int, found {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.{name}: expected an integer, found {type(v).__name__}")
     if positive and v < 1:
         raise NormalizeError(f"expected a count of 1 or more, found {v}", f"{_OWNER}.{name}")
     if not -(2**63) <= v < 2**64:
@@ -44,7 +44,7 @@ def _integer(v: object, name: str, positive: bool) -> int:
 
 def _text(v: object, name: str) -> str:
     if not isinstance(v, str):
-        raise TypeError(f"{_OWNER}.{name}: expected a str, found {type(v).__name__}")
+        raise TypeError(f"{_OWNER}.{name}: expected a string, found {type(v).__name__}")
     if not v:
         raise NormalizeError("expected a non-empty string", f"{_OWNER}.{name}")
     return v
@@ -58,7 +58,7 @@ def _stop(v: object) -> tuple[str, ...]:
         raise NormalizeError("expected at least one stop sequence (leave it None for none)", f"{_OWNER}.stop")
     for n, s in enumerate(out):
         if not isinstance(s, str):
-            raise TypeError(f"{_OWNER}.stop[{n}]: expected a str, found {type(s).__name__}")
+            raise TypeError(f"{_OWNER}.stop[{n}]: expected a string, found {type(s).__name__}")
         if not s:
             raise NormalizeError("a stop sequence cannot be empty", f"{_OWNER}.stop[{n}]")
     return out
@@ -119,7 +119,7 @@ class ModelSettings:
         if self.output_schema is not None:
             object.__setattr__(self, "output_schema", _schema(self.output_schema))
         if self.parallel_tool_calls is not None and not isinstance(self.parallel_tool_calls, bool):
-            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a bool, found {type(self.parallel_tool_calls).__name__}")
+            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a boolean, found {type(self.parallel_tool_calls).__name__}")
 
     def given(self) -> dict[str, Any]:
         """The settings that are set, by name, in field order."""

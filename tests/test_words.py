@@ -4,7 +4,7 @@ Constructors, the HTTP layer, the providers and the registry say it the same
 way; the wire's decoders keep serde's words (``invalid type: ...``), which the
 reference vectors pin (``tests/test_wire.py`` and ``tools/selfcheck``).  The
 retired phrasings (``, got int``, ``must be X, not int``, ``takes a X, not
-int``) appear in no module of the package.
+int``, Python's type names for nouns: ``expected a str``) appear in no module of the package.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class OneStyle(unittest.TestCase):
             ("registry", lambda: provider_info(5), "provider: expected a string, found int"),  # type: ignore[arg-type]
             ("provider argument", lambda: anthropic.http_request([], model=5), "model: expected a string, found int"),  # type: ignore[arg-type]
             ("json text", lambda: ak.parse_json(5), "JSON text: expected a string, bytes or a bytearray, found int"),  # type: ignore[arg-type]
+            ("settings", lambda: ak.ModelSettings(max_tokens="5"), "ModelSettings.max_tokens: expected an integer, found str"),  # type: ignore[arg-type]
         ]
         for name, call, words in cases:
             with self.subTest(name):
@@ -77,7 +78,9 @@ class OneStyle(unittest.TestCase):
                          ["null", "true", "5", repr("x" * 40 + "..."), "an array", "an object", "a Python tuple"])
 
     def test_no_module_uses_a_retired_phrasing(self) -> None:
-        retired = re.compile(r", got \{|, got the |must be [^\"']*, not \{|takes an? \w+, not \{|, not \{type\(")
+        # the words: ", got", "must be ..., not", "takes a ..., not"; the nouns: Python's type names ("a str") for plain English
+        retired = re.compile(r", got \{|, got the |must be [^\"']*, not \{|takes an? \w+, not \{|, not \{type\("
+                             r"|expected an? (?:str|int|bool|dict|list|float), ")
         for folder, subfolders, names in os.walk(PACKAGE):
             subfolders[:] = [d for d in subfolders if d != "__pycache__"]
             for name in names:
