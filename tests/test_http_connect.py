@@ -93,6 +93,30 @@ class ConnectTest(unittest.TestCase):
         self.assertIn(f"TLS handshake with 127.0.0.1:{peer.port} timed out after 0.3 s (connect_timeout)", str(error))
         self.assertLess(took, LONG / 2)
 
+    def test_a_connect_that_hangs_is_bounded_by_connect_timeout(self) -> None:
+        from tests.test_http_cancel import _fill_backlog
+
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(0)  # never accepted: once its queue is full, a connect hangs as one to a filtering firewall does
+            port = int(listener.getsockname()[1])
+            held = _fill_backlog(listener.getsockname())
+            try:
+                if held is None:
+                    self.skipTest("needs a blocked connect: this system completes every connect, so none hangs")
+                error, took = self.fails(f"http://127.0.0.1:{port}/", SocketTransport(proxies={}), connect_timeout=0.3, timeout=LONG)
+                self.assertTrue(error.timed_out)
+                self.assertEqual(str(error), f"connecting to 127.0.0.1:{port} timed out after 0.3 s (connect_timeout)")
+                self.assertLess(took, LONG / 2)
+                transport = SocketTransport(proxies={"https": f"http://user:{KEY}@127.0.0.1:{port}"})
+                error, took = self.fails("https://api.example.invalid/v1", transport, connect_timeout=0.3, timeout=LONG)
+                self.assertTrue(error.timed_out)
+                self.assertEqual(str(error), f"connecting to proxy 127.0.0.1:{port} timed out after 0.3 s (connect_timeout)")
+                self.assertLess(took, LONG / 2)
+            finally:
+                for sock in held or ():
+                    sock.close()
+
     def test_a_silent_answer_is_bounded_by_timeout(self) -> None:
         with MutePeer() as peer:
             error, took = self.fails(f"http://127.0.0.1:{peer.port}/v1", SocketTransport(proxies={}), connect_timeout=LONG, timeout=0.3)

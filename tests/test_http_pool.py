@@ -369,6 +369,42 @@ class SharedTransportTest(unittest.TestCase):
             thread.join(_WAIT)
         self.assertEqual({id(t) for t in made}, {id(shared_transport())})
 
+    def test_threads_sending_with_no_transport_share_its_pool(self) -> None:
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+        import os
+        from unittest import mock
+
+        from agentkit_core.http._sockets import shared_transport
+
+        self.addCleanup(shared_transport().pool.close)  # the server will be gone: drop what the pool kept of it
+        proxies = {k: v for k, v in os.environ.items() if k.lower().endswith("_proxy")}
+        with mock.patch.dict(os.environ, {}), KeepAliveServer(lambda c, r, h: ok(b"%d" % r)) as server:
+            for name in proxies:
+                del os.environ[name]  # loopback goes direct, whatever proxy this machine has
+            opened = shared_transport().opened
+            errors: list[BaseException] = []
+            start = threading.Barrier(4, timeout=_WAIT)
+
+            def work() -> None:
+                try:
+                    start.wait()  # all four at once
+                    for _ in range(10):
+                        with send(Request("GET", server.url()), timeout=5.0, connect_timeout=5.0, retries=0) as response:
+                            response.read()
+                except BaseException as exc:  # noqa: BLE001 - reported below
+                    errors.append(exc)
+
+            threads = [threading.Thread(target=work) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(_WAIT * 3)
+            self.assertEqual(errors, [])
+            self.assertEqual(len(server.heads), 40)
+            self.assertLessEqual(server.connections, 4)  # each thread's connection went back for the next request
+            self.assertEqual(shared_transport().opened - opened, server.connections)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -189,6 +189,7 @@ class AsyncSendTest(unittest.TestCase):
         async with await asend(POST, transport=transport) as response:  # type: ignore[arg-type]
             self.assertEqual((response.status, await response.read(), response.hops), (200, b"ok", 2))
             self.assertEqual(response.url, "https://api.example/v3")
+            self.assertIn("hops=2", repr(response))
         self.assertEqual([(r.method, r.body) for r in transport.sent], [("POST", POST.body), ("GET", b""), ("GET", b"")])
         self.assertTrue(all(answer.closed for answer in transport.made))
 

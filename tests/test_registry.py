@@ -47,8 +47,6 @@ PORTABLE_SETTINGS = frozenset(
      "parallel_tool_calls")
 )
 ALL_KINDS = frozenset(k.value for k in PartKind)
-#: Each provider's namespace of custom part kinds (``anthropic.server_tool_use``), which its requests send back.
-NAMESPACES = {"anthropic": "anthropic", "openai_chat": "openai.chat", "openai_responses": "openai", "gemini": "gemini"}
 
 
 def recorded_items(provider: str, answers: bool) -> Iterator[Item]:
@@ -78,8 +76,8 @@ def samples(provider: str) -> Iterator[Item]:
     yield Item(ItemKind.USER, [StructuredPart({"registry": 1})])
     yield Item(ItemKind.ASSISTANT, [ToolCallPart(call, "lookup", {"q": "registry"})])
     yield Item(ItemKind.TOOL, [ToolResultPart(call, TextOutput("registry"), metadata={"agentkit.tool_name": "lookup"})])
-    for namespace in NAMESPACES.values():  # each provider sends its own custom parts
-        yield Item(ItemKind.USER, [CustomPart(namespace + ".registry", value={"type": "registry"})])
+    for row in PROVIDERS:  # each provider sends its own custom parts
+        yield Item(ItemKind.USER, [CustomPart(row.namespace + "registry", value={"type": "registry"})])
     for answers in (True, False):
         for item in recorded_items(provider, answers):
             for part in item.parts:
@@ -145,6 +143,19 @@ class RegistryTest(unittest.TestCase):
                 self.assertTrue(all(e == e.lower() for e in caps.reasoning_efforts), caps.reasoning_efforts)
                 self.assertLessEqual(caps.parts_in | caps.parts_out, ALL_KINDS)
 
+    def test_a_namespace_is_its_providers_own(self) -> None:
+        # Each projection owns its row's namespace: a custom part there is sent back by it and by no other.
+        from agentkit_core.providers._common import in_namespace
+
+        for row in PROVIDERS:
+            kind = row.namespace + "registry"
+            owners = [other.module for other in PROVIDERS if in_namespace(kind, other.namespace)]
+            self.assertEqual(owners, [row.module], kind)
+            for other in PROVIDERS:
+                with self.subTest(row.module, sent_to=other.module):
+                    item = Item(ItemKind.USER, [CustomPart(kind, value={"type": "registry"})])
+                    self.assertEqual(sends(recorded.PROVIDERS[other.module], item), other is row)
+
     def test_every_per_provider_test_table_has_every_row(self) -> None:
         # The tests that give each provider its own expectations (recordings to replay, the namespaces it must not
         # leak, its native settings) loop over their table: a row left out of one would go untested without a word.
@@ -159,7 +170,6 @@ class RegistryTest(unittest.TestCase):
             "tests.test_request_reuse": ("_PROVIDER_MD",),
         }
         rows = {row.module for row in PROVIDERS}
-        self.assertEqual(set(NAMESPACES), rows)
         for module_name, names in tables.items():
             module = importlib.import_module(module_name)
             for name in names:
@@ -207,6 +217,10 @@ class RegistryTest(unittest.TestCase):
             dataclasses.replace(row, key_variables="ANTHROPIC_API_KEY")  # type: ignore[arg-type]
         with self.assertRaisesRegex(TypeError, "ProviderInfo.capabilities: expected a Capabilities, found dict"):
             dataclasses.replace(row, capabilities={})  # type: ignore[arg-type]
+        with self.assertRaisesRegex(ValueError, "ProviderInfo.namespace: expected a prefix ending in '.', found 'anthropic'"):
+            dataclasses.replace(row, namespace="anthropic")
+        with self.assertRaisesRegex(TypeError, "ProviderInfo.system_apart: expected a boolean, found int"):
+            dataclasses.replace(row, system_apart=1)  # type: ignore[arg-type]
         self.assertEqual(dataclasses.replace(row, display="Claude").display, "Claude")
 
     def test_public_names_have_docstrings(self) -> None:

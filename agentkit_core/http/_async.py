@@ -350,7 +350,7 @@ class AsyncResponse:
         self.close()
 
     def __repr__(self) -> str:
-        return f"AsyncResponse(status={self.status}, url={redact_url(self.request.url)!r})"
+        return f"AsyncResponse(status={self.status}, url={redact_url(self.request.url)!r}{f', hops={self.hops}' if self.hops else ''})"
 
 
 AsyncResponse.__module__ = _PUBLIC_MODULE

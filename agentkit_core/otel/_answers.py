@@ -24,20 +24,33 @@ PROVIDER_NAMES: dict[str, str] = {row.module: row.otel_name for row in PROVIDERS
 OPERATIONS: dict[str, str] = {row.module: row.otel_operation for row in PROVIDERS}
 #: Where the provider modules keep the model that answered, each key once, in the registry's order.
 _MODEL_KEYS = tuple(dict.fromkeys(row.model_key for row in PROVIDERS))
+#: The registry's rows by module, and by ``gen_ai.provider.name`` (the first row of each) for a name given as is.
+_ROWS = {**{row.otel_name: row for row in reversed(PROVIDERS)}, **{row.module: row for row in PROVIDERS}}
 #: The well-known fallback of ``error.type``.
 OTHER_ERROR = "_OTHER"
 
 
 def split(items: tuple[Item, ...], module: str) -> tuple[list[Item], list[Item]]:
-    """``(system, conversation)``: the items the provider's API takes apart from the conversation, and the rest."""
-    name = PROVIDER_NAMES.get(module, module)
+    """``(system, conversation)``: the items the provider's API takes apart from the conversation, and the rest.
+
+    The registry row says whether the API takes system and developer items
+    apart (``system_apart``), and which of them it keeps in place (those with
+    a ``<namespace>role``); a provider name of the conventions' that is no
+    row's takes them apart when it is Google's (``gcp.*``), as Gemini does.
+    An item a request held in the Responses API's ``instructions`` is apart
+    for every provider.
+    """
+    row = _ROWS.get(module)
     system: list[Item] = []
     conversation: list[Item] = []
     for item in items:
         if item.metadata.get("openai.request_field") == "instructions":
             apart = True
         elif item.kind is ItemKind.SYSTEM or item.kind is ItemKind.DEVELOPER:
-            apart = name.startswith("gcp.") or (name == "anthropic" and "anthropic.role" not in item.metadata)
+            if row is None:
+                apart = module.startswith("gcp.")
+            else:
+                apart = row.system_apart and row.namespace + "role" not in item.metadata
         else:
             apart = False
         (system if apart else conversation).append(item)

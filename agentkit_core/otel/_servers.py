@@ -5,7 +5,10 @@ server the API calls): the provider modules keep its blocks verbatim as
 ``CustomPart`` values.  The conventions have two part types for them,
 ``server_tool_call`` and ``server_tool_call_response``, whose details are an
 object with a ``type``; :func:`server_part` builds them from the blocks it
-knows, and says ``None`` for any other (which stays a generic part).
+knows, and says ``None`` for any other (which stays a generic part).  The
+blocks are named as the provider folders' mapping tables name them: this
+table is the one place outside the folders that knows them (a provider whose
+API runs server tools adds its blocks here, or they export as generic parts).
 
 ==========================================  ==========================================================
 custom part                                 message part

@@ -19,7 +19,8 @@ Adding a provider
    ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
-2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL and
+2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
+   metadata namespace, whether system instructions go apart, and
    capabilities, the part kinds as the folder's mapping table gives them.
 3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
    detection, the refusals of another provider's body and the command line
@@ -36,13 +37,12 @@ kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
 which runs every test there for each row).
 
-Three things no test can ask of a fifth, each needed only when it applies: a
-metadata namespace nested in another provider's (as ``openai.chat.`` is in
-``openai.``) goes in ``providers/_common/carry.py``; server tools' blocks
-become OpenTelemetry's server tool parts through ``otel/_servers.py`` (without
-it they export as generic parts); and a request field of its own for system
-instructions goes in ``otel/_answers.split`` (without it they export as
-conversation messages).
+The row's ``namespace`` is what the shared code reads to tell the
+projections' metadata apart (one nested in another's, as ``openai.chat.`` is
+in ``openai.``, included), and ``system_apart`` what the OpenTelemetry export
+reads to report system instructions.  One thing no test can ask of a fifth:
+if its API runs server tools, their blocks become OpenTelemetry's server tool
+parts in ``otel/_servers.py`` (without it they export as generic parts).
 """
 
 from __future__ import annotations
@@ -102,18 +102,28 @@ class ProviderInfo:
     """The default endpoint ``http_request`` sends to."""
     model_key: str
     """The metadata key of an answer that names the model that answered."""
+    namespace: str
+    """The prefix of the metadata keys and custom part kinds the projection owns (``"anthropic."``, ``"openai.chat."``);
+    one nested in another's (Chat's in the Responses API's ``"openai."``) is not the outer one's."""
+    system_apart: bool
+    """Whether the API takes system and developer items apart from the conversation, in a request field of their own
+    (Anthropic's ``system``, Gemini's ``systemInstruction``), but for one whose ``<namespace>role`` keeps it in place."""
     transcript_fields: Tuple[str, ...]
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
 
     def __post_init__(self) -> None:
-        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key"):
+        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key", "namespace"):
             value = getattr(self, field)
             if not isinstance(value, str):
                 raise _wrong_type(f"ProviderInfo.{field}", "a string", value)
             if not value:
                 raise ValueError(f"ProviderInfo.{field}: expected a name, found an empty string")
+        if not self.namespace.endswith("."):
+            raise ValueError(f"ProviderInfo.namespace: expected a prefix ending in '.', found {self.namespace[:40]!r}")
+        if type(self.system_apart) is not bool:
+            raise _wrong_type("ProviderInfo.system_apart", "a boolean", self.system_apart)
         _strings(self, "key_variables", tuple, "a tuple of strings")
         _strings(self, "transcript_fields", tuple, "a tuple of strings")
         if not isinstance(self.capabilities, Capabilities):
@@ -143,6 +153,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="anthropic",
         base_url="https://api.anthropic.com",
         model_key="anthropic.model",
+        namespace="anthropic.",
+        system_apart=True,
         transcript_fields=("messages", "system"),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "reasoning_budget", "parallel_tool_calls"},
@@ -161,6 +173,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="openai-chat",
         base_url="https://api.openai.com/v1",
         model_key="openai.model",
+        namespace="openai.chat.",
+        system_apart=False,
         transcript_fields=("messages",),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "seed", "parallel_tool_calls"},
@@ -179,6 +193,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="openai-responses",
         base_url="https://api.openai.com/v1",
         model_key="openai.model",
+        namespace="openai.",
+        system_apart=False,
         transcript_fields=("input", "instructions"),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"parallel_tool_calls"},
@@ -197,6 +213,8 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         cli="gemini",
         base_url="https://generativelanguage.googleapis.com/v1beta",
         model_key="gemini.modelVersion",
+        namespace="gemini.",
+        system_apart=True,
         transcript_fields=("contents", "systemInstruction", "system_instruction"),
         capabilities=Capabilities(
             settings=_COMMON_SETTINGS | {"stop", "seed", "reasoning_budget"},

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ... import EMPTY_METADATA, PROVIDER_KEY, JsonValue
+from .._registry import PROVIDERS
 from .native import JsonDict
 
 def copy_json(v: Any) -> Any:
@@ -61,8 +62,11 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
     return out
 
 
-#: Namespaces nested in another provider's: ``openai.chat.*`` is Chat Completions', not the Responses API's.
-_NESTED_NAMESPACES = ("openai.chat.",)
+#: Namespaces nested in another provider's (the registry's): ``openai.chat.*`` is Chat Completions', not the Responses API's.
+_NESTED_NAMESPACES = tuple(
+    inner.namespace for inner in PROVIDERS
+    if any(inner.namespace != outer.namespace and inner.namespace.startswith(outer.namespace) for outer in PROVIDERS)
+)
 
 
 def in_namespace(key: str, namespace: str) -> bool:
