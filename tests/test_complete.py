@@ -40,6 +40,7 @@ from agentkit_core import (
 from agentkit_core.http import ProviderError, TransportError
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.providers._common.complete import ENDED_EARLY
+from agentkit_core.providers._registry import PROVIDERS
 from tests import recorded
 from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
 from tests.loopback import LONGEST, Loopback, json_reply, sse_reply
@@ -390,6 +391,32 @@ class CompleteTest(Loop):
             answer = openai_chat.complete(ASK, model="m", base_url=server.url(), transport=plain())
         self.assertGreaterEqual(len([p for p in answer.parts if isinstance(p, ToolCallPart)]), 2)
         self.assertIs(answer.finish_reason, FinishReason.TOOL_CALL)
+
+    def test_one_signature_every_provider_shows_and_keeps(self) -> None:
+        """complete and acomplete are made from one signature: inspect and help() show it, a call outside it is refused."""
+        import inspect
+
+        from agentkit_core.providers._common.complete import turn_parameters
+
+        for name, module in MODULES.items():
+            with self.subTest(name):
+                for function in (module.complete, module.acomplete):
+                    self.assertEqual(inspect.signature(function), inspect.signature(turn_parameters))
+                    self.assertEqual((function.__module__, function.__qualname__), (module.__name__, function.__name__))
+                    self.assertIs(getattr(module, function.__name__), function)
+                self.assertTrue(inspect.iscoroutinefunction(module.acomplete))
+                if module.complete.__doc__ is not None:  # not under -OO
+                    self.assertNotIn("{api}", module.complete.__doc__)
+                    self.assertIn(next(r.display for r in PROVIDERS if r.module == name), module.complete.__doc__)
+                for args, kw, said in ((), {"model": "m"}, "'items'"), ((ASK, ASK), {"model": "m"}, "positional"), \
+                                      ((ASK,), {}, "'model'"), ((ASK,), {"items": ASK, "model": "m"}, "multiple values"):
+                    with self.assertRaises(TypeError) as caught:
+                        module.complete(*args, **kw)
+                    self.assertIn(said, str(caught.exception))
+        with Loopback([sse_reply(recorded.raw("openai_chat", "chat.text_content.sse.txt"))]) as server:
+            answer = openai_chat.complete(items=ASK, model="m", base_url=server.url(), transport=plain())  # items by name too
+        self.assertEqual(comparable(answer), comparable(expected_of("openai_chat", "chat.text_content.sse.txt")))
+        self.assertTrue(json.loads(server.requests[0].body)["stream"])  # complete streams unless told not to
 
     def test_callbacks_are_checked(self) -> None:
         with self.assertRaises(TypeError):
