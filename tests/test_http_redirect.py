@@ -149,6 +149,13 @@ class SendTest(unittest.TestCase):
         self.assertIn("redirect loop", str(caught.exception))
         self.assertEqual(len(transport.sent), 2)  # not retried
 
+    def test_a_location_that_cannot_be_followed_is_an_error_and_closed(self) -> None:
+        transport = Recording({"/a": (302, [("Location", "ftp://files.example/x")])})
+        with self.assertRaises(TransportError) as caught:
+            send(Request("GET", "https://h.example/a"), transport=transport, retries=2)  # type: ignore[arg-type]
+        self.assertIn("not an http(s) URL", str(caught.exception))
+        self.assertEqual([answer.closed for answer in transport.made], [True])  # not retried, not left open
+
     def test_too_many_hops(self) -> None:
         table = {f"/{n}": (302, [("Location", f"/{n + 1}")]) for n in range(40)}
         transport = Recording(table)
@@ -209,6 +216,11 @@ class AsyncSendTest(unittest.TestCase):
         self.assertIn("too many redirects", str(caught.exception))
         self.assertEqual(len(transport.sent), MAX_REDIRECTS + 1)
         self.assertTrue(all(answer.closed for answer in transport.made))
+        transport = AsyncRecording({"/a": (302, [("Location", "ftp://files.example/x")])})
+        with self.assertRaises(TransportError) as caught:
+            await asend(Request("GET", "https://h.example/a"), transport=transport, retries=2)  # type: ignore[arg-type]
+        self.assertIn("not an http(s) URL", str(caught.exception))
+        self.assertEqual([answer.closed for answer in transport.made], [True])
 
 
 class LoopbackTest(unittest.TestCase):

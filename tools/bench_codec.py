@@ -395,12 +395,21 @@ def floor_rows(items: list[ak.Item], wire: list[Any], rival_dump: Callable[[], A
 IMPORT_OURS = "import agentkit_core; agentkit_core.Item, agentkit_core.Part, agentkit_core.fold, agentkit_core.CancellationController"
 IMPORT_BASE = "import dataclasses, enum, threading, json"
 IMPORT_PEER = "import langchain_core.messages"
+IMPORT_TARGET = 1.6  # the package's import / the baseline's, at most (issue 27)
 
 
 def import_once(statement: str) -> float | None:
-    """Seconds of ``statement`` timed inside a fresh interpreter (start-up excluded); ``None`` if it fails."""
+    """Seconds of ``statement`` timed inside a fresh interpreter (start-up excluded); ``None`` if it fails.
+
+    The package and the baseline are timed with ``-S`` (no ``site``): ``.pth`` files in an
+    interpreter's site-packages (``certifi``'s, setuptools' ``distutils`` hack) import ``enum``,
+    ``re``, ``typing``, ``threading`` and more before the statement runs, which would take half
+    the baseline out of the baseline and leave the package's share whole.  The peer needs
+    ``site`` to be found at all, so it keeps it.
+    """
+    flags = ["-I"] if statement == IMPORT_PEER else ["-I", "-S"]
     probe = f"import time; t = time.perf_counter(); {statement}; print(time.perf_counter() - t)"
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {ROOT!r}); {probe}"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, *flags, "-c", f"import sys; sys.path.insert(0, {ROOT!r}); {probe}"], capture_output=True, text=True)
     return float(out.stdout) if out.returncode == 0 else None
 
 
@@ -428,7 +437,8 @@ def measure_import(quick: bool) -> list[Row]:
     ratio = ours / base
     rows = [
         Row("import", f"baseline: {IMPORT_BASE}", f"{base * 1e3:.1f} ms", "1.00x", ""),
-        Row("import", "import agentkit_core, touch Item, Part, fold, CancellationController", f"{ours * 1e3:.1f} ms", f"{ratio:.2f}x baseline", verdict(ratio <= 2, "<= 2x")),
+        Row("import", "import agentkit_core, touch Item, Part, fold, CancellationController", f"{ours * 1e3:.1f} ms", f"{ratio:.2f}x baseline",
+            verdict(ratio <= IMPORT_TARGET, f"<= {IMPORT_TARGET:g}x")),
     ]
     if lc is None:
         rows.append(Row("import", "peer langchain_core.messages", "-", "-", "skipped: langchain-core not installed"))

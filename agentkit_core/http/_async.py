@@ -92,7 +92,11 @@ async def asend(
             error, headers = exc, {}
         else:
             if response.status < 400:
-                following = next_request(current, response.status, response.headers)
+                try:
+                    following = next_request(current, response.status, response.headers)
+                except TransportError:  # a Location that cannot be followed: the error, its connection closed
+                    response.close()
+                    raise
                 if following is None:
                     return response
                 await _drain(response)

@@ -128,7 +128,11 @@ def send(
             error, headers = exc, {}
         else:
             if response.status < 400:
-                following = next_request(current, response.status, response.headers)
+                try:
+                    following = next_request(current, response.status, response.headers)
+                except TransportError:  # a Location that cannot be followed: the error, its connection closed
+                    response.close()
+                    raise
                 if following is None:
                     return response
                 _drain(response)

@@ -15,7 +15,6 @@ threads share a pool; an abort never takes it.  In a child made by
 
 from __future__ import annotations
 
-import itertools
 import os
 import select
 import socket
@@ -122,14 +121,14 @@ class Pool:
         self._idle: dict[Hashable, list[Connection]] = {}
         self._lock = threading.Lock()
         self._generation = 0  # moves on at close(): connections out at that time are not taken back
-        self._opened = itertools.count()
         self.opened = 0
         self._pid = os.getpid()  # a forked child must not share the parent's connections
 
     def count_opened(self) -> int:
-        """Note a connection opened; the new count."""
-        self.opened = next(self._opened) + 1
-        return self.opened
+        """Note a connection opened; the new count (exact however many threads open at once)."""
+        with self._lock:
+            self.opened += 1
+            return self.opened
 
     @property
     def generation(self) -> int:

@@ -1,97 +1,14 @@
-"""Private to :mod:`.anthropic`: one whole turn in one call, :func:`complete` and its asyncio form :func:`acomplete`."""
+"""Private to :mod:`.anthropic`: one whole turn in one call, :func:`complete` and its asyncio form :func:`acomplete`.
+
+Both are made by :func:`.._common.complete.turn_functions` from the one signature every provider's
+``complete`` has (:func:`.._common.complete.turn_parameters`): ``help()``, ``inspect.signature``
+and mypy see those parameters; the turn itself is :func:`.._common.complete.complete_turn`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
-
-from ... import Delta, Item, ModelSettings
-from .._common.complete import Provider, acomplete_turn, complete_turn
-from .._common.tools import Choice, Tools
-
-if TYPE_CHECKING:
-    from ... import CancellationController, CancellationHandle, TurnCancellation
-    from ...http import AsyncTransport, Transport
+from .._common.complete import turn_functions, turn_parameters
 
 __all__ = ("complete", "acomplete")
 
-
-def _provider() -> Provider:
-    """The package's own functions (it imports this module, so it is loaded whenever this runs)."""
-    import sys
-
-    package = sys.modules[__name__.rpartition(".")[0]]
-    return Provider(package.http_request, package.stream_decoder, package.items_from_response)
-
-
-def complete(
-    items: Sequence[Item],
-    *,
-    model: str,
-    api_key: str | None = None,
-    base_url: str | None = None,
-    stream: bool = True,
-    tools: Tools = (),
-    tool_choice: Choice = None,
-    settings: ModelSettings | None = None,
-    headers: Mapping[str, str] | None = None,
-    on_text: Callable[[str], object] | None = None,
-    on_delta: Callable[[Delta], object] | None = None,
-    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
-    transport: Transport | None = None,
-    timeout: float | None = None,
-    retries: int | None = None,
-    **native: Any,
-) -> Item:
-    """One turn of the Anthropic Messages API on ``items``: the answer's ASSISTANT item.
-
-    Builds the request as :func:`http_request` does (``model``, ``api_key``,
-    ``base_url``, ``tools``, ``tool_choice``, ``settings``, ``headers`` and the
-    ``native`` body fields), sends it with :func:`agentkit_core.http.send`
-    (``cancel``, ``transport``; ``timeout`` and ``retries`` default to
-    ``send``'s), decodes and folds the stream (or the body when not
-    ``stream``), calls ``on_delta(delta)`` for every delta and
-    ``on_text(chunk)`` for each chunk of visible answer text (not reasoning),
-    and returns the item :func:`items_from_stream` gives for the same events.
-    A stream cut by the network or ended before its final event comes back
-    closed as ``FinishReason.ERROR`` with everything that arrived
-    (``agentkit.stream_cut`` says why, under ``"error"``); an interrupt of
-    ``cancel`` ends the read at once and the turn comes back closed as
-    ``CANCELLED``.  An error answer raises :class:`~agentkit_core.http.ProviderError`;
-    a request that got no answer at all, :class:`~agentkit_core.http.TransportError`.
-    """
-    request_args = dict(native, model=model, api_key=api_key, base_url=base_url, stream=stream, tools=tools,
-                        tool_choice=tool_choice, settings=settings, headers=headers)
-    return complete_turn(_provider(), items, request_args, on_text=on_text, on_delta=on_delta, cancel=cancel,
-                         transport=transport, timeout=timeout, retries=retries)
-
-
-async def acomplete(
-    items: Sequence[Item],
-    *,
-    model: str,
-    api_key: str | None = None,
-    base_url: str | None = None,
-    stream: bool = True,
-    tools: Tools = (),
-    tool_choice: Choice = None,
-    settings: ModelSettings | None = None,
-    headers: Mapping[str, str] | None = None,
-    on_text: Callable[[str], object] | None = None,
-    on_delta: Callable[[Delta], object] | None = None,
-    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
-    transport: Transport | AsyncTransport | None = None,
-    timeout: float | None = None,
-    retries: int | None = None,
-    **native: Any,
-) -> Item:
-    """:func:`complete` for asyncio, the same parameters, sent with :func:`agentkit_core.http.asend`.
-
-    Cancelling the task aborts the read at once and raises ``CancelledError``
-    (asyncio's rule); an interrupt of ``cancel`` returns the turn closed as
-    ``CANCELLED``, as :func:`complete` does.  With an asynchronous transport
-    nothing runs in a thread.
-    """
-    request_args = dict(native, model=model, api_key=api_key, base_url=base_url, stream=stream, tools=tools,
-                        tool_choice=tool_choice, settings=settings, headers=headers)
-    return await acomplete_turn(_provider(), items, request_args, on_text=on_text, on_delta=on_delta, cancel=cancel,
-                                transport=transport, timeout=timeout, retries=retries)
+complete, acomplete = turn_functions(turn_parameters, __name__.rpartition(".")[0], "the Anthropic Messages API")
