@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import struct
 import threading
 import unittest
 from types import ModuleType
@@ -115,8 +116,9 @@ class Stalling:
     """A one-connection server on 127.0.0.1: answers with ``body`` as an open SSE stream, then waits for the client
     to close its end (``closed`` is set when it does: ``recv`` gives EOF or a reset).  Bounded by ``LONGEST``."""
 
-    def __init__(self, body: bytes) -> None:
+    def __init__(self, body: bytes, reset_when: threading.Event | None = None) -> None:
         self.body = body
+        self.reset_when = reset_when  # once set, the connection is reset (an RST) instead of waited on
         self.closed = threading.Event()
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.listener.settimeout(LONGEST)
@@ -149,6 +151,10 @@ class Stalling:
                     body += chunk
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
                              + b"%x\r\n%s\r\n" % (len(self.body), self.body))
+                if self.reset_when is not None:
+                    self.reset_when.wait(LONGEST)
+                    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    return
                 if conn.recv(1) == b"":  # nothing more is sent: only the client's close ends this wait
                     self.closed.set()
             except ConnectionError:
@@ -262,6 +268,21 @@ class CompleteTest(Loop):
         self.assertIsInstance(cut, dict)
         self.assertNotEqual(cut["error"], ENDED_EARLY)  # type: ignore[index]
         self.assertTrue(answer.text_content())
+        for name, stream in TEXT_STREAMS.items():  # every provider: the text that came before the reset is kept
+            texts: list[str] = []
+            shown = threading.Event()  # the reset comes once the text is in: a reset may discard what was not yet read
+
+            def on_text(chunk: str) -> None:
+                texts.append(chunk)
+                shown.set()
+
+            with self.subTest(name), Stalling(first_text(name, stream), reset_when=shown) as server:
+                answer = MODULES[name].complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=on_text,
+                                                transport=plain(), retries=0)
+                self.assertIs(answer.finish_reason, FinishReason.ERROR)
+                self.assertNotEqual(answer.metadata[STREAM_CUT_KEY]["error"], ENDED_EARLY)  # type: ignore[index]
+                self.assertTrue(texts)
+                self.assertEqual(visible(answer), "".join(texts))
 
     def test_a_cancelled_turn_comes_back_closed_with_what_arrived(self) -> None:
         if not can_start_thread():
@@ -327,6 +348,31 @@ class CompleteTest(Loop):
         self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
         self.assertFalse(answer.tool_calls())
         self.assertEqual([c["name"] for c in answer.metadata[STREAM_CUT_KEY]["dropped_calls"]], ["get_weather"])  # type: ignore[index]
+
+    def test_every_provider_drops_a_call_cut_by_cancel(self) -> None:
+        """A call begun but not finished when the interrupt comes is dropped, named under ``dropped_calls``."""
+        if not can_start_thread():
+            self.skipTest("needs threads: the interrupt comes from another one")
+        calls = {"anthropic": "messages.text_tool_use.sse.txt", "openai_chat": "chat.tool_call.sse.txt",
+                 "openai_responses": "responses.function_call.sse.txt"}  # Gemini sends each call whole: none is ever cut
+        for name, stream in calls.items():
+            module = MODULES[name]
+            events = [e + b"\n\n" for e in recorded.raw(name, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+            decoder = module.stream_decoder()
+            begun = next(n for n, raw in enumerate(events) for e in module.events_from_sse(raw) for d in decoder.feed(e)
+                         if isinstance(d, BeginPart) and d.kind is PartKind.TOOL_CALL)
+            controller = CancellationController()
+
+            def on_delta(delta: Delta) -> None:
+                if isinstance(delta, BeginPart) and delta.kind is PartKind.TOOL_CALL:
+                    threading.Timer(0.05, controller.interrupt).start()
+
+            with self.subTest(name), Loopback([sse_reply(b"".join(events[: begun + 1]), stall=True)]) as server:
+                answer = module.complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_delta=on_delta,
+                                         cancel=controller, transport=plain())
+                self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
+                self.assertFalse(answer.tool_calls())
+                self.assertEqual(len(answer.metadata[STREAM_CUT_KEY]["dropped_calls"]), 1)  # type: ignore[index]
 
     def test_an_error_answer_raises(self) -> None:
         error = b'{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: Field required"}}'

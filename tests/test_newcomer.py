@@ -43,6 +43,20 @@ class CutStreamTest(unittest.TestCase):
         for module in (openai_chat, openai_responses, gemini):
             with self.subTest(module.__name__):
                 self.assertEqual(module.stream_decoder().finish(FoldState()).kind, ItemKind.ASSISTANT)
+        from tests.test_complete import TEXT_STREAMS, first_text
+
+        for name, stream in TEXT_STREAMS.items():  # every provider: a stream cut after its first text, finished from the state
+            module = recorded.PROVIDERS[name]
+            cut = list(module.events_from_sse(first_text(name, stream)))
+            decoder, state = module.stream_decoder(), FoldState()
+            for event in cut:
+                state = fold_all(state, decoder.feed(event))
+            with self.subTest(name):
+                self.assertTrue(state.is_open)
+                item = decoder.finish(state)
+                self.assertIs(item.finish_reason, FinishReason.ERROR)
+                self.assertTrue(item.text_content())
+                self.assertEqual(item.text_content(), module.items_from_stream(cut)[0].text_content())
 
 
 class MistralThinkingTest(unittest.TestCase):

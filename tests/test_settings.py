@@ -126,6 +126,23 @@ class ModelSettingsTest(unittest.TestCase):
             ModelSettings.from_dict({"max_token": 5})
         self.assertEqual(ModelSettings().to_dict(), {})
 
+    def test_the_public_names_are_documented(self) -> None:
+        """Read from the source (``-OO`` strips ``__doc__``): each of issue 25's public names has a docstring."""
+        import ast
+        import inspect
+        import textwrap
+
+        from agentkit_core.otel import span_attributes
+
+        named = [ModelSettings, span_attributes, *(getattr(ModelSettings, n) for n in ("given", "to_dict", "from_dict", "to_json",
+                                                                                      "from_json", "merged"))]
+        named += [getattr(m, n) for m in MODULES.values() for n in ("complete", "acomplete", "settings_from_request", "http_request")]
+        for value in named:
+            with self.subTest(getattr(value, "__qualname__", value)):
+                node = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(value)))).body[0]
+                self.assertIsInstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                self.assertTrue((ast.get_docstring(node) or "").strip())  # type: ignore[arg-type]
+
     def test_every_setting_in_the_table_and_the_registry_agrees(self) -> None:
         self.assertEqual(set(TABLE), set(SETTING_NAMES))
         for row in PROVIDERS:

@@ -143,44 +143,30 @@ def _whole(turn: _Turn, provider: Provider, body: Any) -> Item:
     return item
 
 
-def _send_options(cancel: Any, transport: Any, timeout: float | None, retries: int | None) -> dict[str, Any]:
-    options: dict[str, Any] = {"cancel": cancel, "transport": transport}
-    if timeout is not None:
-        options["timeout"] = timeout
-    if retries is not None:
-        options["retries"] = retries
-    return options
-
-
 def _callback(fn: object, name: str) -> None:
     if fn is not None and not callable(fn):
         raise TypeError(f"{name}: expected a callable or None, found {type(fn).__name__}")
 
 
-def _start(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any], on_text: object, on_delta: object) -> tuple[Request, _Turn]:
+def _start(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any],
+           send_args: Mapping[str, Any]) -> tuple[Request, _Turn, dict[str, Any]]:
+    """The request, the turn and ``send``'s options (``timeout`` and ``retries`` only when given: ``send``'s defaults else)."""
+    on_text, on_delta = send_args.get("on_text"), send_args.get("on_delta")
     _callback(on_text, "on_text")
     _callback(on_delta, "on_delta")
     request = provider.http_request(items, **request_args)
-    return request, _Turn(provider.stream_decoder(), on_text, on_delta)  # type: ignore[arg-type]
+    options = {"cancel": send_args.get("cancel"), "transport": send_args.get("transport")}
+    options.update((k, send_args[k]) for k in ("timeout", "retries") if send_args.get(k) is not None)
+    return request, _Turn(provider.stream_decoder(), on_text, on_delta), options
 
 
-def complete_turn(
-    provider: Provider,
-    items: Sequence[Item],
-    request_args: Mapping[str, Any],
-    *,
-    on_text: Callable[[str], object] | None,
-    on_delta: Callable[[Delta], object] | None,
-    cancel: Any,
-    transport: Any,
-    timeout: float | None,
-    retries: int | None,
-) -> Item:
-    """One turn on ``items`` (see the module's docstring); ``request_args`` go to ``http_request``."""
-    request, turn = _start(provider, items, request_args, on_text, on_delta)
+def complete_turn(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any], send_args: Mapping[str, Any]) -> Item:
+    """One turn on ``items`` (see the module's docstring): ``request_args`` go to ``http_request``, ``send_args``
+    (``on_text``, ``on_delta``, ``cancel``, ``transport``, ``timeout``, ``retries``; each may be absent) to the turn and ``send``."""
+    request, turn, options = _start(provider, items, request_args, send_args)
     stream = bool(request_args.get("stream"))
     try:
-        response = send(request, **_send_options(cancel, transport, timeout, retries))
+        response = send(request, **options)
     except TurnCancelledError:
         return turn.close(FinishReason.CANCELLED)
     try:
@@ -196,23 +182,13 @@ def complete_turn(
     return turn.finish()
 
 
-async def acomplete_turn(
-    provider: Provider,
-    items: Sequence[Item],
-    request_args: Mapping[str, Any],
-    *,
-    on_text: Callable[[str], object] | None,
-    on_delta: Callable[[Delta], object] | None,
-    cancel: Any,
-    transport: Any,
-    timeout: float | None,
-    retries: int | None,
-) -> Item:
+async def acomplete_turn(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any],
+                         send_args: Mapping[str, Any]) -> Item:
     """:func:`complete_turn` for asyncio: sent with :func:`agentkit_core.http.asend`; the task's cancellation propagates."""
-    request, turn = _start(provider, items, request_args, on_text, on_delta)
+    request, turn, options = _start(provider, items, request_args, send_args)
     stream = bool(request_args.get("stream"))
     try:
-        response = await asend(request, **_send_options(cancel, transport, timeout, retries))
+        response = await asend(request, **options)
     except TurnCancelledError:
         return turn.close(FinishReason.CANCELLED)
     try:
@@ -312,11 +288,11 @@ def turn_functions(
 
     def complete(*args: P.args, **kwargs: P.kwargs) -> Item:
         items, request_args, send_args = _arguments("complete", args, kwargs)
-        return complete_turn(provider(), items, request_args, **send_args)
+        return complete_turn(provider(), items, request_args, send_args)
 
     async def acomplete(*args: P.args, **kwargs: P.kwargs) -> Item:
         items, request_args, send_args = _arguments("acomplete", args, kwargs)
-        return await acomplete_turn(provider(), items, request_args, **send_args)
+        return await acomplete_turn(provider(), items, request_args, send_args)
 
     for function, doc in ((complete, shape.__doc__ and shape.__doc__.replace("{api}", api)), (acomplete, _ACOMPLETE_DOC)):
         function.__module__, function.__doc__ = package, doc if shape.__doc__ else None

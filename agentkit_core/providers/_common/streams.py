@@ -137,8 +137,10 @@ class Decoder(Protocol):
     def finish_all(self, parts: Sequence[Part], /) -> list[Item]: ...
 
 
-#: Deltas :func:`fold_events` folds before it looks for a moment when no part is open.
-_SEGMENT = 4096
+#: Deltas :func:`fold_events` folds before it looks for a moment when no part is open: few enough that
+#: a segment's fold logs die young (CPython's collector promotes what outlives two collections, some
+#: thousands of allocations, and every promotion brings the next full walk of all that is kept nearer).
+_SEGMENT = 256
 
 
 def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
@@ -148,7 +150,7 @@ def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
     as they stand, with :meth:`FoldState.finalize`.  ``events`` that are no
     iterable of events raise :class:`NormalizeError` (:func:`native_events`).
 
-    The fold runs in segments: after some thousands of deltas, at a moment
+    The fold runs in segments: after some hundreds of deltas, at a moment
     when no part is open, the committed parts are taken out and the fold
     starts afresh, which gives the same parts (the fold's rules only look at
     open parts).  A fold state keeps a log of every part it holds, and
