@@ -263,6 +263,29 @@ class PoolTest(unittest.TestCase):
             self.assertEqual(asyncio.run(twice(server.url())), [b"0", b"1"])
         self.assertEqual(server.connections, 1)
 
+    def test_a_read_whose_task_was_cancelled_is_never_reused(self) -> None:
+        import asyncio
+
+        from agentkit_core.http import asend
+
+        async def cut(url: str) -> None:
+            response = await asend(Request("GET", url), transport=self.transport, retries=0)
+            chunks = response.chunks()
+            self.assertEqual(await chunks.__anext__(), b"abc")
+            reading = asyncio.ensure_future(chunks.__anext__())
+            await asyncio.sleep(0.1)
+            reading.cancel()  # the task is cancelled while its read waits in the executor
+            with self.assertRaises(asyncio.CancelledError):
+                await reading
+            response.close()
+
+        script: Script = lambda c, r, h: ok() if r or c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"
+        with KeepAliveServer(script) as server:
+            asyncio.run(cut(server.url()))
+            self.assertEqual(self.transport.pool.idle(), 0)
+            get(self.transport, server.url())
+        self.assertEqual(server.connections, 2)
+
     def test_a_fresh_connection_closed_unanswered_is_an_error(self) -> None:
         with KeepAliveServer(lambda c, r, h: None) as server:
             with self.assertRaises(TransportError) as caught:

@@ -107,6 +107,41 @@ def _exchange(url: str) -> bytes:
         return b"".join(response.chunks())
 
 
+class EarlyServer(RawServer):
+    """Reads only the request's head, then writes its answer (or nothing) and closes, the body unread."""
+
+    @staticmethod
+    def _read_request(conn: socket.socket) -> None:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            piece = conn.recv(65536)
+            if not piece:
+                return
+            data += piece
+
+
+@unittest.skipUnless(can_serve_loopback(), "needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+class EarlyAnswerTest(unittest.TestCase):
+    BODY = b"x" * 20_000_000  # more than loopback's socket buffers hold: the send breaks when the server closes
+
+    def test_an_answer_before_the_whole_body_is_the_answer(self) -> None:
+        page = b"<html><head><title>413 Request Entity Too Large</title></head><body>too big</body></html>"
+        answer = b"HTTP/1.1 413 Request Entity Too Large\r\nContent-Type: text/html\r\nConnection: close\r\n"
+        answer += b"Content-Length: %d\r\n\r\n%s" % (len(page), page)
+        with EarlyServer([answer, answer, answer]) as server:
+            with self.assertRaises(ProviderError) as caught:
+                send(Request("POST", server.url(), {}, self.BODY), timeout=5.0, connect_timeout=5.0, retries=2)
+        self.assertEqual((caught.exception.status, caught.exception.retried), (413, 0))  # not a reset, and not retried
+        self.assertEqual(caught.exception.message, "Request Entity Too Large")
+        self.assertEqual(caught.exception.body, page)
+
+    def test_no_answer_either_is_the_broken_send(self) -> None:
+        with EarlyServer([b""]) as server:
+            with self.assertRaises(TransportError) as caught:
+                send(Request("POST", server.url(), {}, self.BODY), timeout=5.0, connect_timeout=5.0, retries=0)
+        self.assertRegex(str(caught.exception), r"(Reset|BrokenPipe)Error|closed before any answer")
+
+
 @unittest.skipUnless(can_serve_loopback(), "needs sockets: this interpreter cannot serve and reach 127.0.0.1")
 class MalformedAnswerTest(unittest.TestCase):
     def read(self, answer: bytes) -> bytes:

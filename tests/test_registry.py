@@ -7,7 +7,9 @@
   ``request_from_items``, and the recorded answers decode to no part kind the
   row leaves out;
 * every table of per-provider expectations in the tests has every row, so a
-  fifth provider is not left out of a test without a word.
+  fifth provider is not left out of a test without a word;
+* no module outside the provider folders names a provider but the registry,
+  the detector and the export's table of server-tool blocks.
 """
 
 from __future__ import annotations
@@ -155,6 +157,31 @@ class RegistryTest(unittest.TestCase):
                 with self.subTest(row.module, sent_to=other.module):
                     item = Item(ItemKind.USER, [CustomPart(kind, value={"type": "registry"})])
                     self.assertEqual(sends(recorded.PROVIDERS[other.module], item), other is row)
+
+    def test_no_module_outside_the_folders_names_a_provider(self) -> None:
+        # Code that needs the providers reads the registry; a module or CLI name written out (not in a docstring) is
+        # allowed only where native shapes are known: the registry, the detector and the export's server-tool blocks.
+        import ast
+
+        allowed = {os.path.join("providers", "_registry.py"), "_detect.py", os.path.join("otel", "_servers.py")}
+        names = {row.module for row in PROVIDERS} | {row.cli for row in PROVIDERS}
+        package = os.path.dirname(os.path.abspath(agentkit_core.__file__))
+        found = []
+        for folder, subfolders, files in os.walk(package):
+            subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+            relative = os.path.relpath(folder, package)
+            if os.path.dirname(relative) == "providers" and os.path.basename(relative) in names:
+                continue  # a provider's own folder
+            for name in files:
+                path = os.path.join(relative, name) if relative != "." else name
+                if not name.endswith(".py") or path in allowed:
+                    continue
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    tree = ast.parse(f.read())
+                docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+                found += [f"{path}:{n.lineno}: {n.value!r}" for n in ast.walk(tree)
+                          if isinstance(n, ast.Constant) and n.value in names and id(n) not in docstrings]
+        self.assertEqual(found, [])
 
     def test_every_per_provider_test_table_has_every_row(self) -> None:
         # The tests that give each provider its own expectations (recordings to replay, the namespaces it must not

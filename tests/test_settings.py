@@ -178,8 +178,8 @@ class MappingTest(unittest.TestCase):
     def test_all_at_once_round_trip(self) -> None:
         for provider, module in MODULES.items():
             given = {n: v for n, (v, natives) in TABLE.items() if natives[provider] != REFUSED}
-            if provider == "anthropic":
-                given.pop("reasoning_effort")  # effort and a thinking budget are two ways to ask; both go, though
+            if provider in ("anthropic", "gemini"):
+                given.pop("reasoning_effort")  # effort and a thinking budget are two ways to ask (Gemini refuses both)
             settings = ModelSettings(**given)
             with self.subTest(provider):
                 body = body_of(module, settings=settings)
@@ -234,6 +234,14 @@ class MappingTest(unittest.TestCase):
         self.assertEqual(capabilities("anthropic").reasoning_efforts, ("low", "medium", "high", "xhigh", "max"))
         for provider in ("openai_chat", "openai_responses"):
             self.assertEqual(capabilities(provider).reasoning_efforts, ("none", "minimal", "low", "medium", "high", "xhigh", "max"))
+
+    def test_gemini_takes_a_thinking_level_or_a_budget_not_both(self) -> None:
+        with self.assertRaises(ValueError) as caught:
+            body_of(gemini, settings=ModelSettings(reasoning_effort="low", reasoning_budget=1024))
+        self.assertIn("reasoning_budget", str(caught.exception))
+        self.assertIn("Gemini", str(caught.exception))
+        both = body_of(anthropic, settings=ModelSettings(reasoning_effort="low", reasoning_budget=1024))  # Anthropic takes both
+        self.assertEqual((both["output_config"], both["thinking"]["budget_tokens"]), ({"effort": "low"}, 1024))
 
     def test_parallel_calls_go_only_beside_tools(self) -> None:
         for module in (anthropic, openai_chat, openai_responses):

@@ -77,6 +77,34 @@ class OneStyle(unittest.TestCase):
         self.assertEqual([_words.describe(v) for v in (None, True, 5, "x" * 50, [], {}, (1,))],
                          ["null", "true", "5", repr("x" * 40 + "..."), "an array", "an object", "a Python tuple"])
 
+    def test_no_second_article_or_describe(self) -> None:
+        # One "a/an" and one describe, in _words.py; the wire's serde words keep their own describe in _codec.py.
+        import ast
+
+        allowed = {
+            ("_words.py", "an"), ("_words.py", "describe"), ("_codec.py", "describe"),
+            ("_check.py", "_describe"),  # _words.describe, imported on the error path only
+            (os.path.join("_cli", "demo.py"), "describe"),  # the demo's line for a part, no error's words
+        }
+        found = []
+        for folder, subfolders, names in os.walk(PACKAGE):
+            subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+            for name in names:
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.relpath(os.path.join(folder, name), PACKAGE)
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    tree = ast.parse(f.read())
+                for node in tree.body:  # module-level helpers (a method called describe is something else)
+                    if isinstance(node, ast.FunctionDef) and node.name.strip("_") in ("an", "a_or_an", "article", "describe"):
+                        if (path, node.name) not in allowed:
+                            found.append(f"{path}: def {node.name}")
+                for node in ast.walk(tree):  # the article rule itself, written out again
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str) and "aeiou" in node.value.lower():
+                        if path != "_words.py":
+                            found.append(f"{path}:{node.lineno}: {node.value!r}")
+        self.assertEqual(found, [])
+
     def test_no_module_uses_a_retired_phrasing(self) -> None:
         # the words: ", got", "must be ..., not", "takes a ..., not"; the nouns: Python's type names ("a str") for plain English
         retired = re.compile(r", got \{|, got the |must be [^\"']*, not \{|takes an? \w+, not \{|, not \{type\("

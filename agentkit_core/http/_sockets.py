@@ -369,28 +369,37 @@ class SocketExchange:
         sock = conn.sock
         parser = self._parser = ResponseParser(self.request.method)
         sock.settimeout(self._timeouts[1])
+        unsent: OSError | None = None
         try:
             sock.sendall(payload)
         except socket.timeout:
             raise TransportError(f"sending the request to {self._where()} timed out (timeout)", timed_out=True) from None
-        except OSError:
+        except OSError as exc:
             if reused and not self._aborted:
                 raise _Stale from None
-            raise
-        while True:
-            event = parser.next_event()
-            if event is not None:
-                assert isinstance(event, Head)
-                return event
-            try:
-                data = self._recv(sock)
-            except OSError:  # a reset, or TLS ending badly (a timeout is a TransportError by now)
-                if reused and parser.received == 0 and not self._aborted:
-                    raise _Stale from None
+            self._check_abort()
+            # A server may answer before it has read the whole body (a 413, a 401) and close: read that
+            # answer, as httpcore does, rather than report the broken send; the connection is never kept.
+            unsent, self._broken = exc, True
+        try:
+            while True:
+                event = parser.next_event()
+                if event is not None:
+                    assert isinstance(event, Head)
+                    return event
+                try:
+                    data = self._recv(sock)
+                except OSError:  # a reset, or TLS ending badly (a timeout is a TransportError by now)
+                    if reused and parser.received == 0 and not self._aborted:
+                        raise _Stale from None
+                    raise
+                if not data and reused and parser.received == 0 and not self._aborted:
+                    raise _Stale
+                parser.feed(data) if data else parser.feed_eof()
+        except (OSError, TransportError):
+            if unsent is None or parser.received:
                 raise
-            if not data and reused and parser.received == 0 and not self._aborted:
-                raise _Stale
-            parser.feed(data) if data else parser.feed_eof()
+            raise unsent from None  # no answer came either: the failure is the send's
 
     # -- the answer ----------------------------------------------------------------------
 

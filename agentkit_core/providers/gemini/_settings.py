@@ -10,7 +10,8 @@ setting                    native field (all under ``generationConfig``)
 ``seed``                   ``seed``
 ``reasoning_effort``       ``thinkingConfig.thinkingLevel`` (``minimal``, ``low``, ``medium``,
                            ``high``)
-``reasoning_budget``       ``thinkingConfig.thinkingBudget``
+``reasoning_budget``       ``thinkingConfig.thinkingBudget`` (not with ``reasoning_effort``:
+                           the API refuses both at once)
 ``output_schema``          ``responseMimeType: "application/json"`` and ``responseJsonSchema``
 ``parallel_tool_calls``    none: refused
 =========================  ==================================================================
@@ -48,7 +49,14 @@ ROWS: tuple[Row, ...] = (
 
 
 def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str, ...], str]]:
-    """The body fields of ``settings`` and the setting behind each (``ValueError`` for what the API cannot take)."""
+    """The body fields of ``settings`` and the setting behind each (``ValueError`` for what the API cannot take).
+
+    ``reasoning_effort`` and ``reasoning_budget`` together are refused: the API
+    answers a request with both ``thinkingLevel`` and ``thinkingBudget`` with a 400.
+    """
+    if settings is not None and settings.reasoning_effort is not None and settings.reasoning_budget is not None:
+        raise ValueError("ModelSettings.reasoning_effort and ModelSettings.reasoning_budget: the Gemini API takes one of "
+                         "thinkingLevel and thinkingBudget, not both (gemini refuses them together)")
     return settings_fields(settings, _NAME, ROWS)
 
 
