@@ -432,6 +432,19 @@ class CompleteTest(Loop):
         self.assertEqual(unanswered_calls(transcript), [])
         openai_chat.request_from_items(transcript)  # the next request builds
 
+    def test_a_long_stream_folded_in_segments_gives_the_same_item(self) -> None:
+        """Hundreds of Gemini calls, each whole in its chunk: the turn's fold starts afresh between them, losing none."""
+        chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"i": n}}}]},
+                                   "index": 0}]} for n in range(700)]
+        chunks.append({"candidates": [{"content": {"role": "model", "parts": [{"text": "done"}]}, "finishReason": "STOP",
+                                       "index": 0}], "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 700}})
+        raw = b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in chunks)
+        with Loopback([sse_reply(raw, pieces=9)]) as server:
+            answer = gemini.complete(ASK, model="m-1", base_url=server.url(), transport=plain())
+        self.assertEqual(len(answer.tool_calls()), 700)
+        self.assertEqual([c.input for c in answer.tool_calls()][-1], {"i": 699})
+        self.assertEqual(comparable(answer), comparable(gemini.items_from_stream(gemini.events_from_sse(raw))[0]))
+
     def test_tool_calls_come_back_as_parts(self) -> None:
         with Loopback([sse_reply(recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt"))]) as server:
             answer = openai_chat.complete(ASK, model="m", base_url=server.url(), transport=plain())

@@ -43,6 +43,7 @@ from ... import (
     fold,
 )
 from ...http import Request, TransportError, asend, send
+from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
 
 if TYPE_CHECKING:
     from typing import ParamSpec
@@ -57,8 +58,6 @@ __all__ = ("Provider", "complete_turn", "acomplete_turn", "turn_functions", "END
 
 #: What ``agentkit.stream_cut`` says of a stream that ended without its final event.
 ENDED_EARLY = "the stream ended before the provider's final event"
-#: Deltas folded before the fold may start afresh (see ``fold_events`` in :mod:`.streams`).
-_SEGMENT = 4096
 
 
 class Provider(NamedTuple):
@@ -84,13 +83,14 @@ class _Turn:
         self.on_delta = on_delta
 
     def feed(self, event: Any) -> None:
-        for delta in self.decoder.feed(event):
+        deltas = self.decoder.feed(event)
+        for delta in deltas:
             if self.on_delta is not None:
                 self.on_delta(delta)
             self.state = fold(self.state, delta)
             if self.on_text is not None:
                 self._text(delta)
-        self.count += 1
+        self.count += len(deltas)
         if self.count >= _SEGMENT and not self.state.is_open:
             self.done += self.state.parts
             self.state, self.count = FoldState(), 0
