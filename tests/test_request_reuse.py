@@ -230,7 +230,9 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
                 call = calls.pop(rng.randrange(len(calls))) if rng.random() < 0.8 else ToolCallId("unknown")
                 output = rng.choice([ToolOutput.text(f"out {n}"), ToolOutput.text(""), ToolOutput.structured({"ok": 1}),
                                      ToolOutput.structured([1, "x"]), ToolOutput.parts([TextPart("p")])])
-                named = {"agentkit.tool_name": "read_file"} if rng.random() < 0.4 else {}
+                named = {"agentkit.tool_name": rng.choice(["read_file", "other"])} if rng.random() < 0.4 else {}
+                if rng.random() < 0.15:
+                    named["agentkit.invented_id"] = True
                 if rng.random() < 0.1:
                     named["openai.chat.legacy_function_call"] = True
                 parts.append(ToolResultPart(call, output, is_error=rng.random() < 0.2, metadata=named))
@@ -240,7 +242,11 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
                 parts.append(TextPart("marked", metadata={"openai.chat.type": "text"}))
             else:
                 parts.append(MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"png")))
-        md = {"openai.chat.name": "x"} if roll < 0.05 else {}
+        md: dict[str, Any] = {"openai.chat.name": "x"} if roll < 0.05 else {}
+        if 0.05 <= roll < 0.3:  # a Gemini request's content, its role carried
+            md = {"gemini.content.role": rng.choice(["user", "model", "function"])}
+        if 0.3 <= roll < 0.35:  # and a field beside it, which the content carries too
+            md = {"gemini.content.role": "user", "gemini.content.extra": 1}
         items.append(Item(kind, parts, metadata=md))
     return items
 

@@ -276,6 +276,9 @@ def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
 
 
 _PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
+#: What a result may carry and still take the fast path (its tool's name, an id the fold invented).
+_RESULT_KEYS = frozenset((TOOL_NAME_KEY, INVENTED_ID_KEY))
+_ROLE_KEY = CONTENT + "role"
 #: What :meth:`Build._bare` says for an item none of whose parts is sent.
 _NOTHING: JsonDict = {}
 
@@ -322,8 +325,15 @@ class Build:
         kind = item.kind
         instruction = kind is _SYSTEM or kind is _DEVELOPER
         role = None if instruction else "model" if kind is _ASSISTANT else "user"
-        content = self._bare(item, role) if self.fast and role is not None and bare(item.metadata) else None
-        plain = content is not None  # nothing on the item or its parts says Gemini made it
+        content, plain = None, False  # plain: nothing on the item or its parts says Gemini made it
+        if self.fast:
+            md = item.metadata
+            if bare(md):
+                if role is not None:
+                    content = self._bare(item, role)
+                    plain = content is not None
+            elif len(md) == 1 and type(md.get(_ROLE_KEY)) is str:  # a request's content: its role carried, as it came
+                content = self._bare(item, md[_ROLE_KEY])  # type: ignore[arg-type]
         try:
             if content is None:
                 content = _content(item, self.encoder, role, self.as_sent)
@@ -353,7 +363,7 @@ class Build:
         made: list[ToolCallPart] = []  # the item's calls, known to later items once the item is taken
         for part in item.parts:
             kind = type(part)
-            if not bare(part.metadata):
+            if not bare(part.metadata) and not (kind is ToolResultPart and part.metadata.keys() <= _RESULT_KEYS):
                 return None
             if kind is TextPart:
                 parts.append({"text": part.text})
@@ -361,10 +371,11 @@ class Build:
                 made.append(part)  # type: ignore[arg-type]
                 parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": part.id.value}})  # type: ignore[attr-defined]
             elif kind is ToolResultPart:
-                call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
+                call_id, output, md = part.call_id.value, part.output, part.metadata  # type: ignore[attr-defined]
                 known = None if made else calls.get(call_id)  # a result after a call of its own item: the general path
                 if known is None:
                     return None
+                named = md.get(TOOL_NAME_KEY)
                 key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
                 if type(output) is TextOutput:
                     response: JsonDict = {key: output.text}
@@ -373,8 +384,8 @@ class Build:
                     response = copy_json(value) if isinstance(value, dict) else {key: copy_json(value)}
                 else:
                     return None
-                result: JsonDict = {"name": known[0], "response": response}
-                if not known[1]:
+                result: JsonDict = {"name": named if isinstance(named, str) else known[0], "response": response}
+                if not known[1] and md.get(INVENTED_ID_KEY) is not True:
                     result["id"] = call_id
                 parts.append({"functionResponse": result})
             elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
