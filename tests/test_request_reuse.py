@@ -224,12 +224,16 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
             elif pick < 0.55 and kind is ItemKind.ASSISTANT:
                 call = ToolCallId(f"call_{n}_{len(parts)}")
                 calls.append(call)
-                parts.append(ToolCallPart(call, "read_file", rng.choice(inputs)))
+                legacy = {"openai.chat.legacy_function_call": True} if rng.random() < 0.1 else {}
+                parts.append(ToolCallPart(call, "read_file", rng.choice(inputs), metadata=legacy))
             elif pick < 0.75 and calls:
                 call = calls.pop(rng.randrange(len(calls))) if rng.random() < 0.8 else ToolCallId("unknown")
                 output = rng.choice([ToolOutput.text(f"out {n}"), ToolOutput.text(""), ToolOutput.structured({"ok": 1}),
                                      ToolOutput.structured([1, "x"]), ToolOutput.parts([TextPart("p")])])
-                parts.append(ToolResultPart(call, output, is_error=rng.random() < 0.2))
+                named = {"agentkit.tool_name": "read_file"} if rng.random() < 0.4 else {}
+                if rng.random() < 0.1:
+                    named["openai.chat.legacy_function_call"] = True
+                parts.append(ToolResultPart(call, output, is_error=rng.random() < 0.2, metadata=named))
             elif pick < 0.85:
                 parts.append(ReasoningPart(f"thinking {n}"))
             elif pick < 0.9:

@@ -16,10 +16,10 @@ from .native import JsonDict
 
 def copy_json(v: Any) -> Any:
     """A deep copy of JSON data: native payloads are never shared with the values made from them."""
-    if isinstance(v, dict):
-        return {k: copy_json(x) for k, x in v.items()}
+    if isinstance(v, dict):  # scalars are taken as they are, without a call each
+        return {k: copy_json(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
     if isinstance(v, list):
-        return [copy_json(x) for x in v]
+        return [copy_json(x) if isinstance(x, (dict, list)) else x for x in v]
     return v
 
 

@@ -280,6 +280,18 @@ _PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
 _NOTHING: JsonDict = {}
 
 
+def _sign_own(content: JsonDict, as_sent: set[int]) -> JsonDict:
+    """:func:`_signed` for a content the build owns (made by it, or copied when it resumed): its own parts
+    list takes the signed copy of the call in place; the call's dict, which a kept build may share, is not changed."""
+    parts = content["parts"]
+    for n, part in enumerate(parts):
+        if "functionCall" in part or "function_call" in part:
+            if "thoughtSignature" not in part and "thought_signature" not in part and id(part) not in as_sent:
+                parts[n] = {**part, "thoughtSignature": SKIP_SIGNATURE}
+            break
+    return content
+
+
 class Build:
     """The fold that writes ``contents`` and ``systemInstruction`` (:class:`~.._common.reuse.Build`).
 
@@ -380,7 +392,7 @@ class Build:
         done = len(self.contents) - 1
         if done <= 0:
             return []
-        out = [self._sent(c, step) for c, step in zip(self.contents[:done], self.steps)]
+        out = [_sign_own(c, self.as_sent) if step else c for c, step in zip(self.contents[:done], self.steps)]
         for content in self.contents[:done] if self.as_sent else ():  # their parts' ids may be reused once they are gone
             self.as_sent.difference_update(id(p) for p in content["parts"])
         del self.contents[:done], self.steps[:done]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import Item, ItemKind, ReasoningPart, StructuredOutput, TextOutput, TextPart, ToolCallPart, ToolResultPart
+from ... import TOOL_NAME_KEY, Item, ItemKind, ReasoningPart, StructuredOutput, TextOutput, TextPart, ToolCallPart, ToolResultPart
 from .._common import JsonDict, bare, dumps
 from .._common.reuse import by_kind
 from ._response import KIND_ROLES
 
 _ASSISTANT = ItemKind.ASSISTANT
+#: What a result may carry and still take the fast path: its tool's name matters only to a legacy call's.
+_RESULT_KEYS = frozenset((TOOL_NAME_KEY,))
 _ROLES = by_kind(KIND_ROLES)
 
 
@@ -25,7 +27,7 @@ def add_bare(build: Any, item: Item) -> bool:
     assistant = item.kind is _ASSISTANT
     for part in item.parts:
         kind = type(part)
-        if not bare(part.metadata):
+        if not bare(part.metadata) and not (kind is ToolResultPart and part.metadata.keys() <= _RESULT_KEYS):
             return False
         if kind is TextPart:
             texts.append(part.text)
