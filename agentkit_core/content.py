@@ -167,6 +167,7 @@ class TextPart(Part):
         _fill_text(self, check.string(text, "TextPart", "text"), md, check.part_depth("TextPart", md))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Text": {"text": ..., "metadata": {...}}}``."""
         md = self.metadata
         return {"Text": {"text": self.text, "metadata": md.to_dict() if md._data else {}}}
 
@@ -201,6 +202,7 @@ class MediaPart(Part):
         _fill_media(self, modality, check.string(mime_type, "MediaPart", "mime_type"), data, md, check.part_depth("MediaPart", md, data._depth))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Media": {"modality": ..., "mime_type": ..., "data": ..., "metadata": ...}}``."""
         return {
             "Media": {
                 "modality": self.modality._value_,
@@ -256,6 +258,7 @@ class FilePart(Part):
         return replace(self, mime_type=mime_type)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"File": {...}}``, the struct of :meth:`to_bare_dict` tagged."""
         return {"File": self.to_bare_dict()}
 
     def to_bare_dict(self) -> dict[str, Any]:
@@ -312,6 +315,7 @@ class StructuredPart(Part):
         return replace(self, schema=schema)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Structured": {"value": ..., "schema": ..., "metadata": ...}}``, the JSON copied."""
         schema = self.schema
         return {
             "Structured": {
@@ -378,6 +382,7 @@ class ReasoningPart(Part):
         return replace(self, redacted=redacted)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Reasoning": {"summary": ..., "data": ..., "redacted": ..., "metadata": ...}}``."""
         data = self.data
         return {
             "Reasoning": {
@@ -444,6 +449,7 @@ class CustomPart(Part):
         return replace(self, value=value)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Custom": {"kind": ..., "data": ..., "value": ..., "metadata": ...}}``, the JSON copied."""
         data = self.data
         return {
             "Custom": {

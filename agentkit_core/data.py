@@ -80,6 +80,7 @@ class InlineText(DataRef):
         _set_inline_text(self, check.string(value, "InlineText", "value"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"InlineText": "..."}``."""
         return {"InlineText": self.value}
 
 
@@ -98,6 +99,7 @@ class InlineBytes(DataRef):
         _set_inline_bytes(self, check.byte_string(value, "InlineBytes", "value"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"InlineBytes": [0..255, ...]}``, a list of integers."""
         return {"InlineBytes": list(self.value)}
 
 
@@ -111,6 +113,7 @@ class Uri(DataRef):
         _set_uri(self, check.string(value, "Uri", "value"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Uri": "..."}``."""
         return {"Uri": self.value}
 
 
@@ -124,6 +127,7 @@ class Handle(DataRef):
         _set_handle(self, check.ident(value, ArtifactId, "Handle", "value"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Handle": "<artifact id>"}``."""
         return {"Handle": self.value.value}
 
 

@@ -66,6 +66,7 @@ class BeginPart(Delta):
         _fill_begin(self, _part_id(part_id, "BeginPart"), kind)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"BeginPart": {"part_id": ..., "kind": ...}}``."""
         return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind._value_}}
 
 
@@ -80,6 +81,7 @@ class AppendText(Delta):
         _fill_append_text(self, _part_id(part_id, "AppendText"), check.string(chunk, "AppendText", "chunk"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"AppendText": {"part_id": ..., "chunk": ...}}``."""
         return {"AppendText": {"part_id": self.part_id.value, "chunk": self.chunk}}
 
 
@@ -97,6 +99,7 @@ class AppendBytes(Delta):
         _fill_append_bytes(self, _part_id(part_id, "AppendBytes"), check.byte_string(chunk, "AppendBytes", "chunk"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"AppendBytes": {"part_id": ..., "chunk": [0..255, ...]}}``."""
         return {"AppendBytes": {"part_id": self.part_id.value, "chunk": list(self.chunk)}}
 
 
@@ -115,6 +118,7 @@ class ReplaceStructured(Delta):
         _fill_replace(self, _part_id(part_id, "ReplaceStructured"), value)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"ReplaceStructured": {"part_id": ..., "value": ...}}``, the JSON copied."""
         return {"ReplaceStructured": {"part_id": self.part_id.value, "value": wire.copy_json(self.value)}}
 
 
@@ -131,6 +135,7 @@ class SetMetadata(Delta):
         _fill_set_metadata(self, _part_id(part_id, "SetMetadata"), md)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"SetMetadata": {"part_id": ..., "metadata": {...}}}``."""
         return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict() if self.metadata._data else {}}}
 
 
@@ -153,6 +158,7 @@ class CommitPart(Delta):
         _fill_commit(self, part, None if part_id is None else _part_id(part_id, "CommitPart"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"CommitPart": {"part": ..., "part_id": ...}}``, ``part_id`` only when set."""
         body: dict[str, Any] = {"part": self.part.to_dict()}
         if self.part_id is not None:
             body["part_id"] = self.part_id.value

@@ -147,6 +147,7 @@ class Item(Value):
         return tuple(p for p in self.parts if isinstance(p, ToolCallPart))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: id, kind, parts, metadata, usage, finish reason and creation time, ready for ``json.dumps``."""
         parts = []
         for p in self.parts:  # a loop, not a comprehension: before 3.12 that is a function call per item
             parts.append(p.to_dict())

@@ -52,19 +52,23 @@ class ItemView(Protocol):
     """What a consumer may read of a transcript item."""
 
     @property
-    def kind(self) -> ItemKind: ...
+    def kind(self) -> ItemKind:
+        """Who or what the item comes from."""
 
     @property
-    def parts(self) -> Sequence[Part]: ...
+    def parts(self) -> Sequence[Part]:
+        """The item's content parts, in order."""
 
     @property
-    def metadata(self) -> Mapping[str, JsonValue]: ...
+    def metadata(self) -> Mapping[str, JsonValue]:
+        """The item's metadata, read-only."""
 
 
 class ResponseDecoder(Protocol[R_contra]):
     """Native non-streaming response -> items (usually one assistant item)."""
 
-    def items_from_response(self, response: R_contra, /) -> list[Item]: ...
+    def items_from_response(self, response: R_contra, /) -> list[Item]:
+        """The items of one native response."""
 
 
 class StreamDecoder(Protocol[E_contra]):
@@ -75,21 +79,25 @@ class StreamDecoder(Protocol[E_contra]):
     with the usage, finish reason and metadata the events carried.
     """
 
-    def feed(self, event: E_contra, /) -> Sequence[Delta]: ...
+    def feed(self, event: E_contra, /) -> Sequence[Delta]:
+        """The deltas of one native stream event (often none)."""
 
-    def finish(self, parts: Sequence[Part], /) -> Item: ...
+    def finish(self, parts: Sequence[Part], /) -> Item:
+        """The turn's item: the folded ``parts`` with what the stream's events carried besides."""
 
 
 class RequestEncoder(Protocol):
     """Items -> the transcript-derived fields of a native request body."""
 
-    def request_from_items(self, items: Sequence[Item], /) -> dict[str, Any]: ...
+    def request_from_items(self, items: Sequence[Item], /) -> dict[str, Any]:
+        """The transcript-derived fields of a native request body, made from ``items``."""
 
 
 class ProviderAdapter(ResponseDecoder[R_contra], RequestEncoder, Protocol[R_contra, E_contra]):
     """All three directions of one provider; a module of functions satisfies it."""
 
-    def stream_decoder(self) -> StreamDecoder[E_contra]: ...
+    def stream_decoder(self) -> StreamDecoder[E_contra]:
+        """A fresh decoder for one stream."""
 
 
 def __dir__() -> list[str]:

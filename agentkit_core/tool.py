@@ -81,6 +81,7 @@ class ToolCallPart(Part):
         _fill_call(self, id, check.string(name, "ToolCallPart", "name"), input, md, check.part_depth("ToolCallPart", md, input_depth))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"ToolCall": {"id": ..., "name": ..., "input": ..., "metadata": ...}}``, the input copied."""
         md = self.metadata
         input = self.input
         if type(input) is dict or type(input) is list:
@@ -173,6 +174,7 @@ class ToolResultPart(Part):
         return replace(self, is_error=is_error)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"ToolResult": {"call_id": ..., "output": ..., "is_error": ..., "metadata": ...}}``."""
         md = self.metadata
         return {
             "ToolResult": {
@@ -272,6 +274,7 @@ class TextOutput(ToolOutput):
         return 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Text": "..."}``."""
         return {"Text": self.text}
 
 
@@ -291,6 +294,7 @@ class StructuredOutput(ToolOutput):
         return depth
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Structured": ...}``, the JSON copied."""
         return {"Structured": wire.copy_json(self.value)}
 
 
@@ -310,6 +314,7 @@ class PartsOutput(ToolOutput):
         return depth
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Parts": [...]}``, each part in its own wire form."""
         return {"Parts": [p.to_dict() for p in self.parts]}
 
 
@@ -330,6 +335,7 @@ class FilesOutput(ToolOutput):
         return depth
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"Files": [...]}``, each file as its untagged struct."""
         return {"Files": [f.to_bare_dict() for f in self.files]}
 
 

@@ -65,6 +65,7 @@ class ToolAnnotations(Value):
         _fill_annotations(self, *(check.boolean(v, "ToolAnnotations", name) for name, v in zip(_HINTS, flags)))
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: the five hints by name, each ``True`` or ``False``."""
         return {name: getattr(self, name) for name in _HINTS}
 
     @classmethod
@@ -143,6 +144,7 @@ class ToolSpec(Value):
         return replace(self, metadata=metadata)  # type: ignore[arg-type]  # __init__ converts
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: name, description, input schema (and output schema if set), annotations, metadata; JSON copied."""
         d: dict[str, Any] = {"name": self.name, "description": self.description, "input_schema": wire.copy_json(self.input_schema)}
         if self.output_schema is not None:
             d["output_schema"] = wire.copy_json(self.output_schema)
@@ -239,6 +241,7 @@ class ToolChoice(Value):
         return replace(self, parallel=parallel)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"mode": ..., "name": ..., "parallel": ..., "metadata": {...}}``."""
         return {"mode": self.mode, "name": self.name, "parallel": self.parallel, "metadata": self.metadata.to_dict()}
 
     @classmethod

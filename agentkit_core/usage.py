@@ -115,6 +115,7 @@ class TokenUsage(Value):
         return NotImplemented
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: the five counts by name, an optional one that is not set ``None``."""
         return {
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
@@ -188,6 +189,7 @@ class CostUsage(Value):
         return CostUsage(self.amount + other.amount, self.currency)
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"amount": ..., "currency": ..., "provider_amount": ...}``, ``amount`` a float."""
         return {"amount": float(self.amount), "currency": self.currency, "provider_amount": self.provider_amount}
 
     @classmethod
@@ -259,6 +261,7 @@ class Usage(Value):
         return NotImplemented
 
     def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"tokens": ..., "cost": ..., "metadata": {...}}``."""
         tokens, cost = self.tokens, self.cost
         return {
             "tokens": None if tokens is None else tokens.to_dict(),
