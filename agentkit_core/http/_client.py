@@ -417,9 +417,10 @@ def _readable(status: int, headers: Mapping[str, str], body: bytes) -> str:
     if ("html" in headers.get("content-type", "").lower() or head.startswith(("<!doctype", "<html"))):
         text = _html_text(text)
     said = " ".join(text.split())
-    for prefix in (f"{status} {reason}", str(status), reason):  # nginx's titles repeat the status line
-        if said.lower().startswith(prefix.lower()):
-            said = said[len(prefix) :].lstrip(" :-")
+    if said.startswith(f"{status} "):  # a status line (nginx's titles): its reason is the server's own words
+        said, reason = "", said[len(str(status)) :].lstrip(" :-") or reason
+    elif said.lower().startswith(reason.lower()):
+        said = said[len(reason) :].lstrip(" :-")
     line = f"{reason}: {said}" if said else reason
     return line if len(line) <= _MESSAGE else line[: _MESSAGE - 3].rstrip() + "..."
 
