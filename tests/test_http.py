@@ -107,23 +107,40 @@ class RequestTest(unittest.TestCase):
         self.assertIn("x-é", str(caught.exception))
 
     def test_headers_a_request_marks_secret_are_hidden_like_the_known_ones(self) -> None:
-        request = Request("GET", "https://h.example/", {"X-Gateway-Token": KEY, "x-trace": "t-1"}, secret_headers=["x-GATEWAY-token"])
-        self.assertEqual(request.secret_headers, ("x-gateway-token",))
-        self.assertTrue(request.is_secret("X-Gateway-Token") and request.is_secret("Authorization"))
-        self.assertFalse(request.is_secret("x-trace"))
+        request = Request("GET", "https://h.example/", {"X-Gw": KEY, "x-trace": "t-1"}, secret_headers=["x-GW"])
+        self.assertEqual(request.secret_headers, ("x-gw",))
+        self.assertTrue(request.is_secret("X-Gw") and request.is_secret("Authorization"))
+        self.assertFalse(request.is_secret("x-trace") or Request("GET", "https://h.example/").is_secret("x-gw"))
         self.assertIn(KEY, request.secrets())
-        self.assertEqual(dict(request.redacted_headers()), {"X-Gateway-Token": "***", "x-trace": "t-1"})
+        self.assertEqual(dict(request.redacted_headers()), {"X-Gw": "***", "x-trace": "t-1"})
         self.assertNotIn(KEY, repr(request))
         self.assertEqual(pickle.loads(pickle.dumps(request)), request)
-        self.assertNotEqual(request, Request("GET", "https://h.example/", {"X-Gateway-Token": KEY, "x-trace": "t-1"}))
+        self.assertNotEqual(request, Request("GET", "https://h.example/", {"X-Gw": KEY, "x-trace": "t-1"}))
         with self.assertRaises(ValueError) as caught:
-            Request("GET", "https://h.example/", {"x-gateway-token": KEY + "\r\n"}, secret_headers=("x-gateway-token",))
-        self.assertIn("x-gateway-token", str(caught.exception))
+            Request("GET", "https://h.example/", {"x-gw": KEY + "\r\n"}, secret_headers=("x-gw",))
+        self.assertIn("x-gw", str(caught.exception))
         self.assertNotIn(KEY, str(caught.exception))
         for bad, error in (("x-token", TypeError), ([1], TypeError), (["bad name"], ValueError)):
             with self.subTest(bad=bad), self.assertRaises(error) as failed:
                 Request("GET", "https://h.example/", secret_headers=bad)  # type: ignore[arg-type]
             self.assertIn("Request.secret_headers", str(failed.exception))
+
+    def test_a_header_named_as_a_credential_is_hidden_without_being_marked(self) -> None:
+        gateway = ("cf-aig-authorization", "Helicone-Auth", "x-portkey-api-key", "Ocp-Apim-Subscription-Key", "x_session_token")
+        request = Request("GET", "https://h.example/", {**{name: KEY for name in gateway}, "anthropic-beta": "b", "x-tokenizer": "t"})
+        self.assertEqual([name for name, _ in request.headers if request.is_secret(name)], list(gateway))
+        self.assertNotIn(KEY, repr(request))
+        self.assertEqual(request.secrets(), (KEY,))
+        with self.assertRaises(ValueError) as caught:
+            Request("GET", "https://h.example/", {"helicone-auth": KEY + "\n"})
+        self.assertNotIn(KEY, str(caught.exception))
+
+    def test_a_gateway_key_given_to_http_request_is_hidden(self) -> None:
+        items = [Item.text(ItemKind.USER, "hi")]
+        request = anthropic.http_request(items, model="m", settings=ModelSettings(max_tokens=8), headers={"cf-aig-authorization": "Bearer " + KEY})
+        self.assertTrue(request.is_secret("cf-aig-authorization"))
+        self.assertIn(KEY, request.secrets())
+        self.assertNotIn(KEY, repr(request))
 
     def test_secrets_are_listed_for_redaction(self) -> None:
         request = Request("POST", f"https://u:{KEY}-pw@h.example/v1?key={KEY}-q", {"authorization": f"Bearer {KEY}", "x-api-key": KEY + "-x"})

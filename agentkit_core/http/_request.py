@@ -31,6 +31,9 @@ _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 SECRET_HEADERS = frozenset(
     ("authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie", "set-cookie")
 )
+#: A header name any of whose dash- or underscore-separated words is one of these carries a credential too
+#: (a gateway's ``cf-aig-authorization``, ``helicone-auth``, ``x-portkey-api-key``, ``ocp-apim-subscription-key``).
+_SECRET_WORDS = frozenset(("key", "apikey", "token", "secret", "auth", "authorization", "password", "credential", "credentials", "cookie"))
 _METHODS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -89,6 +92,13 @@ def _checked_secret_names(names: object) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def _names_secret(lower: str, marked: tuple[str, ...]) -> bool:
+    """Whether the header named ``lower`` carries a credential: a known one, a marked one, or one named as one."""
+    if lower in SECRET_HEADERS or lower in marked:
+        return True
+    return not _SECRET_WORDS.isdisjoint(lower.replace("_", "-").split("-"))
+
+
 def _checked_headers(headers: object, secret: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
     pairs = headers.items() if isinstance(headers, Mapping) else headers
     if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
@@ -101,7 +111,7 @@ def _checked_headers(headers: object, secret: tuple[str, ...] = ()) -> tuple[tup
         if not _TOKEN.fullmatch(name):
             raise ValueError(f"Request.headers: {name!r} is not a header name (letters, digits and !#$%&'*+.^_`|~- only)")
         if _BAD_VALUE.search(value) or not value.isascii():
-            hidden = name.lower() in SECRET_HEADERS or name.lower() in secret
+            hidden = _names_secret(name.lower(), secret)
             what = "its value (a credential, not shown)" if hidden else repr(value)
             why = "a control character" if _BAD_VALUE.search(value) else "a character that is not ASCII"
             raise ValueError(f"Request.headers[{name!r}]: {why} in {what}: HTTP/1.1 cannot carry it")
@@ -157,9 +167,13 @@ class Request:
         return next((v for k, v in self.headers if k.lower() == lower), None)
 
     def is_secret(self, name: str) -> bool:
-        """Whether the header ``name`` (any case) carries a credential: one of :data:`SECRET_HEADERS` or of ``secret_headers``."""
-        lower = name.lower()
-        return lower in SECRET_HEADERS or lower in self.secret_headers
+        """Whether the header ``name`` (any case) carries a credential.
+
+        One of :data:`SECRET_HEADERS` or of ``secret_headers``, or a name any of
+        whose words says so (``...-key``, ``...-token``, ``...-auth``, ``...-secret``:
+        a gateway's own key header is hidden without being marked).
+        """
+        return _names_secret(name.lower(), self.secret_headers)
 
     def secrets(self) -> tuple[str, ...]:
         """The credential values this request carries (secret headers, their tokens, ``key=`` query values, URL passwords)."""
