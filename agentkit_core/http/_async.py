@@ -31,6 +31,7 @@ from ._client import (
     _CHUNK,
     _ERROR_READ,
     _REDIRECT_READ,
+    _Answer,
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
@@ -45,7 +46,7 @@ from ._client import (
 )
 from ._errors import ProviderError, TransportError
 from ._redirect import check_hop, next_request
-from ._request import Request, redact_url
+from ._request import Request
 
 if TYPE_CHECKING:
     from ..cancellation import CancellationController, CancellationHandle, TurnCancellation
@@ -226,7 +227,7 @@ class _ExchangeInExecutor:
         self._exchange.close()
 
 
-class AsyncResponse:
+class AsyncResponse(_Answer):
     """An answer read from asyncio: the same reads as :class:`~agentkit_core.http.Response`, awaited.
 
     ``async with`` closes it (so does ``close()``, which never blocks).  An
@@ -236,35 +237,12 @@ class AsyncResponse:
     :class:`TransportError`.
     """
 
-    __slots__ = ("request", "status", "headers", "hops", "_exchange", "_checkpoint", "_closed", "_done")
-
-    def __init__(self, request: Request, exchange: AsyncExchange, checkpoint: TurnCancellation, hops: int = 0) -> None:
-        #: The request this answers: after redirects, the last one sent.
-        self.request = request
-        #: How many redirects were followed to get here.
-        self.hops = hops
-        #: The HTTP status; 0 until the answer's head is in.
-        self.status = 0
-        #: The headers, names in lower case (repeated ones joined with ``", "``).
-        self.headers: dict[str, str] = {}
-        self._exchange = exchange
-        self._checkpoint = checkpoint
-        self._closed: bool | None = None  # None: not started
-        self._done = False
-
-    @property
-    def url(self) -> str:
-        """The URL that gave this answer (where the redirects, if any, ended)."""
-        return self.request.url
-
-    @property
-    def request_id(self) -> str:
-        """The request id the provider sent back in a header, ``""`` if none."""
-        return _request_id(self.headers, None)
+    __slots__ = ()
+    _NAME = "AsyncResponse"
+    _exchange: AsyncExchange
 
     async def _start(self) -> None:
-        self._closed = False
-        self._checkpoint.add_callback(self._exchange.abort)  # at once if already cancelled
+        self._opened()
         status, headers = await self._call(self._exchange.start)
         self.status, self.headers = status, _lower(headers)
 
@@ -306,8 +284,7 @@ class AsyncResponse:
 
     async def chunks(self, size: int = _CHUNK) -> AsyncIterator[bytes]:
         """The body in pieces as they arrive, each at most ``size`` bytes."""
-        if self._closed is not False and not self._done:
-            raise TransportError("the response is closed")
+        self._readable()
         while not self._done:
             chunk: bytes = await self._call(self._exchange.read, size)
             if not chunk:
@@ -336,13 +313,6 @@ class AsyncResponse:
 
         return events_from_sse(self.chunks())
 
-    def close(self) -> None:
-        """Close the connection (never blocks); reading afterwards raises :class:`TransportError`."""
-        if self._closed is False:
-            self._closed = True
-            self._checkpoint.remove_callback(self._exchange.abort)
-            self._exchange.close()
-
     async def aclose(self) -> None:
         """Close the connection (never blocks)."""
         self.close()
@@ -352,9 +322,6 @@ class AsyncResponse:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self.close()
-
-    def __repr__(self) -> str:
-        return f"AsyncResponse(status={self.status}, url={redact_url(self.request.url)!r}{f', hops={self.hops}' if self.hops else ''})"
 
 
 AsyncResponse.__module__ = _PUBLIC_MODULE

@@ -22,7 +22,7 @@ from ._errors import BODY_KEPT, ProviderError, TransportError
 from ._redirect import check_hop, next_request
 from ._request import Request, redact, redact_url
 from ._retry import retry_delay, should_retry
-from ._transport import Exchange, Transport
+from ._transport import AsyncExchange, Exchange, Transport
 
 __all__ = (
     "send",
@@ -232,21 +232,13 @@ def _log_retry(request: Request, error: Exception, delay: float, retried: int, r
         )
 
 
-class Response:
-    """The answer to a sent request: status and headers, then the body, read once.
-
-    A context manager: leaving the ``with`` block closes the connection.
-    Read the body as ``read()`` (all of it), ``json()``, ``chunks()``,
-    ``lines()`` (text lines without their ends) or ``events()`` (the JSON
-    object of each server-sent event, as a provider's ``events_from_sse``
-    gives them).  If the checkpoint is interrupted while the body is read,
-    the read raises :class:`~agentkit_core.TurnCancelledError`; a broken or
-    stalled connection raises :class:`TransportError`.
-    """
+class _Answer:
+    """What :class:`Response` and :class:`~agentkit_core.http.AsyncResponse` share: the fields, ``url``, ``request_id``, ``close``."""
 
     __slots__ = ("request", "status", "headers", "hops", "_exchange", "_checkpoint", "_closed", "_done")
+    _NAME = "Response"  # what the repr calls it
 
-    def __init__(self, request: Request, exchange: Exchange, checkpoint: TurnCancellation, hops: int = 0) -> None:
+    def __init__(self, request: Request, exchange: Exchange | AsyncExchange, checkpoint: TurnCancellation, hops: int = 0) -> None:
         #: The request this answers: after redirects, the last one sent.
         self.request = request
         #: How many redirects were followed to get here.
@@ -270,9 +262,45 @@ class Response:
         """The request id the provider sent back in a header, ``""`` if none."""
         return _request_id(self.headers, None)
 
-    def _start(self) -> None:
+    def _opened(self) -> None:
+        """Mark the exchange open and make its ``abort()`` the checkpoint's callback (called at once if already cancelled)."""
         self._closed = False
-        self._checkpoint.add_callback(self._exchange.abort)  # at once if already cancelled
+        self._checkpoint.add_callback(self._exchange.abort)
+
+    def _readable(self) -> None:
+        """Raise :class:`TransportError` if the body can no longer be read (closed before its end)."""
+        if self._closed is not False and not self._done:
+            raise TransportError("the response is closed")
+
+    def close(self) -> None:
+        """Close the connection (never blocks); reading afterwards raises :class:`TransportError`."""
+        if self._closed is False:
+            self._closed = True
+            self._checkpoint.remove_callback(self._exchange.abort)
+            self._exchange.close()
+
+    def __repr__(self) -> str:
+        hops = f", hops={self.hops}" if self.hops else ""
+        return f"{self._NAME}(status={self.status}, url={redact_url(self.request.url)!r}{hops})"
+
+
+class Response(_Answer):
+    """The answer to a sent request: status and headers, then the body, read once.
+
+    A context manager: leaving the ``with`` block closes the connection.
+    Read the body as ``read()`` (all of it), ``json()``, ``chunks()``,
+    ``lines()`` (text lines without their ends) or ``events()`` (the JSON
+    object of each server-sent event, as a provider's ``events_from_sse``
+    gives them).  If the checkpoint is interrupted while the body is read,
+    the read raises :class:`~agentkit_core.TurnCancelledError`; a broken or
+    stalled connection raises :class:`TransportError`.
+    """
+
+    __slots__ = ()
+    _exchange: Exchange
+
+    def _start(self) -> None:
+        self._opened()
         status, headers = self._call(self._exchange.start)
         self.status, self.headers = status, _lower(headers)
 
@@ -308,8 +336,7 @@ class Response:
 
     def chunks(self, size: int = _CHUNK) -> Iterator[bytes]:
         """The body in pieces as they arrive, each at most ``size`` bytes."""
-        if self._closed is not False and not self._done:
-            raise TransportError("the response is closed")
+        self._readable()
         while not self._done:
             chunk: bytes = self._call(self._exchange.read, size)
             if not chunk:
@@ -338,22 +365,11 @@ class Response:
 
         return events_from_sse(self.chunks())
 
-    def close(self) -> None:
-        """Close the connection (never blocks); reading afterwards raises :class:`TransportError`."""
-        if self._closed is False:
-            self._closed = True
-            self._checkpoint.remove_callback(self._exchange.abort)
-            self._exchange.close()
-
     def __enter__(self) -> Response:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-    def __repr__(self) -> str:
-        hops = f", hops={self.hops}" if self.hops else ""
-        return f"Response(status={self.status}, url={redact_url(self.request.url)!r}{hops})"
 
 
 Response.__module__ = _PUBLIC_MODULE
