@@ -177,6 +177,11 @@ class Request(_Later):
             object.__setattr__(self, "body", body)  # equal bytes whichever thread sets it
             return body
 
+    @staticmethod
+    def _joined_later(request: Request, pieces: Iterable[bytes]) -> Request:
+        """:func:`joined_later`, for the provider modules (which import only the HTTP package's public names)."""
+        return joined_later(request, pieces)
+
     def header(self, name: str) -> str | None:
         """The value of the first header called ``name`` (any case), or ``None``."""
         lower = name.lower()

@@ -13,7 +13,6 @@ from typing import Any, Callable, Mapping
 
 from ... import NormalizeError, checked_json
 from ...http import Request
-from ...http._request import joined_later
 from . import JsonDict
 from .reuse import json_pieces
 
@@ -72,12 +71,12 @@ def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream
     """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting an event stream.
 
     A body holding kept JSON (:class:`.reuse.Raw`) is joined only when its ``body`` is first read
-    (:func:`~agentkit_core.http._request.joined_later`): the socket transport writes the pieces as they are.
+    (``agentkit_core.http._request.joined_later``): the socket transport writes the pieces as they are.
     """
     pieces = json_pieces(body)
     accept = {"accept": "text/event-stream"} if stream else {}
     request = Request("POST", url, {"content-type": "application/json", **headers, **accept}, pieces[0] if len(pieces) == 1 else b"")
-    return request if len(pieces) == 1 else joined_later(request, pieces)
+    return request if len(pieces) == 1 else Request._joined_later(request, pieces)
 
 
 def request_body(
