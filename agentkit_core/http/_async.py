@@ -298,17 +298,17 @@ class AsyncResponse(_Answer):
         return b"".join([chunk async for chunk in self.chunks()])
 
     async def json(self) -> JsonValue:
-        """The body parsed as JSON."""
+        """The body parsed as JSON (nesting bounded); :class:`~agentkit_core.NormalizeError` if it is not JSON."""
         return parse_json(await self.read())
 
     def lines(self) -> AsyncIterator[str]:
-        """The body's text lines without their ends, as they arrive."""
+        """The body's text lines (UTF-8) without their ends, as they arrive; CRLF, LF and CR end lines."""
         from ._sse import alines_of
 
         return alines_of(self.chunks())
 
     def events(self) -> AsyncIterator[dict[str, JsonValue]]:
-        """The JSON object of each server-sent event, as it arrives."""
+        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them)."""
         from ._sse import events_from_sse
 
         return events_from_sse(self.chunks())
