@@ -36,7 +36,6 @@ from ._client import (
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     _default_transport,
-    _lower,
     _request_id,
     check_arguments,
     checkpoint_of,
@@ -44,7 +43,7 @@ from ._client import (
     provider_error,
     step_failure,
 )
-from ._errors import ProviderError, TransportError
+from ._errors import ProviderError, TransportError, lower_headers
 from ._redirect import check_hop, next_request
 from ._request import Request
 
@@ -244,7 +243,7 @@ class AsyncResponse(_Answer):
     async def _start(self) -> None:
         self._opened()
         status, headers = await self._call(self._exchange.start)
-        self.status, self.headers = status, _lower(headers)
+        self.status, self.headers = status, lower_headers(headers)
 
     async def _call(self, fn: Any, *args: Any) -> Any:
         """``await fn(*args)`` on the exchange, with its failures, an abort and a task cancel turned into the package's."""
