@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Sequence
 
 from .error import NormalizeError
-from .jsontext import JsonValue, checked_json, parse_json
+from .jsontext import JsonValue, _compact, checked_json, parse_json
 
 __all__ = ("ModelSettings", "SETTING_NAMES")
 
@@ -144,10 +144,8 @@ class ModelSettings:
         return cls(**{k: v for k, v in d.items() if v is not None})
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as compact JSON text."""
-        import json
-
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        """:meth:`to_dict` as compact JSON text (the form every ``to_json`` of the package writes)."""
+        return _compact()(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str | bytes | bytearray, /) -> ModelSettings:

@@ -36,7 +36,6 @@ from ._client import (
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     _default_transport,
-    _lower,
     _request_id,
     check_arguments,
     checkpoint_of,
@@ -44,7 +43,7 @@ from ._client import (
     provider_error,
     step_failure,
 )
-from ._errors import ProviderError, TransportError
+from ._errors import ProviderError, TransportError, lower_headers
 from ._redirect import check_hop, next_request
 from ._request import Request
 
@@ -244,7 +243,7 @@ class AsyncResponse(_Answer):
     async def _start(self) -> None:
         self._opened()
         status, headers = await self._call(self._exchange.start)
-        self.status, self.headers = status, _lower(headers)
+        self.status, self.headers = status, lower_headers(headers)
 
     async def _call(self, fn: Any, *args: Any) -> Any:
         """``await fn(*args)`` on the exchange, with its failures, an abort and a task cancel turned into the package's."""
@@ -298,17 +297,17 @@ class AsyncResponse(_Answer):
         return b"".join([chunk async for chunk in self.chunks()])
 
     async def json(self) -> JsonValue:
-        """The body parsed as JSON."""
+        """The body parsed as JSON (nesting bounded); :class:`~agentkit_core.NormalizeError` if it is not JSON."""
         return parse_json(await self.read())
 
     def lines(self) -> AsyncIterator[str]:
-        """The body's text lines without their ends, as they arrive."""
+        """The body's text lines (UTF-8) without their ends, as they arrive; CRLF, LF and CR end lines."""
         from ._sse import alines_of
 
         return alines_of(self.chunks())
 
     def events(self) -> AsyncIterator[dict[str, JsonValue]]:
-        """The JSON object of each server-sent event, as it arrives."""
+        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them)."""
         from ._sse import events_from_sse
 
         return events_from_sse(self.chunks())

@@ -13,12 +13,12 @@ handed out: never once a caller has seen a byte of it.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence, Tuple
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..cancellation import CancellationController, CancellationHandle, TurnCancellation
 from ..error import TurnCancelledError
 from ..jsontext import JsonValue, parse_json
-from ._errors import BODY_KEPT, ProviderError, TransportError
+from ._errors import BODY_KEPT, ProviderError, TransportError, lower_headers
 from ._redirect import check_hop, next_request
 from ._request import Request, redact, redact_url
 from ._retry import retry_delay, should_retry
@@ -79,14 +79,6 @@ def _default_transport() -> Transport:
     except ImportError as exc:  # no socket module at all
         raise TransportError(f"this interpreter has no sockets ({exc}): pass send() a transport") from None
     return shared_transport()  # one pool and one SSL context for every send() given no transport
-
-
-def _lower(headers: Sequence[Tuple[str, str]]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for name, value in headers:
-        key = name.lower()
-        found[key] = f"{found[key]}, {value}" if key in found else value
-    return found
 
 
 def send(
@@ -302,7 +294,7 @@ class Response(_Answer):
     def _start(self) -> None:
         self._opened()
         status, headers = self._call(self._exchange.start)
-        self.status, self.headers = status, _lower(headers)
+        self.status, self.headers = status, lower_headers(headers)
 
     def _call(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` on the exchange, with its failures and an abort turned into the package's errors."""

@@ -13,12 +13,21 @@ from typing import Iterable, Iterator, Mapping, Tuple, Union
 
 from ..error import AgentError
 
-__all__ = ("HttpError", "ProviderError", "TransportError", "Headers", "BODY_KEPT")
+__all__ = ("HttpError", "ProviderError", "TransportError", "Headers", "BODY_KEPT", "lower_headers")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
 #: How much of an error answer's body :class:`ProviderError` keeps, in bytes.
 BODY_KEPT = 64 * 1024
+
+
+def lower_headers(pairs: Iterable[Tuple[str, str]]) -> dict[str, str]:
+    """Header pairs as a dict, names in lower case, a repeated one's values joined with ``", "`` (RFC 9110, 5.3)."""
+    found: dict[str, str] = {}
+    for name, value in pairs:
+        key = name.lower()
+        found[key] = f"{found[key]}, {value}" if key in found else value
+    return found
 
 
 class Headers(Mapping[str, str]):
@@ -27,12 +36,7 @@ class Headers(Mapping[str, str]):
     __slots__ = ("_map",)
 
     def __init__(self, headers: Union[Mapping[str, str], Iterable[Tuple[str, str]]] = ()) -> None:
-        pairs = headers.items() if isinstance(headers, Mapping) else headers
-        found: dict[str, str] = {}
-        for name, value in pairs:
-            key = name.lower()
-            found[key] = f"{found[key]}, {value}" if key in found else value
-        self._map = found
+        self._map = lower_headers(headers.items() if isinstance(headers, Mapping) else headers)
 
     def __getitem__(self, name: str) -> str:
         return self._map[name.lower()]

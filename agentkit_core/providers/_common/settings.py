@@ -73,6 +73,11 @@ def _where(path: Sequence[str]) -> str:
     return ".".join(path)
 
 
+def _owner(owners: Mapping[tuple[str, ...], str], path: tuple[str, ...]) -> str | None:
+    """The setting that wrote ``path``, an object holding it, or a field inside it (``owners`` from :func:`settings_fields`)."""
+    return next((s for p, s in owners.items() if p[: len(path)] == path or path[: len(p)] == p), None)
+
+
 def settings_fields(settings: ModelSettings | None, provider: str, rows: Sequence[Row]) -> tuple[JsonDict, dict[tuple[str, ...], str]]:
     """The body fields ``settings`` write for ``provider`` (a registry name), and which setting wrote each field's path.
 
@@ -172,7 +177,7 @@ def with_settings(fields: JsonDict, written: tuple[JsonDict, Mapping[tuple[str, 
         return fields
 
     def describe(path: tuple[str, ...]) -> str:
-        name = next((s for p, s in owners.items() if p[: len(path)] == path or path[: len(p)] == p), "a setting")
+        name = _owner(owners, path) or "a setting"
         return f"ModelSettings.{name} and the tool choice set {_where(path)} differently: give it once"
 
     return merge(fields, fragment, describe, same_ok=True)
@@ -218,7 +223,7 @@ def native_conflict(owners: Mapping[tuple[str, ...], str]) -> Callable[[tuple[st
     """What :func:`merge` says of a native field that a setting (of ``owners``, from :func:`settings_fields`) writes too."""
 
     def describe(path: tuple[str, ...]) -> str:
-        name = next((s for p, s in owners.items() if p[: len(path)] == path or path[: len(p)] == p), None)
+        name = _owner(owners, path)
         if name is None:
             return f"{_where(path)}: given twice"
         return f"ModelSettings.{name} and the native field {_where(path)} set the same thing: give it once"
