@@ -20,7 +20,11 @@ answer has them), and the tool's result: 1,500 items.
   items and at 1,500.  Targets: the cost at
   1,500 items within 2x of the cost at 30 (the cost is what is new, not the
   session's length), and at most a tenth of a fresh ``http_request`` of the
-  whole 1,500 items (nothing kept).
+  whole 1,500 items (nothing kept).  The request keeps its body as the kept
+  pieces, joined when ``body`` is first read; the socket transport never reads
+  it (it writes the pieces), so the turn copies no earlier turn's bytes.  The
+  row "reading .body" is what a transport that reads it (``FetchTransport``)
+  adds to a turn.
 * **Session** (for scale): every request of the 500 turns built in order, the
   total.
 
@@ -199,8 +203,9 @@ def _per_turn(module: Any, items: list[ak.Item], n: int, rounds: int) -> float:
 def _join(module: Any, items: list[ak.Item]) -> tuple[float, int]:
     """The time of joining the body of ``http_request(items)`` from its kept pieces, and the body's size.
 
-    A turn cannot cost less: a request's body is one ``bytes`` object, so every turn copies the
-    whole transcript's JSON into a new one (at memory speed, but in proportion to the session).
+    ``http_request`` does not pay it: the request keeps the pieces and joins them when its ``body`` is
+    first read.  The socket transport writes the pieces as they are; a transport that reads ``body``
+    (``FetchTransport``) pays this on top of the turn.
     """
     from agentkit_core.providers._common.reuse import json_bytes
 
@@ -278,8 +283,8 @@ def _measure(quick: bool) -> list[Row]:
         rows.append(Row("requests", f"{name}: per turn, {len(items)} items", f"{large * 1e6:.0f} us",
                         f"{large / small:.2f}x the turn at {SMALL} items", verdict(large / small <= GROWTH_TARGET, f"<= {GROWTH_TARGET:g}x")))
         join, size = _join(module, items)
-        rows.append(Row("requests", f"{name}: per turn, {len(items)} items, the body's bytes alone", f"{join * 1e6:.0f} us",
-                        f"{join / large:.2f}x the turn ({size / 1e3:.0f} kB joined into one bytes object)", "(for scale)"))
+        rows.append(Row("requests", f"{name}: per turn, {len(items)} items, reading .body (joins)", f"{join * 1e6:.0f} us",
+                        f"{join / large:.2f}x the turn ({size / 1e3:.0f} kB; a transport that cannot write pieces)", "(for scale)"))
         rows.append(Row("requests", f"{name}: per turn / fresh http_request, {len(items)} items", f"{fresh * 1e3:.1f} ms fresh",
                         f"{large / fresh:.3f}x a fresh build", verdict(large / fresh <= SHARE_TARGET, f"<= {SHARE_TARGET:g}x")))
         forget()

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, Mapping, Tuple, Union
 
-__all__ = ("Request", "SECRET_HEADERS", "redact_url", "redact")
+__all__ = ("Request", "SECRET_HEADERS", "redact_url", "redact", "joined_later", "body_pieces")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -119,8 +119,14 @@ def _checked_headers(headers: object, secret: tuple[str, ...] = ()) -> tuple[tup
     return tuple(out)
 
 
+class _Later:
+    """Where a :class:`Request` made by :func:`joined_later` keeps its body's pieces until ``body`` is first read."""
+
+    __slots__ = ("_pieces",)
+
+
 @dataclass(frozen=True, slots=True, repr=False, init=False)
-class Request:
+class Request(_Later):
     """One HTTP request, checked when made; ``repr`` hides credentials.
 
     ``method`` is an upper-case HTTP method, ``url`` an ``http://`` or
@@ -161,6 +167,21 @@ class Request:
         for name, value in (("method", method), ("url", url), ("headers", checked), ("body", bytes(body)), ("secret_headers", secret)):
             object.__setattr__(self, name, value)
 
+    if not TYPE_CHECKING:  # hidden from type checkers: to them a Request has its fields and nothing else
+
+        def __getattr__(self, name):
+            # Only reached for an attribute not set: the body of a request made by joined_later, joined at its first read.
+            if name != "body":
+                raise AttributeError(f"'Request' object has no attribute {name!r}")
+            body = b"".join(self._pieces)
+            object.__setattr__(self, "body", body)  # equal bytes whichever thread sets it
+            return body
+
+    @staticmethod
+    def _joined_later(request: Request, pieces: Iterable[bytes]) -> Request:
+        """:func:`joined_later`, for the provider modules (which import only the HTTP package's public names)."""
+        return joined_later(request, pieces)
+
     def header(self, name: str) -> str | None:
         """The value of the first header called ``name`` (any case), or ``None``."""
         lower = name.lower()
@@ -193,7 +214,7 @@ class Request:
         return tuple((k, "***" if self.is_secret(k) else v) for k, v in self.headers)
 
     def __repr__(self) -> str:
-        size = len(self.body)
+        size = sum(map(len, body_pieces(self)))
         return (
             f"Request({self.method!r}, {redact_url(self.url)!r}, headers={dict(self.redacted_headers())!r}, "
             f"body=<{size} byte{'' if size == 1 else 's'}>)"
@@ -204,3 +225,28 @@ class Request:
 
 
 Request.__module__ = _PUBLIC_MODULE
+
+
+def joined_later(request: Request, pieces: Iterable[bytes]) -> Request:
+    """``request`` (made with an empty body) with the body ``b"".join(pieces)``, joined only when ``body`` is first read.
+
+    A request's ``body`` is ``bytes`` to every reader; a transport that writes
+    pieces (:func:`body_pieces`: the socket transport) sends them without
+    joining them, so a body built from a long session's kept JSON is not
+    copied into one new object every turn.  Equality, hash, ``repr`` and
+    pickling are those of the request with the joined body.
+    """
+    kept = tuple(pieces)
+    if request.body or not all(type(p) is bytes for p in kept):
+        raise ValueError("joined_later: expected a request with an empty body and pieces of bytes")
+    object.__delattr__(request, "body")
+    object.__setattr__(request, "_pieces", kept)
+    return request
+
+
+def body_pieces(request: Request) -> tuple[bytes, ...]:
+    """The pieces that, joined, are ``request.body``, read without joining them."""
+    try:
+        return request._pieces  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        return (request.body,)

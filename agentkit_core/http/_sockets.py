@@ -54,7 +54,7 @@ from ._errors import TransportError
 from ._parser import END, Head, ResponseParser
 from ._pool import Connection, Pool, Wire
 from ._proxy import Proxy, Route, choose_proxy, hostport, route_of
-from ._request import Request, redact_url
+from ._request import Request, body_pieces, redact_url
 
 if TYPE_CHECKING:
     import ssl
@@ -63,6 +63,22 @@ __all__ = ("SocketTransport", "SocketExchange", "shared_transport")
 
 _RECV = 64 * 1024
 USER_AGENT = f"agentkit_core/{__version__} (python-stdlib)"
+
+
+#: A body's pieces smaller than this are sent joined with their neighbours (one write, not one per piece).
+_SMALL_PIECE = 16384
+
+
+def _coalesced(head: bytes, pieces: tuple[bytes, ...]) -> list[bytes]:
+    """``head`` and the body's ``pieces`` as writes: small neighbours joined, a large piece written as it is (not copied)."""
+    out, run = [], [head]
+    for piece in pieces:
+        if len(piece) < _SMALL_PIECE:
+            run.append(piece)
+        else:
+            out += [b"".join(run), piece] if run else [piece]
+            run = []
+    return out + [b"".join(run)] if run else out
 
 
 class SocketTransport:
@@ -322,8 +338,9 @@ class SocketExchange:
             head.append(f"User-Agent: {USER_AGENT}")
         if "accept-encoding" not in given:
             head.append("Accept-Encoding: gzip, deflate")
-        if request.body or request.method in ("POST", "PUT", "PATCH"):
-            head.append(f"Content-Length: {len(request.body)}")
+        size = sum(map(len, body_pieces(request)))
+        if size or request.method in ("POST", "PUT", "PATCH"):
+            head.append(f"Content-Length: {size}")
         return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1")
 
     def start(self) -> tuple[int, list[tuple[str, str]]]:
@@ -336,7 +353,7 @@ class SocketExchange:
 
     def _start(self) -> tuple[int, list[tuple[str, str]]]:
         route = self._route = route_of(self.request, self._transport.proxy_for)
-        payload = self._head_bytes(route) + self.request.body
+        payload = _coalesced(self._head_bytes(route), body_pieces(self.request))
         pool = self._transport.pool
         conn = pool.take(route.key)
         self._generation = pool.generation  # after take(): a close() from now on keeps this connection out
@@ -365,13 +382,14 @@ class SocketExchange:
                 self._decoding = Decoding(codings)
         return head.status, head.headers
 
-    def _exchange_head(self, conn: Connection, payload: bytes, reused: bool) -> Head:
+    def _exchange_head(self, conn: Connection, payload: list[bytes], reused: bool) -> Head:
         sock = conn.sock
         parser = self._parser = ResponseParser(self.request.method)
         sock.settimeout(self._timeouts[1])
         unsent: OSError | None = None
         try:
-            sock.sendall(payload)
+            for data in payload:
+                sock.sendall(data)
         except socket.timeout:
             raise TransportError(f"sending the request to {self._where()} timed out (timeout)", timed_out=True) from None
         except OSError as exc:

@@ -37,7 +37,7 @@ from ... import Item
 from . import JsonDict
 from .native import checked_list
 
-__all__ = ("Build", "Kept", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "encoder", "disabled", "clear", "SLOTS")
+__all__ = ("Build", "Kept", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "json_pieces", "encoder", "disabled", "clear", "SLOTS")
 
 V = TypeVar("V")
 
@@ -154,9 +154,14 @@ class Raw:
 
 def json_bytes(body: JsonDict) -> bytes:
     """``body`` as compact UTF-8 JSON, its :class:`Raw` values written as they are."""
+    return b"".join(json_pieces(body))
+
+
+def json_pieces(body: JsonDict) -> List[bytes]:
+    """The UTF-8 pieces that, joined, are :func:`json_bytes` of ``body``: its :class:`Raw` values' own pieces, not copied."""
     encode = encoder()
     if not any(type(v) is Raw for v in body.values()):
-        return encode(body).encode("utf-8")
+        return [encode(body).encode("utf-8")]
     pieces: List[bytes] = []
     for key, value in body.items():
         pieces.append((("," if pieces else "{") + encode(key) + ":").encode("utf-8"))
@@ -165,7 +170,7 @@ def json_bytes(body: JsonDict) -> bytes:
         else:
             pieces.append(encode(value).encode("utf-8"))
     pieces.append(b"}")
-    return b"".join(pieces)
+    return pieces
 
 
 def fresh(build: Build, items: Sequence[Item]) -> JsonDict:

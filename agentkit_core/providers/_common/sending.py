@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping
 from ... import NormalizeError, checked_json
 from ...http import Request
 from . import JsonDict
-from .reuse import json_bytes
+from .reuse import json_pieces
 
 __all__ = ("exported", "endpoint", "json_body", "json_request", "checked_model", "key_header", "request_body",
            "extra_headers")
@@ -68,10 +68,15 @@ def json_body(first: JsonDict, settings: Mapping[str, Any], last: JsonDict) -> J
 
 
 def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream: bool) -> Request:
-    """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting an event stream."""
-    data = json_bytes(body)
+    """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting an event stream.
+
+    A body holding kept JSON (:class:`.reuse.Raw`) is joined only when its ``body`` is first read
+    (``agentkit_core.http._request.joined_later``): the socket transport writes the pieces as they are.
+    """
+    pieces = json_pieces(body)
     accept = {"accept": "text/event-stream"} if stream else {}
-    return Request("POST", url, {"content-type": "application/json", **headers, **accept}, data)
+    request = Request("POST", url, {"content-type": "application/json", **headers, **accept}, pieces[0] if len(pieces) == 1 else b"")
+    return request if len(pieces) == 1 else Request._joined_later(request, pieces)
 
 
 def request_body(
