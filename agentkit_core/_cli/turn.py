@@ -47,7 +47,6 @@ __all__ = ("add_parser", "run")
 
 #: provider -> the environment variables its key may be in, in order (the registry's rows).
 KEYS = {row.module: row.key_variables for row in PROVIDERS}
-_MODULES = {row.cli: row.module for row in PROVIDERS}  # a CLI spelling (openai-chat) for its module
 CANCELLED_RESULT = "the turn was cancelled before this call ran"
 #: The flags of the portable settings (ModelSettings fields) beside ``--set``; ``--output-schema`` reads a file.
 _SETTING_FLAGS = ("max_tokens", "temperature", "top_p", "stop", "seed", "reasoning_effort", "reasoning_budget",
@@ -56,8 +55,10 @@ _SETTING_FLAGS = ("max_tokens", "temperature", "top_p", "stop", "seed", "reasoni
 
 def add_parser(commands: Any) -> None:
     """Add ``turn`` to the command line's subparsers."""
+    from .convert import module_of  # a CLI spelling (openai-chat) for its module, as convert --from reads it
+
     turn = commands.add_parser("turn", help="send a transcript to a provider, stream the answer, append it to the file")
-    turn.add_argument("--provider", required=True, type=lambda s: _MODULES.get(s, s), choices=list(KEYS), metavar="PROVIDER",
+    turn.add_argument("--provider", required=True, type=module_of, choices=list(KEYS), metavar="PROVIDER",
                       help=f"the API: {', '.join(KEYS)}")
     turn.add_argument("--model", required=True, help="the model name")
     turn.add_argument("--base-url", help="another endpoint than the provider's (a gateway, a local server)")

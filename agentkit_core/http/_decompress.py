@@ -20,10 +20,9 @@ import zlib
 from typing import Callable, Sequence
 
 from ._errors import TransportError
+from ._parser import DECODABLE
 
 __all__ = ("Decompressor", "Decoding", "content_codings")
-
-_DECODED = frozenset(("gzip", "x-gzip", "deflate"))
 
 
 def content_codings(value: str) -> tuple[str, ...] | None:
@@ -33,7 +32,7 @@ def content_codings(value: str) -> tuple[str, ...] | None:
     makes the body pass through as it came, the header telling the caller.
     """
     codings = tuple(c for c in (p.strip().lower() for p in value.split(",")) if c and c != "identity")
-    return codings if all(c in _DECODED for c in codings) else None
+    return codings if all(c in DECODABLE for c in codings) else None
 
 
 class Decompressor:
@@ -42,7 +41,7 @@ class Decompressor:
     __slots__ = ("coding", "_inflater", "_tail", "_given", "_decided", "_ended", "_fed")
 
     def __init__(self, coding: str) -> None:
-        if coding not in _DECODED:
+        if coding not in DECODABLE:
             raise ValueError(f"Decompressor.coding: {coding!r} is not gzip, x-gzip or deflate")
         self.coding = coding
         self._inflater = zlib.decompressobj(31 if coding != "deflate" else 15)

@@ -4,7 +4,10 @@
 * ``text/event-stream`` bodies, whole or in pieces (:func:`events_from_sse`,
   parsed by the HTTP layer, :mod:`agentkit_core.http`, and re-exported here);
 * folding a whole stream (:func:`fold_events`, :func:`fold_stream`), and the
-  parts of several items folded together (:func:`split_parts`).
+  parts of several items folded together (:func:`split_parts`);
+* closing a turn that did not finish (:func:`close_items`: the reason, the
+  calls cut off (:func:`cut_calls`) and the unfinished server-side calls
+  dropped and listed under ``agentkit.stream_cut``).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ def header(part: Part) -> dict[str, JsonValue]:
 
 
 def stream_parts(parts: object) -> list[Part]:
-    """What ``close()`` takes: folded parts (``FoldState.finalize()``), or the fold state itself."""
+    """What ``finish()`` and ``close()`` take: folded parts (``FoldState.finalize()``), or the fold state itself."""
     return list(parts.finalize()) if isinstance(parts, FoldState) else checked_list(parts, Part, "parts")
 
 
