@@ -18,6 +18,8 @@ import unittest
 from typing import Any
 
 from agentkit_core import (
+    ArtifactId,
+    Handle,
     FilePart,
     InlineBytes,
     Item,
@@ -208,6 +210,20 @@ class SameBytesTest(unittest.TestCase):
                 self.assertEqual(str(kept.exception), str(fresh.exception))
 
 
+BARE_MEDIA = (
+    MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"png")),
+    MediaPart(Modality.IMAGE, "image/jpeg", Uri("https://example.com/a.jpg")),
+    MediaPart(Modality.IMAGE, "image/png", InlineText("cG5n")),
+    MediaPart(Modality.IMAGE, "image/png", Handle(ArtifactId("img-1"))),
+    MediaPart(Modality.AUDIO, "audio/wav", InlineBytes(b"RIFF")),
+    MediaPart(Modality.AUDIO, "audio/mpeg", InlineText("UklGRg==")),
+    MediaPart(Modality.AUDIO, "audio/x-odd", InlineBytes(b"odd")),
+    MediaPart(Modality.AUDIO, "application/octet-stream", InlineBytes(b"raw")),
+    MediaPart(Modality.AUDIO, "audio/wav", Uri("https://example.com/a.wav")),
+    MediaPart(Modality.VIDEO, "video/mp4", InlineBytes(b"mp4")),
+)
+
+
 def bare_transcript(rng: random.Random, length: int) -> list[Item]:
     """Items that carry no metadata (what the encoders' fast paths take), with their edge cases, and a few that do."""
     items: list[Item] = []
@@ -240,8 +256,8 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
                 parts.append(ReasoningPart(f"thinking {n}"))
             elif pick < 0.9:
                 parts.append(TextPart("marked", metadata={"openai.chat.type": "text"}))
-            else:
-                parts.append(MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"png")))
+            else:  # media every encoder writes, and some one refuses (video, audio by URL, an image held by a handle)
+                parts.append(rng.choice(BARE_MEDIA))
         md: dict[str, Any] = {"openai.chat.name": "x"} if roll < 0.05 else {}
         if 0.05 <= roll < 0.3:  # a Gemini request's content, its role carried
             md = {"gemini.content.role": rng.choice(["user", "model", "function"])}

@@ -8,20 +8,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import TOOL_NAME_KEY, Item, ItemKind, ReasoningPart, StructuredOutput, TextOutput, TextPart, ToolCallPart, ToolResultPart
-from .._common import JsonDict, bare, dumps
+from ... import (
+    TOOL_NAME_KEY, InlineBytes, InlineText, Item, ItemKind, JsonValue, MediaPart, Modality, ReasoningPart, StructuredOutput, TextOutput,
+    TextPart, ToolCallPart, ToolResultPart, Uri,
+)
+from .._common import JsonDict, bare, data_url, dumps, inline_base64
 from .._common.reuse import by_kind
-from ._response import KIND_ROLES
+from ._response import KIND_ROLES, audio_format
 
 _ASSISTANT = ItemKind.ASSISTANT
 #: What a result may carry and still take the fast path: its tool's name matters only to a legacy call's.
 _RESULT_KEYS = frozenset((TOOL_NAME_KEY,))
 _ROLES = by_kind(KIND_ROLES)
+_IMAGE, _AUDIO = Modality.IMAGE, Modality.AUDIO
 
 
-def add_bare(build: Any, item: Item) -> bool:
+def _media(part: MediaPart) -> JsonValue:
+    """The content entry of a media part that carries nothing, as ``_request._media_entry`` writes it; ``None`` for what it refuses."""
+    data = part.data
+    if part.modality is _IMAGE:
+        if type(data) is Uri:
+            return {"type": "image_url", "image_url": {"url": data.value}}
+        if type(data) is InlineBytes or type(data) is InlineText:
+            return {"type": "image_url", "image_url": {"url": data_url(part.mime_type, inline_base64(part) or "")}}
+    elif part.modality is _AUDIO and (type(data) is InlineBytes or type(data) is InlineText):
+        audio: JsonDict = {"data": inline_base64(part)}
+        fmt = audio_format(part.mime_type)
+        if fmt is not None:
+            audio["format"] = fmt
+        return {"type": "input_audio", "input_audio": audio}
+    return None
+
+
+def add_bare(build: Any, item: Item) -> bool:  # noqa: C901 - one pass over the parts, as the general path's
     """Fold ``item`` into ``build`` (a :class:`._request.Build`) as the general path would, if it carries nothing; ``False`` (nothing done) otherwise."""
     texts: list[str] = []
+    media: list[tuple[int, JsonValue]] = []  # (where among the texts, entry)
     calls: list[ToolCallPart] = []
     results: list[JsonDict] = []
     assistant = item.kind is _ASSISTANT
@@ -35,6 +57,11 @@ def add_bare(build: Any, item: Item) -> bool:
             calls.append(part)  # type: ignore[arg-type]
         elif kind is ReasoningPart and assistant:
             continue  # reasoning that says no field of its own is not sent
+        elif kind is MediaPart and not assistant:
+            entry = _media(part)  # type: ignore[arg-type]
+            if entry is None:
+                return False  # the general path raises what is wrong
+            media.append((len(texts), entry))
         elif kind is ToolResultPart and not assistant:
             output, call_id = part.output, part.call_id.value  # type: ignore[attr-defined]
             call = build.calls.get(call_id)
@@ -50,14 +77,19 @@ def add_bare(build: Any, item: Item) -> bool:
         else:
             return False
     if results:
-        if texts:
+        if texts or media:
             return False
         build.messages.extend(results)
         return True
-    if not texts and not calls:
+    if not texts and not calls and not media:
         return True  # nothing to send: the general path sends no message either
     msg: JsonDict = {"role": "assistant" if assistant else _ROLES[id(item.kind)]}
-    if texts:
+    if media:
+        entries: list[JsonValue] = [{"type": "text", "text": t} for t in texts]
+        for at, entry in reversed(media):
+            entries.insert(at, entry)
+        msg["content"] = entries
+    elif texts:
         msg["content"] = texts[0] if len(texts) == 1 else [{"type": "text", "text": t} for t in texts]
     else:
         msg["content"] = None
