@@ -22,7 +22,6 @@ and redirect decisions are :func:`send`'s own (the same functions:
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Sequence, Tuple, Union
 
 from ..error import TurnCancelledError
@@ -130,11 +129,7 @@ async def _drain(response: AsyncResponse) -> None:
 def _async_transport(transport: object) -> AsyncTransport:
     """``transport`` as an asynchronous one: itself, a synchronous one run in the executor, or the platform's default."""
     if transport is None:
-        if sys.platform == "emscripten":
-            from ._fetch import FetchTransport
-
-            return FetchTransport()
-        transport = _default_transport()
+        transport = _default_transport()  # FetchTransport under Pyodide, which has aexchange: awaited on the loop
     if callable(getattr(transport, "aexchange", None)):
         return transport  # type: ignore[return-value]
     if callable(getattr(transport, "exchange", None)):
