@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    EMPTY_METADATA,
     ModelSettings,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
@@ -370,17 +371,16 @@ class Build:
         for part in item.parts:
             kind = type(part)
             md = part.metadata
-            if bare(md):
-                pass
-            elif kind is ToolCallPart and md.keys() <= _CALL_KEYS:  # a call Gemini made, its signature kept
-                native = self._signed_call(part, md)  # type: ignore[arg-type]
-                if native is None:
+            if md is not EMPTY_METADATA and md:  # not bare(md), inlined: the loop runs once a part
+                if kind is ToolCallPart and md.keys() <= _CALL_KEYS:  # a call Gemini made, its signature kept
+                    native = self._signed_call(part, md)  # type: ignore[arg-type]
+                    if native is None:
+                        return None
+                    made.append((part, md.get(INVENTED_ID_KEY) is True))  # type: ignore[arg-type]
+                    parts.append(native)
+                    continue
+                if not (kind is ToolResultPart and md.keys() <= _RESULT_KEYS):
                     return None
-                made.append((part, md.get(INVENTED_ID_KEY) is True))  # type: ignore[arg-type]
-                parts.append(native)
-                continue
-            elif not (kind is ToolResultPart and md.keys() <= _RESULT_KEYS):
-                return None
             if kind is TextPart:
                 parts.append({"text": part.text})
             elif kind is ToolCallPart:
