@@ -210,6 +210,15 @@ class SameBytesTest(unittest.TestCase):
                 self.assertEqual(str(kept.exception), str(fresh.exception))
 
 
+SIGNED_CALLS: tuple[dict[str, Any], ...] = (
+    {"gemini.thought_signature": "sig-a"},
+    {"agentkit.provider": "gemini", "gemini.thought_signature": "sig-b"},
+    {"agentkit.provider": "gemini", "gemini.thought_signature": "sig-c", "agentkit.invented_id": True},
+    {"agentkit.provider": "gemini"},
+    {"agentkit.invented_id": True},
+    {"agentkit.provider": "openai_chat", "gemini.thought_signature": "sig-d"},
+    {"gemini.thought_signature": 5},
+)
 BARE_MEDIA = (
     MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"png")),
     MediaPart(Modality.IMAGE, "image/jpeg", Uri("https://example.com/a.jpg")),
@@ -241,6 +250,8 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
                 call = ToolCallId(f"call_{n}_{len(parts)}")
                 calls.append(call)
                 legacy = {"openai.chat.legacy_function_call": True} if rng.random() < 0.1 else {}
+                if rng.random() < 0.3:  # what a Gemini answer's call carries, and near misses
+                    legacy = dict(rng.choice(SIGNED_CALLS))
                 parts.append(ToolCallPart(call, "read_file", rng.choice(inputs), metadata=legacy))
             elif pick < 0.75 and calls:
                 call = calls.pop(rng.randrange(len(calls))) if rng.random() < 0.8 else ToolCallId("unknown")
@@ -279,6 +290,20 @@ class FastPathTest(unittest.TestCase):
                 items = bare_transcript(rng, rng.randrange(1, 12))
                 with self.subTest(provider=name, round=round_):
                     self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
+
+    def test_gemini_signed_calls_on_the_fast_path_as_on_the_general_one(self) -> None:
+        """Each signed call (and near miss) in consecutive model items (merged only when no part is Gemini's), answered later."""
+        from agentkit_core.providers import gemini
+
+        build = gemini._request.Build
+        slow = type("Slow", (build,), {"fast": False, "__slots__": ()})
+        for md in SIGNED_CALLS:
+            items = [Item(ItemKind.USER, [TextPart("go")])]
+            for n in range(2):
+                items.append(Item(ItemKind.ASSISTANT, [ToolCallPart(ToolCallId(f"c{n}"), "read", {"n": n}, metadata=md)]))
+            items += [Item(ItemKind.TOOL, [ToolResultPart(ToolCallId(f"c{n}"), ToolOutput.text("ok"))]) for n in range(2)]
+            with self.subTest(md=md):
+                self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
 
     def test_chat_tool_calls_decode_on_the_fast_path_as_on_the_general_one(self) -> None:
         from agentkit_core.providers.openai_chat._response import _tool_call_part

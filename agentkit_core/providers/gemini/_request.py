@@ -10,6 +10,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ... import (
     ModelSettings,
     INVENTED_ID_KEY,
+    PROVIDER_KEY,
     TOOL_NAME_KEY,
     CustomPart,
     FilePart,
@@ -278,6 +279,8 @@ def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
 _PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
 #: What a result may carry and still take the fast path (its tool's name, an id the fold invented).
 _RESULT_KEYS = frozenset((TOOL_NAME_KEY, INVENTED_ID_KEY))
+#: What a call may carry and still take the fast path: Gemini's signature, its owner, an id the fold invented.
+_CALL_KEYS = frozenset((PROVIDER_KEY, SIGNATURE, INVENTED_ID_KEY))
 _ROLE_KEY = CONTENT + "role"
 #: What :meth:`Build._bare` says for an item none of whose parts is sent.
 _NOTHING: JsonDict = {}
@@ -301,7 +304,7 @@ class Build:
     The last content stays open: the next item's calls or results may go into it (:data:`_ONE_TURN`).
     """
 
-    __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent")
+    __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent", "owned")
 
     #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
     fast = True
@@ -313,6 +316,7 @@ class Build:
         self.system: list[tuple[Item, JsonDict]] = []
         self.last: ItemKind | None = None  # the kind of the item the last content came from
         self.as_sent: set[int] = set()  # calls a request held without a signature (ids of their native parts)
+        self.owned = False  # whether the last item _bare took had a part Gemini made (a signed call)
 
     def copy(self) -> Build:
         build = type(self)()
@@ -325,15 +329,16 @@ class Build:
         kind = item.kind
         instruction = kind is _SYSTEM or kind is _DEVELOPER
         role = None if instruction else "model" if kind is _ASSISTANT else "user"
-        content, plain = None, False  # plain: nothing on the item or its parts says Gemini made it
+        content, plain, carried_role = None, False, False  # plain: nothing on the item or its parts says Gemini made it
         if self.fast:
             md = item.metadata
             if bare(md):
                 if role is not None:
                     content = self._bare(item, role)
-                    plain = content is not None
+                    plain = content is not None and not self.owned
             elif len(md) == 1 and type(md.get(_ROLE_KEY)) is str:  # a request's content: its role carried, as it came
                 content = self._bare(item, md[_ROLE_KEY])  # type: ignore[arg-type]
+                carried_role = True  # its one key, gemini.content.role, says Gemini made it
         try:
             if content is None:
                 content = _content(item, self.encoder, role, self.as_sent)
@@ -345,7 +350,7 @@ class Build:
             self.system.append((item, content))
         elif content is not None:
             contents, last = self.contents, self.last
-            foreign = plain or (not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts))
+            foreign = plain or (not carried_role and not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts))
             if contents and foreign and kind is last and kind in _ONE_TURN:
                 contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
             else:
@@ -360,15 +365,26 @@ class Build:
         text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other."""
         calls = self.encoder.calls
         parts: list[JsonDict] = []
-        made: list[ToolCallPart] = []  # the item's calls, known to later items once the item is taken
+        made: list[tuple[ToolCallPart, bool]] = []  # the item's calls (and whether their ids were invented), known to later items once the item is taken
+        self.owned = False
         for part in item.parts:
             kind = type(part)
-            if not bare(part.metadata) and not (kind is ToolResultPart and part.metadata.keys() <= _RESULT_KEYS):
+            md = part.metadata
+            if bare(md):
+                pass
+            elif kind is ToolCallPart and md.keys() <= _CALL_KEYS:  # a call Gemini made, its signature kept
+                native = self._signed_call(part, md)  # type: ignore[arg-type]
+                if native is None:
+                    return None
+                made.append((part, md.get(INVENTED_ID_KEY) is True))  # type: ignore[arg-type]
+                parts.append(native)
+                continue
+            elif not (kind is ToolResultPart and md.keys() <= _RESULT_KEYS):
                 return None
             if kind is TextPart:
                 parts.append({"text": part.text})
             elif kind is ToolCallPart:
-                made.append(part)  # type: ignore[arg-type]
+                made.append((part, False))  # type: ignore[arg-type]
                 parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": part.id.value}})  # type: ignore[attr-defined]
             elif kind is ToolResultPart:
                 call_id, output, md = part.call_id.value, part.output, part.metadata  # type: ignore[attr-defined]
@@ -390,11 +406,26 @@ class Build:
                 parts.append({"functionResponse": result})
             elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
                 return None
-        for call in made:
-            calls[call.id.value] = (call.name, False)
+        for call, invented in made:
+            calls[call.id.value] = (call.name, invented)
         if not parts:
             return _NOTHING
         return {"role": role, "parts": parts}
+
+    def _signed_call(self, part: ToolCallPart, md: Mapping[str, JsonValue]) -> JsonDict | None:
+        """:meth:`Encoder.part` of a call that carries only ``_CALL_KEYS``; ``None`` for an owner other than Gemini's or a signature that is no string."""
+        owner, signature = md.get(PROVIDER_KEY), md.get(SIGNATURE)
+        if (owner is not None and owner != PROVIDER) or (signature is not None and type(signature) is not str):
+            return None
+        call: JsonDict = {"name": part.name, "args": copy_json(part.input)}
+        if md.get(INVENTED_ID_KEY) is not True:
+            call["id"] = part.id.value
+        native: JsonDict = {"functionCall": call}
+        if owner is not None or signature is not None:  # Gemini's: agentkit.provider says so, or a gemini.* key does
+            self.owned = True
+            if signature is not None:
+                native["thoughtSignature"] = signature
+        return native
 
     def _sent(self, content: JsonDict, step: bool) -> JsonDict:
         return _signed(content, self.as_sent) if step else content
