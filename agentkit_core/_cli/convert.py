@@ -37,7 +37,7 @@ from .._reader import BINARY, EMPTY, EVENTS, Reading
 from ..content import Part
 from ..ids import ToolCallId
 from ..keys import INVENTED_ID_KEY
-from .._detect import CHUNKS_ARE_RESPONSES, MESSAGES_APIS
+from .._detect import CHUNKS_ARE_RESPONSES, MESSAGES_APIS, NAMES
 from .._sniff import Provider, sniff_provider
 from ..delta import Delta
 from ..error import NormalizeError, ProtocolError
@@ -175,10 +175,7 @@ def _stream(projection: Any, events: Iterable[tuple[_Locate, Any]]) -> list[Item
 
 
 def _traffic(module: str) -> str:
-    return f"{_NAMES[module]} traffic"
-
-
-_NAMES = {row.module: row.display for row in PROVIDERS}
+    return f"{NAMES[module]} traffic"
 
 
 def stdin_bytes() -> IO[bytes]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
-from ... import NormalizeError, checked_json
+from ... import NormalizeError
 from ...http import Request
 from . import JsonDict
 from .reuse import json_pieces
 
-__all__ = ("exported", "endpoint", "json_body", "json_request", "checked_model", "key_header", "request_body",
+__all__ = ("exported", "endpoint", "json_request", "checked_model", "key_header", "request_body",
            "extra_headers")
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
@@ -55,16 +55,6 @@ def key_header(name: str, api_key: object, prefix: str = "") -> dict[str, str]:
     if not isinstance(api_key, str) or not api_key:
         raise TypeError(f"api_key: expected a non-empty string, found {type(api_key).__name__}")
     return {name: prefix + api_key}
-
-
-def json_body(first: JsonDict, settings: Mapping[str, Any], last: JsonDict) -> JsonDict:
-    """``first``, then the caller's native ``settings`` (checked JSON data), then ``last``; one JSON object."""
-    try:
-        extra = checked_json(dict(settings))
-    except NormalizeError as exc:
-        raise NormalizeError(f"a setting is not JSON data: {exc.message}", exc.path) from None
-    assert isinstance(extra, dict)
-    return {**first, **extra, **last}
 
 
 def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream: bool) -> Request:
