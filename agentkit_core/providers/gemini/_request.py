@@ -34,7 +34,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64encode, bare, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
+from .._common import JsonDict, b64encode, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
 from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
 from .._common.reuse import Kept, Layered, fresh
@@ -333,7 +333,7 @@ class Build:
         content, plain, carried_role = None, False, False  # plain: nothing on the item or its parts says Gemini made it
         if self.fast:
             md = item.metadata
-            if bare(md):
+            if md is EMPTY_METADATA or not md:  # bare(md), inlined
                 if role is not None:
                     content = self._bare(item, role)
                     plain = content is not None and not self.owned
