@@ -391,7 +391,7 @@ class Build:
                 known = None if made else calls.get(call_id)  # a result after a call of its own item: the general path
                 if known is None:
                     return None
-                named = md.get(TOOL_NAME_KEY)
+                named = None if md is EMPTY_METADATA else md.get(TOOL_NAME_KEY)
                 key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
                 if type(output) is TextOutput:
                     response: JsonDict = {key: output.text}
@@ -401,7 +401,7 @@ class Build:
                 else:
                     return None
                 result: JsonDict = {"name": named if isinstance(named, str) else known[0], "response": response}
-                if not known[1] and md.get(INVENTED_ID_KEY) is not True:
+                if not known[1] and (md is EMPTY_METADATA or md.get(INVENTED_ID_KEY) is not True):
                     result["id"] = call_id
                 parts.append({"functionResponse": result})
             elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
