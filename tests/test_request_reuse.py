@@ -305,6 +305,29 @@ class FastPathTest(unittest.TestCase):
             with self.subTest(md=md):
                 self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
 
+    def test_gemini_fresh_fold_item_by_item_and_at_once_write_the_same(self) -> None:
+        """Gemini's fresh build folds the transcript at once (``add_all``, signing a model content's first call as it is
+        made); a kept build folds item by item (``add``) and signs when a content is done; the general path, neither."""
+        from agentkit_core.providers import gemini
+
+        build = gemini._request.Build
+        one_by_one = type("OneByOne", (build,), {"add_all": None, "__slots__": ()})  # fresh() falls back to add
+        slow = type("Slow", (build,), {"fast": False, "__slots__": ()})
+        rng = random.Random(2028)
+        for round_ in range(300):
+            items = bare_transcript(rng, rng.randrange(1, 12))
+            if round_ % 2:  # the session's shape: a question, a text and a call (signed or not), its result
+                for n in range(rng.randrange(1, 4)):
+                    call = ToolCallId(f"turn_{n}")
+                    md = dict(rng.choice(SIGNED_CALLS)) if rng.random() < 0.3 else {}
+                    items += [Item(ItemKind.USER, [TextPart(f"q {n}")]),
+                              Item(ItemKind.ASSISTANT, [TextPart("a"), ToolCallPart(call, "read", {"n": n, "l": [n]}, metadata=md)]),
+                              Item(ItemKind.TOOL, [ToolResultPart(call, rng.choice([ToolOutput.text("r"), ToolOutput.structured({"k": n})]))])]
+            with self.subTest(round=round_):
+                at_once = self.outcome(build, items)
+                self.assertEqual(at_once, self.outcome(one_by_one, items))
+                self.assertEqual(at_once, self.outcome(slow, items))
+
     def test_chat_tool_calls_decode_on_the_fast_path_as_on_the_general_one(self) -> None:
         from agentkit_core.providers.openai_chat._response import _tool_call_part
 

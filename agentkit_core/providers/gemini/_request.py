@@ -258,6 +258,7 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
 _ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
 #: Kinds looked up once: reading an enum member off its class costs more than a global.
 _SYSTEM, _DEVELOPER, _ASSISTANT = ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.ASSISTANT
+_USER, _TOOL = ItemKind.USER, ItemKind.TOOL
 
 
 def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
@@ -361,12 +362,42 @@ class Build:
                 self.steps[-1] = True
             self.last = kind
 
-    def _bare(self, item: Item, role: str) -> JsonDict | None:
+    def add_all(self, items: Sequence[Item]) -> None:
+        """:meth:`add` of each of ``items`` (the first at index 0), a fresh build's fold: an item that carries nothing and
+        starts a content of its own (one of the common shapes) goes straight to :meth:`_bare`, its first call signed as
+        it is made, so the content needs no signing once it is done."""
+        add = self.add
+        if not self.fast:
+            for n, item in enumerate(items):
+                add(n, item)
+            return
+        bare, contents, steps = self._bare, self.contents, self.steps
+        for n, item in enumerate(items):
+            kind, md = item.kind, item.metadata
+            if (md is not EMPTY_METADATA and md) or (kind is self.last and kind is not _USER):  # carries something, or may merge
+                add(n, item)
+                continue
+            if kind is _ASSISTANT:
+                content = bare(item, "model", True)
+            elif kind is _USER or kind is _TOOL:
+                content = bare(item, "user")
+            else:
+                add(n, item)
+                continue
+            if content is None:
+                add(n, item)  # the general path (what _bare took nothing of is unchanged)
+            elif content is not _NOTHING:
+                contents.append(content)
+                steps.append(False)  # signed already; a model item merged into it later marks it again
+                self.last = kind
+
+    def _bare(self, item: Item, role: str, sign: bool = False) -> JsonDict | None:
         """:func:`_content` of an item that carries nothing (no metadata on it or its parts) of texts, calls and
-        text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other."""
+        text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other.  ``sign``: the
+        content is a new model content, its first call signed now as :func:`_sign_own` would sign it."""
         calls = self.encoder.calls
         parts: list[JsonDict] = []
-        made: list[tuple[ToolCallPart, bool]] = []  # the item's calls (and whether their ids were invented), known to later items once the item is taken
+        made: list[tuple[str, tuple[str, bool]]] = []  # the item's calls, known to later items once the item is taken
         self.owned = False
         for part in item.parts:
             kind = type(part)
@@ -376,7 +407,10 @@ class Build:
                     native = self._signed_call(part, md)  # type: ignore[arg-type]
                     if native is None:
                         return None
-                    made.append((part, md.get(INVENTED_ID_KEY) is True))  # type: ignore[arg-type]
+                    if sign and "thoughtSignature" not in native:
+                        native["thoughtSignature"] = SKIP_SIGNATURE
+                    sign = False
+                    made.append((part.id.value, (part.name, md.get(INVENTED_ID_KEY) is True)))  # type: ignore[attr-defined]
                     parts.append(native)
                     continue
                 if not (kind is ToolResultPart and md.keys() <= _RESULT_KEYS):
@@ -384,8 +418,13 @@ class Build:
             if kind is TextPart:
                 parts.append({"text": part.text})
             elif kind is ToolCallPart:
-                made.append((part, False))  # type: ignore[arg-type]
-                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": part.id.value}})  # type: ignore[attr-defined]
+                call_id, name = part.id.value, part.name  # type: ignore[attr-defined]
+                made.append((call_id, (name, False)))
+                call: JsonDict = {"functionCall": {"name": name, "args": copy_json(part.input), "id": call_id}}  # type: ignore[attr-defined]
+                if sign:
+                    call["thoughtSignature"] = SKIP_SIGNATURE
+                    sign = False
+                parts.append(call)
             elif kind is ToolResultPart:
                 call_id, output, md = part.call_id.value, part.output, part.metadata  # type: ignore[attr-defined]
                 known = None if made else calls.get(call_id)  # a result after a call of its own item: the general path
@@ -406,8 +445,8 @@ class Build:
                 parts.append({"functionResponse": result})
             elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
                 return None
-        for call, invented in made:
-            calls[call.id.value] = (call.name, invented)
+        if made:
+            calls.update(made)
         if not parts:
             return _NOTHING
         return {"role": role, "parts": parts}
@@ -434,7 +473,11 @@ class Build:
         done = len(self.contents) - 1
         if done <= 0:
             return []
-        out = [_sign_own(c, self.as_sent) if step else c for c, step in zip(self.contents[:done], self.steps)]
+        out, steps = self.contents[:done], self.steps
+        if True in steps:  # contents of model items not signed yet (add_all signs as it goes)
+            for content, step in zip(out, steps):
+                if step:
+                    _sign_own(content, self.as_sent)
         for content in self.contents[:done] if self.as_sent else ():  # their parts' ids may be reused once they are gone
             self.as_sent.difference_update(id(p) for p in content["parts"])
         del self.contents[:done], self.steps[:done]
