@@ -263,8 +263,14 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
                 if rng.random() < 0.1:
                     named["openai.chat.legacy_function_call"] = True
                 parts.append(ToolResultPart(call, output, is_error=rng.random() < 0.2, metadata=named))
-            elif pick < 0.85:
+            elif pick < 0.8:
                 parts.append(ReasoningPart(f"thinking {n}"))
+            elif pick < 0.85:  # reasoning its owner names (all an Anthropic thinking block carries), and near misses
+                data = rng.choice([None, InlineText("sig"), InlineBytes(b"sig"), Uri("https://example.com/r")])
+                owner = {"agentkit.provider": rng.choice(["anthropic", "anthropic", "gemini", "openai"])}
+                if rng.random() < 0.2:
+                    owner["anthropic.type"] = "thinking"
+                parts.append(ReasoningPart(rng.choice([f"thinking {n}", None]), data=data, redacted=rng.random() < 0.3, metadata=owner))
             elif pick < 0.9:
                 parts.append(TextPart("marked", metadata={"openai.chat.type": "text"}))
             else:  # media every encoder writes, and some one refuses (video, audio by URL, an image held by a handle)
@@ -327,6 +333,24 @@ class FastPathTest(unittest.TestCase):
                 at_once = self.outcome(build, items)
                 self.assertEqual(at_once, self.outcome(one_by_one, items))
                 self.assertEqual(at_once, self.outcome(slow, items))
+
+    def test_owned_reasoning_on_the_fast_path_as_on_the_general_one(self) -> None:
+        """Reasoning that names its owner (all an Anthropic thinking block carries) takes the fast paths: every owner,
+        data, redaction and summary, alone and beside a text and a call, in each kind of item, is written alike."""
+        datas = [None, InlineText("sig"), InlineBytes(b"sig"), Uri("https://example.com/r")]
+        for name, module in PROVIDERS.items():
+            build = module._request.Build
+            slow = type("Slow", (build,), {"fast": False, "__slots__": ()})
+            for owner in ("anthropic", "gemini", "openai"):
+                for data in datas:
+                    for redacted in (False, True):
+                        for summary in ("thinking", None):
+                            part = ReasoningPart(summary, data=data, redacted=redacted, metadata={"agentkit.provider": owner})
+                            for kind in ItemKind:
+                                for parts in ([part], [part, TextPart("t"), ToolCallPart(ToolCallId("c"), "f", {"a": 1})]):
+                                    items = [Item(kind, parts)]
+                                    with self.subTest(provider=name, owner=owner, data=data, redacted=redacted, summary=summary, kind=kind):
+                                        self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
 
     def test_chat_tool_calls_decode_on_the_fast_path_as_on_the_general_one(self) -> None:
         from agentkit_core.providers.openai_chat._response import _tool_call_part
