@@ -306,8 +306,8 @@ class FastPathTest(unittest.TestCase):
                 self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
 
     def test_gemini_fresh_fold_item_by_item_and_at_once_write_the_same(self) -> None:
-        """Gemini's fresh build folds the transcript at once (``add_all``, signing a model content's first call as it is
-        made); a kept build folds item by item (``add``) and signs when a content is done; the general path, neither."""
+        """Gemini's fresh build folds the transcript in one pass (``add_all``), a kept build item by item (``add``); the
+        fast path signs a model content's first call as it makes it, the general path once the content is done."""
         from agentkit_core.providers import gemini
 
         build = gemini._request.Build
