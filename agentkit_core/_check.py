@@ -30,21 +30,20 @@ the constructor, measured on first use for values that decoders built.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from ._codec import MAX_DEPTH, U64_END
 from .error import NormalizeError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from enum import Enum
     from typing import Any, NoReturn
 
     from ._codec import JsonValue
 
-_isfinite = math.isfinite
+_isfinite = wire.isfinite
 
 
 def wrong_type(owner: str, field: str, expected: str, v: object) -> TypeError:
@@ -130,7 +129,7 @@ def f64(v: object, owner: str, field: str) -> float:
         try:
             x = float.__float__(v) if isinstance(v, float) else int.__float__(v)
         except OverflowError:
-            x = math.inf
+            x = float("inf")
         if _isfinite(x):
             return x
         raise refused(owner, field, f"invalid value: {wire.describe(v)}, expected a finite f64")

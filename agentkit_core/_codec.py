@@ -32,12 +32,11 @@ are what the field holds (``type(metadata) is MetadataMap``).
 
 from __future__ import annotations
 
-import math
 from operator import countOf
-from typing import TYPE_CHECKING
 
 from .error import NormalizeError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, NoReturn, TypeVar, Union
 
@@ -57,7 +56,17 @@ MAX_DEPTH = 127
 
 #: One past the largest ``u64``.
 U64_END = 1 << 64
-_isfinite = math.isfinite
+
+
+def isfinite(x: float) -> bool:
+    """``math.isfinite`` of a ``float``, without loading ``math`` (a shared library to open on most builds).
+
+    ``x - x`` is ``0.0`` for every finite float, and NaN for an infinity or a NaN.
+    """
+    return x - x == 0.0
+
+
+_isfinite = isfinite
 
 
 class _Missing:
@@ -346,7 +355,7 @@ def opt_u64(v: object, key: str) -> int | None:
 
 def f64(v: object, key: str) -> float:
     """A required ``f64``: any finite JSON number, returned as ``float``."""
-    if type(v) is float and math.isfinite(v):
+    if type(v) is float and _isfinite(v):
         return v
     if v is MISSING:
         fail("missing field", key)
@@ -355,7 +364,7 @@ def f64(v: object, key: str) -> float:
             x = float(v)
         except OverflowError:
             fail(f"invalid value: {describe(v)} is out of range for f64", key)
-        if math.isfinite(x):
+        if _isfinite(x):
             return x
         fail(f"invalid value: {describe(v)}, expected a finite f64", key)
     fail(f"invalid type: {describe(v)}, expected f64", key)

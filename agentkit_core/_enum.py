@@ -9,11 +9,11 @@ and only against members of the same enum.
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from .jsontext import JsonCodec
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 

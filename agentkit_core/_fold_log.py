@@ -19,8 +19,6 @@ only what arrived since.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from typing import TYPE_CHECKING
 
 from . import _codec as wire
 from .content import (
@@ -52,6 +50,7 @@ from .keys import (
 from .metadata import EMPTY_METADATA, JsonValue, MetadataMap
 from .tool import _make_call, _make_call_id, _make_result, _make_text_output
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any
 
@@ -79,7 +78,9 @@ _EMPTY_HEAD = Head(EMPTY_METADATA, UNSET, None)
 def _count(stamps: list[int], version: int) -> int:
     """How many of the stamped items arrived at or before ``version``."""
     n = len(stamps)
-    if n and stamps[n - 1] > version:
+    if n and stamps[n - 1] > version:  # only a reader of an older version bisects
+        from bisect import bisect_right  # on first need: a shared library to open (ARCHITECTURE.md, "Import cost")
+
         n = bisect_right(stamps, version)
     return n
 

@@ -21,10 +21,8 @@ looked at the branch meanwhile knows to look again.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from itertools import count
 from operator import attrgetter
-from typing import TYPE_CHECKING
 
 from ._fold_log import UNSET, Head, PartLog, View
 from .content import Part, PartKind
@@ -33,6 +31,7 @@ from .error import ProtocolError
 from .ids import PartId
 from .metadata import EMPTY_METADATA
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any
 
@@ -118,7 +117,9 @@ class Branch:
         """The parts a state at ``version`` holds, each with what the state sees of it."""
         logs = self.logs
         n = len(logs)
-        if n and logs[n - 1].begun > version:
+        if n and logs[n - 1].begun > version:  # only a view of an older version bisects
+            from bisect import bisect_right  # on first need: a shared library to open (ARCHITECTURE.md, "Import cost")
+
             n = bisect_right(logs, version, 0, n, key=_BEGUN)
         return [(log, log.at(version)) for log in logs[:n]]
 

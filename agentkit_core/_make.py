@@ -47,8 +47,8 @@ from __future__ import annotations
 
 from dataclasses import fields
 from types import FunctionType
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable, TypeVar
 

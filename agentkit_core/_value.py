@@ -34,14 +34,19 @@ from dataclasses import FrozenInstanceError, fields, is_dataclass
 from dataclasses import dataclass as _dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar, overload
 
 from .jsontext import JsonCodec
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Callable, NoReturn
+    from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
     _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+
+else:  # the same class without importing typing: see _lean_typing
+    from ._lean_typing import Generic
+    from ._lean_typing import type_parameter as ParamSpec
+    from ._lean_typing import type_parameter as TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -175,11 +180,13 @@ class factory(Generic[P, R]):
     def __set_name__(self, owner: type, name: str) -> None:
         self.name, self.home = name, owner
 
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> Callable[P, R]: ...
+    if TYPE_CHECKING:
 
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> NoReturn: ...
+        @overload
+        def __get__(self, obj: None, owner: type | None = None) -> Callable[P, R]: ...
+
+        @overload
+        def __get__(self, obj: object, owner: type | None = None) -> NoReturn: ...
 
     def __get__(self, obj: object, owner: type | None = None) -> Callable[P, R]:
         if obj is None and owner is self.home:

@@ -74,11 +74,10 @@ from __future__ import annotations
 
 import _thread
 import itertools
-from bisect import insort
-from typing import TYPE_CHECKING
 
 from .error import TurnCancelledError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     import asyncio
     from contextlib import AbstractContextManager
@@ -106,6 +105,8 @@ class _State:
         self.callbacks: dict[tuple[TurnCancellation, _Callback], int] = {}
 
     def interrupt(self) -> int:
+        from bisect import insort  # on first interrupt: a shared library to open (ARCHITECTURE.md, "Import cost")
+
         published = self.published
         with self.lock:
             generation = next(self.tickets)

@@ -20,7 +20,6 @@ list of variants, and the registry made from it, are written there.
 from __future__ import annotations
 
 from dataclasses import field, replace
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -32,6 +31,7 @@ from .data import DATA_REFS, DataRef, decode_data_ref
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar, Mapping, TypeVar
 

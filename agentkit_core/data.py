@@ -7,7 +7,6 @@ their data through one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -15,6 +14,7 @@ from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory, not_constructible
 from .ids import ArtifactId
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar
 

@@ -11,7 +11,6 @@ parts.  On the wire each is externally tagged:
 from __future__ import annotations
 
 from dataclasses import field
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -23,6 +22,7 @@ from .ids import PartId
 from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
 from .tool import PART_VARIANTS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
 

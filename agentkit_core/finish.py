@@ -13,13 +13,13 @@ the raw value in namespaced metadata.  Equal reasons compare equal, so
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import ClassVar
 

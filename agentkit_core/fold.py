@@ -74,7 +74,6 @@ tool it answers).  The committed part, being authoritative, is unaffected.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from ._fold_log import PartLog, View
 from ._fold_rules import Branch, Lost
@@ -83,6 +82,7 @@ from .delta import AppendText, Delta
 from .error import ProtocolError
 from .ids import PartId
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, AsyncIterable, AsyncIterator, Iterator, Sequence
 

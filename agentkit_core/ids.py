@@ -9,7 +9,6 @@ ids of one type are hashable and ordered by their string.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -17,6 +16,7 @@ from ._make import filler
 from ._value import Value, dataclass, refuse_delattr, refuse_setattr
 from .jsontext import JsonCodec
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Callable, TypeVar
 

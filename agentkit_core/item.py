@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 from operator import index
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -25,6 +24,7 @@ from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_m
 from .tool import PART_TYPES, ToolCallPart, ToolResultPart
 from .usage import Usage
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Iterable, Mapping
 

@@ -8,7 +8,6 @@ Nothing in agentkit depends on provider-specific metadata for correctness.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -17,6 +16,7 @@ from ._value import refuse_delattr, refuse_setattr
 from .error import NormalizeError
 from .jsontext import JsonCodec, JsonValue
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from collections.abc import ItemsView, KeysView, ValuesView
     from typing import Any, Iterator

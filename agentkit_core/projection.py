@@ -33,13 +33,17 @@ with the raw value kept in metadata.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
+    from typing import Any, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+
     from .content import Part
     from .delta import Delta
     from .item import Item, ItemKind
     from .metadata import JsonValue
+else:  # the same classes without importing typing: see _lean_typing
+    from ._lean_typing import Protocol, runtime_checkable
+    from ._lean_typing import type_parameter as TypeVar
 
 __all__ = ("ItemView", "ResponseDecoder", "StreamDecoder", "RequestEncoder", "ProviderAdapter")
 

@@ -12,12 +12,16 @@ README ("Portable settings") and in each provider's ``_settings`` module.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import field, fields
 
 from .error import NormalizeError
-from .jsontext import JsonValue, _compact, checked_json, parse_json
+from ._value import Value, dataclass
+from .jsontext import JsonValue, checked_json, parse_json
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ("ModelSettings", "SETTING_NAMES")
 
@@ -27,7 +31,7 @@ _OWNER = "ModelSettings"
 def _number(v: object, name: str, low: float, high: float) -> float | int:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise TypeError(f"{_OWNER}.{name}: expected a number, found {type(v).__name__}")
-    if not (low <= v <= high and math.isfinite(v)):  # the range first: a huge int has no float to test
+    if not low <= v <= high:  # bounded: no infinity is in range, and NaN compares false
         raise NormalizeError(f"expected a number from {low:g} to {high:g}, found {v!r}", f"{_OWNER}.{name}")
     return v
 
@@ -75,8 +79,8 @@ def _schema(v: object) -> dict[str, JsonValue]:
     return copied
 
 
-@dataclass(frozen=True, slots=True)
-class ModelSettings:
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
+class ModelSettings(Value):
     """Settings of a model call that every provider can take, each checked when made; ``None`` is unset.
 
     ``max_tokens`` (a positive count) bounds the answer; ``temperature`` (0 to
@@ -101,25 +105,41 @@ class ModelSettings:
     output_schema: Mapping[str, Any] | None = field(default=None, hash=False)
     parallel_tool_calls: bool | None = None
 
-    def __post_init__(self) -> None:
-        if self.max_tokens is not None:
-            _integer(self.max_tokens, "max_tokens", True)
-        if self.temperature is not None:
-            _number(self.temperature, "temperature", 0.0, 2.0)
-        if self.top_p is not None:
-            _number(self.top_p, "top_p", 0.0, 1.0)
-        if self.stop is not None:
-            object.__setattr__(self, "stop", _stop(self.stop))
-        if self.seed is not None:
-            _integer(self.seed, "seed", False)
-        if self.reasoning_effort is not None:
-            _text(self.reasoning_effort, "reasoning_effort")
-        if self.reasoning_budget is not None:
-            _integer(self.reasoning_budget, "reasoning_budget", True)
-        if self.output_schema is not None:
-            object.__setattr__(self, "output_schema", _schema(self.output_schema))
-        if self.parallel_tool_calls is not None and not isinstance(self.parallel_tool_calls, bool):
-            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a boolean, found {type(self.parallel_tool_calls).__name__}")
+    def __init__(
+        self,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        top_p: float | None = None,
+        stop: Sequence[str] | None = None,
+        seed: int | None = None,
+        reasoning_effort: str | None = None,
+        reasoning_budget: int | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        parallel_tool_calls: bool | None = None,
+    ) -> None:
+        if max_tokens is not None:
+            _integer(max_tokens, "max_tokens", True)
+        if temperature is not None:
+            _number(temperature, "temperature", 0.0, 2.0)
+        if top_p is not None:
+            _number(top_p, "top_p", 0.0, 1.0)
+        if stop is not None:
+            stop = _stop(stop)
+        if seed is not None:
+            _integer(seed, "seed", False)
+        if reasoning_effort is not None:
+            _text(reasoning_effort, "reasoning_effort")
+        if reasoning_budget is not None:
+            _integer(reasoning_budget, "reasoning_budget", True)
+        if output_schema is not None:
+            output_schema = _schema(output_schema)
+        if parallel_tool_calls is not None and not isinstance(parallel_tool_calls, bool):
+            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a boolean, found {type(parallel_tool_calls).__name__}")
+        _fill(self, max_tokens, temperature, top_p, stop, seed, reasoning_effort, reasoning_budget, output_schema, parallel_tool_calls)
+
+    def __hash__(self) -> int:  # every field but the schema, a dict
+        return hash((self.max_tokens, self.temperature, self.top_p, self.stop, self.seed, self.reasoning_effort,
+                     self.reasoning_budget, self.parallel_tool_calls))
 
     def given(self) -> dict[str, Any]:
         """The settings that are set, by name, in field order."""
@@ -133,7 +153,7 @@ class ModelSettings:
         return out
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], /) -> ModelSettings:
+    def from_dict(cls, d: object, /) -> ModelSettings:
         """The settings of :meth:`to_dict`'s form; an unknown name raises :class:`~agentkit_core.NormalizeError`, a bad value
         as the constructor does."""
         if not isinstance(d, Mapping):
@@ -142,10 +162,6 @@ class ModelSettings:
         if unknown:
             raise NormalizeError(f"{str(unknown[0])[:80]!r} is no setting (the settings: {', '.join(SETTING_NAMES)})", _OWNER)
         return cls(**{k: v for k, v in d.items() if v is not None})
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as compact JSON text (the form every ``to_json`` of the package writes)."""
-        return _compact()(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str | bytes | bytearray, /) -> ModelSettings:
@@ -164,6 +180,13 @@ class ModelSettings:
 
 #: Every setting's name, in field order.
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))
+
+_SETTERS = tuple(getattr(ModelSettings, name).__set__ for name in SETTING_NAMES)
+
+
+def _fill(settings: ModelSettings, *values: object) -> None:
+    for store, value in zip(_SETTERS, values):
+        store(settings, value)
 
 
 def __dir__() -> list[str]:

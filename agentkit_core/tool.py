@@ -19,7 +19,6 @@ Executing tools is not this package's business; describing them is.
 from __future__ import annotations
 
 from dataclasses import field, replace
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -42,6 +41,7 @@ from .ids import ToolCallId
 from .keys import INVENTED_ID_KEY, TOOL_NAME_KEY
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable
 

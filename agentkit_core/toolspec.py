@@ -22,7 +22,7 @@ from ._value import Value, dataclass, factory
 from .error import NormalizeError
 from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Literal
 

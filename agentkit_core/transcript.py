@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import io
 import os
-from typing import TYPE_CHECKING
 
 from .error import NormalizeError
 from .item import Item
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import IO, Any, Iterable, Iterator
 

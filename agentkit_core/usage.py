@@ -21,7 +21,6 @@ sides, and costs add when their currencies match (a mismatch raises
 from __future__ import annotations
 
 from dataclasses import field, replace
-from typing import TYPE_CHECKING
 
 from . import _check as check
 from . import _codec as wire
@@ -31,6 +30,7 @@ from ._value import Value, dataclass
 from .error import NormalizeError
 from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Mapping
 

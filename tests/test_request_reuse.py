@@ -263,8 +263,14 @@ def bare_transcript(rng: random.Random, length: int) -> list[Item]:
                 if rng.random() < 0.1:
                     named["openai.chat.legacy_function_call"] = True
                 parts.append(ToolResultPart(call, output, is_error=rng.random() < 0.2, metadata=named))
-            elif pick < 0.85:
+            elif pick < 0.8:
                 parts.append(ReasoningPart(f"thinking {n}"))
+            elif pick < 0.85:  # reasoning its owner names (all an Anthropic thinking block carries), and near misses
+                data = rng.choice([None, InlineText("sig"), InlineBytes(b"sig"), Uri("https://example.com/r")])
+                owner = {"agentkit.provider": rng.choice(["anthropic", "anthropic", "gemini", "openai"])}
+                if rng.random() < 0.2:
+                    owner["anthropic.type"] = "thinking"
+                parts.append(ReasoningPart(rng.choice([f"thinking {n}", None]), data=data, redacted=rng.random() < 0.3, metadata=owner))
             elif pick < 0.9:
                 parts.append(TextPart("marked", metadata={"openai.chat.type": "text"}))
             else:  # media every encoder writes, and some one refuses (video, audio by URL, an image held by a handle)
@@ -304,6 +310,47 @@ class FastPathTest(unittest.TestCase):
             items += [Item(ItemKind.TOOL, [ToolResultPart(ToolCallId(f"c{n}"), ToolOutput.text("ok"))]) for n in range(2)]
             with self.subTest(md=md):
                 self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
+
+    def test_gemini_fresh_fold_item_by_item_and_at_once_write_the_same(self) -> None:
+        """Gemini's fresh build folds the transcript in one pass (``add_all``), a kept build item by item (``add``); the
+        fast path signs a model content's first call as it makes it, the general path once the content is done."""
+        from agentkit_core.providers import gemini
+
+        build = gemini._request.Build
+        one_by_one = type("OneByOne", (build,), {"add_all": None, "__slots__": ()})  # fresh() falls back to add
+        slow = type("Slow", (build,), {"fast": False, "__slots__": ()})
+        rng = random.Random(2028)
+        for round_ in range(300):
+            items = bare_transcript(rng, rng.randrange(1, 12))
+            if round_ % 2:  # the session's shape: a question, a text and a call (signed or not), its result
+                for n in range(rng.randrange(1, 4)):
+                    call = ToolCallId(f"turn_{n}")
+                    md = dict(rng.choice(SIGNED_CALLS)) if rng.random() < 0.3 else {}
+                    items += [Item(ItemKind.USER, [TextPart(f"q {n}")]),
+                              Item(ItemKind.ASSISTANT, [TextPart("a"), ToolCallPart(call, "read", {"n": n, "l": [n]}, metadata=md)]),
+                              Item(ItemKind.TOOL, [ToolResultPart(call, rng.choice([ToolOutput.text("r"), ToolOutput.structured({"k": n})]))])]
+            with self.subTest(round=round_):
+                at_once = self.outcome(build, items)
+                self.assertEqual(at_once, self.outcome(one_by_one, items))
+                self.assertEqual(at_once, self.outcome(slow, items))
+
+    def test_owned_reasoning_on_the_fast_path_as_on_the_general_one(self) -> None:
+        """Reasoning that names its owner (all an Anthropic thinking block carries) takes the fast paths: every owner,
+        data, redaction and summary, alone and beside a text and a call, in each kind of item, is written alike."""
+        datas = [None, InlineText("sig"), InlineBytes(b"sig"), Uri("https://example.com/r")]
+        for name, module in PROVIDERS.items():
+            build = module._request.Build
+            slow = type("Slow", (build,), {"fast": False, "__slots__": ()})
+            for owner in ("anthropic", "gemini", "openai"):
+                for data in datas:
+                    for redacted in (False, True):
+                        for summary in ("thinking", None):
+                            part = ReasoningPart(summary, data=data, redacted=redacted, metadata={"agentkit.provider": owner})
+                            for kind in ItemKind:
+                                for parts in ([part], [part, TextPart("t"), ToolCallPart(ToolCallId("c"), "f", {"a": 1})]):
+                                    items = [Item(kind, parts)]
+                                    with self.subTest(provider=name, owner=owner, data=data, redacted=redacted, summary=summary, kind=kind):
+                                        self.assertEqual(self.outcome(build, items), self.outcome(slow, items))
 
     def test_chat_tool_calls_decode_on_the_fast_path_as_on_the_general_one(self) -> None:
         from agentkit_core.providers.openai_chat._response import _tool_call_part

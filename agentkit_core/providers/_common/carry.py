@@ -17,6 +17,12 @@ from .native import JsonDict
 def copy_json(v: Any) -> Any:
     """A deep copy of JSON data: native payloads are never shared with the values made from them."""
     if isinstance(v, dict):  # scalars are taken as they are, without a call each
+        if type(v) is dict:
+            for x in v.values():
+                if isinstance(x, (dict, list)):
+                    break
+            else:
+                return v.copy()  # no container in it (a tool call's arguments, mostly): one C-level copy
         return {k: copy_json(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
     if isinstance(v, list):
         return [copy_json(x) if isinstance(x, (dict, list)) else x for x in v]

@@ -174,10 +174,17 @@ def json_pieces(body: JsonDict) -> List[bytes]:
 
 
 def fresh(build: Build, items: Sequence[Item]) -> JsonDict:
-    """The transcript fields of ``items`` folded by ``build`` (new), nothing kept."""
-    add = build.add
-    for index, item in enumerate(items):
-        add(index, item)
+    """The transcript fields of ``items`` folded by ``build`` (new), nothing kept.
+
+    A build with an ``add_all(items)`` method (its :meth:`Build.add` of each item, in one pass) folds through it.
+    """
+    add_all = getattr(build, "add_all", None)
+    if add_all is not None:
+        add_all(items)
+    else:
+        add = build.add
+        for index, item in enumerate(items):
+            add(index, item)
     out = build.take_final()
     out += build.rest()
     return build.fields(out, len(out))

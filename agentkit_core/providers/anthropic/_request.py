@@ -10,8 +10,10 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
+    EMPTY_METADATA,
     ModelSettings,
     INPUT_ERROR_KEY,
+    TOOL_NAME_KEY,
     PROVIDER_KEY,
     CustomPart,
     DataRef,
@@ -63,6 +65,10 @@ _ROLES = {
     ItemKind.ASSISTANT: "assistant",
 }
 _ROLE_IDS = by_kind(_ROLES)
+#: What a part may carry and still take the fast path: a result its tool's name (which the API does not take; a
+#: request read back names its results), reasoning its owner (``agentkit.provider``, all a thinking block has).
+_PART_KEYS: dict[type, frozenset[str]] = {ToolResultPart: frozenset((TOOL_NAME_KEY,)), ReasoningPart: frozenset((PROVIDER_KEY,))}
+_NONE: frozenset[str] = frozenset()
 
 
 # -- part -> native block ---------------------------------------------------------------
@@ -70,6 +76,8 @@ _ROLE_IDS = by_kind(_ROLES)
 
 def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDict:
     """Write ``anthropic.<field>`` metadata back as native fields, then drop the omitted ones."""
+    if metadata is EMPTY_METADATA or not metadata:  # bare(metadata), inlined: most blocks carry nothing
+        return native
     native.update(carried(metadata, NS, MARKERS))
     omitted = metadata.get(OMITTED)
     for name in omitted if isinstance(omitted, list) else ():
@@ -287,7 +295,8 @@ class Build:
 
     def add(self, i: int, item: Item) -> None:
         self.last = item
-        content: str | list[JsonDict] | None = _bare_content(item) if self.fast and bare(item.metadata) else None
+        md = item.metadata
+        content: str | list[JsonDict] | None = _bare_content(item) if self.fast and (md is EMPTY_METADATA or not md) else None
         if content is None:
             content = _native_content(item, f"items[{i}]")
         in_place = item.kind in _SYSTEM_KINDS and item.metadata.get(SYSTEM_ROLE) == "system"
@@ -319,13 +328,15 @@ class Build:
 
 
 def _bare_content(item: Item) -> list[JsonDict] | None:
-    """:func:`_native_content` of an item that carries nothing (no metadata on it or its parts) of texts,
-    calls and text results, the common case; ``None`` for any other (the general path takes it)."""
+    """:func:`_native_content` of an item that carries nothing (no metadata on it or its parts, but what
+    :data:`_PART_KEYS` lets through) of texts, calls, text results and reasoning, the common case; ``None`` for
+    any other (the general path takes it)."""
     blocks: list[JsonDict] = []
     system = item.kind in _SYSTEM_KINDS
     for part in item.parts:
         kind = type(part)
-        if not bare(part.metadata):
+        md = part.metadata
+        if md is not EMPTY_METADATA and md and not (md.keys() <= _PART_KEYS.get(kind, _NONE)):  # not bare(md), inlined
             return None
         if kind is TextPart:
             text: str = part.text
@@ -348,7 +359,16 @@ def _bare_content(item: Item) -> list[JsonDict] | None:
                 return None
             blocks.append({"type": "tool_result", "tool_use_id": part.call_id.value, "content": content,  # type: ignore[attr-defined]
                            "is_error": part.is_error})  # type: ignore[attr-defined]
-        elif kind is not ReasoningPart:  # reasoning no provider marked is not Anthropic's to verify: dropped
+        elif kind is ReasoningPart:
+            if md is not EMPTY_METADATA and md:  # its owner named: Anthropic's thinking goes back, another's is dropped
+                data = part.data  # type: ignore[attr-defined]
+                if (data is not None and type(data) is not InlineText) or (part.redacted and data is None):  # type: ignore[attr-defined]
+                    return None  # the general path says what is wrong
+                thinking = _reasoning_block(part)  # type: ignore[arg-type]
+                if thinking is not None:
+                    blocks.append(thinking)
+            # reasoning no provider marked is not Anthropic's to verify: dropped
+        else:
             return None
     return blocks
 

@@ -263,8 +263,8 @@ from ._response import (
     usage_from_native,
     usage_of,
 )
-from ._keys import NewCallId
-from ._request import SKIP_SIGNATURE, items_from_request, request_from_items
+from ._keys import SKIP_SIGNATURE, NewCallId
+from ._request import items_from_request, request_from_items
 from ._stream import GeminiStreamDecoder
 from ._http import http_request
 from ._complete import acomplete, complete

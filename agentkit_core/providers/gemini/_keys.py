@@ -21,6 +21,8 @@ SIGNATURE = NS + "thought_signature"
 SNAKE = NS + "snake_case"
 OMITTED = NS + "omitted"
 BASE64 = NS + "base64"
+#: The placeholder signature Google documents for function calls that did not come from Gemini.
+SKIP_SIGNATURE = "skip_thought_signature_validator"
 #: ``gemini.*`` part keys that are markers or the signature, never native fields of the part.
 MARKERS = ("thought_signature", "snake_case", "omitted", "base64")
 

@@ -8,10 +8,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
-    EMPTY_METADATA,
     ModelSettings,
     INVENTED_ID_KEY,
-    PROVIDER_KEY,
     TOOL_NAME_KEY,
     CustomPart,
     FilePart,
@@ -39,14 +37,13 @@ from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
 from .._common.reuse import Kept, Layered, fresh
 from ._held import REQUEST
-from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
+from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SKIP_SIGNATURE, SNAKE, key_of, marked_paths, omit
+from ._keys import respell
 from ._response import Calls, parts_from_content
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
 from ._settings import fields_of
-
-#: The placeholder signature Google documents for function calls that did not come from Gemini.
-SKIP_SIGNATURE = "skip_thought_signature_validator"
+from ._fast import ONE_TURN, fold
 
 # -- part -> native part ----------------------------------------------------------------
 
@@ -253,9 +250,6 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
     return content
 
 
-#: Kinds whose consecutive items that did not come from Gemini go as one content: Gemini takes
-#: a turn's parallel calls, and their results, each in one content.
-_ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
 #: Kinds looked up once: reading an enum member off its class costs more than a global.
 _SYSTEM, _DEVELOPER, _ASSISTANT = ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.ASSISTANT
 
@@ -277,16 +271,6 @@ def _signed(content: JsonDict, as_sent: set[int]) -> JsonDict:
     return content
 
 
-_PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
-#: What a result may carry and still take the fast path (its tool's name, an id the fold invented).
-_RESULT_KEYS = frozenset((TOOL_NAME_KEY, INVENTED_ID_KEY))
-#: What a call may carry and still take the fast path: Gemini's signature, its owner, an id the fold invented.
-_CALL_KEYS = frozenset((PROVIDER_KEY, SIGNATURE, INVENTED_ID_KEY))
-_ROLE_KEY = CONTENT + "role"
-#: What :meth:`Build._bare` says for an item none of whose parts is sent.
-_NOTHING: JsonDict = {}
-
-
 def _sign_own(content: JsonDict, as_sent: set[int]) -> JsonDict:
     """:func:`_signed` for a content the build owns (made by it, or copied when it resumed): its own parts
     list takes the signed copy of the call in place; the call's dict, which a kept build may share, is not changed."""
@@ -302,22 +286,21 @@ def _sign_own(content: JsonDict, as_sent: set[int]) -> JsonDict:
 class Build:
     """The fold that writes ``contents`` and ``systemInstruction`` (:class:`~.._common.reuse.Build`).
 
-    The last content stays open: the next item's calls or results may go into it (:data:`_ONE_TURN`).
+    The last content stays open: the next item's calls or results may go into it (:data:`._fast.ONE_TURN`).
     """
 
-    __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent", "owned")
+    __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent")
 
-    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    #: Whether items of the common shapes take the fast path, :func:`._fast.fold` (the tests turn it off to compare).
     fast = True
 
     def __init__(self) -> None:
         self.encoder = Encoder()
         self.contents: list[JsonDict] = []
-        self.steps: list[bool] = []  # whether each content holds an ASSISTANT item's parts
+        self.steps: list[bool] = []  # whether each content holds an ASSISTANT item's parts not signed yet
         self.system: list[tuple[Item, JsonDict]] = []
         self.last: ItemKind | None = None  # the kind of the item the last content came from
         self.as_sent: set[int] = set()  # calls a request held without a signature (ids of their native parts)
-        self.owned = False  # whether the last item _bare took had a part Gemini made (a signed call)
 
     def copy(self) -> Build:
         build = type(self)()
@@ -327,105 +310,43 @@ class Build:
         return build
 
     def add(self, n: int, item: Item) -> None:
+        if self.fast:
+            fold(self, (item,), n)
+        else:
+            self.add_general(n, item)
+
+    def add_all(self, items: Sequence[Item]) -> None:
+        """:meth:`add` of each of ``items``, the first at index 0, in one pass (a fresh build's fold)."""
+        if self.fast:
+            fold(self, items, 0)
+        else:
+            for n, item in enumerate(items):
+                self.add_general(n, item)
+
+    def add_general(self, n: int, item: Item) -> None:
+        """:meth:`add` through :class:`Encoder`, for any item (the fast path's way out)."""
         kind = item.kind
         instruction = kind is _SYSTEM or kind is _DEVELOPER
         role = None if instruction else "model" if kind is _ASSISTANT else "user"
-        content, plain, carried_role = None, False, False  # plain: nothing on the item or its parts says Gemini made it
-        if self.fast:
-            md = item.metadata
-            if md is EMPTY_METADATA or not md:  # bare(md), inlined
-                if role is not None:
-                    content = self._bare(item, role)
-                    plain = content is not None and not self.owned
-            elif len(md) == 1 and type(md.get(_ROLE_KEY)) is str:  # a request's content: its role carried, as it came
-                content = self._bare(item, md[_ROLE_KEY])  # type: ignore[arg-type]
-                carried_role = True  # its one key, gemini.content.role, says Gemini made it
         try:
-            if content is None:
-                content = _content(item, self.encoder, role, self.as_sent)
+            content = _content(item, self.encoder, role, self.as_sent)
         except NormalizeError as exc:
             raise under(exc, "items", f"[{n}]") from None
-        if content is _NOTHING:
-            content = None
-        if content is not None and instruction:
+        if content is None:
+            return
+        if instruction:
             self.system.append((item, content))
-        elif content is not None:
-            contents, last = self.contents, self.last
-            foreign = plain or (not carried_role and not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts))
-            if contents and foreign and kind is last and kind in _ONE_TURN:
-                contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
-            else:
-                contents.append(content)
-                self.steps.append(False)
-            if kind is _ASSISTANT:
-                self.steps[-1] = True
-            self.last = kind
-
-    def _bare(self, item: Item, role: str) -> JsonDict | None:
-        """:func:`_content` of an item that carries nothing (no metadata on it or its parts) of texts, calls and
-        text results, the common case (:data:`_NOTHING` when no part is sent); ``None`` for any other."""
-        calls = self.encoder.calls
-        parts: list[JsonDict] = []
-        made: list[tuple[ToolCallPart, bool]] = []  # the item's calls (and whether their ids were invented), known to later items once the item is taken
-        self.owned = False
-        for part in item.parts:
-            kind = type(part)
-            md = part.metadata
-            if md is not EMPTY_METADATA and md:  # not bare(md), inlined: the loop runs once a part
-                if kind is ToolCallPart and md.keys() <= _CALL_KEYS:  # a call Gemini made, its signature kept
-                    native = self._signed_call(part, md)  # type: ignore[arg-type]
-                    if native is None:
-                        return None
-                    made.append((part, md.get(INVENTED_ID_KEY) is True))  # type: ignore[arg-type]
-                    parts.append(native)
-                    continue
-                if not (kind is ToolResultPart and md.keys() <= _RESULT_KEYS):
-                    return None
-            if kind is TextPart:
-                parts.append({"text": part.text})
-            elif kind is ToolCallPart:
-                made.append((part, False))  # type: ignore[arg-type]
-                parts.append({"functionCall": {"name": part.name, "args": copy_json(part.input), "id": part.id.value}})  # type: ignore[attr-defined]
-            elif kind is ToolResultPart:
-                call_id, output, md = part.call_id.value, part.output, part.metadata  # type: ignore[attr-defined]
-                known = None if made else calls.get(call_id)  # a result after a call of its own item: the general path
-                if known is None:
-                    return None
-                named = None if md is EMPTY_METADATA else md.get(TOOL_NAME_KEY)
-                key = "error" if part.is_error else "output"  # type: ignore[attr-defined]
-                if type(output) is TextOutput:
-                    response: JsonDict = {key: output.text}
-                elif type(output) is StructuredOutput:
-                    value = output.value
-                    response = copy_json(value) if isinstance(value, dict) else {key: copy_json(value)}
-                else:
-                    return None
-                result: JsonDict = {"name": named if isinstance(named, str) else known[0], "response": response}
-                if not known[1] and (md is EMPTY_METADATA or md.get(INVENTED_ID_KEY) is not True):
-                    result["id"] = call_id
-                parts.append({"functionResponse": result})
-            elif kind is not ReasoningPart:  # reasoning Gemini did not mark is not its to send back: dropped
-                return None
-        for call, invented in made:
-            calls[call.id.value] = (call.name, invented)
-        if not parts:
-            return _NOTHING
-        return {"role": role, "parts": parts}
-
-    def _signed_call(self, part: ToolCallPart, md: Mapping[str, JsonValue]) -> JsonDict | None:
-        """:meth:`Encoder.part` of a call that carries only ``_CALL_KEYS``; ``None`` for an owner other than Gemini's or a signature that is no string."""
-        owner, signature = md.get(PROVIDER_KEY), md.get(SIGNATURE)
-        if (owner is not None and owner != PROVIDER) or (signature is not None and type(signature) is not str):
-            return None
-        call: JsonDict = {"name": part.name, "args": copy_json(part.input)}
-        if md.get(INVENTED_ID_KEY) is not True:
-            call["id"] = part.id.value
-        native: JsonDict = {"functionCall": call}
-        if owner is not None or signature is not None:  # Gemini's: agentkit.provider says so, or a gemini.* key does
-            self.owned = True
-            if signature is not None:
-                native["thoughtSignature"] = signature
-        return native
+            return
+        contents = self.contents
+        foreign = not from_gemini(item.metadata) and not any(from_gemini(p.metadata) for p in item.parts)
+        if contents and foreign and kind is self.last and kind in ONE_TURN:
+            contents[-1]["parts"].extend(content["parts"])  # one turn: calls or their results together
+        else:
+            contents.append(content)
+            self.steps.append(False)
+        if kind is _ASSISTANT:
+            self.steps[-1] = True
+        self.last = kind
 
     def _sent(self, content: JsonDict, step: bool) -> JsonDict:
         return _signed(content, self.as_sent) if step else content
@@ -434,7 +355,11 @@ class Build:
         done = len(self.contents) - 1
         if done <= 0:
             return []
-        out = [_sign_own(c, self.as_sent) if step else c for c, step in zip(self.contents[:done], self.steps)]
+        out, steps = self.contents[:done], self.steps
+        if True in steps:  # contents of model items not signed yet (add_all signs as it goes)
+            for content, step in zip(out, steps):
+                if step:
+                    _sign_own(content, self.as_sent)
         for content in self.contents[:done] if self.as_sent else ():  # their parts' ids may be reused once they are gone
             self.as_sent.difference_update(id(p) for p in content["parts"])
         del self.contents[:done], self.steps[:done]
