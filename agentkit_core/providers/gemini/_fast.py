@@ -22,7 +22,7 @@ from ._keys import CONTENT, PROVIDER, SIGNATURE, SKIP_SIGNATURE
 #: a turn's parallel calls, and their results, each in one content.
 ONE_TURN = (ItemKind.ASSISTANT, ItemKind.TOOL)
 #: Kinds looked up once: reading an enum member off its class costs more than a global.
-_SYSTEM, _DEVELOPER, _ASSISTANT, _USER, _TOOL = ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.ASSISTANT, ItemKind.USER, ItemKind.TOOL
+_SYSTEM, _DEVELOPER, _ASSISTANT = ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.ASSISTANT
 #: What a result may carry and still take the fast path (its tool's name, an id the fold invented).
 _RESULT_KEYS = frozenset((TOOL_NAME_KEY, INVENTED_ID_KEY))
 #: What a call may carry and still take the fast path: Gemini's signature, its owner, an id the fold invented.
@@ -47,11 +47,11 @@ def fold(build: Any, items: Sequence[Item], start: int) -> None:  # noqa: C901 -
         if md is EMPTY_METADATA or not md:
             if kind is _ASSISTANT:
                 role = "model"
-            elif kind is _USER or kind is _TOOL:
-                role = "user"
-            else:
-                build.add_general(n, item)
+            elif kind is _SYSTEM or kind is _DEVELOPER:
+                build.add_general(n, item)  # the system instruction, not a content
                 continue
+            else:
+                role = "user"
         elif len(md) == 1 and type(md.get(_ROLE_KEY)) is str:
             role, carried_role = md[_ROLE_KEY], True  # type: ignore[assignment]
         else:

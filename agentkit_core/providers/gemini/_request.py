@@ -356,7 +356,7 @@ class Build:
         if done <= 0:
             return []
         out, steps = self.contents[:done], self.steps
-        if True in steps:  # contents of model items not signed yet (add_all signs as it goes)
+        if True in steps:  # contents of model items not signed yet (the fast path signs as it goes)
             for content, step in zip(out, steps):
                 if step:
                     _sign_own(content, self.as_sent)
