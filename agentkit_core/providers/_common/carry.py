@@ -56,7 +56,7 @@ def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] 
     left out, as are the field names in ``skip``.
     """
     out: JsonDict = {}
-    if not metadata:
+    if metadata is EMPTY_METADATA or not metadata:  # the common case, without a call to the map's __len__
         return out
     n = len(prefix)
     never = skip if type(skip) is tuple or type(skip) is frozenset else set(skip)
