@@ -204,8 +204,9 @@ class GeminiStreamDecoder:
             candidate.call = candidate.call or isinstance(part, ToolCallPart)
             begin = self._begin(candidate, part.part_kind)
             deltas.append(begin)
-            if header(part):
-                deltas.append(SetMetadata(begin.part_id, header(part)))
+            shown = header(part)
+            if shown:
+                deltas.append(SetMetadata(begin.part_id, shown))
             deltas.append(CommitPart(part, part_id=begin.part_id))
             return deltas
         text = _text_of(part)
