@@ -39,7 +39,7 @@ from ... import (
 from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
-from .._common.reuse import Kept, Layered, fresh
+from .._common.reuse import Kept, Layered
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -387,7 +387,11 @@ class Build:
 
 def messages_of(items: Sequence[Item]) -> list[JsonDict]:
     """Checked items -> the ``messages`` of a Chat Completions request (media of tool results follow as one user message)."""
-    return fresh(Build(), items)["messages"]  # type: ignore[no-any-return]
+    build = Build()  # reuse.fresh's fold, without its calls through the protocol
+    build.add_all(items)
+    messages = build.take_final()
+    messages += build.rest()
+    return messages
 
 
 # -- request -> items ---------------------------------------------------------------------------
@@ -485,7 +489,9 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`); one the API
     has no field for raises ``ValueError``.
     """
-    fields = {"messages": messages_of(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    fields: JsonDict = {"messages": messages_of(checked_list(items, Item, "items"))}
+    if tool_choice is not None or type(tools) is not tuple or tools:  # else neither given: no tool fields, nothing to check
+        fields.update(tool_fields(tools, tool_choice))
     return fields if settings is None else with_settings(fields, fields_of(settings))
 
 

@@ -19,11 +19,14 @@ TOOL_NS = NS + "tool."
 
 def tool_fields(tools: object, tool_choice: object) -> JsonDict:
     """The body fields ``tools``, ``tool_choice`` and ``parallel_tool_calls``, each only when given."""
-    return write_tool_fields(tools, tool_choice, each(_native_tool), _choice_fields)
+    return write_tool_fields(tools, tool_choice, _write_tools, _choice_fields)
 
 
 def _native_tool(spec: ToolSpec) -> JsonDict:
     return {"type": "function", "function": function_native(spec, NS, "parameters"), **carried(spec.metadata, TOOL_NS)}
+
+
+_write_tools = each(_native_tool)  # made once, not at every request
 
 
 def _named(name: str) -> JsonDict:
