@@ -34,9 +34,10 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from .._common import bare, checked_list, name_results, wrong
+from .._common import checked_list, name_results, wrong
 from .._common.held import take
-from .._common.reuse import Kept, by_kind, fresh
+from .._common.reuse import Kept
+from ._fast import fold
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
@@ -262,20 +263,13 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     ``settings`` (a :class:`~agentkit_core.ModelSettings`) add their fields (see :mod:`._settings`);
     one the API has no field for raises ``ValueError``.
     """
-    fields = {**fresh(Build(), checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
+    build = Build()  # reuse.fresh's fold, without its calls through the protocol
+    build.add_all(checked_list(items, Item, "items"))
+    native = build.take_final()
+    fields = build.fields(native, len(native))
+    if tool_choice is not None or type(tools) is not tuple or tools:  # else neither given: no tool fields, nothing to check
+        fields.update(tool_fields(tools, tool_choice))
     return fields if settings is None else with_settings(fields, fields_of(settings))
-
-
-_PLAIN_OUTPUTS = (TextOutput, StructuredOutput)
-_ROLES = by_kind(KIND_ROLES)
-
-
-def _texts(role: str, texts: list[str]) -> JsonDict:
-    """A message of texts that carry nothing, as :func:`native_items` writes it."""
-    if len(texts) == 1:
-        return {"role": role, "content": texts[0]}
-    kind = _text_type(role)
-    return {"role": role, "content": [{"type": kind, "text": t} for t in texts]}
 
 
 class Build:
@@ -283,7 +277,7 @@ class Build:
 
     __slots__ = ("native", "instructions", "bare", "custom_calls")
 
-    #: Whether items that carry nothing take :meth:`_bare` (the tests turn it off to compare).
+    #: Whether items of the common shapes take the fast path, :func:`._fast.fold` (the tests turn it off to compare).
     fast = True
 
     def __init__(self) -> None:
@@ -299,8 +293,25 @@ class Build:
         return build
 
     def add(self, n: int, item: Item) -> None:
-        if self.fast and bare(item.metadata) and self._bare(item):
-            return
+        if self.fast:
+            fold(self, (item,), n)
+        else:
+            self.add_general(n, item)
+
+    def add_all(self, items: Sequence[Item]) -> None:
+        """:meth:`add` of each of ``items``, the first at index 0, in one pass (a fresh build's fold)."""
+        if self.fast:
+            fold(self, items, 0)
+        else:
+            for n, item in enumerate(items):
+                self.add_general(n, item)
+
+    #: The general path's writers of a content entry and of a result's output, for the fast path.
+    entry = staticmethod(_entry)
+    output = staticmethod(_output_native)
+
+    def add_general(self, n: int, item: Item) -> None:
+        """:meth:`add` for any item (the fast path's way out, :func:`._fast.fold`)."""
         field = item.metadata.get(REQUEST_FIELD)
         if field == "instructions" and item.kind is ItemKind.SYSTEM and not self.instructions:
             self.instructions = [item.text_content() if item.parts else None]
@@ -308,39 +319,6 @@ class Build:
         if field == "input" and len(item.parts) == 1 and isinstance(item.parts[0], TextPart):
             self.bare = item.parts[0].text
         self.native.extend(native_items(item, self.custom_calls))
-
-    def _bare(self, item: Item) -> bool:
-        """:meth:`add` for an item that carries nothing (no metadata on it or its parts) of texts, calls and
-        text results, the common case, as :func:`native_items` writes it; ``False`` (nothing done) for any other."""
-        parts = item.parts
-        for part in parts:
-            kind = type(part)
-            if not bare(part.metadata) or not (kind is TextPart or kind is ToolCallPart or kind is ReasoningPart or (
-                    kind is ToolResultPart and type(part.output) in _PLAIN_OUTPUTS)):  # type: ignore[attr-defined]
-                return False
-        role = _ROLES.get(id(item.kind), "user")
-        out = self.native
-        texts: list[str] = []
-        for part in parts:
-            kind = type(part)
-            if kind is TextPart:
-                texts.append(part.text)
-                continue
-            if kind is ReasoningPart:
-                continue  # not this API's: dropped, and it does not part the texts around it
-            if texts:
-                out.append(_texts(role, texts))
-                texts = []
-            if kind is ToolCallPart:
-                out.append({"type": "function_call", "call_id": part.id.value, "name": part.name,  # type: ignore[attr-defined]
-                            "arguments": dumps(part.input)})  # type: ignore[attr-defined]
-            else:
-                call_id, output = part.call_id.value, part.output  # type: ignore[attr-defined]
-                kind_out = "custom_tool_call_output" if call_id in self.custom_calls else "function_call_output"
-                out.append({"type": kind_out, "call_id": call_id, "output": _output_native(output)})
-        if texts:
-            out.append(_texts(role, texts))
-        return True
 
     def take_final(self) -> list[JsonValue]:
         out, self.native = self.native, []
