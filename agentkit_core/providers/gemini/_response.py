@@ -9,6 +9,7 @@ spellings.  Like every projection it uses only the public names of the package.
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Any, Callable, Mapping, Sequence
 
 from ... import (
@@ -170,12 +171,51 @@ def _millis(text: object) -> Timestamp | None:
 # -- native part -> part ----------------------------------------------------------------
 
 
+class _Named:
+    """The calls of one function name not yet answered, in call order.
+
+    ``order`` may still hold ids answered by id since (``answered`` counts
+    them), skipped when an answer without an id takes the oldest: so every
+    answer costs constant time, however many calls of the name came before.
+    """
+
+    __slots__ = ("order", "open", "answered")
+
+    def __init__(self) -> None:
+        self.order: deque[str] = deque()
+        self.open: dict[str, int] = {}  # id -> how many calls with it are unanswered
+        self.answered: dict[str, int] = {}  # id -> how many of those in ``order`` were answered by id
+
+    def add(self, call_id: str) -> None:
+        self.order.append(call_id)
+        self.open[call_id] = self.open.get(call_id, 0) + 1
+
+    def answer(self, call_id: str) -> None:
+        """The oldest unanswered call with ``call_id`` is answered (none: nothing changes)."""
+        if self.open.get(call_id):
+            self.open[call_id] -= 1
+            self.answered[call_id] = self.answered.get(call_id, 0) + 1
+
+    def take_oldest(self) -> str | None:
+        """The oldest unanswered call's id, now answered; ``None`` if every call is."""
+        order, answered = self.order, self.answered
+        while order:
+            call_id = order.popleft()
+            skipped = answered.get(call_id)
+            if skipped:
+                answered[call_id] = skipped - 1
+                continue
+            self.open[call_id] -= 1
+            return call_id
+        return None
+
+
 class Calls:
     """Ids of the function calls of one decode: given, from ``new_call_id``, or invented."""
 
     def __init__(self, new_call_id: NewCallId | None = None) -> None:
         self._new = new_call_id
-        self._pending: dict[str, list[str]] = {}
+        self._pending: dict[str, _Named] = {}
 
     def call(self, native_id: str | None, name: str) -> tuple[str, bool]:
         """The id of a ``functionCall``, and whether the adapter invented it."""
@@ -187,17 +227,25 @@ class Calls:
                 native_id = self._new()
                 if not isinstance(native_id, str):
                     raise NormalizeError(f"new_call_id() returned {type(native_id).__name__}, expected a string")
-        self._pending.setdefault(name, []).append(native_id)
+        named = self._pending.get(name)
+        if named is None:
+            named = self._pending[name] = _Named()
+        named.add(native_id)
         return native_id, invented
 
     def answer(self, native_id: str | None, name: str) -> tuple[str, bool]:
-        """The call id a ``functionResponse`` answers, and whether the native response lacked it."""
-        pending = self._pending.get(name, [])
+        """The call id a ``functionResponse`` answers, and whether the native response lacked it.
+
+        A response with an id answers the oldest unanswered call with that id; one without, the
+        oldest unanswered call of its function (an invented id if there is none).
+        """
+        named = self._pending.get(name)
         if native_id is not None:
-            if native_id in pending:
-                pending.remove(native_id)
+            if named is not None:
+                named.answer(native_id)
             return native_id, False
-        return (pending.pop(0) if pending else invent_id("call_")), True
+        oldest = named.take_oldest() if named is not None else None
+        return (oldest if oldest is not None else invent_id("call_")), True
 
 
 _MODALITIES = {"image": Modality.IMAGE, "audio": Modality.AUDIO, "video": Modality.VIDEO}
