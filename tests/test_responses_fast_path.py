@@ -44,7 +44,8 @@ MESSAGE_MD = FOREIGN + (
     {"openai.id": "msg_1", "openai.phase": "final_answer", "openai.part.type": "output_text"},
     {"openai.role": "developer"}, {"openai.role": "assistant", "openai.id": "msg_1"}, {"openai.role": {"odd": 1}},
     {"openai.id": 5}, {"openai.id": None}, {"openai.part.x.y": 1}, {"openai.part.type": 3}, {"agentkit.provider": "openai"},
-    {"openai.part.detail": "low", "openai.part.type": "input_image"}, {"openai.part.detail": {"x": [1]}},
+    {"openai.part.detail": "low", "openai.part.type": "input_image"}, {"openai.part.detail": {"x": [1]}}, {"openai.part.detail": None}, {"openai.part.detail": ""},
+    {"openai.part.detail": "high"}, {"openai.part.type": "input_file"}, {"openai.part.type": "input_file", "agentkit.provider": "gemini"},
 )
 REASONING_MD: tuple[dict[str, Any], ...] = (
     {}, {"agentkit.note": "n"}, {"anthropic.signature": "s"}, {"agentkit.provider": "anthropic"},

@@ -6,12 +6,13 @@ key (another provider's, the toolkit's ``agentkit.tool_name``) is never read, so
 written as one that carries nothing.  The fast path regroups the parts as the general path does (consecutive message
 parts, or reasoning parts, with the same ``openai.id`` make one native item) and writes:
 
-* messages of any parts but custom ones: the first part's ``openai.<field>`` as the item's fields, each entry by the
-  general path's own ``_entry`` (a text that carries nothing, inline);
+* messages of any parts but custom ones: the first part's ``openai.<field>`` as the item's fields; entries of a text,
+  an image or a file that carry only their ``openai.part.type`` (and an image its ``detail``) here, any other entry by
+  the general path's own ``_entry``;
 * reasoning this API owns that carries its item's ``id`` and ``status`` and its entry's ``type`` (what a response
   and a request's reasoning item give), its encrypted content; reasoning of another provider is dropped;
 * calls that carry their item's ``id`` and ``status`` (and ``agentkit.input_json``), results that carry no field of
-  the API (their contents by the general path's own ``_output_native``).
+  the API (their contents' entries as a message's, their text or structure by the general path's ``_output_native``).
 
 Anything else (an item holding the request's ``instructions`` or string ``input``, custom parts, custom tool calls,
 the markers of odd reasoning entries) goes through the general path (:meth:`._request.Build.add_general`), which the
@@ -20,13 +21,13 @@ fast path agrees with byte for byte: ``tests/test_responses_fast_path.py`` compa
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ... import (
-    EMPTY_METADATA, INPUT_JSON_KEY, PROVIDER_KEY, FilePart, InlineText, Item, JsonValue, MediaPart, ReasoningPart, StructuredPart,
-    TextPart, ToolCallPart, ToolResultPart,
+    EMPTY_METADATA, INPUT_JSON_KEY, PROVIDER_KEY, FilePart, FilesOutput, Handle, InlineBytes, InlineText, Item, JsonValue, MediaPart,
+    Modality, PartsOutput, ReasoningPart, StructuredPart, TextOutput, TextPart, ToolCallPart, ToolResultPart, Uri,
 )
-from .._common import JsonDict, carried, dumps, in_namespace, owned
+from .._common import JsonDict, carried, data_url, dumps, in_namespace, inline_base64, owned
 from .._common.reuse import by_kind
 from ._keys import NS, PART_NS, PROVIDER, REQUEST_FIELD
 from ._response import KIND_ROLES
@@ -38,6 +39,10 @@ _REASONING = frozenset((PROVIDER_KEY, _ID, _STATUS, _PART_TYPE))
 #: The keys of a call the fast path writes: its item's id and status, the raw text of arguments that were no JSON.
 _CALL = frozenset((_ID, _STATUS, INPUT_JSON_KEY))
 _NOTHING: frozenset[str] = frozenset()
+#: The keys of a content entry the fast path writes: its type, and an image's detail.
+_DETAIL = PART_NS + "detail"
+_TYPED, _IMAGE_KEYS = frozenset((_PART_TYPE,)), frozenset((_PART_TYPE, _DETAIL))
+_IMAGE = Modality.IMAGE
 #: The toolkit's keys the general path reads somewhere (never foreign).
 _READ = frozenset((PROVIDER_KEY, INPUT_JSON_KEY))
 _MESSAGE, _THOUGHT = 1, 2  # the open group's kind
@@ -87,11 +92,20 @@ def fold(build: Any, items: Sequence[Item], start: int) -> None:
 def add_item(build: Any, item: Item) -> list[JsonValue] | None:  # noqa: C901 - one pass over the parts, as the general path's
     """The native input items of ``item`` as the general path writes them, if it is of a common shape; else ``None``."""
     role: str = _ROLES.get(id(item.kind), "user")
+    parts = item.parts
+    if len(parts) == 1 and parts[0].metadata is EMPTY_METADATA:  # a question, an answer's text or a result, mostly
+        part = parts[0]
+        if type(part) is TextPart:
+            return [{"role": role, "content": part.text}]
+        if type(part) is ToolResultPart and type(part.output) is TextOutput:
+            call_id = part.call_id.value
+            return [{"type": "custom_tool_call_output" if call_id in build.custom_calls else "function_call_output",
+                     "call_id": call_id, "output": part.output.text}]
     out: list[JsonValue] = []
     group: list[Any] = []  # the parts of the open message or reasoning item
     tag, gid = 0, None  # its kind and openai.id
     plain = False  # whether the open message holds only texts that carry nothing
-    for part in item.parts:
+    for part in parts:
         kind, md = type(part), part.metadata
         empty = md is EMPTY_METADATA
         if kind is TextPart or kind is MediaPart or kind is FilePart or kind is StructuredPart:
@@ -143,8 +157,14 @@ def add_item(build: Any, item: Item) -> list[JsonValue] | None:  # noqa: C901 - 
             if not (empty or _known(md, _NOTHING)):
                 return None
             call_id = part.call_id.value  # type: ignore[attr-defined]
+            output = part.output  # type: ignore[attr-defined]
+            if type(output) is PartsOutput or type(output) is FilesOutput:
+                general = build.entry
+                value: JsonValue = [entry(p, "tool", general) for p in (output.parts if type(output) is PartsOutput else output.files)]
+            else:
+                value = build.output(output)
             out.append({"type": "custom_tool_call_output" if call_id in build.custom_calls else "function_call_output",
-                        "call_id": call_id, "output": build.output(part.output)})  # type: ignore[attr-defined]
+                        "call_id": call_id, "output": value})
         else:
             group = [part]
             tag, gid = (_THOUGHT if kind is ReasoningPart else _MESSAGE), key
@@ -187,16 +207,55 @@ def _flush(build: Any, group: list[Any], tag: int, role: str, out: list[JsonValu
     if len(group) == 1 and type(only) is TextPart and _PART_TYPE not in only.metadata:
         out.append({"role": role, "content": only.text, **fields})
         return True
-    entry, kind = build.entry, "output_text" if role == "assistant" else "input_text"
-    content: list[JsonValue] = []
-    for part in group:
-        md = part.metadata
-        if type(part) is TextPart and (md is EMPTY_METADATA or not md):
-            content.append({"type": kind, "text": part.text})
-        else:
-            content.append(entry(part, role))
-    out.append({"role": role, "content": content, **fields})
+    general = build.entry
+    out.append({"role": role, "content": [entry(p, role, general) for p in group], **fields})
     return True
+
+
+def entry(part: Any, role: str, general: Callable[[Any, str], JsonValue]) -> JsonValue:
+    """One content entry as the general path's ``_entry`` writes it: a text, an image or a file of
+    :data:`_IMAGE_KEYS` (an image) or :data:`_TYPED` keys here, any other by ``general(part, role)``."""
+    kind, md = type(part), part.metadata
+    empty = md is EMPTY_METADATA or not md
+    if kind is TextPart:
+        if empty:
+            return {"type": "output_text" if role == "assistant" else "input_text", "text": part.text}
+        etype = md.get(_PART_TYPE)
+        if md.keys() <= _TYPED and type(etype) is str:
+            return {"type": etype, ("refusal" if etype == "refusal" else "text"): part.text}
+    elif kind is MediaPart and part.modality is _IMAGE and (empty or md.keys() <= _IMAGE_KEYS):
+        detail = None if empty else md.get(_DETAIL)
+        if type(detail) is str or (detail is None and (empty or _DETAIL not in md)):  # a null or an object: as carried
+            data = part.data
+            image: JsonDict = {"type": "input_image"}
+            if type(data) is Uri:
+                image["image_url"] = data.value
+            elif type(data) is Handle:
+                image["file_id"] = data.value.value
+            elif type(data) is InlineBytes or type(data) is InlineText:
+                image["image_url"] = data_url(part.mime_type, str(inline_base64(part)))
+            else:
+                return general(part, role)
+            if detail is not None:
+                image["detail"] = detail
+            return image
+    elif kind is FilePart and not empty and md.keys() <= _TYPED:  # a request's file: no name made up for it
+        data, mime = part.data, part.mime_type
+        file: JsonDict = {"type": "input_file"}
+        if part.name is not None:
+            file["filename"] = part.name
+        if type(data) is Uri:
+            file["file_url"] = data.value
+        elif type(data) is Handle:
+            file["file_id"] = data.value.value
+        elif mime is None and type(data) is InlineText:
+            file["file_data"] = data.value  # a file_data that was no data: URL, as it came
+        elif type(data) is InlineBytes or type(data) is InlineText:
+            file["file_data"] = data_url(mime or "application/octet-stream", str(inline_base64(part)))  # no MIME type: bytes
+        else:
+            return general(part, role)
+        return file
+    return general(part, role)
 
 
 def _reasoning(group: list[ReasoningPart]) -> JsonDict | None:
