@@ -19,6 +19,7 @@ only what arrived since.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 
 from . import _codec as wire
 from .content import (
@@ -78,9 +79,7 @@ _EMPTY_HEAD = Head(EMPTY_METADATA, UNSET, None)
 def _count(stamps: list[int], version: int) -> int:
     """How many of the stamped items arrived at or before ``version``."""
     n = len(stamps)
-    if n and stamps[n - 1] > version:  # only a reader of an older version bisects
-        from bisect import bisect_right  # on first need: a shared library to open (ARCHITECTURE.md, "Import cost")
-
+    if n and stamps[n - 1] > version:
         n = bisect_right(stamps, version)
     return n
 

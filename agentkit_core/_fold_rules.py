@@ -21,6 +21,7 @@ looked at the branch meanwhile knows to look again.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import count
 from operator import attrgetter
 
@@ -117,9 +118,7 @@ class Branch:
         """The parts a state at ``version`` holds, each with what the state sees of it."""
         logs = self.logs
         n = len(logs)
-        if n and logs[n - 1].begun > version:  # only a view of an older version bisects
-            from bisect import bisect_right  # on first need: a shared library to open (ARCHITECTURE.md, "Import cost")
-
+        if n and logs[n - 1].begun > version:
             n = bisect_right(logs, version, 0, n, key=_BEGUN)
         return [(log, log.at(version)) for log in logs[:n]]
 

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import _thread
 import itertools
+from bisect import insort
 
 from .error import TurnCancelledError
 
@@ -105,8 +106,6 @@ class _State:
         self.callbacks: dict[tuple[TurnCancellation, _Callback], int] = {}
 
     def interrupt(self) -> int:
-        from bisect import insort  # on first interrupt: a shared library to open (ARCHITECTURE.md, "Import cost")
-
         published = self.published
         with self.lock:
             generation = next(self.tickets)

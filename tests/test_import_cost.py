@@ -1,8 +1,8 @@
-"""Import cost: the package loads no ``typing``, ``math`` or ``bisect``, and nothing shows it.
+"""Import cost: the package loads no ``typing`` or ``math``, and nothing shows it.
 
 ARCHITECTURE.md ("Import cost") and ``agentkit_core/_lean_typing.py`` say why:
-importing ``typing`` was a fifth of the package's own import, and ``math`` and
-``bisect`` are shared libraries to open on most builds.  These tests pin what
+importing ``typing`` was a fifth of the package's own import, and ``math`` is
+a shared library to open on most builds.  These tests pin what
 must hold for that to be invisible: a fresh interpreter that imports the
 package and touches its values has none of those modules; the dataclasses have the same fields whether or not
 ``typing`` was imported before them (``dataclasses`` recognises a string
@@ -33,7 +33,7 @@ if sys.argv[2] == "typing-first":
 import dataclasses
 import agentkit_core as ak
 ak.Item, ak.Part, ak.fold, ak.CancellationController
-loaded = sorted(m for m in ("typing", "math", "bisect", "_bisect") if m in sys.modules)
+loaded = sorted(m for m in ("typing", "math") if m in sys.modules)
 for name in sorted(m for m in sys.modules if m.startswith("agentkit_core")):
     for attr, value in sorted(vars(sys.modules[name]).items()):
         if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == name:
