@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ... import Item
 from . import JsonDict
@@ -94,6 +94,43 @@ class Build(Protocol):
 
     def copy(self) -> "Build":
         """A copy that can fold on without changing this one."""
+
+
+class FastFold:
+    """``add`` and ``add_all`` of a build with a fast path for the transcript's common shapes.
+
+    The build names its fast fold, ``fold_fast(build, items, start)`` (its provider's
+    ``_fast.fold``, which hands each item it cannot take to ``add_general``), and its
+    general ``add_general(index, item)``.  With ``fast`` false (the tests set it, to
+    compare the two) every item goes the general way.
+    """
+
+    __slots__ = ()
+
+    #: Whether items of the common shapes take the fast path.
+    fast = True
+
+    if TYPE_CHECKING:
+
+        @staticmethod
+        def fold_fast(build: Any, items: Sequence[Item], start: int, /) -> None: ...
+
+        def add_general(self, index: int, item: Item) -> None: ...
+
+    def add(self, index: int, item: Item) -> None:
+        """Fold ``item``, the ``index``-th of the transcript."""
+        if self.fast:
+            self.fold_fast(self, (item,), index)
+        else:
+            self.add_general(index, item)
+
+    def add_all(self, items: Sequence[Item]) -> None:
+        """:meth:`add` of each of ``items``, the first at index 0, in one pass (a fresh build's fold)."""
+        if self.fast:
+            self.fold_fast(self, items, 0)
+        else:
+            for index, item in enumerate(items):
+                self.add_general(index, item)
 
 
 class Layered(Generic[V]):

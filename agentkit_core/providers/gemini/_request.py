@@ -35,7 +35,7 @@ from ... import (
 from .._common import JsonDict, b64encode, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
 from .._common import json_object, optional_arr, owned, under
 from .._common.held import take
-from .._common.reuse import Kept, Layered, fresh
+from .._common.reuse import FastFold, Kept, Layered, fresh
 from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SKIP_SIGNATURE, SNAKE, key_of, marked_paths, omit
 from ._keys import respell
@@ -283,7 +283,7 @@ def _sign_own(content: JsonDict, as_sent: set[int]) -> JsonDict:
     return content
 
 
-class Build:
+class Build(FastFold):
     """The fold that writes ``contents`` and ``systemInstruction`` (:class:`~.._common.reuse.Build`).
 
     The last content stays open: the next item's calls or results may go into it (:data:`._fast.ONE_TURN`).
@@ -291,8 +291,8 @@ class Build:
 
     __slots__ = ("encoder", "contents", "steps", "system", "last", "as_sent")
 
-    #: Whether items of the common shapes take the fast path, :func:`._fast.fold` (the tests turn it off to compare).
-    fast = True
+    #: Items of the common shapes take the fast path (:class:`.FastFold`, the tests turn it off to compare).
+    fold_fast = staticmethod(fold)
 
     def __init__(self) -> None:
         self.encoder = Encoder()
@@ -308,20 +308,6 @@ class Build:
         build.contents = [{**c, "parts": list(c["parts"])} for c in self.contents]  # the open one grows in place
         build.steps, build.system, build.last, build.as_sent = list(self.steps), list(self.system), self.last, set(self.as_sent)
         return build
-
-    def add(self, n: int, item: Item) -> None:
-        if self.fast:
-            fold(self, (item,), n)
-        else:
-            self.add_general(n, item)
-
-    def add_all(self, items: Sequence[Item]) -> None:
-        """:meth:`add` of each of ``items``, the first at index 0, in one pass (a fresh build's fold)."""
-        if self.fast:
-            fold(self, items, 0)
-        else:
-            for n, item in enumerate(items):
-                self.add_general(n, item)
 
     def add_general(self, n: int, item: Item) -> None:
         """:meth:`add` through :class:`Encoder`, for any item (the fast path's way out)."""

@@ -39,7 +39,7 @@ from ... import (
 from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, parse_arguments, under, wrong
 from .._common.held import take
-from .._common.reuse import Kept, Layered
+from .._common.reuse import FastFold, Kept, Layered
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -316,13 +316,13 @@ def tool_message(
     return msg
 
 
-class Build:
+class Build(FastFold):
     """The fold that writes the ``messages`` (:class:`~.._common.reuse.Build`): each message is final when made."""
 
     __slots__ = ("messages", "media", "calls")
 
-    #: Whether items of the common shapes take the fast path, :func:`._fast.fold` (the tests turn it off to compare).
-    fast = True
+    #: Items of the common shapes take the fast path (:class:`.FastFold`, the tests turn it off to compare).
+    fold_fast = staticmethod(fold)
 
     def __init__(self) -> None:
         self.messages: list[JsonDict] = []
@@ -340,20 +340,6 @@ class Build:
                 self.messages.append({"role": "user", "content": self.media})
                 self.media = []
             self.messages.append(msg)
-
-    def add(self, n: int, item: Item) -> None:
-        if self.fast:
-            fold(self, (item,), n)
-        else:
-            self.add_general(n, item)
-
-    def add_all(self, items: Sequence[Item]) -> None:
-        """:meth:`add` of each of ``items``, the first at index 0, in one pass (a fresh build's fold)."""
-        if self.fast:
-            fold(self, items, 0)
-        else:
-            for n, item in enumerate(items):
-                self.add_general(n, item)
 
     #: The content entry of a part (:func:`content_entry`), for the fast path's parts of other kinds.
     entry = staticmethod(content_entry)

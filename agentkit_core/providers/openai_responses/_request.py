@@ -36,7 +36,7 @@ from ... import (
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
 from .._common import checked_list, name_results, wrong
 from .._common.held import take
-from .._common.reuse import Kept
+from .._common.reuse import FastFold, Kept
 from ._fast import fold
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
@@ -272,13 +272,13 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     return fields if settings is None else with_settings(fields, fields_of(settings))
 
 
-class Build:
+class Build(FastFold):
     """The fold that writes ``instructions`` and ``input`` (:class:`~.._common.reuse.Build`): each input item is final when made."""
 
     __slots__ = ("native", "instructions", "bare", "custom_calls")
 
-    #: Whether items of the common shapes take the fast path, :func:`._fast.fold` (the tests turn it off to compare).
-    fast = True
+    #: Items of the common shapes take the fast path (:class:`.FastFold`, the tests turn it off to compare).
+    fold_fast = staticmethod(fold)
 
     def __init__(self) -> None:
         self.native: list[JsonValue] = []
@@ -291,20 +291,6 @@ class Build:
         build.native, build.instructions, build.bare = list(self.native), self.instructions, self.bare
         build.custom_calls = set(self.custom_calls)
         return build
-
-    def add(self, n: int, item: Item) -> None:
-        if self.fast:
-            fold(self, (item,), n)
-        else:
-            self.add_general(n, item)
-
-    def add_all(self, items: Sequence[Item]) -> None:
-        """:meth:`add` of each of ``items``, the first at index 0, in one pass (a fresh build's fold)."""
-        if self.fast:
-            fold(self, items, 0)
-        else:
-            for n, item in enumerate(items):
-                self.add_general(n, item)
 
     #: The general path's writers of a content entry and of a result's output, for the fast path.
     entry = staticmethod(_entry)
