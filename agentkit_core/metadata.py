@@ -8,6 +8,7 @@ Nothing in agentkit depends on provider-specific metadata for correctness.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from . import _check as check
 from . import _codec as wire
@@ -162,6 +163,7 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
 MetadataLike = MetadataMap | Mapping[str, JsonValue] | None
 
 _set_data, _set_depth = filler(MetadataMap, "_data"), filler(MetadataMap, "_depth")
+_new_map = partial(object.__new__, MetadataMap)
 
 #: The shared empty map, every constructor's default.
 EMPTY_METADATA = MetadataMap._sorted({})
@@ -209,6 +211,14 @@ def as_metadata(m: object, owner: str, field: str = "metadata") -> MetadataMap:
     """
     if type(m) is MetadataMap:
         return m
+    if type(m) is dict and len(m) == 1:  # the common case, one key and a scalar: checked here, as json_object would
+        for k, v in m.items():
+            tv = type(v)
+            if type(k) is str and k.isascii() and ((tv is str and v.isascii()) or tv is int or tv is bool or v is None):
+                one = _new_map()
+                _set_data(one, {k: v})
+                _set_depth(one, 1)
+                return one
     if m is None:
         return EMPTY_METADATA
     if not isinstance(m, Mapping):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, parse_json
 
@@ -58,3 +58,37 @@ def parse_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
         return parse_json(text, max_depth=ARGUMENTS_MAX_DEPTH), {}
     except NormalizeError as exc:
         return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: str(exc)}  # the words finalize() uses
+
+
+#: What :func:`loads_for_part` gives for text it leaves to :func:`parse_arguments` (``None`` is JSON null).
+UNREAD = object()
+
+
+def loads_for_part(text: str) -> Any:
+    """Argument text parsed for a part's constructor, which checks and copies what it is given; else :data:`UNREAD`.
+
+    :func:`parse_arguments` checks and copies the parsed value, and the part's
+    constructor does it again; a caller that hands the value straight to the
+    constructor (catching its :class:`~agentkit_core.NormalizeError`: NaN, a
+    lone surrogate, nesting too deep) needs only the parse.  Text whose
+    openers could nest deeper than :data:`ARGUMENTS_MAX_DEPTH` (a count, an
+    upper bound), and text that is not JSON, are left to
+    :func:`parse_arguments` and its convention.
+    """
+    if text.count("{") + text.count("[") > ARGUMENTS_MAX_DEPTH:
+        return UNREAD
+    try:
+        return (_LOADS or _loader())(text)
+    except (ValueError, RecursionError):  # not JSON (JSONDecodeError is a ValueError), or too many digits
+        return UNREAD
+
+
+_LOADS: Callable[[str], Any] | None = None
+
+
+def _loader() -> Callable[[str], Any]:
+    global _LOADS
+    import json
+
+    _LOADS = json.JSONDecoder().decode
+    return _LOADS

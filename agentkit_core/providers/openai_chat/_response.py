@@ -36,6 +36,7 @@ from ... import (
 )
 from .._common import (
     INPUT_AUDIO_TYPES,
+    UNREAD,
     JsonDict,
     b64decode,
     carry,
@@ -45,6 +46,7 @@ from .._common import (
     json_object,
     make_item,
     openai_usage,
+    loads_for_part,
     parse_arguments,
     optional_arr,
     optional_obj,
@@ -346,6 +348,12 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         if type(body) is dict and type(call_id) is str and body.keys() <= _FUNCTION_CONSUMED:
             name, raw = body.get("name"), body.get("arguments")
             if type(name) is str and type(raw) is str:
+                args = loads_for_part(raw)
+                if args is not UNREAD:  # checked once, by the part's constructor
+                    try:
+                        return ToolCallPart(ToolCallId(call_id), name, args, metadata=EMPTY_METADATA if dumps(args) == raw else {ARGUMENTS_KEY: raw})
+                    except NormalizeError:
+                        pass  # not JSON the wire carries (NaN, a lone surrogate, too deep): the general reading says so
                 args, extra = _arguments(raw)
                 return ToolCallPart(ToolCallId(call_id), name, args, metadata=extra or EMPTY_METADATA)
     json_object(tc)
