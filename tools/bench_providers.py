@@ -69,6 +69,10 @@ from agentkit_core.providers import anthropic, gemini, openai_chat, openai_respo
 STREAM_TARGET = 2.0  # the SDK's time / ours, at least
 SMALL_TARGET = 2.0  # ours / the SDK's, at most
 LARGE_TARGET = 1.0  # ours / the SDK's, below
+#: Providers whose body rows against ``model_validate`` are for scale only: issue 27 retired Chat's, which set
+#: our whole job against half of the SDK's (the other half is ``construct_type``); its large body is judged
+#: against pydantic-ai's full path instead (:func:`_chat_full_path`).
+VALIDATE_RETIRED = {"openai_chat": "(for scale: retired as a target by issue 27)"}
 LARGE_BLOCKS = 200
 _TEXT = ("The parser drops the last line when the file has no trailing newline. " * 6)[:400]
 
@@ -297,14 +301,14 @@ def measure_provider(name: str, quick: bool) -> list[Row]:
     ours, theirs, ratio = paired(_all(module.items_from_response, bodies), _all(sdk_validate, bodies), rounds)
     rows.append(Row("providers", f"{name}: small bodies", f"{ours / len(bodies) * 1e6:.1f} us/body",
                     f"{ratio:.2f}x model_validate ({theirs / len(bodies) * 1e6:.1f} us; {len(bodies)} bodies{_left_out(refused)})",
-                    verdict(ratio <= SMALL_TARGET, f"<= {SMALL_TARGET:g}x")))
+                    VALIDATE_RETIRED.get(name) or verdict(ratio <= SMALL_TARGET, f"<= {SMALL_TARGET:g}x")))
     floor, theirs, ratio = paired(_all(checked_json, bodies), _all(sdk_validate, bodies), rounds)
     rows.append(Row("providers", f"{name}: small bodies, floor", f"{floor / len(bodies) * 1e6:.1f} us/body",
                     f"{ratio:.2f}x model_validate: checked_json of the bodies alone", "(for scale)"))
     big = large_body(name)
     ours, theirs, ratio = paired(lambda: module.items_from_response(big), lambda: sdk_validate(big), rounds)
     rows.append(Row("providers", f"{name}: large body ({LARGE_BLOCKS} blocks)", f"{ours * 1e6:.0f} us",
-                    f"{ratio:.2f}x model_validate ({theirs * 1e6:.0f} us)", verdict(ratio < LARGE_TARGET, f"< {LARGE_TARGET:g}x")))
+                    f"{ratio:.2f}x model_validate ({theirs * 1e6:.0f} us)", VALIDATE_RETIRED.get(name) or verdict(ratio < LARGE_TARGET, f"< {LARGE_TARGET:g}x")))
     if name == "openai_chat":
         rows.append(_chat_full_path(big, rounds))
     return rows
