@@ -96,16 +96,19 @@ def choose_proxy(proxies: Mapping[str, str] | None, scheme: str, host: str) -> s
     """The proxy URL a request to ``host`` by ``scheme`` goes through (``None`` for none); ``proxies=None`` reads the environment."""
     if proxies is None:
         import sys
-        import urllib.request
 
         found = environment_proxies()
         if not found and sys.platform in ("darwin", "win32"):  # the system's settings, as urllib reads them
+            import urllib.request
+
             system = urllib.request.getproxies()
             proxy = system.get(scheme) or system.get("all")
             return proxy if proxy and not urllib.request.proxy_bypass(host) else None
         proxy = found.get(scheme) or found.get("all")
         if not proxy:
-            return None
+            return None  # no proxy: urllib.request (http.client, email: some 14 ms) is not imported for nothing
+        import urllib.request
+
         return None if urllib.request.proxy_bypass_environment(host, found) else proxy  # type: ignore[attr-defined]
     proxy = proxies.get(scheme) or proxies.get("all")
     if not proxy:
