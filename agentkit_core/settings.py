@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field, fields
 
 from .error import NormalizeError
+from ._make import filler
 from ._value import Value, dataclass
 from .jsontext import JsonValue, checked_json, parse_json
 
@@ -181,12 +182,7 @@ class ModelSettings(Value):
 #: Every setting's name, in field order.
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))
 
-_SETTERS = tuple(getattr(ModelSettings, name).__set__ for name in SETTING_NAMES)
-
-
-def _fill(settings: ModelSettings, *values: object) -> None:
-    for store, value in zip(_SETTERS, values):
-        store(settings, value)
+_fill = filler(ModelSettings, *SETTING_NAMES)
 
 
 def __dir__() -> list[str]:
