@@ -1,4 +1,4 @@
-"""The span builders of :mod:`agentkit_core.otel` (the package docstring is their reference)."""
+"""The span builders of :mod:`agentkit_core.otel` (the package docstring is their reference, its ``__all__`` their list)."""
 
 from __future__ import annotations
 
@@ -21,18 +21,6 @@ if TYPE_CHECKING:
     from ..http import Request
     from ..settings import ModelSettings
     from ._answers import AttributeValue
-
-__all__ = (
-    "span_attributes",
-    "tool_span_attributes",
-    "span_name",
-    "input_messages",
-    "output_messages",
-    "system_instructions",
-    "tool_definitions",
-    "provider_name",
-    "finish_reason",
-)
 
 
 def provider_name(provider: object) -> str:
