@@ -5,10 +5,9 @@ Private to :mod:`agentkit_core.otel` (its docstring's table is the reference).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .._words import wrong_type
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from ..http import Request
     from ..settings import ModelSettings

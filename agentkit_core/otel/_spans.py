@@ -14,7 +14,7 @@ from ..finish import FinishReason
 from ..item import Item
 from ..tool import ToolCallPart, ToolResultPart
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
