@@ -15,6 +15,7 @@ from ... import NormalizeError
 from ...http import Request
 from . import JsonDict
 from .reuse import json_pieces
+from .settings import checked_native, merge, native_conflict, with_settings
 
 __all__ = ("exported", "endpoint", "json_request", "checked_model", "key_header", "request_body",
            "extra_headers")
@@ -85,19 +86,19 @@ def request_body(
     write, one of ``first`` or ``last``, or a field a setting writes too, raise
     ``ValueError`` naming it (:func:`.settings.checked_native`).
     """
-    from .settings import checked_native, merge, native_conflict, with_settings
-
-    try:
-        extra = checked_native(native, provider, fields, (*first, *last, "stream"))
-    except NormalizeError as exc:
-        raise NormalizeError(f"a native field is not JSON data: {exc.message}", exc.path) from None
+    extra: JsonDict = {}
+    if native:  # most calls give none: nothing to check, spell or join
+        try:
+            extra = checked_native(native, provider, fields, (*first, *last, "stream"))
+        except NormalizeError as exc:
+            raise NormalizeError(f"a native field is not JSON data: {exc.message}", exc.path) from None
     body = with_settings({**first, **fields}, settings)
-    spelled = {_plain_name(k): k for k in settings[0]}
-    for name in extra:
-        twin = spelled.get(_plain_name(name))
-        if twin is not None and twin != name:  # generation_config beside the settings' generationConfig
-            raise ValueError(f"{name}: the settings write this field as {twin}; give it so spelled, once")
     if extra:
+        spelled = {_plain_name(k): k for k in settings[0]}
+        for name in extra:
+            twin = spelled.get(_plain_name(name))
+            if twin is not None and twin != name:  # generation_config beside the settings' generationConfig
+                raise ValueError(f"{name}: the settings write this field as {twin}; give it so spelled, once")
         body = merge(body, extra, native_conflict(settings[1]))
     body.update(last)
     return body
