@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Mapping
 from .. import __version__
 from ._decompress import Decoding, content_codings
 from ._errors import TransportError
-from ._parser import END, Head, ResponseParser
+from ._parser import ACCEPT_ENCODING, END, Head, ResponseParser
 from ._pool import Connection, Pool, Wire
 from ._proxy import Proxy, Route, bracketed, choose_proxy, hostport, route_of
 from ._request import DEFAULT_PORTS, Request, body_pieces, redact_url
@@ -337,7 +337,7 @@ class SocketExchange:
         if "user-agent" not in given:
             head.append(f"User-Agent: {USER_AGENT}")
         if "accept-encoding" not in given:
-            head.append("Accept-Encoding: gzip, deflate")
+            head.append(f"Accept-Encoding: {ACCEPT_ENCODING}")
         size = sum(map(len, body_pieces(request)))
         if size or request.method in ("POST", "PUT", "PATCH"):
             head.append(f"Content-Length: {size}")
