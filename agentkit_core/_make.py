@@ -46,6 +46,7 @@ passes, does the maker's work in place, one call fewer.
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import partial
 from types import FunctionType
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
@@ -198,8 +199,15 @@ def filler(cls: type, *names: str) -> Callable[..., None]:
     if len(setters) == 1:
         set_one: Callable[..., None] = setters[0]
         return set_one
+    if len(setters) > len(_FILLERS) + 1:  # a wide class (ModelSettings): one loop, for constructors off the hot paths
+        return partial(_fill_all, tuple(setters))
     fill: Callable[..., None] = _FILLERS[len(setters) - 2](*setters)
     return fill
+
+
+def _fill_all(setters: tuple[Setter, ...], o: object, *values: object) -> None:
+    for store, value in zip(setters, values):
+        store(o, value)
 
 
 def _fill2(s0: Setter, s1: Setter) -> Callable[..., None]:

@@ -214,7 +214,9 @@ class TurnCancellation:
         elif isinstance(handle, CancellationHandle):
             state = handle._state
         else:
-            raise TypeError(f"TurnCancellation: expected a CancellationHandle, found {type(handle).__name__}")
+            from ._words import wrong_type  # the error path only
+
+            raise wrong_type("TurnCancellation", "a CancellationHandle", handle)
         self._state = state
         self._published = state.published
         self._mark = state.published[0]  # minus the generation taken at
@@ -246,7 +248,9 @@ class TurnCancellation:
         interrupt; :meth:`on_cancel` does both around a ``with`` block.
         """
         if not callable(fn):
-            raise TypeError(f"cancellation callback: expected a callable, found {type(fn).__name__}")
+            from ._words import wrong_type  # the error path only
+
+            raise wrong_type("cancellation callback", "a callable", fn)
         key = (self, fn)
         callbacks = self._state.callbacks
         callbacks[key] = -self._mark

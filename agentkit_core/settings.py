@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field, fields
+from operator import attrgetter
 
+from . import _check as check
+from ._make import filler
 from .error import NormalizeError
 from ._value import Value, dataclass
 from .jsontext import JsonValue, checked_json, parse_json
@@ -30,7 +33,7 @@ _OWNER = "ModelSettings"
 
 def _number(v: object, name: str, low: float, high: float) -> float | int:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise TypeError(f"{_OWNER}.{name}: expected a number, found {type(v).__name__}")
+        raise check.wrong_type(_OWNER, name, "a number", v)
     if not low <= v <= high:  # bounded: no infinity is in range, and NaN compares false
         raise NormalizeError(f"expected a number from {low:g} to {high:g}, found {v!r}", f"{_OWNER}.{name}")
     return v
@@ -38,7 +41,7 @@ def _number(v: object, name: str, low: float, high: float) -> float | int:
 
 def _integer(v: object, name: str, positive: bool) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError(f"{_OWNER}.{name}: expected an integer, found {type(v).__name__}")
+        raise check.wrong_type(_OWNER, name, "an integer", v)
     if positive and v < 1:
         raise NormalizeError(f"expected a count of 1 or more, found {v}", f"{_OWNER}.{name}")
     if not -(2**63) <= v < 2**64:
@@ -48,7 +51,7 @@ def _integer(v: object, name: str, positive: bool) -> int:
 
 def _text(v: object, name: str) -> str:
     if not isinstance(v, str):
-        raise TypeError(f"{_OWNER}.{name}: expected a string, found {type(v).__name__}")
+        raise check.wrong_type(_OWNER, name, "a string", v)
     if not v:
         raise NormalizeError("expected a non-empty string", f"{_OWNER}.{name}")
     return v
@@ -56,13 +59,13 @@ def _text(v: object, name: str) -> str:
 
 def _stop(v: object) -> tuple[str, ...]:
     if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Sequence):
-        raise TypeError(f"{_OWNER}.stop: expected a sequence of strings, found {type(v).__name__}")
+        raise check.wrong_type(_OWNER, "stop", "a sequence of strings", v)
     out = tuple(v)
     if not out:
         raise NormalizeError("expected at least one stop sequence (leave it None for none)", f"{_OWNER}.stop")
     for n, s in enumerate(out):
         if not isinstance(s, str):
-            raise TypeError(f"{_OWNER}.stop[{n}]: expected a string, found {type(s).__name__}")
+            raise check.wrong_type(_OWNER, f"stop[{n}]", "a string", s)
         if not s:
             raise NormalizeError("a stop sequence cannot be empty", f"{_OWNER}.stop[{n}]")
     return out
@@ -70,7 +73,7 @@ def _stop(v: object) -> tuple[str, ...]:
 
 def _schema(v: object) -> dict[str, JsonValue]:
     if not isinstance(v, Mapping):
-        raise TypeError(f"{_OWNER}.output_schema: expected a JSON Schema object (a dict), found {type(v).__name__}")
+        raise check.wrong_type(_OWNER, "output_schema", "a JSON Schema object (a dict)", v)
     try:
         copied = checked_json(dict(v))
     except NormalizeError as exc:
@@ -134,16 +137,15 @@ class ModelSettings(Value):
         if output_schema is not None:
             output_schema = _schema(output_schema)
         if parallel_tool_calls is not None and not isinstance(parallel_tool_calls, bool):
-            raise TypeError(f"{_OWNER}.parallel_tool_calls: expected a boolean, found {type(parallel_tool_calls).__name__}")
+            raise check.wrong_type(_OWNER, "parallel_tool_calls", "a boolean", parallel_tool_calls)
         _fill(self, max_tokens, temperature, top_p, stop, seed, reasoning_effort, reasoning_budget, output_schema, parallel_tool_calls)
 
-    def __hash__(self) -> int:  # every field but the schema, a dict
-        return hash((self.max_tokens, self.temperature, self.top_p, self.stop, self.seed, self.reasoning_effort,
-                     self.reasoning_budget, self.parallel_tool_calls))
+    def __hash__(self) -> int:  # every field but those marked hash=False (the schema, a dict)
+        return hash(_hashed(self))
 
     def given(self) -> dict[str, Any]:
         """The settings that are set, by name, in field order."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        return {name: value for name, value in zip(SETTING_NAMES, _values(self)) if value is not None}
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The settings that are set, as JSON data (``stop`` a list)."""
@@ -157,7 +159,7 @@ class ModelSettings(Value):
         """The settings of :meth:`to_dict`'s form; an unknown name raises :class:`~agentkit_core.NormalizeError`, a bad value
         as the constructor does."""
         if not isinstance(d, Mapping):
-            raise TypeError(f"{_OWNER}.from_dict: expected a mapping, found {type(d).__name__}")
+            raise check.wrong_type(_OWNER, "from_dict", "a mapping", d)
         unknown = [k for k in d if k not in SETTING_NAMES]
         if unknown:
             raise NormalizeError(f"{str(unknown[0])[:80]!r} is no setting (the settings: {', '.join(SETTING_NAMES)})", _OWNER)
@@ -181,12 +183,10 @@ class ModelSettings(Value):
 #: Every setting's name, in field order.
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))
 
-_SETTERS = tuple(getattr(ModelSettings, name).__set__ for name in SETTING_NAMES)
+_values = attrgetter(*SETTING_NAMES)
+_hashed = attrgetter(*(f.name for f in fields(ModelSettings) if f.hash is not False))
 
-
-def _fill(settings: ModelSettings, *values: object) -> None:
-    for store, value in zip(_SETTERS, values):
-        store(settings, value)
+_fill = filler(ModelSettings, *SETTING_NAMES)
 
 
 def __dir__() -> list[str]:

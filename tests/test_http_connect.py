@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import unittest
@@ -15,7 +17,7 @@ from unittest import mock
 
 from agentkit_core.http import Request, SocketTransport, TransportError, send
 from agentkit_core.http._proxy import bypassed, choose_proxy, environment_proxies, parse_proxy
-from tests.capability import can_serve_loopback
+from tests.capability import can_serve_loopback, needs_processes
 from tests.loopback import Loopback, json_reply
 
 KEY = "sk-proxy-secret-0123"
@@ -231,6 +233,18 @@ class ProxyRulesTest(unittest.TestCase):
                 for host in ("a.example", "b.example", "c.example"):
                     wanted = None if urllib.request.proxy_bypass_environment(host, expected) else expected.get("https") or expected.get("all")
                     self.assertEqual(choose_proxy(None, "https", host), wanted)
+
+    @needs_processes
+    @unittest.skipIf(sys.platform in ("darwin", "win32"), "the system's proxy settings are read through urllib.request there")
+    def test_no_proxy_set_imports_no_urllib_request(self) -> None:
+        # urllib.request pulls in http.client and email (some 14 ms on a first send): only a proxy to bypass needs it.
+        code = (
+            "import sys; from agentkit_core.http._proxy import choose_proxy; "
+            "print(choose_proxy(None, 'https', 'api.example'), 'urllib.request' in sys.modules)"
+        )
+        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(done.stdout.split(), ["None", "False"], done.stderr)
 
     def test_choose(self) -> None:
         proxies = {"all": "http://all:1", "https": "http://s:2", "no": "internal.example, .corp"}

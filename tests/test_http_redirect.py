@@ -6,6 +6,7 @@ import json
 import unittest
 
 from agentkit_core.http import Request, TransportError, send
+from agentkit_core.http._proxy import route_of
 from agentkit_core.http._redirect import MAX_REDIRECTS, check_hop, next_request, same_origin
 from tests.capability import can_serve_loopback, event_loop_test
 from tests.loopback import Loopback, Reply, json_reply
@@ -75,6 +76,15 @@ class DecisionTest(unittest.TestCase):
         self.assertTrue(same_origin("http://h.example/a", "https://h.example/b"))
         self.assertFalse(same_origin("https://h.example/a", "http://h.example/b"))
         self.assertTrue(same_origin("https://H.example:443/a", "https://h.example/b"))
+
+    def test_a_location_whose_port_is_no_port_is_another_origin(self) -> None:
+        # url_origin is the one origin rule (routing, proxies, redirects): a port that is no port is no known origin,
+        # so the hop drops the credentials; sending it then fails as "bad port" (route_of).
+        self.assertFalse(same_origin("https://api.example/a", "https://api.example:99999/b"))
+        following = next_request(POST, 307, {"location": "https://api.example:x/v2"})
+        self.assertIsNone(following.header("x-api-key"))  # type: ignore[union-attr]
+        with self.assertRaisesRegex(TransportError, "bad port"):
+            route_of(following, lambda scheme, host: None)  # type: ignore[arg-type]
 
     def test_location_resolution(self) -> None:
         cases = {"../b?x=1": "https://api.example/b?x=1", "c#frag": "https://api.example/v1/c",

@@ -19,7 +19,7 @@ from typing import Callable, Hashable, Mapping, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from ._errors import TransportError
-from ._request import Request, redact_url
+from ._request import DEFAULT_PORTS, Request, redact_url, url_origin
 
 __all__ = ("Proxy", "Route", "route_of", "parse_proxy", "choose_proxy", "environment_proxies", "hostport", "bypassed")
 
@@ -47,15 +47,12 @@ class Proxy(NamedTuple):
 def parse_proxy(url: str) -> Proxy:
     """The :class:`Proxy` of a proxy URL; :class:`TransportError` if it is none this transport can use."""
     parts = urlsplit(url if "://" in url else "http://" + url)
-    scheme = parts.scheme.lower()
+    scheme, host, port = url_origin(parts)
     hostpart = parts.netloc.rpartition("@")[2]
-    if scheme not in ("http", "https"):
+    if scheme not in DEFAULT_PORTS:
         raise TransportError(f"the proxy {scheme}://{hostpart} is not an http:// or https:// proxy (the only kinds this transport speaks)", retryable=False)
-    try:
-        port = parts.port
-    except ValueError:
-        raise TransportError(f"bad port in the proxy URL {scheme}://{hostpart}", retryable=False) from None
-    host = parts.hostname or ""
+    if port is None:
+        raise TransportError(f"bad port in the proxy URL {scheme}://{hostpart}", retryable=False)
     if not host:
         raise TransportError(f"the proxy URL {scheme}://{hostpart} has no host", retryable=False)
     auth: tuple[tuple[str, str], ...] = ()
@@ -64,7 +61,7 @@ def parse_proxy(url: str) -> Proxy:
 
         token = base64.b64encode(f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()).decode("ascii")
         auth = (("Proxy-Authorization", f"Basic {token}"),)
-    return Proxy(scheme, host, port or (443 if scheme == "https" else 80), auth, url)
+    return Proxy(scheme, host, port, auth, url)
 
 
 def bypassed(host: str, no_proxy: str) -> bool:
@@ -99,16 +96,19 @@ def choose_proxy(proxies: Mapping[str, str] | None, scheme: str, host: str) -> s
     """The proxy URL a request to ``host`` by ``scheme`` goes through (``None`` for none); ``proxies=None`` reads the environment."""
     if proxies is None:
         import sys
-        import urllib.request
 
         found = environment_proxies()
         if not found and sys.platform in ("darwin", "win32"):  # the system's settings, as urllib reads them
+            import urllib.request
+
             system = urllib.request.getproxies()
             proxy = system.get(scheme) or system.get("all")
             return proxy if proxy and not urllib.request.proxy_bypass(host) else None
         proxy = found.get(scheme) or found.get("all")
         if not proxy:
-            return None
+            return None  # no proxy: urllib.request (http.client, email: some 14 ms) is not imported for nothing
+        import urllib.request
+
         return None if urllib.request.proxy_bypass_environment(host, found) else proxy  # type: ignore[attr-defined]
     proxy = proxies.get(scheme) or proxies.get("all")
     if not proxy:
@@ -131,12 +131,9 @@ class Route(NamedTuple):
 def route_of(request: Request, proxy_for: Callable[[str, str], str | None]) -> Route:
     """Where ``request`` goes, ``proxy_for(scheme, host)`` giving the proxy URL (or ``None``)."""
     parts = urlsplit(request.url)
-    scheme = parts.scheme.lower()
-    try:
-        port = parts.port or (443 if scheme == "https" else 80)
-    except ValueError:
-        raise TransportError(f"bad port in {redact_url(request.url)!r}", retryable=False) from None
-    host = parts.hostname or ""
+    scheme, host, port = url_origin(parts)
+    if port is None:
+        raise TransportError(f"bad port in {redact_url(request.url)!r}", retryable=False)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     proxy_url = proxy_for(scheme, host)
     if proxy_url is None:

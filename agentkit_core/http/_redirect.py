@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence, Tuple
 
 from ._errors import TransportError
-from ._request import Request, redact_url
+from ._request import DEFAULT_PORTS, Request, redact_url, url_origin
 
 __all__ = ("next_request", "check_hop", "MAX_REDIRECTS", "REDIRECT_STATUSES", "same_origin")
 
@@ -33,19 +33,12 @@ __all__ = ("next_request", "check_hop", "MAX_REDIRECTS", "REDIRECT_STATUSES", "s
 MAX_REDIRECTS = 20
 #: The statuses that are followed.
 REDIRECT_STATUSES = frozenset((301, 302, 303, 307, 308))
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-def _origin(url: str) -> tuple[str, str, int]:
+def _origin(url: str) -> tuple[str, str, int | None]:
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return scheme, (parts.hostname or "").lower(), port or _DEFAULT_PORTS.get(scheme, 0)
+    return url_origin(urlsplit(url))
 
 
 def same_origin(a: str, b: str) -> bool:
@@ -83,7 +76,8 @@ def next_request(request: Request, status: int, headers: Mapping[str, str]) -> R
         url = urldefrag(urljoin(request.url, location))[0]
     except ValueError:
         url = ""
-    if _origin(url)[0] not in _DEFAULT_PORTS or not _origin(url)[1]:
+    scheme, host, _ = _origin(url)
+    if scheme not in DEFAULT_PORTS or not host:
         raise TransportError(
             f"{redact_url(request.url)} redirected (HTTP {status}) to {redact_url(location)!r}, which is not an http(s) URL",
             retryable=False,

@@ -23,7 +23,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping, Tuple, Union
 
-__all__ = ("Request", "SECRET_HEADERS", "redact_url", "redact", "joined_later", "body_pieces")
+if TYPE_CHECKING:
+    from urllib.parse import SplitResult
+
+__all__ = ("Request", "SECRET_HEADERS", "DEFAULT_PORTS", "url_origin", "redact_url", "redact", "joined_later", "body_pieces")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -44,6 +47,24 @@ _ASCII = "".join(map(chr, range(128)))
 _USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@]*@")
 
 HeadersLike = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
+#: The port a URL of each scheme means when it names none.
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def url_origin(parts: SplitResult) -> tuple[str, str, int | None]:
+    """A split URL's origin: scheme (lower case), host (lower case, an IPv6 literal unbracketed) and port.
+
+    The port is the scheme's default when the URL names none (0 for a scheme
+    without one), ``None`` when what it names is no port (``:x``, ``:99999``).
+    The one rule for routing a request, naming a proxy and comparing origins
+    across a redirect.
+    """
+    scheme = parts.scheme.lower()
+    try:
+        port: int | None = parts.port or DEFAULT_PORTS.get(scheme, 0)
+    except ValueError:
+        port = None
+    return scheme, parts.hostname or "", port
 
 
 def redact_url(url: str) -> str:

@@ -54,7 +54,7 @@ from ._errors import TransportError
 from ._parser import END, Head, ResponseParser
 from ._pool import Connection, Pool, Wire
 from ._proxy import Proxy, Route, choose_proxy, hostport, route_of
-from ._request import Request, body_pieces, redact_url
+from ._request import DEFAULT_PORTS, Request, body_pieces, redact_url
 
 if TYPE_CHECKING:
     import ssl
@@ -329,8 +329,8 @@ class SocketExchange:
         given = {k.lower() for k, _ in request.headers}
         head = [f"{request.method} {route.target} HTTP/1.1"]
         if "host" not in given:
-            default = 443 if route.scheme == "https" else 80
-            head.append(f"Host: {hostport(route.host, route.port)}" if route.port != default else f"Host: {_bracketed(route.host)}")
+            named = route.port != DEFAULT_PORTS[route.scheme]
+            head.append(f"Host: {hostport(route.host, route.port)}" if named else f"Host: {_bracketed(route.host)}")
         head += [f"{k}: {v}" for k, v in request.headers if k.lower() not in ("content-length", "connection")]
         if route.proxy is not None and not route.tunnel:
             head += [f"{k}: {v}" for k, v in route.proxy.auth]

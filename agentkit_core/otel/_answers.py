@@ -9,7 +9,7 @@ from ..keys import FINISH_REASON_KEY
 from ..providers._registry import PROVIDERS
 from ..usage import Usage
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import List, Union
 

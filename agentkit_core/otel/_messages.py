@@ -19,7 +19,7 @@ from ..item import ItemKind
 from ..keys import INPUT_JSON_KEY
 from ..tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolResultPart
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable
 

@@ -5,8 +5,9 @@ Private to :mod:`agentkit_core.otel` (its docstring's table is the reference).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from .._words import wrong_type
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from ..http import Request
     from ..settings import ModelSettings
@@ -25,7 +26,7 @@ def settings_attributes(settings: ModelSettings | None) -> dict[str, AttributeVa
     if settings is None:
         return {}
     if not isinstance(settings, ModelSettings):
-        raise TypeError(f"span_attributes.settings: expected a ModelSettings, found {type(settings).__name__}")
+        raise wrong_type("span_attributes.settings", "a ModelSettings", settings)
     out: dict[str, AttributeValue] = {}
     if settings.max_tokens is not None:
         out["gen_ai.request.max_tokens"] = settings.max_tokens
@@ -51,7 +52,7 @@ def request_attributes(request: Request | None) -> dict[str, AttributeValue]:
     if request is None:
         return {}
     if not isinstance(request, Request):
-        raise TypeError(f"span_attributes.request: expected an agentkit_core.http.Request, found {type(request).__name__}")
+        raise wrong_type("span_attributes.request", "an agentkit_core.http.Request", request)
     parts = urlsplit(request.url)
     out: dict[str, AttributeValue] = {"gen_ai.request.stream": _streams(request)}
     if parts.hostname:

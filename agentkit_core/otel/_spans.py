@@ -1,4 +1,4 @@
-"""The span builders of :mod:`agentkit_core.otel` (the package docstring is their reference)."""
+"""The span builders of :mod:`agentkit_core.otel` (the package docstring is their reference, its ``__all__`` their list)."""
 
 from __future__ import annotations
 
@@ -14,25 +14,13 @@ from ..finish import FinishReason
 from ..item import Item
 from ..tool import ToolCallPart, ToolResultPart
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
     from ..http import Request
     from ..settings import ModelSettings
     from ._answers import AttributeValue
-
-__all__ = (
-    "span_attributes",
-    "tool_span_attributes",
-    "span_name",
-    "input_messages",
-    "output_messages",
-    "system_instructions",
-    "tool_definitions",
-    "provider_name",
-    "finish_reason",
-)
 
 
 def provider_name(provider: object) -> str:
