@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field, fields
+from operator import attrgetter
 
 from . import _check as check
 from ._make import filler
@@ -139,13 +140,12 @@ class ModelSettings(Value):
             raise check.wrong_type(_OWNER, "parallel_tool_calls", "a boolean", parallel_tool_calls)
         _fill(self, max_tokens, temperature, top_p, stop, seed, reasoning_effort, reasoning_budget, output_schema, parallel_tool_calls)
 
-    def __hash__(self) -> int:  # every field but the schema, a dict
-        return hash((self.max_tokens, self.temperature, self.top_p, self.stop, self.seed, self.reasoning_effort,
-                     self.reasoning_budget, self.parallel_tool_calls))
+    def __hash__(self) -> int:  # every field but those marked hash=False (the schema, a dict)
+        return hash(_hashed(self))
 
     def given(self) -> dict[str, Any]:
         """The settings that are set, by name, in field order."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        return {name: value for name, value in zip(SETTING_NAMES, _values(self)) if value is not None}
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The settings that are set, as JSON data (``stop`` a list)."""
@@ -182,6 +182,9 @@ class ModelSettings(Value):
 
 #: Every setting's name, in field order.
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ModelSettings))
+
+_values = attrgetter(*SETTING_NAMES)
+_hashed = attrgetter(*(f.name for f in fields(ModelSettings) if f.hash is not False))
 
 _fill = filler(ModelSettings, *SETTING_NAMES)
 

@@ -79,14 +79,18 @@ def dump_items(items: Iterable[Item], path_or_file: PathOrFile) -> None:
     elif hasattr(path_or_file, "write"):
         _write(items, path_or_file, binary=not _is_text(path_or_file))
     else:
-        raise TypeError(f"dump_items: expected a path or a file open for writing, found {type(path_or_file).__name__}")
+        from ._words import wrong_type  # the error path only
+
+        raise wrong_type("dump_items", "a path or a file open for writing", path_or_file)
 
 
 def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:
     write = f.write
     for n, item in enumerate(items):
         if not isinstance(item, Item):
-            raise TypeError(f"dump_items: items[{n}]: expected an Item, found {type(item).__name__}")
+            from ._words import wrong_type
+
+            raise wrong_type(f"dump_items: items[{n}]", "an Item", item)
         line = item.to_json() + "\n"
         write(line.encode("utf-8") if binary else line)
 

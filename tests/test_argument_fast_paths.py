@@ -9,6 +9,9 @@
 * ``as_metadata`` takes a one-entry dict of an ASCII key and a scalar in one
   step; every other mapping goes through ``json_object``.  A ``MappingProxyType``
   of the same dict always takes the general way, so the two are compared.
+
+And the rule the request fast paths inline: a tool result's text or structure
+is the string ``output_text`` gives, on the fast path and the general one.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ import types
 import unittest
 from typing import Any
 
-from agentkit_core import EMPTY_METADATA, NormalizeError, ToolCallId, ToolCallPart
+from agentkit_core import EMPTY_METADATA, FilesOutput, Item, ItemKind, NormalizeError, StructuredOutput, TextOutput, ToolCallId
+from agentkit_core import ToolCallPart, ToolResultPart
 from agentkit_core.metadata import as_metadata
-from agentkit_core.providers._common.arguments import ARGUMENTS_MAX_DEPTH
+from agentkit_core.providers import anthropic, openai_chat, openai_responses
+from agentkit_core.providers._common.arguments import ARGUMENTS_MAX_DEPTH, output_text
 from agentkit_core.providers.openai_chat import _response
 
 TEXTS = [
@@ -84,6 +89,43 @@ class OneEntryMetadata(unittest.TestCase):
         except (NormalizeError, TypeError) as exc:
             return type(exc).__name__, str(exc)
         return md.to_dict(), md._depth, type(md).__name__
+
+
+class ToolResultText(unittest.TestCase):
+    """``output_text`` and the fast paths' inlined copies of it write a result's text or structure alike."""
+
+    OUTPUTS = (TextOutput(""), TextOutput("done \u00e9"), StructuredOutput({"\u00e9": [1, 2.5, None, True]}), StructuredOutput([]),
+               StructuredOutput("s"))
+
+    def test_output_text(self) -> None:
+        self.assertEqual(output_text(TextOutput("x y")), "x y")
+        self.assertEqual(output_text(StructuredOutput({"\u00e9": [1, None]})), '{"\u00e9":[1,null]}')
+        self.assertIsNone(output_text(FilesOutput(())))
+
+    def test_each_api_sends_it_on_both_paths(self) -> None:
+        read = {
+            openai_chat: lambda body: body["messages"][-1]["content"],
+            anthropic: lambda body: body["messages"][-1]["content"][0]["content"],
+            openai_responses: lambda body: body["input"][-1]["output"],
+        }
+        for module, field in read.items():
+            build = module._request.Build  # type: ignore[attr-defined]
+            for output in self.OUTPUTS:
+                items = [Item(ItemKind.ASSISTANT, (ToolCallPart(ToolCallId("c1"), "f", {}),)),
+                         Item(ItemKind.TOOL, (ToolResultPart(ToolCallId("c1"), output),))]
+                for fast in (True, False):
+                    with self.subTest(module=module.__name__, output=output, fast=fast):
+                        own = "fast" in vars(build)  # Anthropic's Build has its own flag, the others FastFold's
+                        before = build.fast
+                        build.fast = fast
+                        try:
+                            body = module.request_from_items(items)
+                        finally:
+                            if own:
+                                build.fast = before
+                            else:
+                                del build.fast
+                        self.assertEqual(field(body), output_text(output))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ needs in one line (``from .._common import JsonDict, carry, wrong``).
 
 from __future__ import annotations
 
-from .arguments import ARGUMENTS_MAX_DEPTH, UNREAD, dumps, loads_for_part, parse_arguments
+from .arguments import ARGUMENTS_MAX_DEPTH, UNREAD, dumps, loads_for_part, output_text, parse_arguments
 from .carry import bare, carried, carry, copy_json, in_namespace, owned
 from .data import INPUT_AUDIO_TYPES, b64decode, b64encode, data_url, holds_text, inline_base64, parse_data_url
 from .native import NATIVE_MAX_DEPTH, JsonDict, checked_list, describe, json_object, native_events, native_object, under, wrong
@@ -33,7 +33,7 @@ from .fields import required_str, str_or_none
 from .turns import U64_END, count, invent_id, make_item, make_usage, name_results, openai_usage
 
 __all__ = (
-    "ARGUMENTS_MAX_DEPTH", "UNREAD", "dumps", "loads_for_part", "parse_arguments",
+    "ARGUMENTS_MAX_DEPTH", "UNREAD", "dumps", "loads_for_part", "output_text", "parse_arguments",
     "bare", "carried", "carry", "copy_json", "in_namespace", "owned",
     "INPUT_AUDIO_TYPES", "b64decode", "b64encode", "data_url", "holds_text", "inline_base64", "parse_data_url",
     "NATIVE_MAX_DEPTH", "JsonDict", "checked_list", "describe", "json_object", "native_events", "native_object",

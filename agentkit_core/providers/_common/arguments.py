@@ -1,14 +1,26 @@
-"""Tool-call argument text: parsed with the fold's convention for text that is not JSON, and written compact."""
+"""Tool-call argument text: parsed with the fold's convention for text that is not JSON, and written compact; a tool
+result's text or structure as the string the APIs' result fields take (:func:`output_text`)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, parse_json
+from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, StructuredOutput, TextOutput, parse_json
 
 def dumps(value: JsonValue) -> str:
     """Compact JSON text with non-ASCII kept, as OpenAI encodes tool arguments."""
     return (_ENCODE or _compact_encoder())(value)
+
+
+def output_text(output: object) -> str | None:
+    """A tool result's output as the string a result field takes (Anthropic's ``content``, Chat's ``content``,
+    the Responses API's ``output``): a ``TextOutput``'s text, a ``StructuredOutput``'s compact JSON
+    (:func:`dumps`); ``None`` for parts and files, which each API writes its own way."""
+    if isinstance(output, TextOutput):
+        return output.text
+    if isinstance(output, StructuredOutput):
+        return dumps(output.value)
+    return None
 
 
 #: The encoder :func:`dumps` uses, made on first use (``json.dumps`` with options builds one per call).

@@ -40,6 +40,7 @@ from ... import (
     Uri,
 )
 from .._common import JsonDict, b64decode, b64encode, bare, carried, carry, checked_list, copy_json, dumps, json_object
+from .._common import output_text
 from .._common import name_results, parse_data_url, wrong
 from .._common.held import take
 from .._common.reuse import Kept, by_kind, fresh
@@ -182,10 +183,9 @@ def sendable(block: JsonDict, part: Part, answered: bool = False) -> bool:
 
 
 def _tool_content(output: ToolOutput) -> str | list[JsonDict]:
-    if isinstance(output, TextOutput):
-        return output.text
-    if isinstance(output, StructuredOutput):
-        return dumps(output.value)
+    text = output_text(output)
+    if text is not None:
+        return text
     parts: Sequence[Part] = output.parts if isinstance(output, PartsOutput) else output.files if isinstance(output, FilesOutput) else ()
     blocks = []
     for part in parts:
@@ -351,7 +351,7 @@ def _bare_content(item: Item) -> list[JsonDict] | None:
             blocks.append({"type": "tool_use", "id": part.id.value, "name": part.name, "input": copy_json(value)})  # type: ignore[attr-defined]
         elif kind is ToolResultPart:
             output = part.output  # type: ignore[attr-defined]
-            if type(output) is TextOutput:
+            if type(output) is TextOutput:  # output_text(output), inlined: the fast path makes no call it can spare
                 content: str = output.text
             elif type(output) is StructuredOutput:
                 content = dumps(output.value)

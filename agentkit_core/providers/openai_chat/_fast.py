@@ -136,7 +136,7 @@ def add_bare(build: Any, item: Item, no_content: bool) -> bool:  # noqa: C901 - 
             call = build.calls.get(call_id)
             if call is not None and call.metadata.get(LEGACY_KEY) is True:
                 return False  # a legacy function call's result
-            if type(output) is TextOutput:
+            if type(output) is TextOutput:  # output_text(output), inlined: the fast path makes no call it can spare
                 content: str = output.text
             elif type(output) is StructuredOutput:
                 content = dumps(output.value)

@@ -26,7 +26,6 @@ from ... import (
     Part,
     PartsOutput,
     ReasoningPart,
-    StructuredOutput,
     StructuredPart,
     TextOutput,
     TextPart,
@@ -37,7 +36,7 @@ from ... import (
     Uri,
 )
 from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
-from .._common import name_results, parse_arguments, under, wrong
+from .._common import name_results, output_text, parse_arguments, under, wrong
 from .._common.held import take
 from .._common.reuse import FastFold, Kept, Layered
 from ._held import REQUEST
@@ -279,12 +278,8 @@ def tool_message(
     j: int, part: ToolResultPart, item: Item, calls: Mapping[str, ToolCallPart] | Layered[ToolCallPart], media: list[JsonValue]
 ) -> JsonDict:
     output = part.output
-    content: JsonValue
-    if isinstance(output, TextOutput):
-        content = output.text
-    elif isinstance(output, StructuredOutput):
-        content = dumps(output.value)
-    else:
+    content: JsonValue = output_text(output)
+    if content is None:
         inner: Sequence[Part] = output.parts if isinstance(output, PartsOutput) else ()
         inner = output.files if isinstance(output, FilesOutput) else inner
         texts: list[tuple[Part, JsonValue]] = []

@@ -24,9 +24,7 @@ from ... import (
     Part,
     PartsOutput,
     ReasoningPart,
-    StructuredOutput,
     StructuredPart,
-    TextOutput,
     TextPart,
     ToolCallPart,
     ToolOutput,
@@ -34,6 +32,7 @@ from ... import (
     Uri,
 )
 from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
+from .._common import output_text
 from .._common import checked_list, name_results, wrong
 from .._common.held import take
 from .._common.reuse import FastFold, Kept
@@ -122,10 +121,9 @@ def _input_audio(part: MediaPart) -> JsonDict | None:
 
 
 def _output_native(output: ToolOutput) -> JsonValue:
-    if isinstance(output, TextOutput):
-        return output.text
-    if isinstance(output, StructuredOutput):
-        return dumps(output.value)
+    text = output_text(output)
+    if text is not None:
+        return text
     if isinstance(output, PartsOutput):
         return [_entry(p, "tool") for p in output.parts]
     if isinstance(output, FilesOutput):
