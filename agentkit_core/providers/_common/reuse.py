@@ -30,7 +30,7 @@ compares by identity, and two equal-looking values can encode differently
 from __future__ import annotations
 
 import contextlib
-import threading
+from _thread import allocate_lock  # threading.Lock itself, without importing threading (about 1 ms)
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ... import Item
@@ -259,7 +259,7 @@ class Kept:
 
     def __init__(self, make: Callable[[], Build]) -> None:
         self.make = make
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self._slots: List[_Checkpoint] = []  # most recently used first
         _all.append(self)
 
