@@ -14,7 +14,7 @@ from typing import Iterable
 
 from agentkit_core.http import TransportError
 from agentkit_core.http._decompress import Decoding, Decompressor, content_codings
-from agentkit_core.http._parser import END, HEAD_LIMIT, Head, ResponseParser
+from agentkit_core.http._parser import ACCEPT_ENCODING, DECODABLE, END, HEAD_LIMIT, Head, ResponseParser
 
 
 def run(pieces: Iterable[bytes], method: str = "GET", eof: bool = True) -> tuple[Head, bytes, ResponseParser]:
@@ -280,6 +280,11 @@ class DecompressTest(unittest.TestCase):
         self.assertIsNone(content_codings("gzip, zstd"))
         with self.assertRaises(ValueError):
             Decompressor("br")
+
+    def test_what_is_offered_is_what_is_undone(self) -> None:
+        offered = [c.strip() for c in ACCEPT_ENCODING.split(",")]
+        self.assertEqual(content_codings(ACCEPT_ENCODING), tuple(offered))
+        self.assertTrue(set(offered) <= DECODABLE, offered)
 
 
 if __name__ == "__main__":

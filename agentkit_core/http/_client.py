@@ -399,8 +399,7 @@ def provider_error(status: int, headers: Mapping[str, str], body: bytes, request
     message = error.get("message")
     if not isinstance(message, str) or not message.strip():
         found = inner if isinstance(inner, str) else error.get("detail")  # {"error": "..."}, {"detail": "..."}
-        message = found if isinstance(found, str) and found.strip() else _readable(status, headers, body)
-        message = message if len(message) <= _MESSAGE else message[: _MESSAGE - 3].rstrip() + "..."
+        message = _clip(found) if isinstance(found, str) and found.strip() else _readable(status, headers, body)
     message = redact(" ".join(message.split()), secrets)
     return ProviderError(status, str(kind), message, _request_id(headers, outer), body[:BODY_KEPT], headers)
 
@@ -429,7 +428,11 @@ def _readable(status: int, headers: Mapping[str, str], body: bytes) -> str:
         said, reason = "", said[len(str(status)) :].lstrip(" :-") or reason
     elif said.lower().startswith(reason.lower()):
         said = said[len(reason) :].lstrip(" :-")
-    line = f"{reason}: {said}" if said else reason
+    return _clip(f"{reason}: {said}" if said else reason)
+
+
+def _clip(line: str) -> str:
+    """``line`` cut to :data:`_MESSAGE` characters, ``...`` saying where."""
     return line if len(line) <= _MESSAGE else line[: _MESSAGE - 3].rstrip() + "..."
 
 

@@ -28,13 +28,15 @@ from typing import Union
 
 from ._errors import TransportError
 
-__all__ = ("ResponseParser", "Head", "END", "End", "Event", "HEAD_LIMIT", "DECODABLE")
+__all__ = ("ResponseParser", "Head", "END", "End", "Event", "HEAD_LIMIT", "DECODABLE", "ACCEPT_ENCODING")
 
 #: The largest head (status line and headers, or the trailers) accepted, in bytes, however it arrives.
 HEAD_LIMIT = 64 * 1024
 _CHUNK_LINE_LIMIT = 4 * 1024  # a chunk-size line with its extensions
 #: The codings this package decodes (as transfer codings before ``chunked``, or as content codings).
 DECODABLE = frozenset(("gzip", "x-gzip", "deflate"))
+#: What a request offers (``Accept-Encoding``) when it names nothing itself: the codings of :data:`DECODABLE`.
+ACCEPT_ENCODING = "gzip, deflate"
 
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 _STATUS = re.compile(rb"HTTP/([0-9])\.([0-9]) ([0-9]{3})(?: (.*))?")

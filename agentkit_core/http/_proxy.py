@@ -21,12 +21,17 @@ from urllib.parse import unquote, urlsplit
 from ._errors import TransportError
 from ._request import DEFAULT_PORTS, Request, redact_url, url_origin
 
-__all__ = ("Proxy", "Route", "route_of", "parse_proxy", "choose_proxy", "environment_proxies", "hostport", "bypassed")
+__all__ = ("Proxy", "Route", "route_of", "parse_proxy", "choose_proxy", "environment_proxies", "bracketed", "hostport", "bypassed")
+
+
+def bracketed(host: str) -> str:
+    """``host`` as a URL or ``Host`` header writes it: an IPv6 literal in brackets (``[::1]``)."""
+    return f"[{host}]" if ":" in host else host
 
 
 def hostport(host: str, port: int) -> str:
     """``host:port``, an IPv6 literal in brackets (``[::1]:8443``)."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return f"{bracketed(host)}:{port}"
 
 
 class Proxy(NamedTuple):

@@ -50,11 +50,7 @@ def same_origin(a: str, b: str) -> bool:
 
 
 def _method(method: str, status: int) -> str:
-    if status == 303 and method != "HEAD":
-        return "GET"
-    if status == 302 and method != "HEAD":
-        return "GET"
-    if status == 301 and method == "POST":
+    if status in (302, 303) and method != "HEAD" or status == 301 and method == "POST":
         return "GET"
     return method
 

@@ -51,9 +51,9 @@ from typing import TYPE_CHECKING, Mapping
 from .. import __version__
 from ._decompress import Decoding, content_codings
 from ._errors import TransportError
-from ._parser import END, Head, ResponseParser
+from ._parser import ACCEPT_ENCODING, END, Head, ResponseParser
 from ._pool import Connection, Pool, Wire
-from ._proxy import Proxy, Route, choose_proxy, hostport, route_of
+from ._proxy import Proxy, Route, bracketed, choose_proxy, hostport, route_of
 from ._request import DEFAULT_PORTS, Request, body_pieces, redact_url
 
 if TYPE_CHECKING:
@@ -330,14 +330,14 @@ class SocketExchange:
         head = [f"{request.method} {route.target} HTTP/1.1"]
         if "host" not in given:
             named = route.port != DEFAULT_PORTS[route.scheme]
-            head.append(f"Host: {hostport(route.host, route.port)}" if named else f"Host: {_bracketed(route.host)}")
+            head.append(f"Host: {hostport(route.host, route.port)}" if named else f"Host: {bracketed(route.host)}")
         head += [f"{k}: {v}" for k, v in request.headers if k.lower() not in ("content-length", "connection")]
         if route.proxy is not None and not route.tunnel:
             head += [f"{k}: {v}" for k, v in route.proxy.auth]
         if "user-agent" not in given:
             head.append(f"User-Agent: {USER_AGENT}")
         if "accept-encoding" not in given:
-            head.append("Accept-Encoding: gzip, deflate")
+            head.append(f"Accept-Encoding: {ACCEPT_ENCODING}")
         size = sum(map(len, body_pieces(request)))
         if size or request.method in ("POST", "PUT", "PATCH"):
             head.append(f"Content-Length: {size}")
@@ -476,10 +476,6 @@ def _keep_alive_timeout(parser: ResponseParser) -> float | None:
 def _left(deadline: float) -> float:
     """Seconds to ``deadline``, at least a millisecond (a zero timeout would make the socket non-blocking)."""
     return max(deadline - time.monotonic(), 0.001)
-
-
-def _bracketed(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
 
 
 def _of(where: str) -> str:
