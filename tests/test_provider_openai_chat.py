@@ -415,6 +415,25 @@ class ResponseTest(unittest.TestCase):
             json.encoder.c_make_encoder = saved  # type: ignore[attr-defined]
             _common.arguments._ENCODE = None
 
+    def test_the_body_encoder_is_dumps_without_nan_with_or_without_the_accelerator(self) -> None:
+        from agentkit_core.providers._common import reuse
+
+        values: list[Any] = [{}, "\u00e9\u2028\x00\"\\\n", 1.5, -0.0, 10**30, {"a": [1, {"b": None}], "\u00e9": [True]}]
+        expected = [json.dumps(v, separators=(",", ":"), ensure_ascii=False, allow_nan=False) for v in values]
+        saved = json.encoder.c_make_encoder
+        try:
+            for accelerator in (saved, None):
+                with self.subTest(accelerator=accelerator is not None):
+                    json.encoder.c_make_encoder = accelerator  # type: ignore[attr-defined]
+                    reuse._encode = None  # made again on the next call
+                    encode = reuse.encoder()
+                    self.assertEqual([encode(v) for v in values], expected)
+                    with self.assertRaises(ValueError):
+                        encode([float("nan")])
+        finally:
+            json.encoder.c_make_encoder = saved  # type: ignore[attr-defined]
+            reuse._encode = None
+
     def test_several_choices(self) -> None:
         response = body(choice(content="a", index=0), choice("length", index=1, content="b"), usage=USAGE)
         first, second = chat.items_from_response(response)

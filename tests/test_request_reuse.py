@@ -13,6 +13,8 @@ from __future__ import annotations
 import gc
 import json
 import random
+import subprocess
+import sys
 import threading
 import unittest
 from typing import Any
@@ -40,7 +42,8 @@ from agentkit_core.providers import openai_chat
 from agentkit_core.providers._common import reuse
 
 from tests import recorded
-from tests.capability import needs_threads
+from tests.capability import needs_processes, needs_threads
+from tests.test_packaging import ROOT
 
 PROVIDERS = recorded.PROVIDERS  # one per registry row
 SETTINGS: dict[str, dict[str, Any]] = {"anthropic": {"max_tokens": 64}}
@@ -477,6 +480,19 @@ class ThreadsTest(unittest.TestCase):
             t.join(60)
         self.assertFalse(any(t.is_alive() for t in threads), "a thread did not finish")
         self.assertEqual(failures, [])
+
+
+class ImportTest(unittest.TestCase):
+    @needs_processes
+    def test_the_providers_load_no_threading(self) -> None:
+        """The kept builds' lock is ``_thread``'s: importing every provider loads no ``threading`` (about 1 ms)."""
+        code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+                "from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses\n"
+                "from agentkit_core.providers._common import reuse\n"
+                "print('threading' in sys.modules, type(reuse.Kept(list)._lock).__name__)")
+        result = subprocess.run([sys.executable, "-I", "-S", "-c", code, ROOT], capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.split(), ["False", type(threading.Lock()).__name__])
 
 
 if __name__ == "__main__":

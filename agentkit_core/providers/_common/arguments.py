@@ -28,29 +28,35 @@ _ENCODE: Callable[[JsonValue], str] | None = None
 
 
 def _compact_encoder() -> Callable[[JsonValue], str]:
-    """What :func:`dumps` calls: the stdlib's C encoder, made once, else ``JSONEncoder.encode``.
+    """What :func:`dumps` calls, made once: :func:`compact_encoder` (``NaN`` written, as ``json.dumps`` writes it)."""
+    global _ENCODE
+    _ENCODE = compact_encoder(allow_nan=True)
+    return _ENCODE
+
+
+def compact_encoder(*, allow_nan: bool) -> Callable[[Any], str]:
+    """A new ``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=allow_nan)``: the stdlib's C
+    encoder, made here once, else ``JSONEncoder.encode`` (the text is the same).
 
     ``JSONEncoder.encode`` builds its C encoder (``json.encoder.c_make_encoder``,
     with the same arguments as here) at every call, which costs more than
-    encoding a tool call's arguments; where the accelerator is missing, the
-    encoder's own ``encode`` does the work.  No circularity check: the values
-    are the package's, copied trees.
+    encoding a tool call's arguments or a message; where the accelerator is
+    missing, the encoder's own ``encode`` does the work.  No circularity check:
+    the values are the package's, copied trees.  :func:`dumps` and the request
+    bodies' encoder (:func:`.reuse.encoder`) are made by it.
     """
-    global _ENCODE
-    import json.encoder
+    import json.encoder  # on first use: importing the package loads no json
 
-    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=allow_nan)
     make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
     if make is None:
-        _ENCODE = encoder.encode
-        return _ENCODE
-    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+        return encoder.encode
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, allow_nan)
 
-    def encode(value: JsonValue) -> str:
+    def encode(value: Any) -> str:
         return "".join(chunks(value, 0))
 
-    _ENCODE = encode
-    return _ENCODE
+    return encode
 
 
 #: How deep argument JSON may nest: a tool call's input sits five levels down in an item's wire form.

@@ -30,11 +30,12 @@ compares by identity, and two equal-looking values can encode differently
 from __future__ import annotations
 
 import contextlib
-import threading
+from _thread import allocate_lock  # threading.Lock itself, without importing threading (about 1 ms)
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ... import Item
 from . import JsonDict
+from .arguments import compact_encoder
 from .native import checked_list
 
 __all__ = ("Build", "Kept", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "json_pieces", "encoder", "disabled", "clear", "SLOTS")
@@ -48,28 +49,11 @@ _encode: Optional[Callable[[Any], str]] = None
 
 
 def encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its encoder made once (on first use).
-
-    ``JSONEncoder.encode`` makes the stdlib's C encoder anew at every call, which costs more than
-    encoding a small message; this makes it once, with the arguments ``encode`` would give it (no
-    circularity check: the values are the package's own trees), and falls back to ``encode``
-    where the accelerator is missing.  The text is the same.
-    """
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its C encoder made once (on
+    first use) by :func:`.arguments.compact_encoder`; the text is the same."""
     global _encode
     if _encode is None:
-        import json.encoder  # on first use: importing the package loads no json
-
-        plain = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        make = getattr(json.encoder, "c_make_encoder", None)
-        if make is None:
-            _encode = plain.encode
-        else:
-            chunks = make(None, plain.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
-
-            def encode(value: Any) -> str:
-                return "".join(chunks(value, 0))
-
-            _encode = encode
+        _encode = compact_encoder(allow_nan=False)
     return _encode
 
 
@@ -259,7 +243,7 @@ class Kept:
 
     def __init__(self, make: Callable[[], Build]) -> None:
         self.make = make
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self._slots: List[_Checkpoint] = []  # most recently used first
         _all.append(self)
 
