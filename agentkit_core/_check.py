@@ -123,7 +123,7 @@ def opt_u64(v: object, owner: str, field: str) -> int | None:
 
 def f64(v: object, owner: str, field: str) -> float:
     """An ``f64``: a finite ``float`` or ``int`` (not a bool), stored as an exact ``float``."""
-    if type(v) is float and _isfinite(v):
+    if type(v) is float and v - v == 0.0:  # isfinite(v), inlined (see _codec.isfinite)
         return v
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         try:
