@@ -60,7 +60,7 @@ from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecod
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .settings import ModelSettings
-from .transcript import dump_items, iter_items, load_items
+from .transcript import append_items, dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
 __version__ = "0.1.0"
@@ -72,6 +72,7 @@ __all__ = (
     "load_items",
     "iter_items",
     "dump_items",
+    "append_items",
     "unanswered_calls",
     "close_unanswered",
     # content

@@ -155,7 +155,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # the settings, the command line and the OpenTelemetry export all read it.
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
                 "jsontext", "toolspec", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_words",
-                "_reader", "_sniff", "_detect", "providers._registry")),
+                "_reader", "_durable", "_sniff", "_detect", "providers._registry")),
     ("fold and projection protocols", ("fold", "folding", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*")),
     ("providers", ("providers", "providers.*")),
