@@ -17,3 +17,8 @@ No secret (a secret access key, a session token, a signature) appears in a
 from __future__ import annotations
 
 __all__ = ()
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)

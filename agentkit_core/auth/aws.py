@@ -335,3 +335,8 @@ def region_from_environment(environ: Mapping[str, str] | None = None) -> str | N
     return region or None
 
 
+
+
+def __dir__() -> list[str]:
+    """The public names only, as ``__all__`` lists them: ``dir()`` shows no helper and no private import."""
+    return list(__all__)
