@@ -157,7 +157,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "jsontext", "toolspec", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_words",
                 "_reader", "_sniff", "_detect", "providers._registry")),
     ("fold and projection protocols", ("fold", "folding", "_fold_*", "projection", "cancellation", "")),
-    ("HTTP", ("http", "http.*")),
+    ("HTTP", ("http", "http.*", "auth", "auth.*")),
     ("providers", ("providers", "providers.*")),
     ("CLI and exports", ("_cli", "_cli.*", "__main__", "otel", "otel.*")),
 )
