@@ -257,7 +257,7 @@ from ._http import http_request
 from ._complete import acomplete, complete
 from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
-from .._common.held import take
+from .._common.held import as_native
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 
@@ -290,7 +290,7 @@ def items_from_response(body: Any) -> list[Item]:
     parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
     for a body that is not a ``Message``.
     """
-    body = take(body, RESPONSE)
+    body = as_native(body, RESPONSE)
     if body.get("type") == "error" and "error" in body:
         rest = {k: v for k, v in body.items() if k != "error"}
         check_message(rest, "")

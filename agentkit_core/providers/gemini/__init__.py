@@ -250,7 +250,7 @@ from typing import Any, Iterable
 from ... import Item
 from ._held import RESPONSE
 from .._common import json_object
-from .._common.held import take
+from .._common.held import as_native
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 from ._response import (
@@ -301,7 +301,7 @@ def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> l
     ``new_call_id`` names function calls that arrive without an id (see the
     module docstring); without it the adapter invents ids.
     """
-    response = take(body, RESPONSE)
+    response = as_native(body, RESPONSE)
     usage = usage_of(response)
     candidates = candidates_of(response)
     if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)

@@ -278,7 +278,7 @@ from typing import Any, Iterable
 from ... import Item, NormalizeError
 from ._held import RESPONSE
 from .._common import optional_arr, optional_obj, optional_str, under, wrong
-from .._common.held import take
+from .._common.held import as_native
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 from ._response import (
@@ -326,7 +326,7 @@ def items_from_response(body: Any) -> list[Item]:
     gives one item, with its finish reason, usage and metadata.  Raises
     :class:`NormalizeError` naming the field for what it cannot take.
     """
-    body = take(body, RESPONSE)
+    body = as_native(body, RESPONSE)
     optional_str(body, "id")
     native_usage = optional_obj(body, "usage")
     usage = None if native_usage is None else checked_usage(native_usage)

@@ -252,7 +252,7 @@ from typing import Any, Iterable
 
 from ... import Item, ItemKind
 from ._held import RESPONSE, unaliased
-from .._common.held import take
+from .._common.held import as_native
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 from ._response import (
@@ -300,7 +300,7 @@ def items_from_response(body: Any) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = unaliased(take(body, RESPONSE))
+    response = unaliased(as_native(body, RESPONSE))
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]
