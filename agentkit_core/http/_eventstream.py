@@ -33,7 +33,7 @@ from struct import error as StructError
 from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Union, overload
 from zlib import crc32
 
-from .._words import describe
+from .._error_text import describe
 from ..error import NormalizeError
 from ..jsontext import parse_json
 from ._errors import ProviderError
