@@ -154,7 +154,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The registry is plain data beside the provider folders, where their authors look, but at the bottom: detection,
     # the settings, the command line and the OpenTelemetry export all read it.
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
-                "jsontext", "toolspec", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_words",
+                "jsontext", "toolspec", "schema", "_docstring", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_words",
                 "_reader", "_sniff", "_detect", "providers._registry")),
     ("fold and projection protocols", ("fold", "folding", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*")),
