@@ -267,7 +267,7 @@ class _Writer:
         if not args:
             return {"type": "object"}
         if args[0] is not str:
-            raise TypeError(f"{where}: JSON object keys are strings, so the key type must be str, not {_name(args[0])}")
+            raise TypeError(f"{where}: JSON object keys are strings, so a dict's keys are str here (found {_name(args[0])})")
         return {"type": "object", "additionalProperties": self.schema(args[1], f"{where}[]")}
 
     def object(self, tp: type, where: str) -> dict[str, Any]:
