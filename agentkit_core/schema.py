@@ -13,7 +13,7 @@ No validation library: only what these types need.
 
 from __future__ import annotations
 
-from ._words import an, describe
+from ._error_text import an, describe
 from .error import NormalizeError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
