@@ -113,7 +113,7 @@ def dump_items(items: Iterable[Item], path_or_file: PathOrFile) -> None:
     elif hasattr(path_or_file, "write"):
         _write(items, path_or_file, binary=not _is_text(path_or_file))
     else:
-        from ._words import wrong_type  # the error path only
+        from ._error_text import wrong_type  # the error path only
 
         raise wrong_type("dump_items", "a path or a file open for writing", path_or_file)
 
@@ -137,13 +137,13 @@ def append_items(items: Iterable[Item], path: str | os.PathLike[str], *, sync: b
     holding a JSON array, which lines cannot extend.
     """
     if not isinstance(path, (str, os.PathLike)):
-        from ._words import wrong_type
+        from ._error_text import wrong_type
 
         raise wrong_type("append_items", "a path", path)
     lines = []
     for n, item in enumerate(items):
         if not isinstance(item, Item):
-            from ._words import wrong_type
+            from ._error_text import wrong_type
 
             raise wrong_type(f"append_items: items[{n}]", "an Item", item)
         lines.append(item.to_json())
@@ -157,7 +157,7 @@ def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:
     write = f.write
     for n, item in enumerate(items):
         if not isinstance(item, Item):
-            from ._words import wrong_type
+            from ._error_text import wrong_type
 
             raise wrong_type(f"dump_items: items[{n}]", "an Item", item)
         line = item.to_json() + "\n"
