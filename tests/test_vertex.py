@@ -38,31 +38,31 @@ class AddressTest(unittest.TestCase):
 
     def test_project_and_location_from_the_call_the_environment_or_the_credential(self) -> None:
         native: dict[str, Any] = {"project": "p-1", "location": "europe-west4", "safetySettings": []}
-        url = vertex_base_url("google", "vertex", None, native, None)
+        url = vertex_base_url("/publishers/google", "vertex", None, native, None)
         self.assertEqual(url, "https://europe-west4-aiplatform.googleapis.com/v1/projects/p-1/locations/europe-west4/publishers/google")
         self.assertEqual(native, {"safetySettings": []})  # taken out: they are no body fields
         env = {"GOOGLE_CLOUD_PROJECT": "g-p", "GOOGLE_CLOUD_LOCATION": "us-east5", "ANTHROPIC_VERTEX_PROJECT_ID": "a-p", "CLOUD_ML_REGION": "us"}
-        self.assertEqual(vertex_base_url("google", "vertex", None, {}, env),
+        self.assertEqual(vertex_base_url("/publishers/google", "vertex", None, {}, env),
                          "https://us-east5-aiplatform.googleapis.com/v1/projects/g-p/locations/us-east5/publishers/google")
-        self.assertEqual(vertex_base_url("anthropic", "vertex-anthropic", None, {}, env),
+        self.assertEqual(vertex_base_url("/publishers/anthropic", "vertex-anthropic", None, {}, env),
                          "https://aiplatform.us.rep.googleapis.com/v1/projects/a-p/locations/us/publishers/anthropic")
-        self.assertEqual(vertex_base_url("google", "vertex", None, {}, {}, lambda: "from-key"),
+        self.assertEqual(vertex_base_url("/publishers/google", "vertex", None, {}, {}, lambda: "from-key"),
                          "https://aiplatform.googleapis.com/v1/projects/from-key/locations/global/publishers/google")
-        self.assertEqual(vertex_base_url("google", "vertex", "http://127.0.0.1:9/v1/", {"project": "p"}, None),
+        self.assertEqual(vertex_base_url("/publishers/google", "vertex", "http://127.0.0.1:9/v1/", {"project": "p"}, None),
                          "http://127.0.0.1:9/v1/projects/p/locations/global/publishers/google")
         whole = PUBLISHERS + "google"
-        self.assertEqual(vertex_base_url("google", "vertex", whole + "/", {}, None), whole)
+        self.assertEqual(vertex_base_url("/publishers/google", "vertex", whole + "/", {}, None), whole)
 
     def test_no_project_and_bad_names(self) -> None:
         with self.assertRaisesRegex(ValueError, r"vertex: no Google Cloud project: give project='...' or set GOOGLE_CLOUD_PROJECT$"):
-            vertex_base_url("google", "vertex", None, {}, {}, lambda: None)
+            vertex_base_url("/publishers/google", "vertex", None, {}, {}, lambda: None)
         with self.assertRaisesRegex(ValueError, r"no Google Cloud project: give project='...'$"):
-            vertex_base_url("google", "vertex", None, {}, None)
+            vertex_base_url("/publishers/google", "vertex", None, {}, None)
         for native in ({"project": "p", "location": "evil.example/x"}, {"project": "p/../q"}):
             with self.subTest(native), self.assertRaises(ValueError):
-                vertex_base_url("google", "vertex", None, dict(native), None)
+                vertex_base_url("/publishers/google", "vertex", None, dict(native), None)
         with self.assertRaises(TypeError):
-            vertex_base_url("google", "vertex", None, {"project": 3}, None)
+            vertex_base_url("/publishers/google", "vertex", None, {"project": 3}, None)
 
 
 class WireTest(unittest.TestCase):

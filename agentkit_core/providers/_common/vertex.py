@@ -26,11 +26,11 @@ _MULTI_REGIONS = frozenset(("us", "eu"))
 _LOCATION = re.compile(r"[a-z][a-z0-9-]{0,62}")
 _PROJECT = re.compile(r"[A-Za-z0-9][A-Za-z0-9.:_-]{0,127}")
 
-#: Per publisher, the variables ``complete()`` reads the project and the location from, in order: google-genai's
+#: Per publisher (its path under a location), the variables ``complete()`` reads the project and the location from, in order: google-genai's
 #: (``GOOGLE_CLOUD_PROJECT``, ``GOOGLE_CLOUD_LOCATION``), and AnthropicVertex's before them for Anthropic's models.
 VERTEX_VARIABLES: Mapping[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
-    "google": (("GOOGLE_CLOUD_PROJECT",), ("GOOGLE_CLOUD_LOCATION",)),
-    "anthropic": (("ANTHROPIC_VERTEX_PROJECT_ID", "GOOGLE_CLOUD_PROJECT"), ("CLOUD_ML_REGION", "GOOGLE_CLOUD_LOCATION")),
+    "/publishers/google": (("GOOGLE_CLOUD_PROJECT",), ("GOOGLE_CLOUD_LOCATION",)),
+    "/publishers/anthropic": (("ANTHROPIC_VERTEX_PROJECT_ID", "GOOGLE_CLOUD_PROJECT"), ("CLOUD_ML_REGION", "GOOGLE_CLOUD_LOCATION")),
 }
 
 
@@ -54,7 +54,7 @@ def _first(environ: Mapping[str, str] | None, names: Tuple[str, ...]) -> str | N
 
 def vertex_base_url(publisher: str, name: str, base_url: str | None, native: dict[str, Any], environ: Mapping[str, str] | None,
                     credentials_project: Any = None) -> str:
-    """The base URL of ``publisher``'s models (``"google"``, ``"anthropic"``) for the name ``name``'s call.
+    """The base URL of ``publisher``'s models (``"/publishers/google"``, ``"/publishers/anthropic"``) for ``name``'s call.
 
     ``project=`` and ``location=`` are taken out of ``native``; ``environ``
     (``complete()``'s) supplies them when not given, then
@@ -70,7 +70,7 @@ def vertex_base_url(publisher: str, name: str, base_url: str | None, native: dic
         if value is not None and (not isinstance(value, str) or not value):
             raise TypeError(f"{field}: expected a non-empty string, found {type(value).__name__}")
     projects, locations = VERTEX_VARIABLES[publisher]
-    tail = f"/publishers/{publisher}"
+    tail = publisher
     if isinstance(base_url, str) and base_url.rstrip("/").endswith(tail):
         return base_url.rstrip("/")
     location = location or _first(environ, locations) or LOCATION
