@@ -158,7 +158,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "_reader", "_sniff", "_detect", "providers._registry")),
     ("fold and projection protocols", ("fold", "folding", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*")),
-    ("providers", ("providers", "providers.*")),
+    # interop reads other libraries' shapes as the providers read the APIs', beside them (the CLI imports it).
+    ("providers", ("providers", "providers.*", "interop", "interop.*")),
     ("CLI and exports", ("_cli", "_cli.*", "__main__", "otel", "otel.*")),
 )
 
