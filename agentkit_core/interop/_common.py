@@ -17,7 +17,7 @@ from .._words import an, describe
 
 __all__ = (
     "JsonDict", "wrong", "under", "looks_like", "obj", "opt_obj", "text", "opt_text", "listed", "b64decode",
-    "b64encode", "ms_of_iso", "iso_of_ms", "extras", "carried", "finish_from", "items_checked", "dump_json",
+    "b64encode", "plain", "ms_of_iso", "iso_of_ms", "extras", "carried", "finish_from", "items_checked", "dump_json",
 )
 
 JsonDict = dict[str, Any]
@@ -96,6 +96,50 @@ def listed(value: object, path: str, what: str) -> list[Any]:
     if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
         raise wrong(what, value, path)
     return list(value)
+
+
+def plain(value: object, depth: int = 0) -> Any:
+    """An object as the JSON data it stands for: dataclasses by their fields, pydantic models by ``model_dump``.
+
+    A dataclass field named ``_x`` is read as the object's public ``x`` when it
+    has one (pydantic-ai's ``ImageUrl._media_type`` is its ``media_type``);
+    ``bytes`` become base64 text, a ``datetime`` its ISO text, a ``timedelta``
+    its seconds.  Raises :class:`NormalizeError` for what is no JSON data.
+    """
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if depth > 100:
+        raise NormalizeError("nested too deeply")
+    if type(value) is dict:
+        return {k: plain(v, depth + 1) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return [plain(v, depth + 1) for v in value]  # type: ignore[union-attr]
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        out = {}
+        for name in fields:
+            if name[0] == "_":
+                if not hasattr(value, name[1:]):
+                    continue
+                name = name[1:]
+            out[name] = plain(getattr(value, name), depth + 1)
+        return out
+    if isinstance(value, (bytes, bytearray)):
+        return b64encode(bytes(value))
+    isoformat = getattr(value, "isoformat", None)
+    if callable(isoformat):  # UTC written with Z, as pydantic writes it
+        iso = isoformat()
+        return iso[:-6] + "Z" if type(iso) is str and iso.endswith("+00:00") else iso
+    seconds = getattr(value, "total_seconds", None)
+    if callable(seconds):
+        return seconds()
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return plain(dump(mode="json", by_alias=True), depth + 1)
+    if isinstance(value, (str, int, float)):  # a subclass (an enum member): its plain value
+        v = getattr(value, "value", value)
+        return v if type(v) in (str, int, float, bool) else str(value)
+    raise NormalizeError(f"expected JSON data, found {describe(value)}")
 
 
 def b64decode(value: object, path: str) -> bytes:
