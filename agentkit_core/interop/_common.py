@@ -113,7 +113,7 @@ def plain(value: object, depth: int = 0) -> Any:
     if type(value) is dict:
         return {k: plain(v, depth + 1) for k, v in value.items()}
     if type(value) in (list, tuple):
-        return [plain(v, depth + 1) for v in value]  # type: ignore[union-attr]
+        return [plain(v, depth + 1) for v in value]  # type: ignore[attr-defined]
     fields = getattr(type(value), "__dataclass_fields__", None)
     if fields is not None:
         out = {}
@@ -148,23 +148,12 @@ def b64decode(value: object, path: str) -> bytes:
         return bytes(value)
     if type(value) is not str:
         raise NormalizeError(f"expected base64 text, found {describe(value)}", path)
-    try:
-        return binascii.a2b_base64(value, strict_mode=True) if _STRICT else _lenient(value)
-    except (binascii.Error, ValueError):
-        raise NormalizeError("invalid base64 text", path) from None
-
-
-def _lenient(value: str) -> bytes:
     import base64
 
-    return base64.b64decode(value, validate=True)
-
-
-try:  # strict_mode is Python 3.11's
-    binascii.a2b_base64("", strict_mode=True)
-    _STRICT = True
-except TypeError:  # pragma: no cover - Python 3.10
-    _STRICT = False
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise NormalizeError("invalid base64 text", path) from None
 
 
 def b64encode(data: bytes) -> str:

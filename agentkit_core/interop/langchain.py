@@ -243,7 +243,7 @@ def _data(b: JsonDict) -> DataRef:
                 return InlineBytes(b64decode(v, key))
             if type(v) is not str:
                 raise NormalizeError("expected a string", key)
-            return Uri(v) if key == "url" else Handle(v)
+            return Uri(v) if key == "url" else DataRef.handle(v)
     raise NormalizeError("a block holds url, base64 or file_id")
 
 
@@ -377,13 +377,17 @@ def _base(item: Item, t: str, content: Any, kwargs: JsonDict | None = None) -> J
     data: JsonDict = {
         "content": content,
         "additional_kwargs": {**(given if isinstance(given, dict) else {}), **(kwargs or {})},
-        "response_metadata": dict(md[L + "response_metadata"]) if isinstance(md.get(L + "response_metadata"), dict) else {},
+        "response_metadata": _dict(md.get(L + "response_metadata")),
         "type": t,
         "name": md.get(L + "name"),
         "id": None if item.id is None else item.id.value,
     }
     data.update(_ours(md, _ITEM_SKIP))
     return data
+
+
+def _dict(value: object) -> JsonDict:
+    return dict(value) if isinstance(value, dict) else {}
 
 
 def _write(item: Item) -> list[JsonDict]:
@@ -480,7 +484,8 @@ def _write_block(part: Part) -> Any:
         elif type(data) is Handle:
             out["file_id"] = data.value.value
         else:
-            out["base64"] = b64encode(data.value if type(data) is InlineBytes else data.value.encode("utf-8"))  # type: ignore[union-attr]
+            assert isinstance(data, (InlineBytes, InlineText))
+            out["base64"] = b64encode(data.value if isinstance(data, InlineBytes) else data.value.encode("utf-8"))
         if part.mime_type:
             out["mime_type"] = part.mime_type
         return {**out, **{k: v for k, v in extra.items() if not k.startswith("image_url.")}}
@@ -514,8 +519,8 @@ def _write_results(item: Item) -> list[JsonDict]:
         elif isinstance(output, StructuredOutput):
             content = json.dumps(output.value)
         else:
-            parts = output.parts if isinstance(output, PartsOutput) else output.files  # type: ignore[attr-defined]
             assert isinstance(output, (PartsOutput, FilesOutput))
+            parts = output.parts if isinstance(output, PartsOutput) else output.files
             try:
                 content = [_write_block(p) for p in parts if not _foreign(p)]
             except NormalizeError as exc:

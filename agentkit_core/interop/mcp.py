@@ -207,7 +207,8 @@ def _tool(spec: ToolSpec) -> JsonDict:
             annotations[native] = wanted[native]
     if annotations:
         tool["annotations"] = annotations
-    meta = dict(md["mcp._meta"]) if isinstance(md.get("mcp._meta"), dict) else {}
+    given_meta = md.get("mcp._meta")
+    meta: JsonDict = dict(given_meta) if isinstance(given_meta, dict) else {}
     for hint in _OWN_HINTS:
         if getattr(spec.annotations, hint):
             meta["agentkit/" + hint] = True

@@ -102,7 +102,7 @@ _FINISH = {"stop": FinishReason.COMPLETED, "length": FinishReason.MAX_TOKENS, "c
            "tool_call": FinishReason.TOOL_CALL, "error": FinishReason.ERROR}
 _FINISH_BACK = {r.kind: raw for raw, r in _FINISH.items()}
 _USAGE = ("input_tokens", "output_tokens", "output_reasoning_tokens", "cache_read_tokens", "cache_write_tokens")
-_QUIET = (0, 0.0, None, {}, [])
+_QUIET: tuple[Any, ...] = (0, 0.0, None, {}, [])
 
 
 # -- pydantic-ai -> items ---------------------------------------------------------------------------------------------
@@ -457,7 +457,7 @@ def _write_result(part: ToolResultPart, names: dict[str, str]) -> JsonDict:
     elif isinstance(output, StructuredOutput):
         content = output.value
     else:
-        parts = output.parts if isinstance(output, PartsOutput) else output.files  # type: ignore[attr-defined]
+        parts = output.parts if isinstance(output, PartsOutput) else output.files
         content = [_write_content(p) for p in parts if not _foreign(p)]
     extra = _ours(md, (_TIMESTAMP, _PART_KIND, P + "outcome"))
     out: JsonDict = {"tool_name": name, "content": content, "tool_call_id": part.call_id.value, **extra}
