@@ -217,11 +217,10 @@ def _block(block: object) -> Part:
         mime = b.get("mime_type")
         if mime is not None and type(mime) is not str:
             raise NormalizeError("expected a string", "mime_type")
-        data = _data(b)
         if t == "text-plain" and type(b.get("text")) is str:
-            data = InlineText(b["text"])
             md[L + "type"] = t
-            return FilePart(data, mime_type=mime, metadata=_rest(b, ("type", "text", "mime_type"), md))
+            return FilePart(InlineText(b["text"]), mime_type=mime, metadata=_rest(b, ("type", "text", "mime_type"), md))
+        data = _data(b)
         _rest(b, ("type", "url", "base64", "file_id", "mime_type"), md)
         if t in _MEDIA:
             return MediaPart(_MEDIA[t], mime or "", data, metadata=md)

@@ -73,6 +73,7 @@ from .. import (
     ToolSpec,
     Uri,
 )
+from .._sniff import sniff_provider
 from ._common import JsonDict, b64decode, b64encode, listed, obj, opt_text, text, under, wrong
 
 __all__ = ("specs_from_tools", "tools_from_specs", "output_from_result", "result_from_output", "REVISION")
@@ -110,7 +111,7 @@ def specs_from_tools(tools: object) -> list[ToolSpec]:
     """
     if type(tools) is not list and (isinstance(tools, dict) or hasattr(tools, "model_dump") or hasattr(tools, "tools")):
         listing = _plain(tools, "an MCP tools/list result or its tools list")
-        if "tools" not in listing:
+        if "tools" not in listing or sniff_provider(listing) is not None:
             raise wrong("an MCP tools/list result or its tools list", listing)
         tools = listing["tools"]
         prefix: tuple[str, ...] = ("tools",)
@@ -234,7 +235,7 @@ def output_from_result(result: object) -> tuple[ToolOutput, bool]:
     is no tool result, naming what it looks like.
     """
     r = _plain(result, "an MCP tools/call result")
-    if "content" not in r and "structuredContent" not in r:
+    if "content" not in r and "structuredContent" not in r or "role" in r or "type" in r and sniff_provider(r) is not None:
         raise wrong("an MCP tools/call result (content, isError)", r)
     is_error = r.get("isError")
     if is_error is not None and type(is_error) is not bool:
@@ -304,7 +305,7 @@ def _carry(block: JsonDict, known: tuple[str, ...], md: dict[str, Any]) -> None:
 
 
 def result_from_output(output: ToolOutput, *, is_error: bool = False) -> JsonDict:
-    """A :class:`ToolOutput` -> an MCP ``CallToolResult`` dict (``isError`` written when true).
+    """A :class:`ToolOutput` -> an MCP ``CallToolResult`` dict, as the SDK dumps one (``isError`` always written).
 
     Raises :class:`NormalizeError` naming the part MCP has no content block for.
     """
@@ -327,8 +328,7 @@ def result_from_output(output: ToolOutput, *, is_error: bool = False) -> JsonDic
                 _write(part, result)
             except NormalizeError as exc:
                 raise under(exc, label, f"[{n}]") from None
-    if is_error:
-        result["isError"] = True
+    result["isError"] = is_error
     result.setdefault("resultType", "complete")
     return result
 
