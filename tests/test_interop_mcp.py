@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import unittest
 
 from agentkit_core import (
@@ -24,7 +27,10 @@ from agentkit_core import (
     Uri,
 )
 from agentkit_core.interop import mcp
+from tests.capability import needs_processes
 from tests.interop_fixtures import load
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Tools(unittest.TestCase):
@@ -189,6 +195,19 @@ class SdkObjects(unittest.TestCase):
         self.assertEqual(len(mcp.specs_from_tools(listing)), 4)
         self.assertEqual(listing.kw, {"by_alias": True, "exclude_none": True, "mode": "json"})
         self.assertEqual(mcp.output_from_result(Dumps({"content": [{"type": "text", "text": "a"}]}))[0], TextOutput("a"))
+
+
+class Isolation(unittest.TestCase):
+    @needs_processes
+    def test_loaded_only_when_imported(self) -> None:
+        script = (
+            "import sys, agentkit_core\n"
+            "if any(m.startswith('agentkit_core.interop') for m in sys.modules): raise AssertionError('loaded by the package')\n"
+            "from agentkit_core.interop import langchain, mcp, pydantic_ai\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic', 'pydantic_ai', 'langchain_core')))\n"
+        )
+        done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        self.assertEqual((done.returncode, done.stdout.strip()), (0, "[]"), done.stderr)
 
 
 if __name__ == "__main__":
