@@ -12,8 +12,8 @@ import json
 from typing import Any, Callable, Iterable, Mapping
 
 from .. import FinishReason, Item, ItemKind, MetadataMap, NormalizeError
-from .._sniff import noun, sniff_provider
-from .._words import an, describe
+from .._detect import sniff as sniff_provider
+from .._error_text import an, describe, noun
 
 __all__ = (
     "JsonDict", "wrong", "under", "looks_like", "obj", "opt_obj", "text", "opt_text", "listed", "b64decode",

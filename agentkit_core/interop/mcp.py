@@ -73,7 +73,7 @@ from .. import (
     ToolSpec,
     Uri,
 )
-from .._sniff import sniff_provider
+from .._detect import sniff as sniff_provider
 from ._common import JsonDict, b64decode, b64encode, listed, obj, opt_text, text, under, wrong
 
 __all__ = ("specs_from_tools", "tools_from_specs", "output_from_result", "result_from_output", "REVISION")

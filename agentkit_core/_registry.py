@@ -8,20 +8,21 @@ the API can take and give (:class:`Capabilities`): which portable
 effort levels it knows, which part kinds a request can carry and an answer can
 hold, and whether it runs tools on the server.  The settings' refusals read
 it, so a capability is stated once.  Plain data: it imports only the words of its errors
-(``agentkit_core._words``), so reading it loads no projection.
+(``agentkit_core._error_text``), so reading it loads no projection.
 
 Adding a provider
 -----------------
 
-1. Its folder, ``providers/<module>/``: ``__init__.py`` opening with the
-   mapping table and exporting the functions every projection has, beside the
+1. Its folder, ``providers/<module>/``: ``__init__.py`` exporting the
+   functions every projection has (its docstring a summary, a link to its
+   mapping table in ``docs/<module>.md`` and how it keeps the shared rules), beside the
    role modules ``_request``, ``_response``, ``_stream``, ``_keys``, ``_tools``,
    ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
    metadata namespace, whether system instructions go apart, and
-   capabilities, the part kinds as the folder's mapping table gives them.
+   capabilities, the part kinds as its mapping table gives them.
 3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
    detection, the refusals of another provider's body and the command line
    know its bodies.
@@ -50,7 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Tuple, cast
 
-from .._words import wrong_type as _wrong_type
+from ._error_text import wrong_type as _wrong_type
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 
