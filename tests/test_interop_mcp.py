@@ -206,7 +206,7 @@ class Isolation(unittest.TestCase):
             "from agentkit_core.interop import langchain, mcp, pydantic_ai\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic', 'pydantic_ai', 'langchain_core')))\n"
         )
-        done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
         self.assertEqual((done.returncode, done.stdout.strip()), (0, "[]"), done.stderr)
 
 
