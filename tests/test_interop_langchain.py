@@ -63,7 +63,7 @@ class FromMessages(unittest.TestCase):
         self.assertEqual(reasoning, ReasoningPart("A picture.", metadata={"langchain.extras": {"signature": "c2ln"}}))
         self.assertEqual(text.text, "Let me check.")  # type: ignore[union-attr]
         self.assertEqual(call, ToolCallPart(ToolCallId("call_1"), "lookup", {"q": "picture"}))
-        assert isinstance(invalid, ToolCallPart)
+        self.assertIsInstance(invalid, ToolCallPart)
         self.assertEqual((invalid.input, invalid.metadata[INPUT_JSON_KEY], invalid.metadata[INPUT_ERROR_KEY]), (None, "{oops", "bad JSON"))
         self.assertEqual(answer.usage.tokens, TokenUsage(50, 20, reasoning_tokens=5, cached_input_tokens=10))  # type: ignore[union-attr]
         self.assertIs(answer.finish_reason, FinishReason.TOOL_CALL)

@@ -112,7 +112,7 @@ class Results(unittest.TestCase):
     def test_every_block(self) -> None:
         output, is_error = mcp.output_from_result(self.results["mixed"])
         self.assertFalse(is_error)
-        assert isinstance(output, PartsOutput)
+        self.assertIsInstance(output, PartsOutput)
         text, image, audio, link, notes, blob, rest = output.parts
         self.assertEqual(text, TextPart("Here:", metadata={"mcp.annotations": {"audience": ["user"], "priority": 0.5}}))
         self.assertEqual(image, MediaPart(Modality.IMAGE, "image/png", InlineBytes(b"\x89PNG\r\n\x1a\n")))

@@ -72,13 +72,13 @@ class FromMessages(unittest.TestCase):
         ok, failed = self.items[4].parts
         self.assertEqual(ok, ToolResultPart(ToolCallId("call_1"), StructuredOutput({"celsius": 21}), metadata={
             TOOL_NAME_KEY: "get_weather", "pydantic_ai.timestamp": "2025-01-02T03:04:05Z"}))
-        assert isinstance(failed, ToolResultPart)
+        self.assertIsInstance(failed, ToolResultPart)
         self.assertEqual((failed.output, failed.is_error, failed.metadata["pydantic_ai.outcome"]), (TextOutput("unknown zone"), True, "failed"))
         bad = self.items[5].parts[0]
-        assert isinstance(bad, ToolCallPart)
+        self.assertIsInstance(bad, ToolCallPart)
         self.assertEqual((bad.input, bad.metadata[INPUT_JSON_KEY]), (None, '{"zone": '))
         (retry,) = self.items[6].parts
-        assert isinstance(retry, ToolResultPart)
+        self.assertIsInstance(retry, ToolResultPart)
         self.assertEqual((retry.is_error, retry.metadata["pydantic_ai.part_kind"]), (True, "retry-prompt"))
         self.assertEqual(self.items[10].text_content(), "Please answer in one word.")  # a retry addressed to no tool
 

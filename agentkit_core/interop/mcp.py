@@ -74,6 +74,7 @@ from .. import (
     Uri,
 )
 from .._detect import sniff as sniff_provider
+from .._error_text import wrong_type
 from ._common import JsonDict, b64decode, b64encode, listed, obj, opt_text, text, under, wrong
 
 __all__ = ("specs_from_tools", "tools_from_specs", "output_from_result", "result_from_output", "REVISION")
@@ -310,9 +311,9 @@ def result_from_output(output: ToolOutput, *, is_error: bool = False) -> JsonDic
     Raises :class:`NormalizeError` naming the part MCP has no content block for.
     """
     if not isinstance(output, ToolOutput):
-        raise TypeError(f"output: expected a ToolOutput, found {type(output).__name__}")
+        raise wrong_type("result_from_output: output", "a ToolOutput", output)
     if type(is_error) is not bool:
-        raise TypeError(f"is_error: expected a bool, found {type(is_error).__name__}")
+        raise wrong_type("result_from_output: is_error", "True or False", is_error)
     result: JsonDict = {"content": []}
     if isinstance(output, TextOutput):
         result["content"].append({"type": "text", "text": output.text})
