@@ -31,7 +31,7 @@ from ..._for_providers import capabilities, provider_info
 from . import JsonDict
 
 __all__ = ("Row", "key_row", "settings_fields", "settings_from_body", "merge", "checked_native", "checked_settings", "native_conflict", "schema_name",
-           "with_settings", "Conflict", "at", "present", "refuse_conflicts")
+           "with_settings", "Conflict", "at", "present", "both_given", "unstreamed_options", "refuse_conflicts")
 
 
 class Row(NamedTuple):
@@ -259,6 +259,18 @@ def at(body: Mapping[str, Any], *path: str) -> Any:
 def present(value: Any) -> bool:
     """Whether :func:`at` found a field."""
     return value is not _ABSENT
+
+
+def both_given(body: Mapping[str, Any], pairs: Sequence[Conflict]) -> list[Conflict]:
+    """The pairs of ``pairs`` whose two fields ``body`` both holds."""
+    return [c for c in pairs if present(at(body, *c.first)) and present(at(body, *c.second))]
+
+
+def unstreamed_options(body: Mapping[str, Any]) -> list[Conflict]:
+    """``stream_options`` on a request that does not stream (both OpenAI APIs refuse it), as a conflict."""
+    if present(at(body, "stream_options")) and at(body, "stream") is not True:
+        return [Conflict(("stream_options",), ("stream",), "stream_options is only for a streamed request")]
+    return []
 
 
 def _who(owners: Mapping[tuple[str, ...], str], body: Mapping[str, Any], path: tuple[str, ...]) -> str:

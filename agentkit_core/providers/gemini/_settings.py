@@ -29,7 +29,7 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Conflict, Row, at, key_row, present, refuse_conflicts, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, settings_fields, settings_from_body
 
 __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
@@ -60,14 +60,14 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
 
 
 _PAIRS = (
-    ((*_THINKING, "thinkingLevel"), (*_THINKING, "thinkingBudget"), "give one: thinkingLevel (the newer models) or thinkingBudget"),
-    ((*_CONFIG, "responseJsonSchema"), (*_CONFIG, "responseSchema"), "give one schema for the answer"),
+    Conflict((*_THINKING, "thinkingLevel"), (*_THINKING, "thinkingBudget"), "give one: thinkingLevel (the newer models) or thinkingBudget"),
+    Conflict((*_CONFIG, "responseJsonSchema"), (*_CONFIG, "responseSchema"), "give one schema for the answer"),
 )
 
 
 def conflicts(body: JsonDict) -> list[Conflict]:
     """The fields of ``body`` that the Gemini API refuses together (see the module's docstring)."""
-    return [Conflict(a, b, why) for a, b, why in _PAIRS if present(at(body, *a)) and present(at(body, *b))]
+    return both_given(body, _PAIRS)
 
 
 def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:

@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Conflict, Row, at, key_row, present, refuse_conflicts, schema_name, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, at, both_given, key_row, present, refuse_conflicts, unstreamed_options, schema_name, settings_fields, settings_from_body
 
 __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
@@ -68,18 +68,14 @@ def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
     return settings_from_body(body, ROWS)
 
 
-_PAIRS = (
-    (("max_completion_tokens",), ("max_tokens",), "give one: max_tokens is the deprecated spelling of max_completion_tokens"),
-)
+_PAIRS = (Conflict(("max_completion_tokens",), ("max_tokens",), "give one: max_tokens is the deprecated spelling of max_completion_tokens"),)
 
 
 def conflicts(body: JsonDict) -> list[Conflict]:
     """The fields of ``body`` that the API refuses together (see the module's docstring)."""
-    found = [Conflict(a, b, why) for a, b, why in _PAIRS if present(at(body, *a)) and present(at(body, *b))]
+    found = both_given(body, _PAIRS) + unstreamed_options(body)
     if present(at(body, "top_logprobs")) and at(body, "logprobs") is not True:
         found.append(Conflict(("top_logprobs",), ("logprobs",), "top_logprobs needs logprobs: true"))
-    if present(at(body, "stream_options")) and at(body, "stream") is not True:
-        found.append(Conflict(("stream_options",), ("stream",), "stream_options is only for a streamed request"))
     return found
 
 

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Conflict, Row, at, key_row, present, refuse_conflicts, schema_name, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, unstreamed_options, schema_name, settings_fields, settings_from_body
 
 __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
@@ -62,17 +62,12 @@ def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
     return settings_from_body(body, ROWS)
 
 
-_PAIRS = (
-    (("previous_response_id",), ("conversation",), "a turn continues either a stored response or a conversation, not both"),
-)
+_PAIRS = (Conflict(("previous_response_id",), ("conversation",), "a turn continues either a stored response or a conversation, not both"),)
 
 
 def conflicts(body: JsonDict) -> list[Conflict]:
     """The fields of ``body`` that the API refuses together (see the module's docstring)."""
-    found = [Conflict(a, b, why) for a, b, why in _PAIRS if present(at(body, *a)) and present(at(body, *b))]
-    if present(at(body, "stream_options")) and at(body, "stream") is not True:
-        found.append(Conflict(("stream_options",), ("stream",), "stream_options is only for a streamed request"))
-    return found
+    return both_given(body, _PAIRS) + unstreamed_options(body)
 
 
 def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:
