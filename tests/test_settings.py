@@ -1,4 +1,4 @@
-"""``ModelSettings``: checked when made, written into each provider's own fields as the README's table says,
+"""``ModelSettings``: checked when made, written into each provider's own fields as the table in docs/turns.md ("Portable settings") says,
 refused where the API has no field, read back by ``settings_from_request``; native fields, headers and
 Anthropic's ``max_tokens`` as the issue's newcomer met them."""
 
