@@ -163,7 +163,7 @@ _COMMON_SETTINGS = frozenset(("max_tokens", "temperature", "top_p", "reasoning_e
 #: Every part kind: each projection sends all eight (its own reasoning and custom parts, a structured value as text).
 _ALL_KINDS = frozenset(("Text", "Media", "File", "Structured", "Reasoning", "ToolCall", "ToolResult", "Custom"))
 
-#: Every provider API the package projects, in the order the README lists them.
+#: Every provider API the package projects, in the order the documentation lists them.
 PROVIDERS: Tuple[ProviderInfo, ...] = (
     ProviderInfo(
         module="anthropic",

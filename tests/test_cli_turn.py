@@ -129,13 +129,13 @@ class TurnCommandTest(unittest.TestCase):
             json.dump([ToolSpec("get_weather", "The weather now", {"type": "object"}).to_dict()], f)
         with Loopback([sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))]) as server:
             base = [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1", "--base-url", server.url()]
-            done = subprocess.run([*base, "--max-tokens", "300", "--temperature", "0.3", "--stop", "END", "--stop", "FIN",
+            done = subprocess.run([*base, "--max-tokens", "3000", "--temperature", "1", "--stop", "END", "--stop", "FIN",
                                    "--reasoning-budget", "1024", "--output-schema", schema, "--no-parallel-tool-calls", "--tools", tools,
                                    self.path],
                                   capture_output=True, text=True, env=self.env, timeout=120)
             self.assertEqual(done.returncode, 0, done.stderr)
             body = json.loads(server.requests[0].body)
-            self.assertEqual((body["max_tokens"], body["temperature"], body["stop_sequences"]), (300, 0.3, ["END", "FIN"]))
+            self.assertEqual((body["max_tokens"], body["temperature"], body["stop_sequences"]), (3000, 1, ["END", "FIN"]))  # as thinking takes them
             self.assertEqual(body["thinking"], {"type": "enabled", "budget_tokens": 1024})
             self.assertEqual(body["output_config"], {"format": {"type": "json_schema", "schema": {"type": "object"}}})
             self.assertEqual(body["tool_choice"], {"type": "auto", "disable_parallel_tool_use": True})

@@ -424,7 +424,7 @@ class CompleteTest(Loop):
             anthropic.complete(ASK, model="m", base_url=url, settings=LIMIT, transport=plain(), retries=0)
 
     def test_the_readmes_loop_keeps_a_valid_transcript_when_a_stream_is_cut(self) -> None:
-        """The README's agent loop, its first answer cut mid-call: it stops, and what it appended is a valid next request."""
+        """The agent loop of docs/turns.md, its first answer cut mid-call: it stops, and what it appended is a valid next request."""
         raw = recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt")
         events = [e + b"\n\n" for e in raw.split(b"\n\n") if e.strip()]
         calls = [n for n, e in enumerate(events) if b'"id":"call_' in e.replace(b" ", b"")]

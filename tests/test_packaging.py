@@ -158,7 +158,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "_reader", "_durable", "_detect", "_registry", "_for_providers")),
     ("fold and projection protocols", ("fold", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*", "auth", "auth.*")),
-    ("providers", ("providers", "providers.*")),
+    # interop reads other libraries' shapes as the providers read the APIs', beside them (the CLI imports it).
+    ("providers", ("providers", "providers.*", "interop", "interop.*")),
     ("CLI and exports", ("_cli", "_cli.*", "__main__", "otel", "otel.*")),
 )
 
