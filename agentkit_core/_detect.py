@@ -24,7 +24,7 @@ _ANTHROPIC, _CHAT, _RESPONSES, _GEMINI, _BEDROCK = (
     NAMES[m] for m in ("anthropic", "openai_chat", "openai_responses", "gemini", "bedrock")
 )
 #: The providers whose requests both hold ``messages``: a request :func:`sniff` gives one may be the other's.
-MESSAGES_APIS = frozenset(("anthropic", "openai_chat", "bedrock"))
+MESSAGES_APIS = frozenset(("anthropic", "openai_chat"))
 #: The providers whose stream chunks are whole responses (Gemini's): several responses in a row are a stream.
 CHUNKS_ARE_RESPONSES = frozenset(("gemini",))
 

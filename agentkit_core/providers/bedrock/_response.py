@@ -288,5 +288,8 @@ def items_from_response(body: Any) -> list[Item]:
     """
     body = as_native(body, RESPONSE)
     body = {k: v for k, v in body.items() if k != "ResponseMetadata"}  # boto3's own, not the API's
+    if "error" in body and "output" not in body:  # an error body: the turn ended in it
+        rest = {k: v for k, v in body.items() if k != "error"}
+        return [assistant_item(rest, check_response(rest), [], body["error"])]
     message = check_response(body)
     return [assistant_item(body, message, [part_from_block(b) for b in message.get("content") or ()])]
