@@ -84,6 +84,7 @@ from .. import (
     Usage,
     Uri,
 )
+from .._codec import copy_json
 from ._common import (
     SYSTEM_KINDS, JsonDict, b64decode, b64encode, items_checked, iso_of_ms, listed, ms_of_iso, obj, plain, under, wrong,
 )
@@ -359,7 +360,8 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
                 continue
             head = item.metadata.get(_REQUEST)
             if request is None or head is not None:
-                request = {"parts": [], **(head if isinstance(head, dict) else {}), "kind": "request"}
+                fields: JsonDict = copy_json(head) if isinstance(head, dict) else {}  # type: ignore[assignment]
+                request = {"parts": [], **fields, "kind": "request"}
                 out.append(request)
             _write_request(item, request, names)
         except NormalizeError as exc:
@@ -368,7 +370,11 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
 
 
 def _ours(md: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {k[12:]: v for k, v in md.items() if k.startswith(P) and k not in skip}
+    """The ``pydantic_ai.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
+    d = md._data
+    if not d:
+        return {}
+    return {k[12:]: copy_json(v) for k, v in d.items() if k[:12] == P and k not in skip}
 
 
 def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
@@ -402,7 +408,7 @@ def _write_request(item: Item, request: JsonDict, names: dict[str, str]) -> None
             if type(part) is ToolResultPart:
                 parts.append(_write_result(part, names))
             elif type(part) is CustomPart and part.kind.startswith(P) and isinstance(part.value, dict) and "part_kind" in part.value:
-                parts.append(dict(part.value))
+                parts.append(copy_json(part.value))  # type: ignore[arg-type]
             elif not _foreign(part):
                 content.append(_write_content(part))
         except NormalizeError as exc:
@@ -427,7 +433,7 @@ def _write_content(part: Part) -> Any:
             return {"content": part.text, **_ours(md, (_PART_KIND,)), "kind": "text-content"}
         return part.text
     if type(part) is CustomPart and part.kind.startswith(P):
-        return part.value
+        return copy_json(part.value)
     if type(part) is MediaPart or type(part) is FilePart:
         data: DataRef = part.data
         mime = part.mime_type
@@ -455,7 +461,7 @@ def _write_result(part: ToolResultPart, names: dict[str, str]) -> JsonDict:
     if isinstance(output, TextOutput):
         content = output.text
     elif isinstance(output, StructuredOutput):
-        content = output.value
+        content = copy_json(output.value)
     else:
         parts = output.parts if isinstance(output, PartsOutput) else output.files
         content = [_write_content(p) for p in parts if not _foreign(p)]
@@ -498,7 +504,7 @@ def _write_response(item: Item) -> JsonDict:
 
 def _write_usage(usage: Usage) -> JsonDict:
     rest = usage.metadata.get(P + "usage")
-    out: JsonDict = dict(rest) if isinstance(rest, dict) else {}
+    out: JsonDict = copy_json(rest) if isinstance(rest, dict) else {}  # type: ignore[assignment]
     t = usage.tokens
     if t is not None:
         out.update(input_tokens=t.input_tokens, output_tokens=t.output_tokens)
@@ -516,7 +522,7 @@ def _write_response_part(part: Part) -> JsonDict | None:
     if type(part) is ReasoningPart:
         return {"content": part.summary or "", **_ours(md), "part_kind": "thinking"}
     if type(part) is ToolCallPart:
-        args: Any = part.input
+        args: Any = copy_json(part.input)
         text = md.get(P + "args")
         if args is None and type(md.get(INPUT_JSON_KEY)) is str:
             args = md[INPUT_JSON_KEY]
@@ -525,7 +531,7 @@ def _write_response_part(part: Part) -> JsonDict | None:
         return {"tool_name": part.name, "args": args, "tool_call_id": part.id.value, **_ours(md, (P + "args",)), "part_kind": "tool-call"}
     if type(part) is CustomPart:
         if part.kind.startswith(P) and isinstance(part.value, dict):
-            return dict(part.value)
+            return copy_json(part.value)  # type: ignore[return-value]
         return None
     if (type(part) is MediaPart or type(part) is FilePart) and type(part.data) is InlineBytes:
         mime = part.mime_type or "application/octet-stream"
