@@ -141,24 +141,30 @@ def _time(md: dict[str, Any], value: object) -> int | None:
     return ms_of_iso(value)
 
 
+#: Fields at pydantic-ai's defaults, left out (the library restores them when it reads the history back).
+_DEFAULTS: dict[str, Any] = {"state": "complete", "scope": "conversation", "force_download": False}
+_NO = object()
+
+
 def _extras(d: JsonDict, known: tuple[str, ...], md: dict[str, Any]) -> dict[str, Any]:
     for k, v in d.items():
-        if v is not None and k not in known:
+        if v is not None and k not in known and _DEFAULTS.get(k, _NO) != v:
             md[P + k] = v
     return md
 
 
 def _request(m: JsonDict, items: list[Item]) -> None:
     parts = listed(m.get("parts"), "parts", "a list of request parts")
-    head = {k: v for k, v in m.items() if k not in ("parts", "kind", "instructions") and v is not None}
-    made: list[Item] = []
+    head = {k: v for k, v in m.items() if k not in ("parts", "kind", "instructions") and v is not None and _DEFAULTS.get(k, _NO) != v}
+    start = len(items)
+    mark = {_REQUEST: head}  # on the request's first item, so the way back starts a request there
     tool: list[Part] = []
     tool_time: int | None = None
     instructions = m.get("instructions")
     if instructions is not None:
         if type(instructions) is not str:
             raise NormalizeError("expected a string", "instructions")
-        made.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={P + "instructions": True}))
+        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={P + "instructions": True, **mark}))
     for n, part in enumerate(parts):
         try:
             p = obj(part, "", "a request part")
@@ -169,22 +175,19 @@ def _request(m: JsonDict, items: list[Item]) -> None:
                 tool.append(_tool_result(p, pk))
                 continue
             if tool:
-                made.append(Item(ItemKind.TOOL, tool, created_at=tool_time))
+                items.append(Item(ItemKind.TOOL, tool, created_at=tool_time, metadata=mark if len(items) == start else {}))
                 tool = []
-            made.append(_prompt(p, pk))
+            items.append(_prompt(p, pk, mark if len(items) == start else None))
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{n}]") from None
     if tool:
-        made.append(Item(ItemKind.TOOL, tool, created_at=tool_time))
-    if not made:
-        made.append(Item(ItemKind.USER))
-    first = made[0]
-    items.append(first.with_metadata({**first.metadata, _REQUEST: head}))
-    items.extend(made[1:])
+        items.append(Item(ItemKind.TOOL, tool, created_at=tool_time, metadata=mark if len(items) == start else {}))
+    if len(items) == start:
+        items.append(Item(ItemKind.USER, metadata=mark))
 
 
-def _prompt(p: JsonDict, pk: object) -> Item:
-    md: dict[str, Any] = {}
+def _prompt(p: JsonDict, pk: object, mark: dict[str, Any] | None) -> Item:
+    md: dict[str, Any] = {} if mark is None else dict(mark)
     created = _time(md, p.get("timestamp"))
     content = p.get("content")
     if pk == "system-prompt":
@@ -211,7 +214,7 @@ def _prompt(p: JsonDict, pk: object) -> Item:
         return Item(ItemKind.USER, (TextPart(content if type(content) is str else json.dumps(content)),), metadata=md, created_at=created)
     if type(pk) is not str:
         raise wrong("a pydantic-ai request part (part_kind)", p)
-    return Item(ItemKind.USER, (CustomPart(P + pk, value=p),), created_at=created)
+    return Item(ItemKind.USER, (CustomPart(P + pk, value=p),), created_at=created, metadata=md)
 
 
 def _user_content(entry: object) -> Part:
