@@ -45,9 +45,10 @@ _PADDING = "p"
 class _Block:
     """A content block while it streams: what its start said and what its deltas left."""
 
-    __slots__ = ("kind", "start", "text", "json", "signature", "redacted", "unknown")
+    __slots__ = ("kind", "start", "text", "json", "signature", "redacted", "unknown", "pid")
 
-    def __init__(self, kind: str, start: JsonDict) -> None:
+    def __init__(self, kind: str, start: JsonDict, pid: PartId) -> None:
+        self.pid = pid
         self.kind = kind  # "text", "reasoning", "toolUse" or "other"
         self.start = start
         self.text: list[str] = []
@@ -110,10 +111,10 @@ class BedrockStreamDecoder:
             raise NormalizeError(f"expected one event type, found {len(event)} keys")
         kind, payload = next(iter(event.items()))
         payload = json_object(payload, kind, "an event (a JSON object)")
+        if kind == "contentBlockDelta":  # the most frequent first; its padding is never read
+            return self._delta(payload)
         if _PADDING in payload:
             payload = {k: v for k, v in payload.items() if k != _PADDING}
-        if kind == "contentBlockDelta":
-            return self._delta(payload)
         if kind == "contentBlockStart":
             return self._start(payload)
         if kind == "contentBlockStop":
@@ -173,7 +174,7 @@ class BedrockStreamDecoder:
 
     def _open_block(self, index: int, kind: str, start: JsonDict) -> list[Delta]:
         pid = PartId(f"part-{index}")
-        self._open[index] = _Block(kind, start)
+        self._open[index] = _Block(kind, start, pid)
         self._began.append(pid.value)
         deltas: list[Delta] = [BeginPart(pid, _KINDS[kind])]
         if kind == "toolUse":
@@ -200,11 +201,14 @@ class BedrockStreamDecoder:
             kind = "text" if "text" in delta else "reasoning" if "reasoningContent" in delta else "other"
             deltas += self._open_block(index, kind, {"contentBlockDelta": {}} if kind == "other" else {})
             opened = self._open[index]
-        pid = PartId(f"part-{index}")
-        text, use, reasoning = delta.get("text"), delta.get("toolUse"), delta.get("reasoningContent")
-        if set(delta) == {"text"} and isinstance(text, str) and opened.kind == "text":
+        text = delta.get("text")
+        if type(text) is str and len(delta) == 1 and opened.kind == "text":  # the common delta, first
             opened.text.append(text)
-            return deltas + ([AppendText(pid, text)] if text else [])
+            if text:
+                deltas.append(AppendText(opened.pid, text))
+            return deltas
+        pid = opened.pid
+        use, reasoning = delta.get("toolUse"), delta.get("reasoningContent")
         if set(delta) == {"toolUse"} and isinstance(use, dict) and opened.kind == "toolUse":
             fragment = use.get("input", "")
             if not isinstance(fragment, str):
