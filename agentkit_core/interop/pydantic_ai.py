@@ -352,7 +352,7 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     Raises :class:`NormalizeError` naming the item and part pydantic-ai has no place for.
     """
     checked = items_checked(items)
-    names = {c.id.value: c.name for item in checked if item.kind is ItemKind.ASSISTANT for c in item.parts if type(c) is ToolCallPart}
+    names = _Names(checked)
     out: list[JsonDict] = []
     request: JsonDict | None = None
     for n, item in enumerate(checked):
@@ -361,7 +361,7 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
                 request = None
                 out.append(_write_response(item))
                 continue
-            head = item.metadata.get(_REQUEST)
+            head = item.metadata._data.get(_REQUEST)
             if request is None or head is not None:
                 fields: JsonDict = copy_json(head) if isinstance(head, dict) else {}  # type: ignore[assignment]
                 request = {"parts": [], **fields, "kind": "request"}
@@ -372,12 +372,25 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     return out
 
 
-def _ours(md: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+class _Names:
+    """The tool name of each call in the items, looked up only for a result that does not carry its own."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self._items = items
+        self._names: dict[str, str] | None = None
+
+    def of(self, call_id: str) -> str:
+        if self._names is None:
+            self._names = {c.id.value: c.name for i in self._items if i.kind is ItemKind.ASSISTANT for c in i.parts
+                           if type(c) is ToolCallPart}
+        return self._names.get(call_id, "")
+
+
+def _ours(md: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
     """The ``pydantic_ai.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
-    d = md._data
-    if not d:
+    if not md:
         return {}
-    return {k[12:]: copy_json(v) for k, v in d.items() if k[:12] == P and k not in skip}
+    return {k[12:]: copy_json(v) for k, v in md.items() if k[:12] == P and k not in skip}
 
 
 def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
@@ -392,8 +405,8 @@ def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
 _ITEM_SKIP = (_REQUEST, _LIST, _TIMESTAMP, _PART_KIND, P + "instructions")
 
 
-def _write_request(item: Item, request: JsonDict, names: dict[str, str]) -> None:
-    md = item.metadata
+def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
+    md = item.metadata._data
     parts: list[JsonDict] = request["parts"]
     if item.kind in SYSTEM_KINDS:
         if md.get(P + "instructions") is True:
@@ -430,7 +443,9 @@ def _foreign(part: Part) -> bool:
 
 
 def _write_content(part: Part) -> Any:
-    md = part.metadata
+    md = part.metadata._data
+    if not md and type(part) is TextPart:
+        return part.text
     if type(part) is TextPart:
         if md.get(_PART_KIND) == "text-content":
             return {"content": part.text, **_ours(md, (_PART_KIND,)), "kind": "text-content"}
@@ -454,11 +469,11 @@ def _write_content(part: Part) -> Any:
     raise NormalizeError(f"pydantic-ai has no user content for a {type(part).__name__}")
 
 
-def _write_result(part: ToolResultPart, names: dict[str, str]) -> JsonDict:
-    md = part.metadata
+def _write_result(part: ToolResultPart, names: _Names) -> JsonDict:
+    md = part.metadata._data
     name = md.get(TOOL_NAME_KEY)
     if type(name) is not str:
-        name = names.get(part.call_id.value, "")
+        name = names.of(part.call_id.value)
     output = part.output
     content: Any
     if isinstance(output, TextOutput):
@@ -492,7 +507,7 @@ def _write_response(item: Item) -> JsonDict:
             raise under(exc, "parts", f"[{n}]") from None
         if written is not None:
             parts.append(written)
-    md = item.metadata
+    md = item.metadata._data
     out: JsonDict = {"parts": parts, **_ours(md, (_TIMESTAMP,))}
     _stamp(md, item.created_at, out)
     if item.usage is not None:
@@ -506,7 +521,7 @@ def _write_response(item: Item) -> JsonDict:
 
 
 def _write_usage(usage: Usage) -> JsonDict:
-    rest = usage.metadata.get(P + "usage")
+    rest = usage.metadata._data.get(P + "usage")
     out: JsonDict = copy_json(rest) if isinstance(rest, dict) else {}  # type: ignore[assignment]
     t = usage.tokens
     if t is not None:
@@ -519,7 +534,9 @@ def _write_usage(usage: Usage) -> JsonDict:
 
 
 def _write_response_part(part: Part) -> JsonDict | None:
-    md = part.metadata
+    md = part.metadata._data
+    if not md and type(part) is TextPart:
+        return {"content": part.text, "part_kind": "text"}
     if type(part) is TextPart:
         return {"content": part.text, **_ours(md), "part_kind": "text"}
     if type(part) is ReasoningPart:
