@@ -21,8 +21,9 @@ Adding a provider
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
-   metadata namespace, whether system instructions go apart, and
-   capabilities, the part kinds as its mapping table gives them.
+   metadata namespace, whether system instructions go apart, its
+   ``stream_format`` (a key of :data:`STREAM_FORMATS`), and capabilities: the
+   part kinds as its mapping table gives them, its ``tool_modes``, ``call_ids``.
 3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
    detection, the refusals of another provider's body and the command line
    know its bodies.
