@@ -132,6 +132,9 @@ class ProviderInfo:
     """How its streams are framed, a key of :data:`STREAM_FORMATS`: ``"sse"`` (server-sent events),
     ``"aws-eventstream"`` (AWS's binary event stream: Bedrock), ``"ndjson"`` (newline-delimited JSON, for a later
     provider).  The request's ``Accept`` header, the turn driver and the tests' loopback servers read it."""
+    signed_by: str = ""
+    """The credentials that stand in for a key when none is set (``"aws"``: AWS's credential chain, which
+    ``http_request`` signs with), ``""`` for an API that takes a key only.  The command line reads it."""
 
     def __post_init__(self) -> None:
         if self.stream_format not in STREAM_FORMATS:
@@ -271,6 +274,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             call_ids=True,
         ),
         stream_format="aws-eventstream",
+        signed_by="aws",
     ),
 )
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import PROVIDERS
+from .._registry import PROVIDERS, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
@@ -130,12 +130,21 @@ def _tool(entry: Any, path: str, n: int) -> Any:
     return entry
 
 
+#: What else stands in for a key, by a row's ``signed_by``, as the error says it.
+_OR_SIGNED = {"aws": ", or AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials)"}
+
+
 def _key(provider: str, base_url: str | None) -> str | None:
     for name in KEYS[provider]:
         if os.environ.get(name):
             return os.environ[name]
+    if provider_info(provider).signed_by == "aws":
+        from ..auth.aws import credentials_from_environment
+
+        if credentials_from_environment() is not None:
+            return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key (or give --base-url for a server that needs none)")
+        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key{_OR_SIGNED.get(provider_info(provider).signed_by, '')} (or give --base-url for a server that needs none)")
     return None
 
 
