@@ -119,6 +119,18 @@ class Requests(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "no 'none' choice"):
             bedrock.request_from_items(ASK, tools=[ToolSpec("f")], tool_choice=ToolChoice.none())
 
+    def test_roles_alternate(self) -> None:
+        from agentkit_core import TextOutput, ToolCallId, ToolResultPart
+
+        call = ToolCallPart(ToolCallId("tooluse_1"), "f", {})
+        items = [*ASK, Item(ItemKind.ASSISTANT, [call]), Item(ItemKind.TOOL, [ToolResultPart(call.id, TextOutput("18 C"))]),
+                 Item.text(ItemKind.USER, "And tomorrow?")]
+        messages = bedrock.request_from_items(items)["messages"]
+        self.assertEqual([m["role"] for m in messages], ["user", "assistant", "user"])
+        self.assertEqual(messages[2]["content"], [{"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "18 C"}]}},
+                                                  {"text": "And tomorrow?"}])
+        self.assertEqual(json.loads(bedrock.http_request(items, model="m", api_key="k" * 12).body)["messages"], messages)
+
     def test_credentials_and_region_from_the_environment(self) -> None:
         env = {**NO_AWS, "AWS_ACCESS_KEY_ID": "AKIDFROMENV", "AWS_SECRET_ACCESS_KEY": "secret-from-env", "AWS_REGION": "eu-central-1"}
         with mock.patch.dict(os.environ, env, clear=True):

@@ -237,14 +237,20 @@ class Build:
             return  # Converse refuses an empty message (foreign reasoning alone, blank text)
         message: JsonDict = {"role": "assistant" if item.kind is ItemKind.ASSISTANT else "user", "content": content}
         message.update(metadata_to_fields(item.metadata, MESSAGE_NS))
+        last = self.messages[-1] if self.messages else None
+        if last is not None and last["role"] == message["role"] and set(last) == set(message) == {"role", "content"}:
+            # Converse wants the roles to alternate: a user's text after tool results joins their message
+            self.messages[-1] = {"role": last["role"], "content": [*last["content"], *content]}
+            return
         self.messages.append(message)
 
     def take_final(self) -> list[JsonDict]:
-        out, self.messages = self.messages, []
+        # the last message stays open: the next item may join it (same role)
+        out, self.messages = self.messages[:-1], self.messages[-1:]
         return out
 
     def rest(self) -> list[JsonDict]:
-        return []
+        return list(self.messages)
 
     def fields(self, messages: object, count: int) -> JsonDict:
         body: JsonDict = {"messages": messages}
