@@ -28,7 +28,7 @@ from agentkit_core import (
 from agentkit_core.providers import anthropic
 from tests import recorded
 from tests.capability import can_serve_loopback, can_spawn_process
-from tests.loopback import Loopback, json_reply, sse_reply
+from tests.loopback import Loopback, eventstream_reply, json_reply, sse_reply
 from tests.test_http import KEY
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -51,6 +51,27 @@ class TurnCommandTest(unittest.TestCase):
     def command(self, server: Loopback, *extra: str) -> list[str]:
         return [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1",
                 "--base-url", server.url(), "--set", "max_tokens=256", *extra, self.path]
+
+    def test_a_bedrock_turn_signed_with_aws_credentials(self) -> None:
+        env = {k: v for k, v in self.env.items() if not k.startswith("AWS_")}
+        env.update(AWS_ACCESS_KEY_ID="AKIDCLITEST", AWS_SECRET_ACCESS_KEY="cli-secret-0123456789", AWS_REGION="us-west-2",
+                   AWS_SHARED_CREDENTIALS_FILE=os.devnull, AWS_CONFIG_FILE=os.devnull)
+        raw = recorded.raw("bedrock", "converse_stream.text.eventstream")
+        with Loopback([eventstream_reply(raw)]) as server:
+            command = [sys.executable, "-m", "agentkit_core", "turn", "--provider", "bedrock", "--model", "us.amazon.nova-micro-v1:0",
+                       "--base-url", server.url(), self.path]
+            done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            received = server.requests[0]
+            self.assertEqual(received.path, "/model/us.amazon.nova-micro-v1%3A0/converse-stream")
+            self.assertIn("Credential=AKIDCLITEST/", received.headers["authorization"])
+            self.assertIn("/us-west-2/bedrock/aws4_request", received.headers["authorization"])
+        self.assertEqual(load_items(self.path), self.start + recorded.items("bedrock", "converse_stream.text.eventstream"))
+        self.assertNotIn("cli-secret", done.stderr + done.stdout)
+        del env["AWS_ACCESS_KEY_ID"]
+        refused = subprocess.run(command[:-3] + [self.path], capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn("AWS_BEARER_TOKEN_BEDROCK to the API key, or AWS credentials", refused.stderr)
 
     def test_a_turn_is_streamed_and_appended(self) -> None:
         tools = os.path.join(os.path.dirname(self.path), "tools.json")

@@ -2,7 +2,8 @@
 
 ``python -m agentkit_core turn --provider anthropic --model M transcript.jsonl``
 (or ``agentkit-core turn ...``, the console script) does one turn with the
-provider's ``complete`` (``--base-url``, ``--tools FILE``; the portable settings as ``--max-tokens``, ``--temperature``,
+provider's ``complete`` (``--base-url``, ``--tools FILE``, ToolSpec objects, MCP tools or native ones; the portable
+settings as ``--max-tokens``, ``--temperature``,
 ``--top-p``, ``--stop``, ``--seed``, ``--reasoning-effort``,
 ``--reasoning-budget``, ``--output-schema FILE``, ``--[no-]parallel-tool-calls``;
 native fields as ``--set name=value``, the value read as JSON when it is
@@ -24,10 +25,11 @@ the request is built and appended to the file with the answer, so a call
 that fails before the answer streams leaves the file as it was and the same
 command can be run again.
 
-``--tools FILE`` is a JSON list; each entry is recognised by its shape (see
-:func:`_tool`): a :class:`~agentkit_core.ToolSpec` in its wire form (``name``
-and ``input_schema``, no ``type``; ``description``, ``annotations`` or any of
-the five hints, and ``metadata`` may be left out), else a native tool of the
+``--tools FILE`` is a JSON list (or an MCP ``tools/list`` result); each entry
+is recognised by its shape (see :func:`_tool`): an MCP tool (``inputSchema``),
+a :class:`~agentkit_core.ToolSpec` in its wire form (``name`` and
+``input_schema``, no ``type``; ``description``, ``annotations`` or any of the
+five hints, and ``metadata`` may be left out), else a native tool of the
 provider, sent as it is.
 
 * Ctrl-C interrupts the read at once: the turn is closed as ``CANCELLED``
@@ -54,7 +56,7 @@ from typing import Any
 
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import PROVIDERS
+from .._registry import PROVIDERS, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
@@ -76,8 +78,8 @@ def add_parser(commands: Any) -> None:
                       help=f"the API: {', '.join(KEYS)}")
     turn.add_argument("--model", required=True, help="the model name")
     turn.add_argument("--base-url", help="another endpoint than the provider's (a gateway, a local server)")
-    turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects (optional fields may be left out) "
-                      "or the provider's native tools")
+    turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects (optional fields may be left out), "
+                      "MCP tools (or a tools/list result) or the provider's native tools")
     turn.add_argument("--say", metavar="TEXT", help="add a user message before sending ('-': read it from standard input)")
     turn.add_argument("--result", action="append", default=[], metavar="CALL_ID=TEXT",
                       help="answer the unanswered tool call CALL_ID with TEXT before sending; repeatable")
@@ -122,6 +124,8 @@ def _tools(path: str | None) -> list[Any]:
             declared = json.load(f)
     except (OSError, ValueError) as exc:
         raise CliError(f"--tools {path}: {exc}") from None
+    if isinstance(declared, dict) and isinstance(declared.get("tools"), list):  # an MCP tools/list result
+        declared = declared["tools"]
     if not isinstance(declared, list):
         raise CliError(f"--tools {path}: expected a JSON list of tools")
     return [_tool(entry, path, n) for n, entry in enumerate(declared)]
@@ -135,14 +139,21 @@ _HINTS = ("read_only_hint", "destructive_hint", "idempotent_hint", "needs_approv
 def _tool(entry: Any, path: str, n: int) -> Any:
     """One ``--tools`` entry, recognised by its shape.
 
+    * an MCP tool: ``name`` and ``inputSchema``, no ``type`` (read by
+      :mod:`agentkit_core.interop.mcp`);
     * a ToolSpec's wire form: ``name`` and ``input_schema``, no ``type`` (a
       native tool's tag); the optional fields (``description``, ``annotations``
       or any of its hints, ``metadata``, ``output_schema``) may be left out;
-    * (the place for further shapes, each a test on the entry and a reader:
-      MCP's tool list, ``name`` and ``inputSchema``, is the interop module's);
     * anything else is a native tool of the provider, sent as it is (the
       provider module refuses what its API cannot take).
     """
+    if isinstance(entry, dict) and "inputSchema" in entry and "type" not in entry:  # MCP's: never a native tool
+        from ..interop.mcp import specs_from_tools
+
+        try:
+            return specs_from_tools([entry])[0]
+        except ValueError as exc:
+            raise CliError(f"--tools {path}: [{n}]: {exc}") from None
     if isinstance(entry, dict) and "input_schema" in entry and "type" not in entry:
         from ..toolspec import ToolSpec
 
@@ -195,12 +206,21 @@ def _results(items: list[Item], answers: list[str], failures: list[str]) -> list
     return [Item(ItemKind.TOOL, parts)]
 
 
+#: What else stands in for a key, by a row's ``signed_by``, as the error says it.
+_OR_SIGNED = {"aws": ", or AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials)"}
+
+
 def _key(provider: str, base_url: str | None) -> str | None:
     for name in KEYS[provider]:
         if os.environ.get(name):
             return os.environ[name]
+    if provider_info(provider).signed_by == "aws":
+        from ..auth.aws import credentials_from_environment
+
+        if credentials_from_environment() is not None:
+            return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key (or give --base-url for a server that needs none)")
+        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key{_OR_SIGNED.get(provider_info(provider).signed_by, '')} (or give --base-url for a server that needs none)")
     return None
 
 

@@ -39,6 +39,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
+from ..._for_providers import PROVIDERS
 from .._common import JsonDict, b64decode, b64encode, bare, metadata_to_fields, fields_to_metadata, checked_list, copy_json, dumps, json_object
 from .._common import output_text
 from .._common import name_results, parse_data_url, wrong
@@ -52,7 +53,7 @@ from .._common.settings import with_settings
 from ._settings import checked_body, fields_of, with_choice_type
 
 #: Namespaces of the other providers' custom parts, which the encoder drops.
-_FOREIGN = ("openai.", "gemini.")
+_FOREIGN = tuple(row.namespace for row in PROVIDERS if row.namespace != NS)
 #: Documents besides ``text/*`` that are text.
 _TEXT_TYPES = ("application/json", "application/xml")
 #: Media types clients write for one the API names otherwise.
