@@ -128,5 +128,34 @@ class BackAgain(unittest.TestCase):
         self.assertEqual((item.parts, item.metadata["langchain.when"]), ((TextPart("hi"),), "AA=="))
 
 
+class Copies(unittest.TestCase):
+    def test_what_is_written_shares_nothing_with_the_items(self) -> None:
+        from agentkit_core.interop import mcp, pydantic_ai
+
+        for name, module in (("langchain.json", lc), ("pydantic_ai.json", pydantic_ai)):
+            with self.subTest(name):
+                items = module.items_from_messages(load(name))
+                before = [i.to_dict() for i in items]
+                written = module.messages_from_items(items)
+                _scribble(written)
+                self.assertEqual([i.to_dict() for i in items], before)
+        specs = mcp.specs_from_tools(load("mcp.json")["tools_list"])
+        before = [s.to_dict() for s in specs]
+        _scribble(mcp.tools_from_specs(specs))
+        self.assertEqual([s.to_dict() for s in specs], before)
+
+
+def _scribble(value: object) -> None:
+    """Change every dict and list inside ``value``."""
+    if isinstance(value, dict):
+        for v in list(value.values()):
+            _scribble(v)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for v in list(value):
+            _scribble(v)
+        value.append("scribbled")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -36,6 +36,10 @@ SHARED_FUNCTIONS = (
 #: A provider's own public functions beyond SHARED_FUNCTIONS, with why only it has them (its decoder class and
 #: constants aside).  An extra here must not be something every API could have: that goes in SHARED_FUNCTIONS.
 PROVIDER_EXTRAS: dict[str, dict[str, str]] = {
+    "bedrock": {
+        "events_from_eventstream": "Bedrock streams in AWS's binary event stream, not server-sent events: this reads "
+                                   "its frames as events_from_sse reads the others' bodies",
+    },
     "openai_chat": {
         "items_from_messages": "a Chat request's transcript is a bare list of messages people keep as it is; "
                                "the other APIs' requests hold theirs beside fields (system, tools) that belong to it",

@@ -165,6 +165,20 @@ def ms_of_iso(value: object) -> int | None:
     """Milliseconds since the epoch of an ISO 8601 time (``2025-01-02T03:04:05Z``; no zone is UTC); ``None`` if it is none."""
     if type(value) is not str:
         return None
+    try:
+        return _SEEN[value]
+    except KeyError:
+        pass
+    if len(_SEEN) > 4096:  # a history's parts share their times: a small memo, never a growing one
+        _SEEN.clear()
+    ms = _SEEN[value] = _ms_of_iso(value)
+    return ms
+
+
+_SEEN: dict[str, int | None] = {}
+
+
+def _ms_of_iso(value: str) -> int | None:
     from datetime import datetime, timedelta, timezone
 
     try:

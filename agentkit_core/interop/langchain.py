@@ -82,6 +82,7 @@ from .. import (
     Usage,
     Uri,
 )
+from .._codec import copy_json
 from ._common import SYSTEM_KINDS, JsonDict, b64decode, b64encode, finish_from, items_checked, listed, obj, plain, under, wrong
 
 __all__ = ("items_from_messages", "messages_from_items")
@@ -364,38 +365,46 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
 
 
 def _ours(md: Any, skip: frozenset[str]) -> dict[str, Any]:
-    return {k[10:]: v for k, v in md.items() if k.startswith(L) and k[10:] not in skip}
+    """The ``langchain.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
+    d = md._data
+    if not d:
+        return {}
+    return {k[10:]: copy_json(v) for k, v in d.items() if k[:10] == L and k[10:] not in skip}
 
 
 _ITEM_SKIP = frozenset(("type", "role", "list", "additional_kwargs", "response_metadata", "name", "usage_metadata"))
 
 
 def _base(item: Item, t: str, content: Any, kwargs: JsonDict | None = None) -> JsonDict:
-    md = item.metadata
+    md = item.metadata._data
+    mid = item.id
+    if not md:
+        return {"content": content, "additional_kwargs": kwargs or {}, "response_metadata": {}, "type": t, "name": None,
+                "id": None if mid is None else mid.value}
     given = md.get(L + "additional_kwargs")
     data: JsonDict = {
         "content": content,
-        "additional_kwargs": {**(given if isinstance(given, dict) else {}), **(kwargs or {})},
+        "additional_kwargs": {**(_dict(given)), **(kwargs or {})},
         "response_metadata": _dict(md.get(L + "response_metadata")),
         "type": t,
         "name": md.get(L + "name"),
-        "id": None if item.id is None else item.id.value,
+        "id": None if mid is None else mid.value,
     }
-    data.update(_ours(md, _ITEM_SKIP))
+    data.update(_ours(item.metadata, _ITEM_SKIP))
     return data
 
 
 def _dict(value: object) -> JsonDict:
-    return dict(value) if isinstance(value, dict) else {}
+    return copy_json(value) if type(value) is dict else {}  # type: ignore[return-value]
 
 
 def _write(item: Item) -> list[JsonDict]:
-    md = item.metadata
+    md = item.metadata._data
     t = md.get(L + "type")
     if item.kind is ItemKind.TOOL or t == "function":
         return _write_results(item)
     if len(item.parts) == 1 and type(item.parts[0]) is CustomPart and item.parts[0].kind == L + "message":
-        return [item.parts[0].value]  # type: ignore[list-item]
+        return [copy_json(item.parts[0].value)]  # type: ignore[list-item]
     content: list[Any] = []
     calls: list[JsonDict] = []
     invalid: list[JsonDict] = []
@@ -444,13 +453,13 @@ def _write_call(part: ToolCallPart, calls: list[JsonDict], invalid: list[JsonDic
     md = part.metadata
     native = md.get(L + "invalid_tool_call")
     if isinstance(native, dict):
-        invalid.append(dict(native))
+        invalid.append(_dict(native))
         return
     if part.input is None and type(md.get(INPUT_JSON_KEY)) is str:
         invalid.append({"type": "invalid_tool_call", "id": part.id.value, "name": part.name, "args": md[INPUT_JSON_KEY],
                         "error": md.get(INPUT_ERROR_KEY)})
         return
-    args = part.input if isinstance(part.input, dict) else {"input": part.input}
+    args = copy_json(part.input) if isinstance(part.input, dict) else {"input": copy_json(part.input)}
     call = {"name": part.name, "args": args, "id": None if md.get(L + "no_id") is True else part.id.value, "type": "tool_call"}
     call.update(_ours(md, frozenset(("no_id",))))
     calls.append(call)
@@ -458,6 +467,8 @@ def _write_call(part: ToolCallPart, calls: list[JsonDict], invalid: list[JsonDic
 
 def _write_block(part: Part) -> Any:
     md = part.metadata
+    if type(part) is TextPart and not md._data:
+        return part.text
     extra = _ours(md, frozenset(("type", "image_url_text")))
     t = md.get(L + "type")
     if type(part) is TextPart:
@@ -469,7 +480,7 @@ def _write_block(part: Part) -> Any:
             block[key] = part.summary
         return {**block, **extra}
     if type(part) is CustomPart and part.kind.startswith(L):
-        return part.value
+        return copy_json(part.value)
     if type(part) is MediaPart and t == "image_url":
         return _write_image_url(part, md)
     if type(part) is MediaPart or type(part) is FilePart:
@@ -533,7 +544,7 @@ def _write_results(item: Item) -> list[JsonDict]:
             data["name"] = data["name"] or part.call_id.value
         else:
             data["tool_call_id"] = part.call_id.value
-            data["artifact"] = md.get(L + "artifact")
+            data["artifact"] = copy_json(md.get(L + "artifact"))
             status = md.get(L + "status")
             data["status"] = status if type(status) is str else "error" if part.is_error else "success"
         out.append({"type": data["type"], "data": data})
@@ -541,8 +552,7 @@ def _write_results(item: Item) -> list[JsonDict]:
 
 
 def _write_usage(usage: Usage) -> JsonDict:
-    native = usage.metadata.get(L + "usage_metadata")
-    out: JsonDict = dict(native) if isinstance(native, dict) else {}
+    out = _dict(usage.metadata.get(L + "usage_metadata"))
     t = usage.tokens
     if t is None:
         return out

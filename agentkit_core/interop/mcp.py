@@ -73,6 +73,7 @@ from .. import (
     ToolSpec,
     Uri,
 )
+from .._codec import copy_json
 from .._detect import sniff as sniff_provider
 from .._error_text import wrong_type
 from ._common import JsonDict, b64decode, b64encode, listed, obj, opt_text, text, under, wrong
@@ -193,15 +194,15 @@ def _tool(spec: ToolSpec) -> JsonDict:
     tool: JsonDict = {"name": spec.name}
     for k, v in md.items():
         if k.startswith("mcp.") and k not in ("mcp.annotations", "mcp._meta"):
-            tool[k[4:]] = v
+            tool[k[4:]] = copy_json(v)
     if spec.description:
         tool["description"] = spec.description
     schema = spec.input_schema
-    tool["inputSchema"] = schema if isinstance(schema, dict) else {"type": "object", "properties": {}}
+    tool["inputSchema"] = copy_json(schema) if isinstance(schema, dict) else {"type": "object", "properties": {}}
     if spec.output_schema is not None:
-        tool["outputSchema"] = spec.output_schema
+        tool["outputSchema"] = copy_json(spec.output_schema)
     given = md.get("mcp.annotations")
-    annotations = dict(given) if isinstance(given, dict) else {}
+    annotations: JsonDict = copy_json(given) if isinstance(given, dict) else {}  # type: ignore[assignment]
     wanted = {h: getattr(spec.annotations, attr) for h, attr in _HINTS}
     implied = _hints_of(annotations)
     for native, attr in _HINTS:  # only what MCP's defaults would not say (an absent destructiveHint means true)
@@ -210,11 +211,11 @@ def _tool(spec: ToolSpec) -> JsonDict:
     if annotations:
         tool["annotations"] = annotations
     given_meta = md.get("mcp._meta")
-    meta: JsonDict = dict(given_meta) if isinstance(given_meta, dict) else {}
+    meta: JsonDict = copy_json(given_meta) if isinstance(given_meta, dict) else {}  # type: ignore[assignment]
     for hint in _OWN_HINTS:
         if getattr(spec.annotations, hint):
             meta["agentkit/" + hint] = True
-    others = {k: v for k, v in md.items() if not k.startswith("mcp.")}
+    others = {k: copy_json(v) for k, v in md.items() if not k.startswith("mcp.")}
     if others:
         meta[_AGENTKIT_META] = others
     if meta:
@@ -319,7 +320,7 @@ def result_from_output(output: ToolOutput, *, is_error: bool = False) -> JsonDic
         result["content"].append({"type": "text", "text": output.text})
     elif isinstance(output, StructuredOutput):
         result["content"].append({"type": "text", "text": json.dumps(output.value)})
-        result["structuredContent"] = output.value
+        result["structuredContent"] = copy_json(output.value)
     else:
         assert isinstance(output, (PartsOutput, FilesOutput))
         parts = output.parts if isinstance(output, PartsOutput) else output.files
@@ -349,11 +350,11 @@ def _write(part: Part, result: JsonDict) -> None:
         else:
             if md.get(_STRUCTURED_KEY) is not True:
                 content.append({"type": "text", "text": json.dumps(part.value)})
-            result["structuredContent"] = part.value
+            result["structuredContent"] = copy_json(part.value)
     elif isinstance(part, CustomPart) and part.kind == "mcp.result" and isinstance(part.value, dict):
-        result.update({k: v for k, v in part.value.items() if k != "content"})
+        result.update({k: copy_json(v) for k, v in part.value.items() if k != "content"})
     elif isinstance(part, CustomPart) and part.kind.startswith("mcp.") and isinstance(part.value, dict):
-        content.append(dict(part.value))
+        content.append(copy_json(part.value))  # type: ignore[arg-type]
     else:
         raise NormalizeError(f"MCP has no content block for a {type(part).__name__}{_kind(part)}")
 
@@ -365,7 +366,7 @@ def _kind(part: Part) -> str:
 def _with(md: Any, block: JsonDict) -> JsonDict:
     for k, v in md.items():
         if k.startswith("mcp.") and k not in ("mcp.uri", _STRUCTURED_KEY) and not k.startswith("mcp.resource."):
-            block.setdefault(k[4:], v)
+            block.setdefault(k[4:], copy_json(v))
     return block
 
 
@@ -411,7 +412,7 @@ def _file(part: FilePart) -> JsonDict:
         resource["blob"] = b64encode(data.value)
     for k, v in md.items():
         if k.startswith("mcp.resource."):
-            resource[k[13:]] = v
+            resource[k[13:]] = copy_json(v)
     return _with(md, {"type": "resource", "resource": resource})
 
 

@@ -84,6 +84,7 @@ from .. import (
     Usage,
     Uri,
 )
+from .._codec import copy_json
 from ._common import (
     SYSTEM_KINDS, JsonDict, b64decode, b64encode, items_checked, iso_of_ms, listed, ms_of_iso, obj, plain, under, wrong,
 )
@@ -140,24 +141,30 @@ def _time(md: dict[str, Any], value: object) -> int | None:
     return ms_of_iso(value)
 
 
+#: Fields at pydantic-ai's defaults, left out (the library restores them when it reads the history back).
+_DEFAULTS: dict[str, Any] = {"state": "complete", "scope": "conversation", "force_download": False}
+_NO = object()
+
+
 def _extras(d: JsonDict, known: tuple[str, ...], md: dict[str, Any]) -> dict[str, Any]:
     for k, v in d.items():
-        if v is not None and k not in known:
+        if v is not None and k not in known and _DEFAULTS.get(k, _NO) != v:
             md[P + k] = v
     return md
 
 
 def _request(m: JsonDict, items: list[Item]) -> None:
     parts = listed(m.get("parts"), "parts", "a list of request parts")
-    head = {k: v for k, v in m.items() if k not in ("parts", "kind", "instructions") and v is not None}
-    made: list[Item] = []
+    head = {k: v for k, v in m.items() if k not in ("parts", "kind", "instructions") and v is not None and _DEFAULTS.get(k, _NO) != v}
+    start = len(items)
+    mark = {_REQUEST: head}  # on the request's first item, so the way back starts a request there
     tool: list[Part] = []
     tool_time: int | None = None
     instructions = m.get("instructions")
     if instructions is not None:
         if type(instructions) is not str:
             raise NormalizeError("expected a string", "instructions")
-        made.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={P + "instructions": True}))
+        items.append(Item(ItemKind.SYSTEM, (TextPart(instructions),), metadata={P + "instructions": True, **mark}))
     for n, part in enumerate(parts):
         try:
             p = obj(part, "", "a request part")
@@ -168,22 +175,19 @@ def _request(m: JsonDict, items: list[Item]) -> None:
                 tool.append(_tool_result(p, pk))
                 continue
             if tool:
-                made.append(Item(ItemKind.TOOL, tool, created_at=tool_time))
+                items.append(Item(ItemKind.TOOL, tool, created_at=tool_time, metadata=mark if len(items) == start else {}))
                 tool = []
-            made.append(_prompt(p, pk))
+            items.append(_prompt(p, pk, mark if len(items) == start else None))
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{n}]") from None
     if tool:
-        made.append(Item(ItemKind.TOOL, tool, created_at=tool_time))
-    if not made:
-        made.append(Item(ItemKind.USER))
-    first = made[0]
-    items.append(first.with_metadata({**first.metadata, _REQUEST: head}))
-    items.extend(made[1:])
+        items.append(Item(ItemKind.TOOL, tool, created_at=tool_time, metadata=mark if len(items) == start else {}))
+    if len(items) == start:
+        items.append(Item(ItemKind.USER, metadata=mark))
 
 
-def _prompt(p: JsonDict, pk: object) -> Item:
-    md: dict[str, Any] = {}
+def _prompt(p: JsonDict, pk: object, mark: dict[str, Any] | None) -> Item:
+    md: dict[str, Any] = {} if mark is None else dict(mark)
     created = _time(md, p.get("timestamp"))
     content = p.get("content")
     if pk == "system-prompt":
@@ -210,7 +214,7 @@ def _prompt(p: JsonDict, pk: object) -> Item:
         return Item(ItemKind.USER, (TextPart(content if type(content) is str else json.dumps(content)),), metadata=md, created_at=created)
     if type(pk) is not str:
         raise wrong("a pydantic-ai request part (part_kind)", p)
-    return Item(ItemKind.USER, (CustomPart(P + pk, value=p),), created_at=created)
+    return Item(ItemKind.USER, (CustomPart(P + pk, value=p),), created_at=created, metadata=md)
 
 
 def _user_content(entry: object) -> Part:
@@ -348,7 +352,7 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     Raises :class:`NormalizeError` naming the item and part pydantic-ai has no place for.
     """
     checked = items_checked(items)
-    names = {c.id.value: c.name for item in checked if item.kind is ItemKind.ASSISTANT for c in item.parts if type(c) is ToolCallPart}
+    names = _Names(checked)
     out: list[JsonDict] = []
     request: JsonDict | None = None
     for n, item in enumerate(checked):
@@ -357,9 +361,10 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
                 request = None
                 out.append(_write_response(item))
                 continue
-            head = item.metadata.get(_REQUEST)
+            head = item.metadata._data.get(_REQUEST)
             if request is None or head is not None:
-                request = {"parts": [], **(head if isinstance(head, dict) else {}), "kind": "request"}
+                fields: JsonDict = copy_json(head) if isinstance(head, dict) else {}  # type: ignore[assignment]
+                request = {"parts": [], **fields, "kind": "request"}
                 out.append(request)
             _write_request(item, request, names)
         except NormalizeError as exc:
@@ -367,8 +372,25 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     return out
 
 
-def _ours(md: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {k[12:]: v for k, v in md.items() if k.startswith(P) and k not in skip}
+class _Names:
+    """The tool name of each call in the items, looked up only for a result that does not carry its own."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self._items = items
+        self._names: dict[str, str] | None = None
+
+    def of(self, call_id: str) -> str:
+        if self._names is None:
+            self._names = {c.id.value: c.name for i in self._items if i.kind is ItemKind.ASSISTANT for c in i.parts
+                           if type(c) is ToolCallPart}
+        return self._names.get(call_id, "")
+
+
+def _ours(md: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The ``pydantic_ai.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
+    if not md:
+        return {}
+    return {k[12:]: copy_json(v) for k, v in md.items() if k[:12] == P and k not in skip}
 
 
 def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
@@ -383,8 +405,8 @@ def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
 _ITEM_SKIP = (_REQUEST, _LIST, _TIMESTAMP, _PART_KIND, P + "instructions")
 
 
-def _write_request(item: Item, request: JsonDict, names: dict[str, str]) -> None:
-    md = item.metadata
+def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
+    md = item.metadata._data
     parts: list[JsonDict] = request["parts"]
     if item.kind in SYSTEM_KINDS:
         if md.get(P + "instructions") is True:
@@ -402,7 +424,7 @@ def _write_request(item: Item, request: JsonDict, names: dict[str, str]) -> None
             if type(part) is ToolResultPart:
                 parts.append(_write_result(part, names))
             elif type(part) is CustomPart and part.kind.startswith(P) and isinstance(part.value, dict) and "part_kind" in part.value:
-                parts.append(dict(part.value))
+                parts.append(copy_json(part.value))  # type: ignore[arg-type]
             elif not _foreign(part):
                 content.append(_write_content(part))
         except NormalizeError as exc:
@@ -421,13 +443,15 @@ def _foreign(part: Part) -> bool:
 
 
 def _write_content(part: Part) -> Any:
-    md = part.metadata
+    md = part.metadata._data
+    if not md and type(part) is TextPart:
+        return part.text
     if type(part) is TextPart:
         if md.get(_PART_KIND) == "text-content":
             return {"content": part.text, **_ours(md, (_PART_KIND,)), "kind": "text-content"}
         return part.text
     if type(part) is CustomPart and part.kind.startswith(P):
-        return part.value
+        return copy_json(part.value)
     if type(part) is MediaPart or type(part) is FilePart:
         data: DataRef = part.data
         mime = part.mime_type
@@ -445,17 +469,17 @@ def _write_content(part: Part) -> Any:
     raise NormalizeError(f"pydantic-ai has no user content for a {type(part).__name__}")
 
 
-def _write_result(part: ToolResultPart, names: dict[str, str]) -> JsonDict:
-    md = part.metadata
+def _write_result(part: ToolResultPart, names: _Names) -> JsonDict:
+    md = part.metadata._data
     name = md.get(TOOL_NAME_KEY)
     if type(name) is not str:
-        name = names.get(part.call_id.value, "")
+        name = names.of(part.call_id.value)
     output = part.output
     content: Any
     if isinstance(output, TextOutput):
         content = output.text
     elif isinstance(output, StructuredOutput):
-        content = output.value
+        content = copy_json(output.value)
     else:
         parts = output.parts if isinstance(output, PartsOutput) else output.files
         content = [_write_content(p) for p in parts if not _foreign(p)]
@@ -483,7 +507,7 @@ def _write_response(item: Item) -> JsonDict:
             raise under(exc, "parts", f"[{n}]") from None
         if written is not None:
             parts.append(written)
-    md = item.metadata
+    md = item.metadata._data
     out: JsonDict = {"parts": parts, **_ours(md, (_TIMESTAMP,))}
     _stamp(md, item.created_at, out)
     if item.usage is not None:
@@ -497,8 +521,8 @@ def _write_response(item: Item) -> JsonDict:
 
 
 def _write_usage(usage: Usage) -> JsonDict:
-    rest = usage.metadata.get(P + "usage")
-    out: JsonDict = dict(rest) if isinstance(rest, dict) else {}
+    rest = usage.metadata._data.get(P + "usage")
+    out: JsonDict = copy_json(rest) if isinstance(rest, dict) else {}  # type: ignore[assignment]
     t = usage.tokens
     if t is not None:
         out.update(input_tokens=t.input_tokens, output_tokens=t.output_tokens)
@@ -510,13 +534,15 @@ def _write_usage(usage: Usage) -> JsonDict:
 
 
 def _write_response_part(part: Part) -> JsonDict | None:
-    md = part.metadata
+    md = part.metadata._data
+    if not md and type(part) is TextPart:
+        return {"content": part.text, "part_kind": "text"}
     if type(part) is TextPart:
         return {"content": part.text, **_ours(md), "part_kind": "text"}
     if type(part) is ReasoningPart:
         return {"content": part.summary or "", **_ours(md), "part_kind": "thinking"}
     if type(part) is ToolCallPart:
-        args: Any = part.input
+        args: Any = copy_json(part.input)
         text = md.get(P + "args")
         if args is None and type(md.get(INPUT_JSON_KEY)) is str:
             args = md[INPUT_JSON_KEY]
@@ -525,7 +551,7 @@ def _write_response_part(part: Part) -> JsonDict | None:
         return {"tool_name": part.name, "args": args, "tool_call_id": part.id.value, **_ours(md, (P + "args",)), "part_kind": "tool-call"}
     if type(part) is CustomPart:
         if part.kind.startswith(P) and isinstance(part.value, dict):
-            return dict(part.value)
+            return copy_json(part.value)  # type: ignore[return-value]
         return None
     if (type(part) is MediaPart or type(part) is FilePart) and type(part.data) is InlineBytes:
         mime = part.mime_type or "application/octet-stream"
