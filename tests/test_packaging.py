@@ -354,6 +354,12 @@ class Hygiene(unittest.TestCase):
         }
         self.assertIsInstance(assigned["__version__"], ast.Constant)
         self.assertIsInstance(assigned["__all__"], ast.Tuple)
+        # Written once: pyproject.toml reads it (setuptools reads the literal without importing the package).
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            project = f.read()
+        self.assertRegex(project, r'(?m)^dynamic = \["version"\]')
+        self.assertRegex(project, r'(?m)^version = \{ attr = "agentkit_core\.__version__" \}$')
+        self.assertNotRegex(project, r'(?m)^version = "')
         import agentkit_core
 
         for name in agentkit_core.__all__:
