@@ -73,7 +73,9 @@ def measure_append(folder: str, rounds: int) -> list[Row]:
 
         us = lambda s: f"{s * 1e6:.0f} us/turn"  # noqa: E731
         synced, floor, r_synced = paired(lambda: ak.append_items(turn, ours_path), bare_synced, rounds, number=20)
-        unsynced, floor_unsynced, r_unsynced = paired(lambda: ak.append_items(turn, ours_path, sync=False), bare, rounds, number=20)
+        unsynced, floor_unsynced, r_unsynced = paired(
+            lambda: ak.append_items(turn, ours_path, sync=False), bare, rounds, number=20
+        )
     finally:
         os.close(fd)
     if ak.load_items(ours_path)[-2:] != turn:
@@ -101,5 +103,6 @@ def measure_dump(folder: str, rounds: int) -> list[Row]:
     label = f"dump_items, {size / 1e6:.0f} MB ({len(items):,} items)"
     return [
         Row("sessions", f"{label}: before, open + write + fsync", ms(before), "1.00x", ""),
-        Row("sessions", f"{label}: atomic replace", ms(ours), f"{ratio:.2f}x before", verdict(ratio <= DUMP_TARGET, f"<= {DUMP_TARGET}x")),
+        Row("sessions", f"{label}: atomic replace", ms(ours), f"{ratio:.2f}x before",
+            verdict(ratio <= DUMP_TARGET, f"<= {DUMP_TARGET}x")),
     ]
