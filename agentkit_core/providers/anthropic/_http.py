@@ -60,4 +60,4 @@ def http_request(
             "give settings=ModelSettings(max_tokens=...) (or the native max_tokens=...)"
         )
     own = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
-    return json_request(endpoint(base_url, BASE_URL) + "/v1/messages", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, "/v1/messages"), extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -55,4 +55,4 @@ def http_request(
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
     body = request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), fields_of(settings), native, {})
     own = key_header("x-goog-api-key", api_key)
-    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, f"/{path}{method}"), extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -55,4 +55,4 @@ def http_request(
         last = {"stream": True, "stream_options": native.pop("stream_options", {"include_usage": True})}
     body = request_body("openai_chat", {"model": checked_model(model)}, fields, fields_of(settings), native, last)
     own = key_header("Authorization", api_key, "Bearer ")
-    return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, "/chat/completions"), extra_headers(own, headers, stream=stream), body, stream=stream)

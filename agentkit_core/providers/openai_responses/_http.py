@@ -50,4 +50,4 @@ def http_request(
     last = {"stream": True} if stream else {}
     body = request_body("openai_responses", {"model": checked_model(model)}, fields, fields_of(settings), native, last)
     own = key_header("Authorization", api_key, "Bearer ")
-    return json_request(endpoint(base_url, BASE_URL) + "/responses", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, "/responses"), extra_headers(own, headers, stream=stream), body, stream=stream)
