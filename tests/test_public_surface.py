@@ -98,24 +98,30 @@ class ProvidersAgreeTest(unittest.TestCase):
                         self.assertEqual((extra[1], extra[3]), (inspect.Parameter.KEYWORD_ONLY, True), extra)
 
     def test_http_request_is_one_signature_written_in_every_provider(self) -> None:
-        """Each provider writes ``http_request``'s typed signature itself (mypy and ``help()`` read it there): the four, and
-        ``complete``'s request parameters, must stay the same parameters with the same defaults, not only the same names."""
-        from agentkit_core.providers._common.complete import _SEND_PARAMETERS, turn_parameters
-
-        found = {p: inspect.signature(m.http_request) for p, m in recorded.PROVIDERS.items()}
-        first = next(iter(found.values()))
-        for provider, signature in found.items():
-            with self.subTest(provider=provider):
-                self.assertEqual(str(signature), str(first))
-        turn = [p for p in inspect.signature(turn_parameters).parameters.values() if p.name not in _SEND_PARAMETERS]
-        request = list(first.parameters.values())
-        self.assertEqual([p.name for p in turn], [p.name for p in request])
-        for p, q in zip(turn, request):
+        """Each provider writes ``http_request``'s typed signature itself (mypy and ``help()`` read it there), and so
+        ``complete``'s and ``acomplete``'s: the four of each must stay the same parameters with the same defaults, not
+        only the same names, and ``complete``'s request parameters must be ``http_request``'s."""
+        for function in ("http_request", "complete", "acomplete"):
+            found = {p: inspect.signature(getattr(m, function)) for p, m in recorded.PROVIDERS.items()}
+            first = next(iter(found.values()))
+            for provider, signature in found.items():
+                with self.subTest(function=function, provider=provider):
+                    self.assertEqual(str(signature), str(first))
+        request = inspect.signature(recorded.PROVIDERS["anthropic"].http_request)
+        turn = inspect.signature(recorded.PROVIDERS["anthropic"].complete)
+        self.assertEqual(str(turn), str(inspect.signature(recorded.PROVIDERS["anthropic"].acomplete)))
+        sent = ("on_text", "on_delta", "cancel", "transport", "timeout", "retries")  # to the turn and send(), not the request
+        asked = [p for p in turn.parameters.values() if p.name not in sent]
+        self.assertEqual([p.name for p in asked], list(request.parameters))
+        for p, q in zip(asked, request.parameters.values()):
             with self.subTest(parameter=p.name):
                 self.assertEqual((p.kind, p.annotation), (q.kind, q.annotation))
                 if p.name != "stream":  # complete streams by default, http_request does not
                     self.assertEqual(p.default, q.default)
-        self.assertEqual((first.parameters["stream"].default, inspect.signature(turn_parameters).parameters["stream"].default), (False, True))
+        self.assertEqual((request.parameters["stream"].default, turn.parameters["stream"].default), (False, True))
+        from agentkit_core.providers._common.complete import TurnCall
+
+        self.assertEqual(sorted(TurnCall._fields), sorted(p for p in turn.parameters if p != "items"))  # what the driver gets
 
     def test_every_decoder_has_the_same_methods(self) -> None:
         decoders = {p: m.stream_decoder() for p, m in recorded.PROVIDERS.items()}

@@ -23,8 +23,7 @@ read and the ``CancelledError`` propagates, as asyncio requires.
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
 from ... import (
     STREAM_CUT_KEY,
@@ -46,26 +45,58 @@ from ...http import Request, TransportError, asend, send
 from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
 
 if TYPE_CHECKING:
-    from typing import ParamSpec
+    from typing import Protocol
 
     from ... import CancellationController, CancellationHandle, ModelSettings, TurnCancellation
     from ...http import Transport
+    from ... import StreamDecoder
     from .tools import Choice, Tools
 
-    P = ParamSpec("P")
+    class TurnDecoder(StreamDecoder[Any], Protocol):
+        """What the driver needs of a provider's stream decoder: :class:`~agentkit_core.projection.StreamDecoder`
+        and ``close``, which closes a turn cut short (every provider's decoder has it)."""
 
-__all__ = ("Provider", "complete_turn", "acomplete_turn", "turn_functions", "ENDED_EARLY")
+        def close(self, parts: Sequence[Part], reason: FinishReason, /) -> Item:
+            """The turn's item, closed with ``reason``: what arrived kept, a call cut off dropped."""
+
+__all__ = ("Provider", "TurnCall", "complete_turn", "acomplete_turn", "ENDED_EARLY")
 
 #: What ``agentkit.stream_cut`` says of a stream that ended without its final event.
 ENDED_EARLY = "the stream ended before the provider's final event"
 
 
 class Provider(NamedTuple):
-    """What a turn needs of a provider module."""
+    """What a turn needs of a provider module: its ``http_request``, ``stream_decoder`` and ``items_from_response``."""
 
     http_request: Callable[..., Request]
-    stream_decoder: Callable[[], Any]
+    stream_decoder: Callable[[], TurnDecoder]
     items_from_response: Callable[[Any], list[Item]]
+
+
+class TurnCall(NamedTuple):
+    """The arguments of one call of a provider's ``complete`` (or ``acomplete``), as it was given them.
+
+    The first nine go to the provider's ``http_request``; ``on_text`` and
+    ``on_delta`` to the turn; ``cancel``, ``transport``, ``timeout`` and
+    ``retries`` to :func:`~agentkit_core.http.send` (``timeout`` and
+    ``retries`` only when given, ``send``'s defaults else).
+    """
+
+    model: str
+    api_key: str | None
+    base_url: str | None
+    stream: bool
+    tools: Tools
+    tool_choice: Choice
+    settings: ModelSettings | None
+    headers: Mapping[str, str] | None
+    native: Mapping[str, Any]
+    on_text: Callable[[str], object] | None
+    on_delta: Callable[[Delta], object] | None
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None
+    transport: Transport | None
+    timeout: float | None
+    retries: int | None
 
 
 class _Turn:
@@ -73,7 +104,7 @@ class _Turn:
 
     __slots__ = ("decoder", "state", "done", "count", "shown", "on_text", "on_delta")
 
-    def __init__(self, decoder: Any, on_text: Callable[[str], object] | None, on_delta: Callable[[Delta], object] | None) -> None:
+    def __init__(self, decoder: TurnDecoder, on_text: Callable[[str], object] | None, on_delta: Callable[[Delta], object] | None) -> None:
         self.decoder = decoder
         self.state = FoldState()
         self.done: list[Part] = []  # parts of segments folded before the current state
@@ -148,23 +179,26 @@ def _callback(fn: object, name: str) -> None:
         raise TypeError(f"{name}: expected a callable or None, found {type(fn).__name__}")
 
 
-def _start(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any],
-           send_args: Mapping[str, Any]) -> tuple[Request, _Turn, dict[str, Any]]:
+def _start(provider: Provider, items: Sequence[Item], call: TurnCall) -> tuple[Request, _Turn, dict[str, Any]]:
     """The request, the turn and ``send``'s options (``timeout`` and ``retries`` only when given: ``send``'s defaults else)."""
-    on_text, on_delta = send_args.get("on_text"), send_args.get("on_delta")
-    _callback(on_text, "on_text")
-    _callback(on_delta, "on_delta")
-    request = provider.http_request(items, **request_args)
-    options = {"cancel": send_args.get("cancel"), "transport": send_args.get("transport")}
-    options.update((k, send_args[k]) for k in ("timeout", "retries") if send_args.get(k) is not None)
-    return request, _Turn(provider.stream_decoder(), on_text, on_delta), options
+    _callback(call.on_text, "on_text")
+    _callback(call.on_delta, "on_delta")
+    request = provider.http_request(
+        items, model=call.model, api_key=call.api_key, base_url=call.base_url, stream=call.stream, tools=call.tools,
+        tool_choice=call.tool_choice, settings=call.settings, headers=call.headers, **call.native,
+    )
+    options: dict[str, Any] = {"cancel": call.cancel, "transport": call.transport}
+    if call.timeout is not None:
+        options["timeout"] = call.timeout
+    if call.retries is not None:
+        options["retries"] = call.retries
+    return request, _Turn(provider.stream_decoder(), call.on_text, call.on_delta), options
 
 
-def complete_turn(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any], send_args: Mapping[str, Any]) -> Item:
-    """One turn on ``items`` (see the module's docstring): ``request_args`` go to ``http_request``, ``send_args``
-    (``on_text``, ``on_delta``, ``cancel``, ``transport``, ``timeout``, ``retries``; each may be absent) to the turn and ``send``."""
-    request, turn, options = _start(provider, items, request_args, send_args)
-    stream = bool(request_args.get("stream"))
+def complete_turn(provider: Provider, items: Sequence[Item], call: TurnCall) -> Item:
+    """One turn on ``items`` with ``provider``'s functions, as ``call`` asks (see the module's docstring)."""
+    request, turn, options = _start(provider, items, call)
+    stream = call.stream
     try:
         response = send(request, **options)
     except TurnCancelledError:
@@ -182,11 +216,10 @@ def complete_turn(provider: Provider, items: Sequence[Item], request_args: Mappi
     return turn.finish()
 
 
-async def acomplete_turn(provider: Provider, items: Sequence[Item], request_args: Mapping[str, Any],
-                         send_args: Mapping[str, Any]) -> Item:
+async def acomplete_turn(provider: Provider, items: Sequence[Item], call: TurnCall) -> Item:
     """:func:`complete_turn` for asyncio: sent with :func:`agentkit_core.http.asend`; the task's cancellation propagates."""
-    request, turn, options = _start(provider, items, request_args, send_args)
-    stream = bool(request_args.get("stream"))
+    request, turn, options = _start(provider, items, call)
+    stream = call.stream
     try:
         response = await asend(request, **options)
     except TurnCancelledError:
@@ -202,101 +235,3 @@ async def acomplete_turn(provider: Provider, items: Sequence[Item], request_args
     except TransportError as exc:
         return turn.close(FinishReason.ERROR, str(exc))
     return turn.finish()
-
-
-# -- each provider's complete and acomplete, made here from one signature -----------------------
-
-
-def turn_parameters(
-    items: Sequence[Item],
-    *,
-    model: str,
-    api_key: str | None = None,
-    base_url: str | None = None,
-    stream: bool = True,
-    tools: Tools = (),
-    tool_choice: Choice = None,
-    settings: ModelSettings | None = None,
-    headers: Mapping[str, str] | None = None,
-    on_text: Callable[[str], object] | None = None,
-    on_delta: Callable[[Delta], object] | None = None,
-    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
-    transport: Transport | None = None,
-    timeout: float | None = None,
-    retries: int | None = None,
-    **native: Any,
-) -> Item:
-    """One turn of {api} on ``items``: the answer's ASSISTANT item.
-
-    Builds the request as :func:`http_request` does (``model``, ``api_key``,
-    ``base_url``, ``tools``, ``tool_choice``, ``settings``, ``headers`` and the
-    ``native`` body fields), sends it with :func:`agentkit_core.http.send`
-    (``cancel``, ``transport``; ``timeout`` and ``retries`` default to
-    ``send``'s), decodes and folds the stream (or the body when not
-    ``stream``), calls ``on_delta(delta)`` for every delta and
-    ``on_text(chunk)`` for each chunk of visible answer text (not reasoning),
-    and returns the item :func:`items_from_stream` gives for the same events.
-    A stream cut by the network or ended before its final event comes back
-    closed as ``FinishReason.ERROR`` with everything that arrived
-    (``agentkit.stream_cut`` says why, under ``"error"``); an interrupt of
-    ``cancel`` ends the read at once and the turn comes back closed as
-    ``CANCELLED``.  An error answer raises :class:`~agentkit_core.http.ProviderError`;
-    a request that got no answer at all, :class:`~agentkit_core.http.TransportError`.
-    """
-    raise NotImplementedError("the parameters of every provider's complete, written once; call a provider's complete")
-
-
-_ACOMPLETE_DOC = """:func:`complete` for asyncio, the same parameters, sent with :func:`agentkit_core.http.asend`.
-
-    Cancelling the task aborts the read at once and raises ``CancelledError``
-    (asyncio's rule); an interrupt of ``cancel`` returns the turn closed as
-    ``CANCELLED``, as :func:`complete` does.  With an asynchronous transport
-    nothing runs in a thread.
-    """
-
-#: The parameters that go to the send and the turn, not to ``http_request``.
-_SEND_PARAMETERS = ("on_text", "on_delta", "cancel", "transport", "timeout", "retries")
-
-
-def _arguments(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, dict[str, Any], dict[str, Any]]:
-    """``(items, the http_request arguments, the send's)`` of a call, refused as Python refuses a call of the signature."""
-    if len(args) + ("items" in kwargs) != 1:
-        said = "got multiple values for argument 'items'" if args else "missing 1 required positional argument: 'items'"
-        raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were given" if len(args) > 1 else f"{name}() {said}")
-    if "model" not in kwargs:
-        raise TypeError(f"{name}() missing 1 required keyword-only argument: 'model'")
-    request = dict(kwargs)
-    items = args[0] if args else request.pop("items")
-    send_args = {key: request.pop(key, None) for key in _SEND_PARAMETERS}
-    request.setdefault("stream", True)
-    return items, request, send_args
-
-
-def turn_functions(
-    shape: Callable[P, Item], package: str, api: str
-) -> tuple[Callable[P, Item], Callable[P, Coroutine[Any, Any, Item]]]:
-    """The provider ``package``'s ``complete`` and ``acomplete``, with ``shape``'s signature (``help()``, ``inspect``, mypy).
-
-    ``shape`` is :func:`turn_parameters`; ``api`` names the API in the docstring.  The package's
-    ``http_request``, ``stream_decoder`` and ``items_from_response`` are looked up when a turn
-    runs (the package imports the module that calls this, so it is loaded by then).
-    """
-
-    def provider() -> Provider:
-        module = sys.modules[package]
-        return Provider(module.http_request, module.stream_decoder, module.items_from_response)
-
-    def complete(*args: P.args, **kwargs: P.kwargs) -> Item:
-        items, request_args, send_args = _arguments("complete", args, kwargs)
-        return complete_turn(provider(), items, request_args, send_args)
-
-    async def acomplete(*args: P.args, **kwargs: P.kwargs) -> Item:
-        items, request_args, send_args = _arguments("acomplete", args, kwargs)
-        return await acomplete_turn(provider(), items, request_args, send_args)
-
-    for function, doc in ((complete, shape.__doc__ and shape.__doc__.replace("{api}", api)), (acomplete, _ACOMPLETE_DOC)):
-        function.__module__, function.__doc__ = package, doc if shape.__doc__ else None
-        function.__qualname__ = function.__name__
-        function.__annotations__ = dict(shape.__annotations__)
-        setattr(function, "__wrapped__", shape)  # inspect.signature() and help() show shape's parameters
-    return complete, acomplete

@@ -250,14 +250,12 @@ from typing import Any, Iterable
 
 from ... import Item
 from ._request import items_from_request, request_from_items
-from ._response import assistant_item, check_message, finish_reason, part_from_block, usage_from_native
-from ._stream import AnthropicStreamDecoder
-from ._held import RESPONSE
+from ._response import finish_reason, items_from_response, usage_from_native
+from ._stream import AnthropicStreamDecoder, stream_decoder
 from ._http import http_request
 from ._complete import acomplete, complete
 from ._settings import settings_from_request
 from ._tools import tool_choice_from_request, tools_from_request
-from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 
@@ -278,30 +276,10 @@ __all__ = (
     "AnthropicStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request,
+         items_from_response, stream_decoder)
 
 # -- responses and streams --------------------------------------------------------------
-
-
-def items_from_response(body: Any) -> list[Item]:
-    """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
-
-    An error body (``{"type": "error", "error": {...}}``) gives an item with no
-    parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
-    for a body that is not a ``Message``.
-    """
-    body = take(body, RESPONSE)
-    if body.get("type") == "error" and "error" in body:
-        rest = {k: v for k, v in body.items() if k != "error"}
-        check_message(rest, "")
-        return [assistant_item(rest, (), body["error"])]
-    check_message(body, "")
-    return [assistant_item(body, [part_from_block(b) for b in body.get("content") or ()])]
-
-
-def stream_decoder() -> AnthropicStreamDecoder:
-    """A fresh decoder for one stream: ``feed(event)``, ``finish(parts)``, live ``usage`` and ``finish_reason``."""
-    return AnthropicStreamDecoder()
 
 
 def items_from_stream(events: Iterable[Any]) -> list[Item]:

@@ -1,14 +1,101 @@
-"""Private to :mod:`.anthropic`: one whole turn in one call, :func:`complete` and its asyncio form :func:`acomplete`.
+"""Private to :mod:`.anthropic`: one whole turn of the Anthropic Messages API in one call, :func:`complete`, and its asyncio form :func:`acomplete`.
 
-Both are made by :func:`.._common.complete.turn_functions` from the one signature every provider's
-``complete`` has (:func:`.._common.complete.turn_parameters`): ``help()``, ``inspect.signature``
-and mypy see those parameters; the turn itself is :func:`.._common.complete.complete_turn`.
+Both run the turn driver every provider shares (:mod:`.._common.complete`) with this
+package's ``http_request``, ``stream_decoder`` and ``items_from_response``; every
+provider's ``complete`` has this same signature (``tests/test_public_surface.py``).
 """
 
 from __future__ import annotations
 
-from .._common.complete import turn_functions, turn_parameters
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from ... import Delta, Item
+from .._common.complete import Provider, TurnCall, acomplete_turn, complete_turn
+from ._http import http_request
+from ._response import items_from_response
+from ._stream import stream_decoder
+
+if TYPE_CHECKING:
+    from ... import CancellationController, CancellationHandle, ModelSettings, TurnCancellation
+    from ...http import Transport
+    from .._common.tools import Choice, Tools
 
 __all__ = ("complete", "acomplete")
 
-complete, acomplete = turn_functions(turn_parameters, __name__.rpartition(".")[0], "the Anthropic Messages API")
+#: What the turn driver runs: this package's functions.
+_PROVIDER = Provider(http_request, stream_decoder, items_from_response)
+
+
+def complete(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = True,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_text: Callable[[str], object] | None = None,
+    on_delta: Callable[[Delta], object] | None = None,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    transport: Transport | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    **native: Any,
+) -> Item:
+    """One turn of the Anthropic Messages API on ``items``: the answer's ``ASSISTANT`` item.
+
+    Builds the request as :func:`http_request` does (``model``, ``api_key``,
+    ``base_url``, ``tools``, ``tool_choice``, ``settings``, ``headers`` and the
+    ``native`` body fields), sends it with :func:`agentkit_core.http.send`
+    (``cancel``, ``transport``; ``timeout`` and ``retries`` default to
+    ``send``'s), decodes and folds the stream (or the body when not
+    ``stream``), calls ``on_delta(delta)`` for every delta and
+    ``on_text(chunk)`` for each chunk of visible answer text (not reasoning),
+    and returns the item :func:`items_from_stream` gives for the same events.
+    A stream cut by the network or ended before its final event comes back
+    closed as ``FinishReason.ERROR`` with everything that arrived
+    (``agentkit.stream_cut`` says why, under ``"error"``); an interrupt of
+    ``cancel`` ends the read at once and the turn comes back closed as
+    ``CANCELLED``.  An error answer raises :class:`~agentkit_core.http.ProviderError`;
+    a request that got no answer at all, :class:`~agentkit_core.http.TransportError`.
+    """
+    call = TurnCall(model=model, api_key=api_key, base_url=base_url, stream=stream, tools=tools, tool_choice=tool_choice,
+                    settings=settings, headers=headers, native=native, on_text=on_text, on_delta=on_delta, cancel=cancel,
+                    transport=transport, timeout=timeout, retries=retries)
+    return complete_turn(_PROVIDER, items, call)
+
+
+async def acomplete(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = True,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_text: Callable[[str], object] | None = None,
+    on_delta: Callable[[Delta], object] | None = None,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    transport: Transport | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    **native: Any,
+) -> Item:
+    """:func:`complete` for asyncio, the same parameters, sent with :func:`agentkit_core.http.asend`.
+
+    Cancelling the task aborts the read at once and raises ``CancelledError``
+    (asyncio's rule); an interrupt of ``cancel`` returns the turn closed as
+    ``CANCELLED``, as :func:`complete` does.  With an asynchronous transport
+    nothing runs in a thread.
+    """
+    call = TurnCall(model=model, api_key=api_key, base_url=base_url, stream=stream, tools=tools, tool_choice=tool_choice,
+                    settings=settings, headers=headers, native=native, on_text=on_text, on_delta=on_delta, cancel=cancel,
+                    transport=transport, timeout=timeout, retries=retries)
+    return await acomplete_turn(_PROVIDER, items, call)
+

@@ -48,7 +48,7 @@ from .._common import (
     wrong,
 )
 from .._common.held import take
-from ._held import USAGE
+from ._held import RESPONSE, USAGE
 from ._keys import NS, OMITTED, PROVIDER
 
 #: The media types the API reads: base64 images, and base64 or URL documents (besides plain text).
@@ -291,3 +291,19 @@ def part_from_block(block: JsonDict) -> Part:
     """The part of a content block (a JSON object)."""
     decode = _BLOCK_DECODERS.get(block_type(block))
     return custom(block) if decode is None else decode(block)
+
+
+def items_from_response(body: Any) -> list[Item]:
+    """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
+
+    An error body (``{"type": "error", "error": {...}}``) gives an item with no
+    parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
+    for a body that is not a ``Message``.
+    """
+    body = take(body, RESPONSE)
+    if body.get("type") == "error" and "error" in body:
+        rest = {k: v for k, v in body.items() if k != "error"}
+        check_message(rest, "")
+        return [assistant_item(rest, (), body["error"])]
+    check_message(body, "")
+    return [assistant_item(body, [part_from_block(b) for b in body.get("content") or ()])]

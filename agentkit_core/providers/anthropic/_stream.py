@@ -453,3 +453,8 @@ _DELTA_RULES: dict[str, tuple[tuple[str, ...], str, Callable[[_Block, PartId, An
     "citations_delta": (("text",), "citation", _citation),
     "compaction_delta": (("compaction",), "", _compaction),
 }
+
+
+def stream_decoder() -> AnthropicStreamDecoder:
+    """A fresh decoder for one stream: ``feed(event)``, ``finish(parts)``, live ``usage`` and ``finish_reason``."""
+    return AnthropicStreamDecoder()

@@ -248,24 +248,12 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ... import Item
-from ._held import RESPONSE
-from .._common import json_object
-from .._common.held import take
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._response import (
-    Calls,
-    answer_parts,
-    candidate_item,
-    candidates_of,
-    finish_reason,
-    part_from_native,
-    usage_from_native,
-    usage_of,
-)
+from ._response import finish_reason, items_from_response, usage_from_native
 from ._keys import SKIP_SIGNATURE, NewCallId
 from ._request import items_from_request, request_from_items
-from ._stream import GeminiStreamDecoder
+from ._stream import GeminiStreamDecoder, stream_decoder
 from ._http import http_request
 from ._complete import acomplete, complete
 from ._settings import settings_from_request
@@ -289,35 +277,11 @@ __all__ = (
     "SKIP_SIGNATURE",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request,
+         items_from_response, stream_decoder)
 
 
 # -- responses and streams ----------------------------------------------------------------
-
-
-def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> list[Item]:
-    """A ``GenerateContentResponse`` body as items: one ASSISTANT item per candidate, in ``index`` order.
-
-    ``new_call_id`` names function calls that arrive without an id (see the
-    module docstring); without it the adapter invents ids.
-    """
-    response = take(body, RESPONSE)
-    usage = usage_of(response)
-    candidates = candidates_of(response)
-    if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)
-        error = json_object(response["error"], "error") if "error" in response else None
-        return [candidate_item(response, {}, {}, (), usage, prompt_only=True, error=error)]
-    calls = Calls(new_call_id)
-    items = []
-    for n, (_, candidate, content) in enumerate(candidates):
-        parts = [part_from_native(p, calls) for p in answer_parts(content)]
-        items.append(candidate_item(response, candidate, content, parts, usage if n == 0 else None))
-    return items
-
-
-def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecoder:
-    """A decoder for one stream; ``new_call_id`` names calls that arrive without an id."""
-    return GeminiStreamDecoder(new_call_id)
 
 
 def items_from_stream(events: Iterable[Any], *, new_call_id: NewCallId | None = None) -> list[Item]:

@@ -53,7 +53,7 @@ from .._common import (
     wrong,
 )
 from .._common.held import take
-from ._held import USAGE
+from ._held import RESPONSE, USAGE
 from ._keys import (
     BASE64,
     CONTENT,
@@ -494,3 +494,23 @@ def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDi
 def answer_parts(content: Mapping[str, Any]) -> list[JsonDict]:
     """A checked candidate content's parts but empty ones (``{}``, sent by image models; the API refuses it back)."""
     return [p for p in content.get("parts") or () if p]
+
+
+def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> list[Item]:
+    """A ``GenerateContentResponse`` body as items: one ASSISTANT item per candidate, in ``index`` order.
+
+    ``new_call_id`` names function calls that arrive without an id (see the
+    module docstring); without it the adapter invents ids.
+    """
+    response = take(body, RESPONSE)
+    usage = usage_of(response)
+    candidates = candidates_of(response)
+    if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)
+        error = json_object(response["error"], "error") if "error" in response else None
+        return [candidate_item(response, {}, {}, (), usage, prompt_only=True, error=error)]
+    calls = Calls(new_call_id)
+    items = []
+    for n, (_, candidate, content) in enumerate(candidates):
+        parts = [part_from_native(p, calls) for p in answer_parts(content)]
+        items.append(candidate_item(response, candidate, content, parts, usage if n == 0 else None))
+    return items

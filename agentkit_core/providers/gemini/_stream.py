@@ -301,3 +301,6 @@ class GeminiStreamDecoder:
         return close_items(items, ended, cut_calls(parts, self._began, open_calls), reason)
 
 
+def stream_decoder(*, new_call_id: NewCallId | None = None) -> GeminiStreamDecoder:
+    """A decoder for one stream; ``new_call_id`` names calls that arrive without an id."""
+    return GeminiStreamDecoder(new_call_id)

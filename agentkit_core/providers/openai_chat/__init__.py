@@ -275,22 +275,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import Item, NormalizeError
-from ._held import RESPONSE
-from .._common import optional_arr, optional_obj, optional_str, under, wrong
-from .._common.held import take
+from ... import Item
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._response import (
-    checked_usage,
-    choice_item,
-    finish_reason,
-    message_parts,
-    reasoning_field,
-    usage_from_native,
-)
+from ._response import finish_reason, items_from_response, usage_from_native
 from ._request import items_from_request, request_from_items
-from ._stream import ChatStreamDecoder
+from ._stream import ChatStreamDecoder, stream_decoder
 from ._http import http_request
 from ._complete import acomplete, complete
 from ._settings import settings_from_request
@@ -313,47 +303,11 @@ __all__ = (
     "ChatStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request,
+         items_from_response, stream_decoder)
 
 
 # -- responses and streams ----------------------------------------------------------------------
-
-
-def items_from_response(body: Any) -> list[Item]:
-    """A ``chat.completion`` body -> one ASSISTANT item per choice.
-
-    A body without choices (an ``error`` body: Azure's prompt filter) still
-    gives one item, with its finish reason, usage and metadata.  Raises
-    :class:`NormalizeError` naming the field for what it cannot take.
-    """
-    body = take(body, RESPONSE)
-    optional_str(body, "id")
-    native_usage = optional_obj(body, "usage")
-    usage = None if native_usage is None else checked_usage(native_usage)
-    choices = optional_arr(body, "choices") or []
-    if not choices:
-        return [choice_item(body, {}, {}, (), usage, None)]
-    items = []
-    for n, choice in enumerate(choices):
-        try:
-            if not isinstance(choice, dict):
-                raise wrong("an object", choice)
-            optional_str(choice, "finish_reason")
-            msg = optional_obj(choice, "message") or {}
-            field = reasoning_field(msg)
-            try:
-                parts = [p for _, p in message_parts(msg, field)]
-            except NormalizeError as exc:
-                raise exc.under("message") from None
-        except NormalizeError as exc:
-            raise under(exc, "choices", f"[{n}]") from None
-        items.append(choice_item(body, choice, msg, parts, usage if n == 0 else None, field))
-    return items
-
-
-def stream_decoder() -> ChatStreamDecoder:
-    """A fresh decoder for one stream."""
-    return ChatStreamDecoder()
 
 
 def items_from_stream(events: Iterable[Any]) -> list[Item]:

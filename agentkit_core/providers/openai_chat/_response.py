@@ -56,7 +56,7 @@ from .._common import (
     wrong,
 )
 from .._common.held import take
-from ._held import USAGE
+from ._held import RESPONSE, USAGE
 from ._keys import (
     ARGUMENTS_KEY,
     AUDIO,
@@ -478,3 +478,35 @@ def _refused_or_called(parts: Sequence[Part]) -> tuple[bool, bool]:
         elif isinstance(p, ToolCallPart) or (isinstance(p, CustomPart) and p.kind == CHAT + "tool_call"):
             called = True
     return refused, called
+
+
+def items_from_response(body: Any) -> list[Item]:
+    """A ``chat.completion`` body -> one ASSISTANT item per choice.
+
+    A body without choices (an ``error`` body: Azure's prompt filter) still
+    gives one item, with its finish reason, usage and metadata.  Raises
+    :class:`NormalizeError` naming the field for what it cannot take.
+    """
+    body = take(body, RESPONSE)
+    optional_str(body, "id")
+    native_usage = optional_obj(body, "usage")
+    usage = None if native_usage is None else checked_usage(native_usage)
+    choices = optional_arr(body, "choices") or []
+    if not choices:
+        return [choice_item(body, {}, {}, (), usage, None)]
+    items = []
+    for n, choice in enumerate(choices):
+        try:
+            if not isinstance(choice, dict):
+                raise wrong("an object", choice)
+            optional_str(choice, "finish_reason")
+            msg = optional_obj(choice, "message") or {}
+            field = reasoning_field(msg)
+            try:
+                parts = [p for _, p in message_parts(msg, field)]
+            except NormalizeError as exc:
+                raise exc.under("message") from None
+        except NormalizeError as exc:
+            raise under(exc, "choices", f"[{n}]") from None
+        items.append(choice_item(body, choice, msg, parts, usage if n == 0 else None, field))
+    return items

@@ -481,3 +481,6 @@ class ChatStreamDecoder:
         return self.finish_all(parts)[0]
 
 
+def stream_decoder() -> ChatStreamDecoder:
+    """A fresh decoder for one stream."""
+    return ChatStreamDecoder()

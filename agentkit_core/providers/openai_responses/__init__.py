@@ -250,22 +250,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import Item, ItemKind
-from ._held import RESPONSE, unaliased
-from .._common.held import take
+from ... import Item
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._response import (
-    finish_of,
-    finish_reason,
-    output_of,
-    parts_of,
-    response_item,
-    usage_from_native,
-    usage_of,
-)
+from ._response import finish_reason, items_from_response, usage_from_native
 from ._request import items_from_request, request_from_items
-from ._stream import ResponsesStreamDecoder
+from ._stream import ResponsesStreamDecoder, stream_decoder
 from ._http import http_request
 from ._complete import acomplete, complete
 from ._settings import settings_from_request
@@ -288,32 +278,14 @@ __all__ = (
     "ResponsesStreamDecoder",
 )
 
-exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request)
+exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request,
+         items_from_response, stream_decoder)
 
 
 # -- responses -----------------------------------------------------------------------------
 
 
-def items_from_response(body: Any) -> list[Item]:
-    """A non-streaming ``Response`` object -> ``[ASSISTANT item]`` (see the module table).
-
-    Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
-    or its ``output`` is not a list.
-    """
-    response = unaliased(take(body, RESPONSE))
-    output = output_of(response)
-    parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
-    natives = [o for o in output if isinstance(o, dict)]
-    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives, response.get("error"))
-    return [response_item(response, parts, usage_of(response.get("usage")), finish)]
-
-
 # -- streams -------------------------------------------------------------------------------
-
-
-def stream_decoder() -> ResponsesStreamDecoder:
-    """A fresh decoder for one Responses stream."""
-    return ResponsesStreamDecoder()
 
 
 def items_from_stream(events: Iterable[Any]) -> list[Item]:

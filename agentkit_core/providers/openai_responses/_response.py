@@ -51,7 +51,7 @@ from .._common import (
     wrong,
 )
 from .._common.held import take
-from ._held import USAGE
+from ._held import RESPONSE, USAGE, unaliased
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
 
 _ROLE_KINDS = {
@@ -404,3 +404,17 @@ def input_kind(native: object) -> ItemKind:
     if isinstance(itype, str) and itype.endswith("_output"):
         return ItemKind.TOOL
     return ItemKind.ASSISTANT
+
+
+def items_from_response(body: Any) -> list[Item]:
+    """A non-streaming ``Response`` object -> ``[ASSISTANT item]`` (see the module table).
+
+    Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
+    or its ``output`` is not a list.
+    """
+    response = unaliased(take(body, RESPONSE))
+    output = output_of(response)
+    parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
+    natives = [o for o in output if isinstance(o, dict)]
+    finish = finish_of(response.get("status"), response.get("incomplete_details"), natives, response.get("error"))
+    return [response_item(response, parts, usage_of(response.get("usage")), finish)]

@@ -481,3 +481,8 @@ def _hosted_call(native: JsonDict) -> bool:
     if not isinstance(itype, str) or not (itype.endswith("_call") or itype == "mcp_list_tools"):
         return False
     return not client_call(itype, native)
+
+
+def stream_decoder() -> ResponsesStreamDecoder:
+    """A fresh decoder for one Responses stream."""
+    return ResponsesStreamDecoder()
