@@ -175,12 +175,17 @@ class CompleteByNameTest(unittest.TestCase):
         self.assertEqual(header(server.requests[0].headers, "authorization"), "Bearer " + KEY)
 
     def test_a_hosted_name_without_a_key_sends_nothing(self) -> None:
+        sent: list[Any] = []
         for model, variables in (("groq:m", "GROQ_API_KEY"), ("gemini:m", "GEMINI_API_KEY or GOOGLE_API_KEY"),
                                  ("azure:d", "AZURE_OPENAI_API_KEY or AZURE_OPENAI_AD_TOKEN")):
-            with self.subTest(model), Loopback([sse_reply(b"")]) as server, environment():
+            with self.subTest(model), environment(AZURE_OPENAI_ENDPOINT="https://r.openai.azure.com"):
                 with self.assertRaisesRegex(ValueError, f"no (API key|credential).*set {variables}"):
-                    self.turn(server, model, base_url=server.url())
-                self.assertEqual(server.requests, [])
+                    providers.complete(HI, model=model, transport=sent.append)  # type: ignore[arg-type]
+        self.assertEqual(sent, [])
+        # A server the caller chose (a proxy, a local server) may need no key: sent without one.
+        with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, environment():
+            self.turn(server, "openai-chat:m", base_url=server.url("/v1"))
+        self.assertIsNone(header(server.requests[0].headers, "authorization"))
 
     def test_a_local_server_gets_no_key_it_was_not_given(self) -> None:
         with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, \
@@ -212,6 +217,23 @@ class CompleteByNameTest(unittest.TestCase):
             with self.assertRaises(ValueError) as caught:
                 call()
             self.assertNotIn(KEY, str(caught.exception))
+
+    def test_each_modules_complete_reads_its_own_variables(self) -> None:
+        from agentkit_core.providers import anthropic, gemini, openai_chat
+
+        with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, \
+                environment(OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.url("/v1")):
+            openai_chat.complete(HI, model="gpt-5", transport=plain())
+        self.assertEqual((server.requests[0].path, header(server.requests[0].headers, "authorization")),
+                         ("/v1/chat/completions", "Bearer " + KEY))
+        stream = recorded.raw("gemini", "stream_generate_content.thinking_text.sse.txt")
+        with Loopback([sse_reply(stream)]) as server, environment(GOOGLE_API_KEY=KEY):
+            gemini.complete(HI, model="gemini-2.5-flash", base_url=server.url("/v1beta"), transport=plain())
+        self.assertEqual(header(server.requests[0].headers, "x-goog-api-key"), KEY)
+        sent: list[Any] = []
+        with environment(), self.assertRaisesRegex(ValueError, "anthropic: no API key: give api_key=... or set ANTHROPIC_API_KEY"):
+            anthropic.complete(HI, model="claude", max_tokens=9, transport=sent.append)  # type: ignore[arg-type]
+        self.assertEqual(sent, [])
 
     @needs_asyncio_run
     def test_acomplete_by_name(self) -> None:

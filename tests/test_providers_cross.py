@@ -57,6 +57,8 @@ from tests.mutation import ODD_VALUES, outcome
 SHARED = "_common"
 #: The registry: one row per provider, beside the folders (not in any of them).
 REGISTRY = "_registry"
+#: The providers by name (``providers.complete(model="groq:...")``), beside the registry: it calls the wires by their rows.
+BY_NAME = "_by_name"
 #: The private core modules the providers may use, and what of them: the words of every argument error, and the body
 #: detector (below the transcript reader, which asks it too).
 CORE_SHARED = {"_words": {"an", "describe", "wrong_type"}, "_detect": {"NAMES", "Provider", "sniff"}}
@@ -83,7 +85,7 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, REGISTRY), f"{name} belongs to no provider")
+                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, REGISTRY, BY_NAME), f"{name} belongs to no provider")
                 if "." in name:
                     self.assertTrue(name.rpartition(".")[2].startswith("_") or _owner(name) == SHARED, name)
         for public in PROVIDER_NAMES:
@@ -118,6 +120,11 @@ class ImportTest(unittest.TestCase):
                         # the registry sits in providers/ itself: ``..`` is agentkit_core, of which it reads the words
                         self.assertIn(node.module, ("_words",))
                         self.assertLessEqual({a.name for a in node.names}, CORE_SHARED["_words"])
+                    elif isinstance(node, ast.ImportFrom) and node.level == 2 and name == BY_NAME:
+                        # the providers by name sit in providers/ itself: ``..`` is agentkit_core, read by public names
+                        public = agentkit_core.__all__ if node.module is None else agentkit_core.http.__all__
+                        self.assertIn(node.module, (None, "http"))
+                        self.assertLessEqual({a.name for a in node.names}, set(public))
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         self.assertIsNotNone(node.module, "providers/__init__ itself")
                         self.assertIn(node.module.split(".")[0], (SHARED, REGISTRY))  # the registry: plain data

@@ -118,10 +118,11 @@ _BY_NAME = ("complete", "acomplete", "http_request")
 def __getattr__(name: str) -> object:
     """:func:`complete`, :func:`acomplete` and :func:`http_request`, loaded on first use (then plain attributes)."""
     if name in _BY_NAME:
-        from . import _by_name
+        from ._by_name import acomplete, complete, http_request
 
-        value = globals()[name] = getattr(_by_name, name)
-        return value
+        functions = {"complete": complete, "acomplete": acomplete, "http_request": http_request}
+        globals().update(functions)
+        return functions[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -9,7 +9,6 @@ module is imported on the first call that needs it.
 
 from __future__ import annotations
 
-import os
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
@@ -32,12 +31,6 @@ def _wire(name: str) -> ModuleType:
     if module is None:
         module = _WIRES[name] = import_module(f"{__package__}.{name}")
     return module
-
-
-def _send_args(on_text: object, on_delta: object, cancel: object, transport: object, timeout: object,
-               retries: object) -> dict[str, Any]:
-    return {"on_text": on_text, "on_delta": on_delta, "cancel": cancel, "transport": transport, "timeout": timeout,
-            "retries": retries}
 
 
 def _request_args(model: str, api_key: str | None, base_url: str | None, stream: bool, tools: Tools, tool_choice: Choice,
@@ -81,15 +74,20 @@ def http_request(
     return request
 
 
-def _turn(model: str, api_key: str | None, base_url: str | None, stream: bool, tools: Tools, tool_choice: Choice,
-          settings: ModelSettings | None, headers: Mapping[str, str] | None,
-          native: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """The wire's turn and the arguments of its ``http_request``, the key and base URL read from the environment."""
-    from ._common.complete import Provider
+#: Each name's turn: its wire's functions and its row, made on first use.
+_TURNS: dict[str, Any] = {}
 
-    module, request_args = _request_args(model, api_key, base_url, stream, tools, tool_choice, settings, headers,
-                                         native, os.environ)
-    return Provider(module.http_request, module.stream_decoder, module.items_from_response), request_args
+
+def _provider(model: str) -> tuple[Any, str]:
+    """The turn driver's provider for the name of ``model`` (its wire's functions, its row) and the model."""
+    row, name = split(model)
+    provider = _TURNS.get(row.name)
+    if provider is None:
+        from ._common.complete import Provider
+
+        module = _wire(row.wire)
+        provider = _TURNS[row.name] = Provider(module.http_request, module.stream_decoder, module.items_from_response, row)
+    return provider, name
 
 
 def complete(
@@ -123,10 +121,11 @@ def complete(
     ``AZURE_OPENAI_API_KEY`` or ``AZURE_OPENAI_AD_TOKEN`` and
     ``OPENAI_API_VERSION`` as the openai SDK's ``AzureOpenAI`` does.
     """
-    from ._common.complete import complete_turn
+    from ._common.complete import TurnCall, complete_turn
 
-    provider, request_args = _turn(model, api_key, base_url, stream, tools, tool_choice, settings, headers, native)
-    return complete_turn(provider, items, request_args, _send_args(on_text, on_delta, cancel, transport, timeout, retries))
+    provider, name = _provider(model)
+    return complete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings, headers,
+                                                   native, on_text, on_delta, cancel, transport, timeout, retries))
 
 
 async def acomplete(
@@ -149,8 +148,9 @@ async def acomplete(
     **native: Any,
 ) -> Item:
     """:func:`complete` for asyncio, by name: the wire's ``acomplete`` with the same arguments."""
-    from ._common.complete import acomplete_turn
+    from ._common.complete import TurnCall, acomplete_turn
 
-    provider, request_args = _turn(model, api_key, base_url, stream, tools, tool_choice, settings, headers, native)
-    send_args = _send_args(on_text, on_delta, cancel, transport, timeout, retries)
-    return await acomplete_turn(provider, items, request_args, send_args)
+    provider, name = _provider(model)
+    return await acomplete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
+                                                          headers, native, on_text, on_delta, cancel, transport, timeout,
+                                                          retries))

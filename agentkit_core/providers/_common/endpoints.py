@@ -7,8 +7,10 @@ into the wire's own arguments, from the name's registry row
 * the base URL: the argument, else (``complete()`` only) the row's
   ``base_url_variable``, else the row's default;
 * the key: the argument, else (``complete()`` only) the first of the row's
-  ``key_variables`` that is set; a hosted name with no key anywhere raises
-  ``ValueError`` naming the variables, before anything is sent;
+  ``key_variables`` that is set; a hosted name with no key anywhere, sent to
+  its own default endpoint, raises ``ValueError`` naming the variables before
+  anything is sent (a base URL given or set is a server the caller chose,
+  which may need no key: a proxy, a local server);
 * Azure OpenAI (``auth="azure_openai"``), as the openai SDK's ``AzureOpenAI`` sends
   it: ``{endpoint}/openai/deployments/{model}/chat/completions?api-version=V``
   (the Responses API: ``{endpoint}/openai/responses?api-version=V``), the key
@@ -80,7 +82,7 @@ def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | Non
         base_url = _variable(environ, (row.base_url_variable,)) or row.base_url
     if api_key is None:
         api_key = _variable(environ, row.key_variables)
-        if api_key is None and environ is not None and row.key_required:
+        if api_key is None and environ is not None and row.key_required and base_url == row.base_url:
             raise ValueError(f"{row.name}: no API key: give api_key=... or set {' or '.join(row.key_variables)}")
     return api_key, base_url, headers, settings
 
