@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 import agentkit_core
+import agentkit_core._for_providers
 import agentkit_core.http
 import agentkit_core.providers
 from agentkit_core import (
@@ -55,13 +56,11 @@ from tests.mutation import ODD_VALUES, outcome
 
 #: The package every provider shares: its helpers, written once.
 SHARED = "_common"
-#: The registry: one row per provider, beside the folders (not in any of them).
-REGISTRY = "_registry"
-#: The providers by name (``providers.complete(model="groq:...")``), beside the registry: it calls the wires by their rows.
+#: The providers by name (``providers.complete(model="groq:...")``), beside the folders: it calls the wires by their rows.
 BY_NAME = "_by_name"
-#: The private core modules the providers may use, and what of them: the words of every argument error, and the body
-#: detector (below the transcript reader, which asks it too).
-CORE_SHARED = {"_words": {"an", "describe", "wrong_type"}, "_detect": {"NAMES", "Provider", "sniff"}}
+#: The one private core module the providers may use, and what of it: their internal API (the registry, the body
+#: detector, the words of argument errors), in the bottom layer.
+CORE_SHARED = {"_for_providers": set(agentkit_core._for_providers.__all__)}
 #: Each public provider package, as the registry lists them.
 PROVIDER_NAMES = tuple(row.module for row in agentkit_core.providers.PROVIDERS)
 #: The private modules every provider package has, named for their role (ARCHITECTURE.md, "Providers").
@@ -85,7 +84,7 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, REGISTRY, BY_NAME), f"{name} belongs to no provider")
+                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, BY_NAME), f"{name} belongs to no provider")
                 if "." in name:
                     self.assertTrue(name.rpartition(".")[2].startswith("_") or _owner(name) == SHARED, name)
         for public in PROVIDER_NAMES:
@@ -100,7 +99,7 @@ class ImportTest(unittest.TestCase):
                     self.assertIn(f"{public}.{role}", names)
 
     def test_only_public_names_common_and_own_private_modules(self) -> None:
-        """``from ... import <public names>``, the shared package, the registry, the provider's own modules, the standard library."""
+        """``from ... import <public names>``, the shared package, ``_for_providers``, the provider's own modules, the stdlib."""
         for name in provider_modules():
             module = importlib.import_module(f"agentkit_core.providers.{name}")
             with self.subTest(name):
@@ -111,15 +110,15 @@ class ImportTest(unittest.TestCase):
                         if node.module == "http":  # the package's public HTTP module, by its public names
                             self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
                             continue
-                        if node.module in CORE_SHARED:  # the bottom layer's few helpers every layer shares
+                        if node.module and node.module.startswith("auth."):  # a public signer of the HTTP layer
+                            public = importlib.import_module(f"agentkit_core.{node.module}")
+                            self.assertLessEqual(set(names), set(public.__all__), names)
+                            continue
+                        if node.module in CORE_SHARED:  # the providers' internal API module
                             self.assertLessEqual(set(names), CORE_SHARED[node.module], names)
                             continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
-                    elif isinstance(node, ast.ImportFrom) and node.level == 2 and name == REGISTRY:
-                        # the registry sits in providers/ itself: ``..`` is agentkit_core, of which it reads the words
-                        self.assertIn(node.module, ("_words",))
-                        self.assertLessEqual({a.name for a in node.names}, CORE_SHARED["_words"])
                     elif isinstance(node, ast.ImportFrom) and node.level == 2 and name == BY_NAME:
                         # the providers by name sit in providers/ itself: ``..`` is agentkit_core, read by public names
                         public = agentkit_core.__all__ if node.module is None else agentkit_core.http.__all__
@@ -127,7 +126,7 @@ class ImportTest(unittest.TestCase):
                         self.assertLessEqual({a.name for a in node.names}, set(public))
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         self.assertIsNotNone(node.module, "providers/__init__ itself")
-                        self.assertIn(node.module.split(".")[0], (SHARED, REGISTRY))  # the registry: plain data
+                        self.assertEqual(node.module.split(".")[0], SHARED)
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
                         continue  # its own package (a provider's, or _common) or one of that package's modules
                     elif isinstance(node, ast.ImportFrom):
@@ -222,6 +221,7 @@ def _image_request(provider: str, base64_text: str) -> dict[str, Any]:
         "openai_chat": {"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]},
         "openai_responses": {"model": "m", "input": [{"type": "message", "role": "user", "content": [
             {"type": "input_image", "image_url": url}]}]},
+        "bedrock": {"messages": [{"role": "user", "content": [{"image": {"format": "png", "source": {"bytes": base64_text}}}]}]},
     }[provider]
 
 
@@ -290,12 +290,14 @@ class OddInputTest(unittest.TestCase):
             "openai_chat": lambda v: {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "extra": {"odd key": v}}]},
             "openai_responses": lambda v: {"input": [{"role": "user", "content": "hi"}, {"type": "message", "role": "user", "content": [], "extra": {"odd key": v}}]},
             "gemini": lambda v: {"contents": [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [{"text": "x", "extra": {"odd key": v}}]}]},
+            "bedrock": lambda v: {"messages": [{"role": "user", "content": [{"text": "hi"}]}, {"role": "assistant", "content": [{"text": "x"}], "extra": {"odd key": v}}]},
         }
         where = {
             "anthropic": "['messages'][0]['content'][0]['content'][0]['extra']['odd key']",
             "openai_chat": "['messages'][1]['extra']['odd key']",
             "openai_responses": "['input'][1]['extra']['odd key']",
             "gemini": "['contents'][1]['parts'][0]['extra']['odd key']",
+            "bedrock": "['messages'][1]['extra']['odd key']",
         }
         for name in PROVIDERS:  # every row (a row without a request here fails)
             body = requests[name]
@@ -357,13 +359,14 @@ class OddInputTest(unittest.TestCase):
 
 PROVIDERS = recorded.PROVIDERS
 #: Whose opaque reasoning state each provider keeps (``agentkit.provider``); Chat keeps none.
-STATE = {"anthropic": "anthropic", "openai_chat": None, "openai_responses": "openai", "gemini": "gemini"}
+STATE = {"anthropic": "anthropic", "openai_chat": None, "openai_responses": "openai", "gemini": "gemini", "bedrock": "bedrock"}
 #: Metadata keys in each provider's namespaces, nested objects' included: a body must never carry another's.
 SENTINEL_KEYS = {
     "anthropic": ("anthropic.zz_leak",),
     "openai_chat": ("openai.chat.zz_leak", "openai.chat.function.zz_leak", "openai.chat.audio.zz_leak", "openai.chat.image_url.zz_leak"),
     "openai_responses": ("openai.zz_leak", "openai.part.zz_leak"),
     "gemini": ("gemini.zz_leak", "gemini.content.zz_leak", "gemini.functionCall.zz_leak", "gemini.inlineData.zz_leak"),
+    "bedrock": ("bedrock.zz_leak", "bedrock.message.zz_leak"),
 }
 _PATH = re.compile(r"items\[(\d+)\](?:\.parts\[(\d+)\])?")
 
@@ -409,6 +412,23 @@ DOCUMENTED: dict[str, list[tuple[str, Callable[[ModuleType], list[Item]]]]] = {
             {"type": "input_file", "filename": "t.csv", "file_data": "data:text/csv;base64,YSxiCjEsMgo="},
         ]}]})),
     ],
+    "bedrock": [
+        ("media, documents, a JSON tool result with an error, a cache point", lambda m: m.items_from_request({"messages": [
+            {"role": "user", "content": [
+                {"text": "Look."},
+                {"image": {"format": "png", "source": {"bytes": PNG}}},
+                {"document": {"format": "txt", "name": "notes", "source": {"text": "plain words"}}},
+                {"cachePoint": {"type": "default"}},
+            ]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": "f", "input": {"a": 1}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_1", "status": "error",
+                                                         "content": [{"json": {"error": "no"}}]}}]},
+        ]})),
+        ("a guardrail's answer with metrics and a trace", lambda m: m.items_from_response({
+            "output": {"message": {"role": "assistant", "content": [{"text": "Sorry."}]}}, "stopReason": "guardrail_intervened",
+            "usage": {"inputTokens": 3, "outputTokens": 2, "totalTokens": 5, "cacheWriteInputTokens": 1},
+            "metrics": {"latencyMs": 42}, "trace": {"guardrail": {}}})),
+    ],
     "gemini": [
         ("unsigned thoughts and id-less calls", lambda m: m.items_from_response({"responseId": "r1", "candidates": [{"index": 0, "finishReason": "STOP", "content": {"role": "model", "parts": [
             {"text": "Considering the options.", "thought": True},
@@ -428,6 +448,8 @@ def recordings() -> Iterator[tuple[str, str, Callable[[], list[Item]]]]:
             yield provider, label, lambda f=make, m=PROVIDERS[provider]: f(m)
     for provider in PROVIDERS:
         for name in sorted(os.listdir(os.path.join(recorded.ROOT, provider))):
+            if name == "README.md":  # the recordings' sources
+                continue
             yield provider, name, lambda p=provider, n=name: recorded.items(p, n)
 
 

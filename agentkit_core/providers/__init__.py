@@ -18,10 +18,10 @@ model=...)`` (the whole request, URL, headers and body, as the
 ``feed(event)``, ``finish(parts)``, ``close(parts, reason)`` (a turn stopped
 before it finished), ``finish_all(parts)`` and ``close_all(parts, reason)``
 (every item of the stream: one per choice or candidate where there can be
-several) and the live ``usage`` and ``finish_reason``.  Each module opens with its mapping table as
-its docstring and ends with how it keeps the rules below, the rules every
+several) and the live ``usage`` and ``finish_reason``.  Each module's mapping table is a page of
+``docs/`` (``docs/anthropic.md``...), and its docstring says how it keeps the rules below, the rules every
 projection keeps (whose opaque state is sent, which metadata is written back,
-raw finish reasons, tool names, invented ids, errors).  None does I/O, and none
+raw finish reasons, tool names, invented ids, errors).  Only ``complete`` sends, and none
 is imported until you import it: ``import agentkit_core`` loads no provider,
 and this package loads none either.  They use only the public names of
 :mod:`agentkit_core`.
@@ -103,13 +103,24 @@ from __future__ import annotations
 from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING
 
-from ._registry import ENDPOINTS, PRESETS, PROVIDERS, Capabilities, Endpoint, ProviderInfo, capabilities, endpoint, provider_info
+from .._for_providers import (
+    ENDPOINTS,
+    PRESETS,
+    PROVIDERS,
+    STREAM_FORMATS,
+    Capabilities,
+    Endpoint,
+    ProviderInfo,
+    capabilities,
+    endpoint,
+    provider_info,
+)
 
 if TYPE_CHECKING:
     from ._by_name import acomplete, complete, http_request
 
 __all__ = ("complete", "acomplete", "http_request", "detect", "capabilities", "provider_info", "endpoint", "Capabilities",
-           "ProviderInfo", "Endpoint", "PROVIDERS", "PRESETS", "ENDPOINTS")
+           "ProviderInfo", "Endpoint", "PROVIDERS", "STREAM_FORMATS", "PRESETS", "ENDPOINTS")
 
 #: The functions by name, loaded from ``_by_name`` on first use (importing this package loads no provider).
 _BY_NAME = ("complete", "acomplete", "http_request")
@@ -143,7 +154,7 @@ def detect(value: object) -> str | None:
     >>> detect({"candidates": []}), detect({"object": "chat.completion.chunk"}), detect({})
     ('gemini', 'openai_chat', None)
     """
-    from .._detect import sniff
+    from .._for_providers import sniff
     from ._common.held import dumped
 
     found = sniff(value if type(value) is dict else dumped(value, quiet=True))

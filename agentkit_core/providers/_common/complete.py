@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ... import CancellationController, CancellationHandle, ModelSettings, TurnCancellation
     from ...http import Transport
     from ... import StreamDecoder
-    from .._registry import Endpoint
+    from ..._for_providers import Endpoint
     from .tools import Choice, Tools
 
     class TurnDecoder(StreamDecoder[Any], Protocol):

@@ -32,7 +32,7 @@ from typing import Any, Mapping
 from urllib.parse import quote
 
 from ... import ModelSettings
-from .._registry import AZURE_DEPLOYMENTS, Endpoint, endpoint
+from ..._for_providers import AZURE_DEPLOYMENTS, Endpoint, endpoint
 
 __all__ = ("split", "resolved", "AZURE_ONLY")
 
@@ -78,12 +78,14 @@ def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | Non
     for name in AZURE_ONLY:
         if name in native:
             raise TypeError(f"{name}: only Azure's names take it ({row.name} does not)")
-    if base_url is None:
-        base_url = _variable(environ, (row.base_url_variable,)) or row.base_url
+    if base_url is None and row.base_url_variable:
+        base_url = _variable(environ, (row.base_url_variable,))
     if api_key is None:
         api_key = _variable(environ, row.key_variables)
-        if api_key is None and environ is not None and row.key_required and base_url == row.base_url:
+        if api_key is None and environ is not None and row.key_required and base_url in (None, row.base_url):
             raise ValueError(f"{row.name}: no API key: give api_key=... or set {' or '.join(row.key_variables)}")
+    if base_url is None and row.wire != row.name.replace("-", "_"):
+        base_url = row.base_url  # a preset's server; a wire's own default is its module's (Bedrock's has a region)
     return api_key, base_url, headers, settings
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ... import Delta, Item
 from .._common.complete import Provider, TurnCall, acomplete_turn, complete_turn
-from .._registry import endpoint
+from ..._for_providers import endpoint
 from ._http import http_request
 from ._response import items_from_response
 from ._stream import stream_decoder

@@ -8,20 +8,22 @@ the API can take and give (:class:`Capabilities`): which portable
 effort levels it knows, which part kinds a request can carry and an answer can
 hold, and whether it runs tools on the server.  The settings' refusals read
 it, so a capability is stated once.  Plain data: it imports only the words of its errors
-(``agentkit_core._words``), so reading it loads no projection.
+(``agentkit_core._error_text``), so reading it loads no projection.
 
 Adding a provider
 -----------------
 
-1. Its folder, ``providers/<module>/``: ``__init__.py`` opening with the
-   mapping table and exporting the functions every projection has, beside the
+1. Its folder, ``providers/<module>/``: ``__init__.py`` exporting the
+   functions every projection has (its docstring a summary, a link to its
+   mapping table in ``docs/<module>.md`` and how it keeps the shared rules), beside the
    role modules ``_request``, ``_response``, ``_stream``, ``_keys``, ``_tools``,
    ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
-   metadata namespace, whether system instructions go apart, and
-   capabilities, the part kinds as the folder's mapping table gives them.
+   metadata namespace, whether system instructions go apart, its
+   ``stream_format`` (a key of :data:`STREAM_FORMATS`), and capabilities: the
+   part kinds as its mapping table gives them, its ``tool_modes``, ``call_ids``.
 3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
    detection, the refusals of another provider's body and the command line
    know its bodies.
@@ -68,11 +70,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Tuple, cast
 
-from .._words import wrong_type as _wrong_type
+from ._error_text import wrong_type as _wrong_type
 
-__all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities", "Endpoint", "PRESETS", "ENDPOINTS",
-           "endpoint", "AUTHS",
-           "AZURE_DEPLOYMENTS")
+__all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS", "provider_info", "capabilities", "Endpoint", "PRESETS",
+           "ENDPOINTS", "endpoint", "AUTHS", "AZURE_DEPLOYMENTS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +91,14 @@ class Capabilities:
     """The part kinds the API's answers (responses and streams) decode to, as the mapping table maps what it sends."""
     server_tools: bool
     """Whether the API runs tools itself (web search, code execution) and reports their calls (as custom parts)."""
+    tool_modes: frozenset[str] = frozenset(("auto", "none", "required", "tool"))
+    """The :class:`~agentkit_core.ToolChoice` modes the API has a native choice for; the others are refused
+    (Bedrock Converse has no ``"none"``)."""
+    call_ids: bool = False
+    """Whether every tool call the API answers with carries its id (else some get one invented: Gemini's)."""
 
     def __post_init__(self) -> None:
+        _strings(self, "tool_modes", frozenset, "a frozenset of strings")
         _strings(self, "settings", frozenset, "a frozenset of strings")
         _strings(self, "reasoning_efforts", tuple, "a tuple of strings")
         for field in ("parts_in", "parts_out"):
@@ -100,6 +107,14 @@ class Capabilities:
                 raise ValueError(f"Capabilities.{field}: {unknown[0][:40]!r} is no part kind ({', '.join(sorted(_ALL_KINDS))})")
         if type(self.server_tools) is not bool:
             raise _wrong_type("Capabilities.server_tools", "a boolean", self.server_tools)
+
+
+#: Each stream format a row may name -> the content type of its bodies (what a streaming request accepts).
+STREAM_FORMATS = {
+    "sse": "text/event-stream",
+    "aws-eventstream": "application/vnd.amazon.eventstream",
+    "ndjson": "application/x-ndjson",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +135,6 @@ class ProviderInfo:
     """The command line's spelling (``--from openai-chat``, ``--provider openai-chat``)."""
     base_url: str
     """The default endpoint ``http_request`` sends to."""
-    base_url_variable: str
-    """The environment variable ``complete()`` reads a base URL from when none is given (``"OPENAI_BASE_URL"``)."""
     model_key: str
     """The metadata key of an answer that names the model that answered."""
     namespace: str
@@ -134,10 +147,21 @@ class ProviderInfo:
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
+    base_url_variable: str = ""
+    """The environment variable ``complete()`` reads a base URL from when none is given (``"OPENAI_BASE_URL"``), ``""``
+    for none."""
+    stream_format: str = "sse"
+    """How its streams are framed, a key of :data:`STREAM_FORMATS`: ``"sse"`` (server-sent events),
+    ``"aws-eventstream"`` (AWS's binary event stream: Bedrock), ``"ndjson"`` (newline-delimited JSON, for a later
+    provider).  The request's ``Accept`` header, the turn driver and the tests' loopback servers read it."""
+    signed_by: str = ""
+    """The credentials that stand in for a key when none is set (``"aws"``: AWS's credential chain, which
+    ``http_request`` signs with), ``""`` for an API that takes a key only.  The command line reads it."""
 
     def __post_init__(self) -> None:
-        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "base_url_variable", "model_key",
-                      "namespace"):
+        if self.stream_format not in STREAM_FORMATS:
+            raise ValueError(f"ProviderInfo.stream_format: expected one of {', '.join(STREAM_FORMATS)}, found {str(self.stream_format)[:40]!r}")
+        for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key", "namespace"):
             value = getattr(self, field)
             if not isinstance(value, str):
                 raise _wrong_type(f"ProviderInfo.{field}", "a string", value)
@@ -165,7 +189,7 @@ _COMMON_SETTINGS = frozenset(("max_tokens", "temperature", "top_p", "reasoning_e
 #: Every part kind: each projection sends all eight (its own reasoning and custom parts, a structured value as text).
 _ALL_KINDS = frozenset(("Text", "Media", "File", "Structured", "Reasoning", "ToolCall", "ToolResult", "Custom"))
 
-#: Every provider API the package projects, in the order the README lists them.
+#: Every provider API the package projects, in the order the documentation lists them.
 PROVIDERS: Tuple[ProviderInfo, ...] = (
     ProviderInfo(
         module="anthropic",
@@ -186,6 +210,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # server tools' blocks are custom parts
             server_tools=True,
+            call_ids=True,
         ),
     ),
     ProviderInfo(
@@ -207,6 +232,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # audio, list content
             server_tools=False,
+            call_ids=True,
         ),
     ),
     ProviderInfo(
@@ -228,6 +254,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # every other output item is a custom part
             server_tools=True,
+            call_ids=True,
         ),
     ),
     ProviderInfo(
@@ -251,20 +278,49 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             server_tools=True,
         ),
     ),
+    ProviderInfo(
+        module="bedrock",
+        display="Bedrock Converse",
+        otel_name="aws.bedrock",
+        otel_operation="chat",
+        key_variables=("AWS_BEARER_TOKEN_BEDROCK",),
+        cli="bedrock",
+        base_url="https://bedrock-runtime.{region}.amazonaws.com",
+        base_url_variable="AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+        model_key="bedrock.model",
+        namespace="bedrock.",
+        system_apart=True,
+        transcript_fields=("messages", "system"),
+        capabilities=Capabilities(
+            settings=frozenset(("max_tokens", "temperature", "top_p", "stop", "reasoning_budget")),
+            reasoning_efforts=(),
+            parts_in=_ALL_KINDS,
+            parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # images, documents
+            server_tools=False,
+            tool_modes=frozenset(("auto", "required", "tool")),
+            call_ids=True,
+        ),
+        stream_format="aws-eventstream",
+        signed_by="aws",
+    ),
 )
 
 _BY_MODULE = {row.module: row for row in PROVIDERS}
 
 
 def provider_info(name: str) -> ProviderInfo:
-    """The registry row of the wire ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling
-    (``"openai-chat"``); a preset's name is no wire (:func:`endpoint` takes both)."""
+    """The registry row of ``name``: a provider module's name (``"openai_chat"``) or its CLI spelling (``"openai-chat"``)."""
     if not isinstance(name, str):
         raise _wrong_type("provider", "a string", name)
     row = _BY_MODULE.get(name.replace("-", "_"))
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of {', '.join(_BY_MODULE)}")
     return row
+
+
+def capabilities(name: str) -> Capabilities:
+    """What the provider API ``name`` can take and give (see :class:`Capabilities`)."""
+    return provider_info(name).capabilities
 
 
 # -- the names users call a model by: every wire at its own API, and the presets --------------------------------
@@ -297,13 +353,13 @@ class Endpoint:
     key_variables: Tuple[str, ...]
     """The environment variables ``complete()`` reads a key from, in order, when ``api_key`` is not given."""
     base_url_variable: str
-    """The environment variable ``complete()`` reads a base URL from when ``base_url`` is not given."""
+    """The environment variable ``complete()`` reads a base URL from when ``base_url`` is not given (``""``: none)."""
     otel_name: str
     """The OpenTelemetry GenAI ``gen_ai.provider.name`` (``"groq"``; ``"openai"`` where the conventions name none)."""
     capabilities: Capabilities
     """What the server can take and give (by default the wire's)."""
     key_required: bool
-    """Whether a turn needs a key: a hosted API's ``complete()`` with none anywhere is refused before it sends;
+    """Whether a turn needs a key (a wire signed otherwise, Bedrock's, does not): a hosted API's ``complete()`` with none anywhere is refused before it sends;
     a local server (Ollama, vLLM, LM Studio) needs none and sends one only when given or set."""
     fields: Tuple[Tuple[str, str], ...]
     """The :class:`~agentkit_core.ModelSettings` fields the server takes in another native field than the wire writes:
@@ -314,12 +370,14 @@ class Endpoint:
     ``base_url``; ``"azure_openai"``, Azure OpenAI's (``api-key`` or an Entra ID token, the deployment and ``api-version``)."""
 
     def __post_init__(self) -> None:
-        for field in ("name", "display", "wire", "base_url_variable", "otel_name"):
+        for field in ("name", "display", "wire", "otel_name"):
             value = getattr(self, field)
             if not isinstance(value, str):
                 raise _wrong_type(f"Endpoint.{field}", "a string", value)
             if not value:
                 raise ValueError(f"Endpoint.{field}: expected a name, found an empty string")
+        if not isinstance(self.base_url_variable, str):
+            raise _wrong_type("Endpoint.base_url_variable", "a string", self.base_url_variable)
         if not isinstance(self.base_url, str):
             raise _wrong_type("Endpoint.base_url", "a string", self.base_url)
         if self.base_url and (not self.base_url.startswith(("https://", "http://")) or self.base_url.endswith("/")):
@@ -350,7 +408,7 @@ def _wire(row: ProviderInfo) -> Endpoint:
     """A wire's own name: its API at its default endpoint."""
     return Endpoint(name=row.cli, display=row.display, wire=row.module, base_url=row.base_url,
                     key_variables=row.key_variables, base_url_variable=row.base_url_variable, otel_name=row.otel_name,
-                    capabilities=row.capabilities, key_required=True, fields=(), auth="wire")
+                    capabilities=row.capabilities, key_required=not row.signed_by, fields=(), auth="wire")
 
 
 def _preset(name: str, display: str, base_url: str, *, otel_name: str = "openai", wire: str = "openai_chat",
@@ -410,8 +468,3 @@ def endpoint(name: str) -> Endpoint:
     if row is None:
         raise ValueError(f"provider: {name[:80]!r} is none of the known names ({', '.join(_BY_NAME)})")
     return row
-
-
-def capabilities(name: str) -> Capabilities:
-    """What the provider API ``name`` can take and give (see :class:`Capabilities`)."""
-    return provider_info(name).capabilities
