@@ -92,9 +92,9 @@ from __future__ import annotations
 
 from types import ModuleType as _ModuleType
 
-from .._for_providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
+from .._for_providers import PROVIDERS, STREAM_FORMATS, Capabilities, ProviderInfo, capabilities, provider_info
 
-__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS")
+__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS")
 
 
 def detect(value: object) -> str | None:

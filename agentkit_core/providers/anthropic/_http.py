@@ -10,7 +10,7 @@ from .._common.sending import checked_model, endpoint, extra_headers, json_reque
 from .._common.tools import Choice, Tools
 from ..._for_providers import provider_info
 from ._request import kept_request
-from ._settings import fields_of, with_choice_type
+from ._settings import checked_body, fields_of, with_choice_type
 
 __all__ = ("http_request", "BASE_URL", "API_VERSION", "VERTEX_VERSION")
 
@@ -66,7 +66,8 @@ def http_request(
     last = {"stream": True} if stream else {}
     name = checked_model(model)
     vertex = isinstance(base_url, str) and base_url.rstrip("/").endswith(_VERTEX)
-    body = with_choice_type(request_body(_NAME, {} if vertex else {"model": name}, fields, fields_of(settings), native, last))
+    written = fields_of(settings)
+    body = checked_body(with_choice_type(request_body(_NAME, {} if vertex else {"model": name}, fields, written, native, last)), written)
     if "max_tokens" not in body:
         raise ValueError(
             "max_tokens: the Anthropic Messages API requires it and there is no default that fits every model; "

@@ -10,7 +10,7 @@ from .._common.sending import checked_model, endpoint, extra_headers, json_reque
 from .._common.tools import Choice, Tools
 from ..._for_providers import provider_info
 from ._request import kept_request
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -58,7 +58,8 @@ def http_request(
     name = checked_model(model)
     path = name if "/" in name else "models/" + name
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
-    body = request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), fields_of(settings), native, {})
+    written = fields_of(settings)
+    body = checked_body(request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), written, native, {}), written)
     vertex = isinstance(base_url, str) and base_url.rstrip("/").endswith(_VERTEX)
     own = key_header("authorization", api_key, "Bearer ") if vertex else key_header("x-goog-api-key", api_key)
     return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", extra_headers(own, headers, stream=stream), body, stream=stream)
