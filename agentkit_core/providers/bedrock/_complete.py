@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ... import Delta, Item
+from ..._for_providers import endpoint
 from .._common.complete import Provider, TurnCall, acomplete_turn, complete_turn
 from ._http import http_request
 from ._response import items_from_response
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ("complete", "acomplete")
 
-_PROVIDER = Provider(http_request, stream_decoder, items_from_response)
+_PROVIDER = Provider(http_request, stream_decoder, items_from_response, endpoint("bedrock"))
 
 
 def complete(
