@@ -29,6 +29,7 @@ from ..jsontext import JsonValue, parse_json
 from ._client import (
     _CHUNK,
     _ERROR_READ,
+    _EXCERPT_READ,
     _REDIRECT_READ,
     _Answer,
     DEFAULT_CONNECT_TIMEOUT,
@@ -38,9 +39,14 @@ from ._client import (
     _request_id,
     check_arguments,
     checkpoint_of,
+    is_json,
+    media_type,
     next_delay,
+    not_a_stream,
+    not_streamed,
     provider_error,
     step_failure,
+    streamed,
 )
 from ._errors import ProviderError, TransportError, lower_headers
 from ._redirect import check_hop, next_request
@@ -302,10 +308,23 @@ class AsyncResponse(_Answer):
         return alines_of(self.chunks())
 
     def events(self) -> AsyncIterator[dict[str, JsonValue]]:
-        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them)."""
+        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them).
+
+        An answer that is no event stream is refused as :meth:`Response.events
+        <agentkit_core.http.Response.events>` refuses it, when the first event is awaited.
+        """
+        return self._events()
+
+    async def _events(self) -> AsyncIterator[dict[str, JsonValue]]:
         from ._sse import events_from_sse
 
-        return events_from_sse(self.chunks())
+        media = media_type(self.headers)
+        if not streamed(media):
+            if not is_json(media):
+                raise not_a_stream(self, await self._read_bounded(_EXCERPT_READ))
+            raise not_streamed(media)
+        async for event in events_from_sse(self.chunks()):
+            yield event
 
     async def aclose(self) -> None:
         """Close the connection (never blocks)."""
