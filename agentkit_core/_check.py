@@ -10,7 +10,7 @@ convention in :mod:`._codec`'s docstring).
 
 * ``TypeError`` when an argument is not of a type the field takes
   (``TextPart(5)``: ``TextPart.text: expected a string, found int``, the
-  words of :mod:`._words`);
+  words of :mod:`._error_text`);
 * :class:`NormalizeError` (a ``ValueError``) when it is of a kind the field
   takes but the wire cannot carry it: a count that is negative, past 64
   bits, fractional or a bool; a non-finite number; a string with a lone
@@ -48,7 +48,7 @@ _isfinite = wire.isfinite
 
 def wrong_type(owner: str, field: str, expected: str, v: object) -> TypeError:
     """The error for an argument of the wrong type; ``field`` may be empty (a one-argument constructor)."""
-    from ._words import wrong_type as words  # the error path only: the words load when first needed
+    from ._error_text import wrong_type as words  # the error path only: the words load when first needed
 
     return words(f"{owner}.{field}" if field else owner, expected, v)
 
@@ -168,13 +168,13 @@ def ident(v: object, kind: type, owner: str, field: str) -> Any:
 
 
 def _a(name: str) -> str:
-    from ._words import an
+    from ._error_text import an
 
     return an(name)
 
 
 def _describe(v: object) -> str:
-    from ._words import describe
+    from ._error_text import describe
 
     return describe(v)
 

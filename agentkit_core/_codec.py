@@ -169,7 +169,7 @@ def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: i
 def variant(value: Any, cls: type[T]) -> T:
     """``value`` (a decoded variant) if it is a ``cls``: ``TextPart.from_dict`` refuses a media part."""
     if not isinstance(value, cls):
-        from ._words import an
+        from ._error_text import an
 
         fail(f"expected {an(cls.__name__)}, found {an(type(value).__name__)}")
     return value

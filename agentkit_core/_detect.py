@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .providers._registry import PROVIDERS
+from ._registry import PROVIDERS
 
 __all__ = ("Provider", "sniff", "NAMES", "MESSAGES_APIS", "CHUNKS_ARE_RESPONSES")
 

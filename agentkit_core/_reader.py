@@ -27,8 +27,8 @@ import os
 import re
 from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Union
 
-from ._sniff import an, noun, plural, sniff_provider
-from ._words import wrong_type
+from ._detect import sniff
+from ._error_text import an, noun, plural, wrong_type
 from .error import NormalizeError
 from .jsontext import check_depth, raw_decode
 
@@ -129,14 +129,14 @@ class Reading:
         if self.shape == BINARY:
             return Looks(self._binary_what, None)
         if self.shape == EVENTS:
-            found = sniff_provider(self._event)
+            found = sniff(self._event)
             if found is None:
                 return Looks("server-sent events (text/event-stream)", None)
             return Looks(f"server-sent events (text/event-stream) of {plural(found.what)}", found.module)
         first = self.first
         if first is None or first.problem is not None:
             return None
-        found = sniff_provider(first.value)
+        found = sniff(first.value)
         if found is None and accepts(first.value):
             return None
         if found is not None:

@@ -214,7 +214,7 @@ class TurnCancellation:
         elif isinstance(handle, CancellationHandle):
             state = handle._state
         else:
-            from ._words import wrong_type  # the error path only
+            from ._error_text import wrong_type  # the error path only
 
             raise wrong_type("TurnCancellation", "a CancellationHandle", handle)
         self._state = state
@@ -248,7 +248,7 @@ class TurnCancellation:
         interrupt; :meth:`on_cancel` does both around a ``with`` block.
         """
         if not callable(fn):
-            from ._words import wrong_type  # the error path only
+            from ._error_text import wrong_type  # the error path only
 
             raise wrong_type("cancellation callback", "a callable", fn)
         key = (self, fn)

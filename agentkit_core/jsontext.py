@@ -148,7 +148,7 @@ def loads(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> Any:
     The values are what ``json.loads`` gives: decoders check them further.
     """
     if not isinstance(text, (str, bytes, bytearray)):
-        from ._words import wrong_type
+        from ._error_text import wrong_type
 
         raise wrong_type("JSON text", "a string, bytes or a bytearray", text)
     json = _json()
@@ -202,7 +202,7 @@ def checked_json(value: object, /, *, max_depth: int = MAX_DEPTH) -> JsonValue:
     agentkit_core.NormalizeError: ['days']: invalid type: Python tuple (not JSON data), expected a JSON value
     """
     if type(max_depth) is not int:
-        from ._words import wrong_type
+        from ._error_text import wrong_type
 
         raise wrong_type("checked_json: max_depth", "an integer", max_depth)
     if not 1 <= max_depth <= MAX_DEPTH:

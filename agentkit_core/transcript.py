@@ -79,7 +79,7 @@ def dump_items(items: Iterable[Item], path_or_file: PathOrFile) -> None:
     elif hasattr(path_or_file, "write"):
         _write(items, path_or_file, binary=not _is_text(path_or_file))
     else:
-        from ._words import wrong_type  # the error path only
+        from ._error_text import wrong_type  # the error path only
 
         raise wrong_type("dump_items", "a path or a file open for writing", path_or_file)
 
@@ -88,7 +88,7 @@ def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:
     write = f.write
     for n, item in enumerate(items):
         if not isinstance(item, Item):
-            from ._words import wrong_type
+            from ._error_text import wrong_type
 
             raise wrong_type(f"dump_items: items[{n}]", "an Item", item)
         line = item.to_json() + "\n"

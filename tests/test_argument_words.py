@@ -1,4 +1,4 @@
-"""The words of argument errors written through ``_words.wrong_type``: ``<where>: expected <noun>, found <type>``.
+"""The words of argument errors written through ``_error_text.wrong_type``: ``<where>: expected <noun>, found <type>``.
 
 Pins the messages of the constructors and functions that spell them through
 the shared helper, so that moving a message onto it (or off it) cannot change

@@ -411,7 +411,7 @@ class TestErrors(Files, unittest.TestCase):
 
         from agentkit_core import _cli
         from agentkit_core._cli import commands, common, convert, turn
-        from agentkit_core.providers._registry import PROVIDERS
+        from agentkit_core._registry import PROVIDERS
 
         parser = commands.build_parser()
         names = next(a for a in parser._actions if a.dest == "command").choices

@@ -14,7 +14,7 @@ from typing import Any
 
 import agentkit_core as ak
 from agentkit_core._cli import commands
-from agentkit_core._sniff import sniff_provider
+from agentkit_core._detect import sniff as sniff_provider
 from tests.test_transcript import Files, mangled
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -41,7 +41,7 @@ from agentkit_core import (
 from agentkit_core.http import ProviderError, TransportError
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.providers._common.complete import ENDED_EARLY
-from agentkit_core.providers._registry import PROVIDERS
+from agentkit_core._registry import PROVIDERS
 from tests import recorded
 from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
 from tests.loopback import LONGEST, Loopback, json_reply, sse_reply

@@ -250,7 +250,7 @@ class Spans(unittest.TestCase):
 
     def test_every_registry_row_names_its_spans(self) -> None:
         # The names come from the provider registry: a new row needs no edit here.
-        from agentkit_core.providers._registry import PROVIDERS
+        from agentkit_core._registry import PROVIDERS
 
         for row in PROVIDERS:
             with self.subTest(provider=row.module):

@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 import agentkit_core
+import agentkit_core._for_providers
 import agentkit_core.http
 import agentkit_core.providers
 from agentkit_core import (
@@ -55,11 +56,9 @@ from tests.mutation import ODD_VALUES, outcome
 
 #: The package every provider shares: its helpers, written once.
 SHARED = "_common"
-#: The registry: one row per provider, beside the folders (not in any of them).
-REGISTRY = "_registry"
-#: The private core modules the providers may use, and what of them: the words of every argument error, and the body
-#: detector (below the transcript reader, which asks it too).
-CORE_SHARED = {"_words": {"an", "describe", "wrong_type"}, "_detect": {"NAMES", "Provider", "sniff"}}
+#: The one private core module the providers may use, and what of it: their internal API (the registry, the body
+#: detector, the words of argument errors), in the bottom layer.
+CORE_SHARED = {"_for_providers": set(agentkit_core._for_providers.__all__)}
 #: Each public provider package, as the registry lists them.
 PROVIDER_NAMES = tuple(row.module for row in agentkit_core.providers.PROVIDERS)
 #: The private modules every provider package has, named for their role (ARCHITECTURE.md, "Providers").
@@ -83,7 +82,7 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, REGISTRY), f"{name} belongs to no provider")
+                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED), f"{name} belongs to no provider")
                 if "." in name:
                     self.assertTrue(name.rpartition(".")[2].startswith("_") or _owner(name) == SHARED, name)
         for public in PROVIDER_NAMES:
@@ -98,7 +97,7 @@ class ImportTest(unittest.TestCase):
                     self.assertIn(f"{public}.{role}", names)
 
     def test_only_public_names_common_and_own_private_modules(self) -> None:
-        """``from ... import <public names>``, the shared package, the registry, the provider's own modules, the standard library."""
+        """``from ... import <public names>``, the shared package, ``_for_providers``, the provider's own modules, the stdlib."""
         for name in provider_modules():
             module = importlib.import_module(f"agentkit_core.providers.{name}")
             with self.subTest(name):
@@ -109,18 +108,14 @@ class ImportTest(unittest.TestCase):
                         if node.module == "http":  # the package's public HTTP module, by its public names
                             self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
                             continue
-                        if node.module in CORE_SHARED:  # the bottom layer's few helpers every layer shares
+                        if node.module in CORE_SHARED:  # the providers' internal API module
                             self.assertLessEqual(set(names), CORE_SHARED[node.module], names)
                             continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
-                    elif isinstance(node, ast.ImportFrom) and node.level == 2 and name == REGISTRY:
-                        # the registry sits in providers/ itself: ``..`` is agentkit_core, of which it reads the words
-                        self.assertIn(node.module, ("_words",))
-                        self.assertLessEqual({a.name for a in node.names}, CORE_SHARED["_words"])
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         self.assertIsNotNone(node.module, "providers/__init__ itself")
-                        self.assertIn(node.module.split(".")[0], (SHARED, REGISTRY))  # the registry: plain data
+                        self.assertEqual(node.module.split(".")[0], SHARED)
                     elif isinstance(node, ast.ImportFrom) and node.level == 1:
                         continue  # its own package (a provider's, or _common) or one of that package's modules
                     elif isinstance(node, ast.ImportFrom):

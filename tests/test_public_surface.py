@@ -7,8 +7,8 @@
 * the functions every provider has take the same parameters, of the same
   types, in all four (a provider may add keyword-only ones with defaults);
   the decoders have the same methods;
-* the fold module is reachable as ``agentkit_core.folding``, the function
-  staying ``agentkit_core.fold``.
+* the fold module is ``agentkit_core.fold`` (``from agentkit_core.fold
+  import FoldState``), the function staying ``agentkit_core.fold``.
 """
 
 from __future__ import annotations
@@ -166,19 +166,17 @@ class ProvidersAgreeTest(unittest.TestCase):
 
 
 class FoldModuleTest(unittest.TestCase):
-    def test_the_fold_module_is_reachable_as_folding(self) -> None:
-        import agentkit_core.folding as folding
-        from agentkit_core.fold import FoldState, fold_iter  # the old path still works
+    def test_the_fold_module_has_one_name(self) -> None:
+        # agentkit_core.folding, its alias, is gone (CHANGELOG); the module is imported from by its own name.
+        from agentkit_core.fold import FoldState, fold_iter
 
         module = sys.modules["agentkit_core.fold"]
-        self.assertIsInstance(folding, ModuleType)
-        self.assertEqual(folding.__all__, module.__all__)
-        for name in folding.__all__:
-            self.assertIs(getattr(folding, name), getattr(module, name), name)
-        self.assertIs(folding.FoldState, FoldState)
-        self.assertIs(folding.fold_iter, fold_iter)
+        self.assertIs(module.FoldState, FoldState)
+        self.assertIs(module.fold_iter, fold_iter)
         self.assertTrue(callable(agentkit_core.fold) and not isinstance(agentkit_core.fold, ModuleType))
-        self.assertIs(agentkit_core.fold, folding.fold)
+        self.assertIs(agentkit_core.fold, module.fold)
+        with self.assertRaises(ImportError):
+            importlib.import_module("agentkit_core.folding")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from agentkit_core import (
     ToolResultPart,
 )
 from agentkit_core.providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
-from agentkit_core.providers._common.detect import NAMES, sniff
+from agentkit_core._for_providers import NAMES, sniff
 from tests import recorded
 
 #: The portable settings of ``ModelSettings`` (issue 25's table), which a row's ``settings`` names.
@@ -163,7 +163,7 @@ class RegistryTest(unittest.TestCase):
         # allowed only where native shapes are known: the registry, the detector and the export's server-tool blocks.
         import ast
 
-        allowed = {os.path.join("providers", "_registry.py"), "_detect.py", os.path.join("otel", "_servers.py")}
+        allowed = {"_registry.py", "_detect.py", os.path.join("otel", "_servers.py")}
         names = {row.module for row in PROVIDERS} | {row.cli for row in PROVIDERS}
         package = os.path.dirname(os.path.abspath(agentkit_core.__file__))
         found = []
@@ -255,7 +255,7 @@ class RegistryTest(unittest.TestCase):
         import ast
         import inspect
 
-        tree = ast.parse(inspect.getsource(agentkit_core.providers._registry))
+        tree = ast.parse(inspect.getsource(agentkit_core._registry))
         documented = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(n)}
         self.assertLessEqual({"capabilities", "provider_info", "Capabilities", "ProviderInfo"}, documented)
         self.assertIn("Adding a provider", ast.get_docstring(tree) or "")

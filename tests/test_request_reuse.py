@@ -489,7 +489,7 @@ class ImportTest(unittest.TestCase):
         code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
                 "from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses\n"
                 "from agentkit_core.providers._common import reuse\n"
-                "print('threading' in sys.modules, type(reuse.Kept(list)._lock).__name__)")
+                "print('threading' in sys.modules, type(reuse.BuildCache(list)._lock).__name__)")
         result = subprocess.run([sys.executable, "-I", "-S", "-c", code, ROOT], capture_output=True, text=True, timeout=120)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.split(), ["False", type(threading.Lock()).__name__])

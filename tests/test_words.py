@@ -15,9 +15,9 @@ import unittest
 from typing import Any, Callable
 
 import agentkit_core as ak
-from agentkit_core import _words, http
+from agentkit_core import _error_text, http
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
-from agentkit_core.providers._registry import provider_info
+from agentkit_core._registry import provider_info
 
 PACKAGE = os.path.dirname(os.path.abspath(ak.__file__))
 #: ``expected a string, found int``: an article (or a plural noun), then what was found.
@@ -72,18 +72,18 @@ class OneStyle(unittest.TestCase):
         self.assertIn("invalid type: integer `5`, expected a string", str(caught.exception))
 
     def test_one_article_and_one_describe(self) -> None:
-        self.assertEqual([_words.an(w) for w in ("ItemKind", "ToolCallId", "object", "array")],
+        self.assertEqual([_error_text.an(w) for w in ("ItemKind", "ToolCallId", "object", "array")],
                          ["an ItemKind", "a ToolCallId", "an object", "an array"])
-        self.assertEqual([_words.describe(v) for v in (None, True, 5, "x" * 50, [], {}, (1,))],
+        self.assertEqual([_error_text.describe(v) for v in (None, True, 5, "x" * 50, [], {}, (1,))],
                          ["null", "true", "5", repr("x" * 40 + "..."), "an array", "an object", "a Python tuple"])
 
     def test_no_second_article_or_describe(self) -> None:
-        # One "a/an" and one describe, in _words.py; the wire's serde words keep their own describe in _codec.py.
+        # One "a/an" and one describe, in _error_text.py; the wire's serde words keep their own describe in _codec.py.
         import ast
 
         allowed = {
-            ("_words.py", "an"), ("_words.py", "describe"), ("_codec.py", "describe"),
-            ("_check.py", "_describe"),  # _words.describe, imported on the error path only
+            ("_error_text.py", "an"), ("_error_text.py", "describe"), ("_codec.py", "describe"),
+            ("_check.py", "_describe"),  # _error_text.describe, imported on the error path only
             (os.path.join("_cli", "demo.py"), "describe"),  # the demo's line for a part, no error's words
         }
         found = []
@@ -101,7 +101,7 @@ class OneStyle(unittest.TestCase):
                             found.append(f"{path}: def {node.name}")
                 for node in ast.walk(tree):  # the article rule itself, written out again
                     if isinstance(node, ast.Constant) and isinstance(node.value, str) and "aeiou" in node.value.lower():
-                        if path != "_words.py":
+                        if path != "_error_text.py":
                             found.append(f"{path}:{node.lineno}: {node.value!r}")
         self.assertEqual(found, [])
 

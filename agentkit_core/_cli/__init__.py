@@ -12,7 +12,7 @@ Nothing else in the package imports it; ``__main__`` is its only caller.
   usage error, printing escaped for a terminal.
 
 The provider spellings (``--from``, ``--provider``) and the key variables
-come from the provider registry (``providers/_registry.py``).
+come from the provider registry (``_registry.py``).
 """
 
 from __future__ import annotations

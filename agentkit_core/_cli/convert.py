@@ -37,13 +37,12 @@ from .._reader import BINARY, EMPTY, EVENTS, Reading
 from ..content import Part
 from ..ids import ToolCallId
 from ..keys import INVENTED_ID_KEY
-from .._detect import CHUNKS_ARE_RESPONSES, MESSAGES_APIS, NAMES
-from .._sniff import Provider, sniff_provider
+from .._detect import CHUNKS_ARE_RESPONSES, MESSAGES_APIS, NAMES, Provider, sniff
 from ..delta import Delta
 from ..error import NormalizeError, ProtocolError
 from ..fold import FoldState, fold_all
 from ..item import Item
-from ..providers._registry import PROVIDERS
+from .._registry import PROVIDERS
 from ..tool import ToolCallPart, ToolResultPart
 
 __all__ = ("FLAGS", "flag", "module_of", "run")
@@ -124,7 +123,7 @@ def _convert(projection: Any, module: str, name: str, data: bytes) -> list[Item]
             raise record.problem
         records.append(record)
     located = [(_in(reading, r), r.value) for r in records]
-    found = sniff_provider(records[0].value) if records else None
+    found = sniff(records[0].value) if records else None
     kind = "" if found is None else found.what.rpartition(" ")[2]
     if kind in ("event", "chunk") or (len(records) > 1 and (kind not in ("request", "response", "object") or module in CHUNKS_ARE_RESPONSES)):
         return _stream(projection, located)  # a stream's events (Gemini's chunks look like responses)

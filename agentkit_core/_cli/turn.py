@@ -40,7 +40,7 @@ from typing import Any
 
 from ..finish import FinishReason
 from ..item import Item
-from ..providers._registry import PROVIDERS
+from .._registry import PROVIDERS
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")

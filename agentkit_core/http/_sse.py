@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, overload
 
-from .._words import describe
+from .._error_text import describe
 from ..error import NormalizeError
 from ..jsontext import parse_json
 

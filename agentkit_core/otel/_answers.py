@@ -6,7 +6,7 @@ from .. import _check as check
 from ._messages import finish_name
 from ..item import Item, ItemKind
 from ..keys import FINISH_REASON_KEY
-from ..providers._registry import PROVIDERS
+from .._registry import PROVIDERS
 from ..usage import Usage
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")

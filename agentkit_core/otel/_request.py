@@ -5,7 +5,7 @@ Private to :mod:`agentkit_core.otel` (its docstring's table is the reference).
 
 from __future__ import annotations
 
-from .._words import wrong_type
+from .._error_text import wrong_type
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

@@ -92,7 +92,7 @@ from __future__ import annotations
 
 from types import ModuleType as _ModuleType
 
-from ._registry import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
+from .._for_providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
 
 __all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS")
 
@@ -114,7 +114,7 @@ def detect(value: object) -> str | None:
     >>> detect({"candidates": []}), detect({"object": "chat.completion.chunk"}), detect({})
     ('gemini', 'openai_chat', None)
     """
-    from .._detect import sniff
+    from .._for_providers import sniff
     from ._common.held import dumped
 
     found = sniff(value if type(value) is dict else dumped(value, quiet=True))

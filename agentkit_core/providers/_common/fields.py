@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..._words import describe
+from ..._for_providers import describe
 from ... import NormalizeError
 from .native import JsonDict, json_object as json_object, wrong
 

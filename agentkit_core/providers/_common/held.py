@@ -2,7 +2,7 @@
 
 Private to :mod:`agentkit_core.providers`.  Every public function of a
 projection that takes a native body, event or usage object starts with
-:func:`take`, which
+:func:`as_native`, which
 
 * takes an SDK's object for the body it was made from, by duck typing (no SDK
   is imported): pydantic models (the ``anthropic`` and ``openai`` SDKs,
@@ -39,14 +39,14 @@ from typing import Any, Callable
 from ... import NormalizeError
 from .data import b64encode
 from .native import NATIVE_MAX_DEPTH, JsonDict, an, native_object
-from .detect import NAMES, sniff
+from ..._for_providers import NAMES, sniff
 
-__all__ = ("Native", "take", "take_fields", "dumped")
+__all__ = ("Native", "as_native", "as_native_fields", "dumped")
 
 
 @dataclass(frozen=True, slots=True)
 class Native:
-    """One kind of native value of one provider: what :func:`take` needs to know of it."""
+    """One kind of native value of one provider: what :func:`as_native` needs to know of it."""
 
     provider: str
     """The projection module, as :func:`~agentkit_core.providers.detect` names it: ``"anthropic"``."""
@@ -76,7 +76,7 @@ class Native:
         object.__setattr__(self, "event", self.kind.startswith("stream"))
 
 
-def take(value: object, native: Native) -> JsonDict:
+def as_native(value: object, native: Native) -> JsonDict:
     """``value`` (a body, an SDK object or a dump of one) as the checked native body it stands for.
 
     Raises :class:`NormalizeError` for a value that is no JSON object (nor
@@ -99,10 +99,10 @@ def take(value: object, native: Native) -> JsonDict:
     return body
 
 
-def take_fields(value: object, native: Native) -> JsonDict:
+def as_native_fields(value: object, native: Native) -> JsonDict:
     """``value`` (a request, an SDK object or a dict holding them) as a checked native object, whatever fields it has.
 
-    What :func:`take` does to what users hold, without refusing a value for the
+    What :func:`as_native` does to what users hold, without refusing a value for the
     fields it lacks: for the readers of one part of a request (its ``tools``).
     """
     return _checked(value if type(value) is dict else _plain(dumped(value), native, 1), native)

@@ -4,7 +4,7 @@ A native body or event (:func:`native_object`), a stream's events
 (:func:`native_events`), values of the package (:func:`checked_list`); the
 errors say what was found where something else belongs (:func:`describe`,
 :func:`wrong`, :func:`under`, :func:`json_object`).  The words are the
-package's (``expected a string, found 5``: :mod:`agentkit_core._words`); the
+package's (``expected a string, found 5``: :mod:`agentkit_core._error_text`); the
 core's wire decoders write serde's (``invalid type: integer `5`, expected a
 string``), pinned by the reference's vectors, for the reference's wire.
 """
@@ -15,7 +15,7 @@ from itertools import repeat
 from typing import Any, Iterable, Mapping, TypeVar, cast
 
 from ... import NormalizeError, checked_json
-from ..._words import an as an, describe as describe
+from ..._for_providers import an as an, describe as describe
 
 #: A native JSON object, as ``json.loads`` gives it.
 JsonDict = dict[str, Any]

@@ -6,7 +6,7 @@ transcript with a :class:`Build`: a fold over the items, one :meth:`Build.add`
 an item, whose finished messages it hands over (:meth:`Build.take_final`) as
 soon as no later item can change them (Gemini's last content takes the calls
 of the next item into it, so it stays open; Chat's media of tool results wait
-for the next message).  :class:`Kept` keeps, for the last builds, the items
+for the next message).  :class:`BuildCache` keeps, for the last builds, the items
 they covered, the encoded JSON of their finished messages and a copy of the
 fold's state; a build for items that begin with the same item objects resumes
 there, folds only the new items, and joins the body from the kept bytes.
@@ -38,7 +38,7 @@ from . import JsonDict
 from .arguments import compact_encoder
 from .native import checked_list
 
-__all__ = ("Build", "Kept", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "json_pieces", "encoder", "disabled", "clear", "SLOTS")
+__all__ = ("Build", "BuildCache", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "json_pieces", "encoder", "disabled", "clear", "SLOTS")
 
 V = TypeVar("V")
 
@@ -58,7 +58,7 @@ def encoder() -> Callable[[Any], str]:
 
 
 _enabled = True
-_all: List["Kept"] = []
+_all: List["BuildCache"] = []
 
 
 class Build(Protocol):
@@ -238,7 +238,7 @@ def _joined(blocks: Tuple[bytes, ...], new: List[bytes]) -> Tuple[bytes, ...]:
     return tuple(out)
 
 
-class Kept:
+class BuildCache:
     """The builds kept for one provider, whose fold ``make`` starts."""
 
     def __init__(self, make: Callable[[], Build]) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ... import ModelSettings, checked_json
-from .._registry import capabilities, provider_info
+from ..._for_providers import capabilities, provider_info
 from . import JsonDict
 
 __all__ = ("Row", "key_row", "settings_fields", "settings_from_body", "merge", "checked_native", "checked_settings", "native_conflict", "schema_name",

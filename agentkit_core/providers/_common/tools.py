@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from ... import JsonValue, NormalizeError, ToolChoice, ToolSpec, checked_json
-from .carry import carried, carry, copy_json
+from .namespaces import metadata_to_fields, fields_to_metadata, copy_json
 from .native import JsonDict, describe, json_object, wrong
 
 #: What ``request_from_items`` takes as ``tools``: specs, and native tool definitions sent as they are.
@@ -137,7 +137,7 @@ def function_spec(
         taken.add(schema_key)
     defaults = defaults or {}
     taken.update(key for key, value in defaults.items() if native.get(key, _ABSENT) == value)
-    metadata = carry(native, taken, prefix)
+    metadata = fields_to_metadata(native, taken, prefix)
     omitted: list[JsonValue] = [key for key in (*always, *defaults) if key not in native]
     if omitted:
         metadata[prefix + OMITTED] = omitted
@@ -163,7 +163,7 @@ def function_native(
     elif no_schema is not _ABSENT:
         native[schema_key] = copy_json(no_schema)
     native.update(copy_json(dict(defaults or {})))
-    native.update(carried(spec.metadata, prefix, (OMITTED, *skip)))
+    native.update(metadata_to_fields(spec.metadata, prefix, (OMITTED, *skip)))
     omitted = spec.metadata.get(prefix + OMITTED)
     for key in omitted if isinstance(omitted, list) else ():
         if isinstance(key, str):

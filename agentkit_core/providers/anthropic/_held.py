@@ -1,10 +1,10 @@
-"""Private to :mod:`.anthropic`: what its native values look like, for :func:`.._common.held.take`."""
+"""Private to :mod:`.anthropic`: what its native values look like, for :func:`.._common.held.as_native`."""
 
 from __future__ import annotations
 
 from .._common.held import Native
 
-PROVIDER = "anthropic"
+MODULE = "anthropic"
 
 _EVENTS = frozenset(
     ("message_start", "message_delta", "message_stop", "content_block_start", "content_block_delta",
@@ -23,9 +23,9 @@ def _event(body: dict[str, object]) -> bool:
 
 
 RESPONSE = Native(
-    PROVIDER, "a response body", "response", ("content", "type", "role", "stop_reason"),
+    MODULE, "a response body", "response", ("content", "type", "role", "stop_reason"),
     lambda b: b.get("type") == "message", _NULLABLE, _OPAQUE,
 )
-REQUEST = Native(PROVIDER, "a request body", "request", ("messages", "system"), None, _NULLABLE, _OPAQUE)
-EVENT = Native(PROVIDER, "a stream event", "stream event", ("type",), _event, _NULLABLE, _OPAQUE)
-USAGE = Native(PROVIDER, "a usage object", "usage", nullable=_NULLABLE)
+REQUEST = Native(MODULE, "a request body", "request", ("messages", "system"), None, _NULLABLE, _OPAQUE)
+EVENT = Native(MODULE, "a stream event", "stream event", ("type",), _event, _NULLABLE, _OPAQUE)
+USAGE = Native(MODULE, "a usage object", "usage", nullable=_NULLABLE)

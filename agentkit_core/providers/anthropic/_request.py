@@ -39,11 +39,11 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64decode, b64encode, bare, carried, carry, checked_list, copy_json, dumps, json_object
+from .._common import JsonDict, b64decode, b64encode, bare, metadata_to_fields, fields_to_metadata, checked_list, copy_json, dumps, json_object
 from .._common import output_text
 from .._common import name_results, parse_data_url, wrong
-from .._common.held import take
-from .._common.reuse import Kept, by_kind, fresh
+from .._common.held import as_native
+from .._common.reuse import BuildCache, by_kind, fresh
 from ._held import REQUEST
 from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, SYSTEM_ROLE
 from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
@@ -79,7 +79,7 @@ def write_extras(native: JsonDict, metadata: Mapping[str, JsonValue]) -> JsonDic
     """Write ``anthropic.<field>`` metadata back as native fields, then drop the omitted ones."""
     if metadata is EMPTY_METADATA or not metadata:  # bare(metadata), inlined: most blocks carry nothing
         return native
-    native.update(carried(metadata, NS, MARKERS))
+    native.update(metadata_to_fields(metadata, NS, MARKERS))
     omitted = metadata.get(OMITTED)
     for name in omitted if isinstance(omitted, list) else ():
         if isinstance(name, str):
@@ -428,7 +428,7 @@ def items_from_request(body: Any) -> list[Item]:
     the same request has its id.  Raises :class:`~agentkit_core.NormalizeError`
     naming the bad field.
     """
-    body = take(body, REQUEST)
+    body = as_native(body, REQUEST)
     items = []
     if "system" in body:
         items.append(_content_item(ItemKind.SYSTEM, body["system"], {}, "system"))
@@ -440,7 +440,7 @@ def items_from_request(body: Any) -> list[Item]:
         json_object(message, path, "a message (a JSON object)")
         kind = _message_kind(message, path)
         consumed = ("content",) if kind is ItemKind.SYSTEM else ("role", "content")  # a system message keeps its role
-        item = _content_item(kind, message.get("content"), carry(message, consumed, NS), path + ".content")
+        item = _content_item(kind, message.get("content"), fields_to_metadata(message, consumed, NS), path + ".content")
         items.append(item)
     return name_results(items)
 
@@ -459,7 +459,7 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
-KEPT = Kept(Build)
+KEPT = BuildCache(Build)
 
 
 def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:

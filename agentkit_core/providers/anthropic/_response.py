@@ -37,7 +37,7 @@ from ... import (
 from .._common import (
     JsonDict,
     b64decode,
-    carry,
+    fields_to_metadata,
     count,
     json_object,
     make_item,
@@ -47,7 +47,7 @@ from .._common import (
     parse_data_url,
     wrong,
 )
-from .._common.held import take
+from .._common.held import as_native
 from ._held import RESPONSE, USAGE
 from ._keys import NS, OMITTED, PROVIDER
 
@@ -110,7 +110,7 @@ def finish_reason(raw: str | None = None, *, stop_reason: str | None = None) -> 
 
 def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
-    return checked_usage(take(usage, USAGE))
+    return checked_usage(as_native(usage, USAGE))
 
 
 def checked_usage(native: JsonDict) -> Usage:
@@ -135,7 +135,7 @@ def assistant_item(message: JsonDict, parts: Iterable[Part], error: JsonValue = 
     ``error`` is the error that ended the turn, if one did.  Empty text parts
     with nothing else are left out.
     """
-    metadata = carry(message, ("id", "role", "content", "usage", "stop_reason"), NS)
+    metadata = fields_to_metadata(message, ("id", "role", "content", "usage", "stop_reason"), NS)
     stop = message.get("stop_reason")
     finish = finish_reason(stop), stop
     if error is not None:
@@ -168,7 +168,7 @@ def custom(block: JsonDict) -> CustomPart:
 
 
 def _reasoning_meta(block: JsonDict, consumed: Iterable[str]) -> dict[str, JsonValue]:
-    metadata = carry(block, consumed, NS)
+    metadata = fields_to_metadata(block, consumed, NS)
     metadata[PROVIDER_KEY] = PROVIDER
     return metadata
 
@@ -177,7 +177,7 @@ def _text(block: JsonDict) -> Part:
     text = block.get("text")
     if not isinstance(text, str):
         return custom(block)
-    return TextPart(text, metadata=carry(block, ("type", "text"), NS))
+    return TextPart(text, metadata=fields_to_metadata(block, ("type", "text"), NS))
 
 
 def _thinking(block: JsonDict) -> Part:
@@ -201,7 +201,7 @@ def _tool_use(block: JsonDict) -> Part:
     call_id, name, arguments = block.get("id"), block.get("name"), block.get("input", {})
     if not isinstance(call_id, str) or not isinstance(name, str) or not isinstance(arguments, dict):
         return custom(block)  # an input the API never sends
-    metadata = carry(block, ("type", "id", "name", "input"), NS)
+    metadata = fields_to_metadata(block, ("type", "id", "name", "input"), NS)
     if "input" not in block:
         metadata[OMITTED] = ["input"]
     return ToolCallPart(ToolCallId(call_id), name, arguments, metadata=metadata)
@@ -222,7 +222,7 @@ def _tool_result(block: JsonDict) -> Part:
             return custom(block)  # not content a tool_result holds: kept as it came
     else:
         return custom(block)
-    metadata = carry(block, ["type", "tool_use_id"] + [k for k in ("content", "is_error") if block.get(k) is not None], NS)
+    metadata = fields_to_metadata(block, ["type", "tool_use_id"] + [k for k in ("content", "is_error") if block.get(k) is not None], NS)
     omitted: list[JsonValue] = [name for name in ("content", "is_error") if name not in block]
     if omitted:
         metadata[OMITTED] = omitted
@@ -243,7 +243,7 @@ def _source(block: JsonDict, kind: str, fields: tuple[str, ...]) -> JsonDict | N
 
 
 def _image(block: JsonDict) -> Part:
-    metadata = carry(block, ("type", "source"), NS)
+    metadata = fields_to_metadata(block, ("type", "source"), NS)
     source = _source(block, "base64", ("media_type", "data"))
     data = None if source is None or source["media_type"] not in IMAGE_TYPES else b64decode(source["data"])
     if source is not None and data is not None:
@@ -273,7 +273,7 @@ def _document(block: JsonDict) -> Part:
     if data is None or not isinstance(title, (str, type(None))):
         return custom(block)
     consumed = ("type", "source", "title") if title is not None else ("type", "source")
-    return FilePart(data, name=title, mime_type=mime, metadata=carry(block, consumed, NS))
+    return FilePart(data, name=title, mime_type=mime, metadata=fields_to_metadata(block, consumed, NS))
 
 
 _BLOCK_DECODERS: dict[str, Callable[[JsonDict], Part]] = {
@@ -300,7 +300,7 @@ def items_from_response(body: Any) -> list[Item]:
     parts and finish reason ``ERROR``.  Raises :class:`~agentkit_core.NormalizeError`
     for a body that is not a ``Message``.
     """
-    body = take(body, RESPONSE)
+    body = as_native(body, RESPONSE)
     if body.get("type") == "error" and "error" in body:
         rest = {k: v for k, v in body.items() if k != "error"}
         check_message(rest, "")

@@ -41,7 +41,7 @@ from ._response import (
 )
 from ._held import EVENT
 from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
-from .._common.held import take
+from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 
 #: Block types whose input streams as ``input_json_delta``.
@@ -129,7 +129,7 @@ class AnthropicStreamDecoder:
 
     def feed(self, event: Any) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
-        event = take(event, EVENT)
+        event = as_native(event, EVENT)
         handler: Callable[[JsonDict], list[Delta]]
         match kind := event.get("type"):
             case "content_block_delta":  # the most frequent first

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from ... import ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json
-from .._common.held import take_fields
+from .._common.held import as_native_fields
 from ._held import REQUEST
 from .._common.tools import Choice, Tools, each, as_read, chosen, function_native, function_spec, native_choice, tool_objects, write_tool_fields
 
@@ -41,7 +41,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     ``request_from_items(items, tools=...)`` writes them back as they came.
     Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = take_fields(body, REQUEST)
+    body = as_native_fields(body, REQUEST)
     out: list[ToolSpec | JsonDict] = []
     for path, tool in tool_objects(body):
         if tool.get("type", "custom") == "custom":
@@ -58,7 +58,7 @@ def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
     fields) keeps the native object in ``anthropic.tool_choice``, written back
     in its place.  Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = take_fields(body, REQUEST)
+    body = as_native_fields(body, REQUEST)
     if "tool_choice" not in body:
         return None
     native = body["tool_choice"]

@@ -1,4 +1,4 @@
-"""Private to :mod:`.gemini`: what its native values look like, for :func:`.._common.held.take`.
+"""Private to :mod:`.gemini`: what its native values look like, for :func:`.._common.held.as_native`.
 
 Gemini's bodies hold no null (protobuf JSON leaves unset fields out), so any
 null marks a dump; google-genai dumps in snake_case, which a response's dump
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .._common.held import Native
 
-PROVIDER = "gemini"
+MODULE = "gemini"
 
 #: The caller's own JSON: a call's arguments, a function's response, JSON schemas.
 _OPAQUE = frozenset(
@@ -19,13 +19,13 @@ _BYTES = frozenset(("thoughtSignature", "thought_signature", "data"))
 _MARKS = ("candidates", "promptFeedback", "usageMetadata", "modelVersion", "responseId")
 
 RESPONSE = Native(
-    PROVIDER, "a response body", "response", _MARKS, lambda b: "candidates" in b, opaque=_OPAQUE, camel=True, bytes_fields=_BYTES,
+    MODULE, "a response body", "response", _MARKS, lambda b: "candidates" in b, opaque=_OPAQUE, camel=True, bytes_fields=_BYTES,
 )
 REQUEST = Native(
-    PROVIDER, "a request body", "request", ("contents", "systemInstruction", "system_instruction"), None,
+    MODULE, "a request body", "request", ("contents", "systemInstruction", "system_instruction"), None,
     opaque=_OPAQUE, bytes_fields=_BYTES,
 )
 EVENT = Native(
-    PROVIDER, "a stream chunk", "stream chunk", _MARKS, lambda b: "candidates" in b, opaque=_OPAQUE, camel=True, bytes_fields=_BYTES,
+    MODULE, "a stream chunk", "stream chunk", _MARKS, lambda b: "candidates" in b, opaque=_OPAQUE, camel=True, bytes_fields=_BYTES,
 )
-USAGE = Native(PROVIDER, "a usage object", "usage", camel=True)
+USAGE = Native(MODULE, "a usage object", "usage", camel=True)

@@ -8,7 +8,7 @@ from ... import Item, ModelSettings
 from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
-from .._registry import provider_info
+from ..._for_providers import provider_info
 from ._request import kept_request
 from ._settings import fields_of
 

@@ -32,10 +32,10 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64encode, carried, carry, checked_list, copy_json, dumps, in_namespace, name_results
+from .._common import JsonDict, b64encode, metadata_to_fields, fields_to_metadata, checked_list, copy_json, dumps, in_namespace, name_results
 from .._common import json_object, optional_arr, owned, under
-from .._common.held import take
-from .._common.reuse import FastFold, Kept, Layered, fresh
+from .._common.held import as_native
+from .._common.reuse import FastFold, BuildCache, Layered, fresh
 from ._held import REQUEST
 from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SKIP_SIGNATURE, SNAKE, key_of, marked_paths, omit
 from ._keys import respell
@@ -79,7 +79,7 @@ def _media_native(part: MediaPart | FilePart) -> JsonDict:
         raise NormalizeError(f"cannot send a {type(part).__name__} held as an artifact handle to Gemini: resolve it first")
     if isinstance(part, FilePart) and part.name is not None:
         obj["displayName"] = part.name
-    _extend(obj, carried(metadata, f"{NS}{field}."))
+    _extend(obj, metadata_to_fields(metadata, f"{NS}{field}."))
     return {field: obj}
 
 
@@ -114,7 +114,7 @@ class Encoder:
         else:  # pragma: no cover - every Part variant is handled above
             raise NormalizeError(f"cannot send a {type(part).__name__} to Gemini")
         if not isinstance(part, CustomPart):
-            _extend(native, carried(metadata, NS, MARKERS))
+            _extend(native, metadata_to_fields(metadata, NS, MARKERS))
         signature = metadata.get(SIGNATURE)
         if isinstance(signature, str) and from_gemini(metadata):
             native["thoughtSignature"] = signature
@@ -126,7 +126,7 @@ class Encoder:
         invented = part.metadata.get(INVENTED_ID_KEY) is True
         self.calls[part.id.value] = (part.name, invented)
         call: JsonDict = {"name": part.name, "args": copy_json(part.input)}
-        _extend(call, carried(part.metadata, NS + "functionCall."))  # an "id": null sent by the client included
+        _extend(call, metadata_to_fields(part.metadata, NS + "functionCall."))  # an "id": null sent by the client included
         if not invented:
             call["id"] = part.id.value
         return call
@@ -146,7 +146,7 @@ class Encoder:
         result["response"], media = self._response(part)
         if media is not None:
             result["parts"] = media
-        _extend(result, carried(metadata, NS + "functionResponse."))  # an "id": null sent by the client included
+        _extend(result, metadata_to_fields(metadata, NS + "functionResponse."))  # an "id": null sent by the client included
         if metadata.get(INVENTED_ID_KEY) is not True and not (known and known[1]):
             result["id"] = call_id
         return result
@@ -198,7 +198,7 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
     parts = parts_from_content(content, calls, path)
     if kind is None and content.get("role") == "model":
         _unsigned_as_sent(content, parts)
-    metadata = carry(content, ("parts",), CONTENT)
+    metadata = fields_to_metadata(content, ("parts",), CONTENT)
     omitted: list[JsonValue] = [f for f in ("role", "parts") if f not in content and kind is None]
     if omitted:
         metadata[OMITTED] = omitted
@@ -214,7 +214,7 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
 
 def items_from_request(body: Any) -> list[Item]:
     """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
-    request = take(body, REQUEST)
+    request = as_native(body, REQUEST)
     calls = Calls()
     items = []
     system_key = key_of(request, "systemInstruction")
@@ -243,7 +243,7 @@ def _content(item: Item, encoder: Encoder, role: str | None, as_sent: set[int]) 
     if not parts:
         return None
     metadata = item.metadata
-    content = carried(metadata, CONTENT)
+    content = metadata_to_fields(metadata, CONTENT)
     if role is not None and "role" not in content and "role" not in marked_paths(metadata, OMITTED):
         content["role"] = role
     content["parts"] = parts
@@ -380,7 +380,7 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
-KEPT = Kept(Build)
+KEPT = BuildCache(Build)
 
 
 def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:

@@ -41,7 +41,7 @@ from ... import (
 from .._common import (
     JsonDict,
     b64decode,
-    carry,
+    fields_to_metadata,
     count,
     invent_id,
     json_object,
@@ -52,7 +52,7 @@ from .._common import (
     optional_str,
     wrong,
 )
-from .._common.held import take
+from .._common.held import as_native
 from ._held import RESPONSE, USAGE
 from ._keys import (
     BASE64,
@@ -124,7 +124,7 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
 
 def usage_from_native(usage: Any) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
-    return checked_usage(take(usage, USAGE))
+    return checked_usage(as_native(usage, USAGE))
 
 
 def checked_usage(native: JsonDict) -> Usage:
@@ -254,7 +254,7 @@ _MODALITIES = {"image": Modality.IMAGE, "audio": Modality.AUDIO, "video": Modali
 def _media(field: str, mime: str | None, data: InlineBytes | Uri, obj: JsonDict, consumed: list[str], marks: Marks) -> Part:
     modality = _MODALITIES.get(mime.partition("/")[0].lower()) if mime is not None else None
     if modality is not None and mime is not None:
-        return MediaPart(modality, mime, data, metadata=carry(obj, consumed, f"{NS}{field}."))
+        return MediaPart(modality, mime, data, metadata=fields_to_metadata(obj, consumed, f"{NS}{field}."))
     name_key = key_of(obj, "displayName")
     name = obj.get(name_key) if name_key else None
     if isinstance(name, str) and name_key is not None:
@@ -262,7 +262,7 @@ def _media(field: str, mime: str | None, data: InlineBytes | Uri, obj: JsonDict,
         consumed.append(name_key)
     else:  # absent, or carried as it is (its spelling then needs no marker)
         name = None
-    return FilePart(data, name=name, mime_type=mime, metadata=carry(obj, consumed, f"{NS}{field}."))
+    return FilePart(data, name=name, mime_type=mime, metadata=fields_to_metadata(obj, consumed, f"{NS}{field}."))
 
 
 def _inline_data(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Part | None:
@@ -319,7 +319,7 @@ def _function_call(native: JsonDict, key: str, marks: Marks, calls: Calls) -> Pa
     if "args" not in call:
         marks.omitted.append("functionCall.args")
     call_id, invented = calls.call(native_id, name)
-    metadata = carry(call, ("name", "args") if native_id is None else ("id", "name", "args"), NS + "functionCall.")
+    metadata = fields_to_metadata(call, ("name", "args") if native_id is None else ("id", "name", "args"), NS + "functionCall.")
     if invented:
         metadata[INVENTED_ID_KEY] = True
     return ToolCallPart(ToolCallId(call_id), name, call.get("args", {}), metadata=metadata)
@@ -343,7 +343,7 @@ def _function_response(native: JsonDict, key: str, marks: Marks, calls: Calls) -
         marks.omitted.append("functionResponse.response")
     call_id, invented = calls.answer(native_id, name)
     consumed = ("name", "response", "parts") if native_id is None else ("id", "name", "response", "parts")
-    metadata = carry(result, consumed, NS + "functionResponse.")
+    metadata = fields_to_metadata(result, consumed, NS + "functionResponse.")
     metadata[TOOL_NAME_KEY] = name
     if invented:
         metadata[INVENTED_ID_KEY] = True
@@ -398,7 +398,7 @@ def part_from_native(native: JsonDict, calls: Calls, table: Mapping[str, _Decode
         if part is not None:
             if sig_key not in (None, "thoughtSignature"):
                 marks.snake.append("thoughtSignature")
-            carried, marked = carry(native, (key, sig_key or key), NS), marks.metadata()
+            carried, marked = fields_to_metadata(native, (key, sig_key or key), NS), marks.metadata()
             if not (carried or marked or signed):
                 return part  # the usual text or call: nothing to add to the decoder's own metadata
             return part.with_metadata({**carried, **part.metadata, **marked, **signed})
@@ -435,9 +435,9 @@ def candidate_item(
 
     ``error`` is the error a stream ended with, if it did.
     """
-    metadata = carry(response, ("candidates", "usageMetadata", "responseId"), NS)
-    metadata.update(carry(candidate, ("content", "finishReason"), NS))
-    metadata.update(carry(content, ("parts",), CONTENT))
+    metadata = fields_to_metadata(response, ("candidates", "usageMetadata", "responseId"), NS)
+    metadata.update(fields_to_metadata(candidate, ("content", "finishReason"), NS))
+    metadata.update(fields_to_metadata(content, ("parts",), CONTENT))
     raw = candidate.get("finishReason")
     blocked = block_reason(response)
     finish: tuple[FinishReason | None, str | None] = (None, None)
@@ -502,7 +502,7 @@ def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> l
     ``new_call_id`` names function calls that arrive without an id (see the
     module docstring); without it the adapter invents ids.
     """
-    response = take(body, RESPONSE)
+    response = as_native(body, RESPONSE)
     usage = usage_of(response)
     candidates = candidates_of(response)
     if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ... import JsonValue, ToolChoice, ToolSpec
-from .._common import JsonDict, carried, carry, copy_json, json_object, wrong
-from .._common.held import take_fields
+from .._common import JsonDict, metadata_to_fields, fields_to_metadata, copy_json, json_object, wrong
+from .._common.held import as_native_fields
 from ._held import REQUEST
 from .._common.tools import Choice, Tools, chosen, function_native, function_spec, write_tool_fields
 from ._keys import MARKERS, NS, SNAKE, key_of, marked_paths, respell
@@ -69,7 +69,7 @@ def tools_value(tools: list[ToolSpec | JsonDict]) -> JsonValue:
         if group is None or md.get(NEW_TOOL) is True:
             key = "function_declarations" if _GROUP_KEY in marked_paths(md, SNAKE) else "functionDeclarations"
             group = []
-            out.append({key: group, **carried(md, TOOL_NS)})
+            out.append({key: group, **metadata_to_fields(md, TOOL_NS)})
         group.append(_declaration(tool))
     first = tools[0] if tools else None
     if len(out) == 1 and isinstance(first, ToolSpec) and first.metadata.get(TOOLS_OBJECT) is True:
@@ -83,7 +83,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     ``request_from_items(items, tools=...)`` writes them back as they came.
     Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = take_fields(body, REQUEST)
+    body = as_native_fields(body, REQUEST)
     tools = body.get("tools", [])
     single = isinstance(tools, dict)
     if not isinstance(tools, list) and not single:
@@ -107,7 +107,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
 
 
 def _group_marks(tool: JsonDict, key: str, follows_spec: bool, single: bool) -> dict[str, JsonValue]:
-    marks: dict[str, JsonValue] = carry(tool, (key,), TOOL_NS)
+    marks: dict[str, JsonValue] = fields_to_metadata(tool, (key,), TOOL_NS)
     if key != "functionDeclarations":
         marks[SNAKE] = [_GROUP_KEY]
     if follows_spec:
@@ -138,7 +138,7 @@ def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
     keeps the native ``toolConfig`` in ``gemini.toolConfig``, written back in
     its place.  Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = take_fields(body, REQUEST)
+    body = as_native_fields(body, REQUEST)
     key = key_of(body, "toolConfig")
     if key is None:
         return None

@@ -20,7 +20,7 @@ from ... import (
     EMPTY_METADATA, INPUT_JSON_KEY, FilePart, Handle, InlineBytes, InlineText, Item, ItemKind, JsonValue, MediaPart, Modality, NormalizeError,
     ReasoningPart, StructuredOutput, TextOutput, TextPart, ToolCallPart, ToolResultPart, Uri,
 )
-from .._common import JsonDict, carried, data_url, dumps, holds_text, inline_base64
+from .._common import JsonDict, metadata_to_fields, data_url, dumps, holds_text, inline_base64
 from .._common.reuse import by_kind
 from ._keys import AUDIO, CHAT, LEGACY_KEY, NO_ARGUMENTS_KEY, NO_CONTENT_KEY, NO_TYPE_KEY
 from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, audio_format
@@ -54,7 +54,7 @@ def _media(part: MediaPart, md: Any) -> JsonValue:
     if part.modality is _IMAGE:
         if not foreign and not all(k.startswith(_IMAGE_URL) or not k.startswith(CHAT) for k in md):
             return None
-        image: JsonDict = {} if foreign else carried(md, _IMAGE_URL)
+        image: JsonDict = {} if foreign else metadata_to_fields(md, _IMAGE_URL)
         if type(data) is Uri:
             image["url"] = data.value
         elif type(data) is InlineBytes or type(data) is InlineText:
@@ -155,7 +155,7 @@ def add_bare(build: Any, item: Item, no_content: bool) -> bool:  # noqa: C901 - 
                     return False  # reasoning that says no field of its own is not sent
             elif kind is MediaPart:
                 if part.modality is _AUDIO and _AUDIO_ID in md:  # type: ignore[attr-defined]
-                    audio = carried(md, AUDIO, AUDIO_RESPONSE_ONLY)  # an answer's audio, sent back by its id
+                    audio = metadata_to_fields(md, AUDIO, AUDIO_RESPONSE_ONLY)  # an answer's audio, sent back by its id
                 # any other media of an answer is not sent
             else:
                 return False

@@ -1,10 +1,10 @@
-"""Private to :mod:`.openai_chat`: what its native values look like, for :func:`.._common.held.take`."""
+"""Private to :mod:`.openai_chat`: what its native values look like, for :func:`.._common.held.as_native`."""
 
 from __future__ import annotations
 
 from .._common.held import Native
 
-PROVIDER = "openai_chat"
+MODULE = "openai_chat"
 
 #: Fields OpenAI and compatible servers send as null (a dump's nulls elsewhere are the SDK's "unset").
 _NULLABLE = frozenset(
@@ -16,12 +16,12 @@ _NULLABLE = frozenset(
 _OPAQUE = frozenset(("parameters", "json_schema"))
 
 RESPONSE = Native(
-    PROVIDER, "a response body", "response", ("choices",),
+    MODULE, "a response body", "response", ("choices",),
     lambda b: b.get("object") == "chat.completion", _NULLABLE, _OPAQUE, bare_error=True,
 )
-REQUEST = Native(PROVIDER, "a request body", "request", ("messages",), None, _NULLABLE, _OPAQUE)
+REQUEST = Native(MODULE, "a request body", "request", ("messages",), None, _NULLABLE, _OPAQUE)
 EVENT = Native(
-    PROVIDER, "a stream event", "stream chunk", ("choices", "usage"),
+    MODULE, "a stream event", "stream chunk", ("choices", "usage"),
     lambda b: b.get("object") == "chat.completion.chunk", _NULLABLE, _OPAQUE,
 )
-USAGE = Native(PROVIDER, "a usage object", "usage", nullable=_NULLABLE)
+USAGE = Native(MODULE, "a usage object", "usage", nullable=_NULLABLE)

@@ -35,10 +35,10 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, carried, carry, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
+from .._common import JsonDict, metadata_to_fields, fields_to_metadata, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
 from .._common import name_results, output_text, parse_arguments, under, wrong
-from .._common.held import take
-from .._common.reuse import FastFold, Kept, Layered
+from .._common.held import as_native
+from .._common.reuse import FastFold, BuildCache, Layered
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -71,7 +71,7 @@ from ._settings import fields_of
 
 def native_fields(md: Mapping[str, JsonValue], skip: tuple[str, ...] = PART_MARKERS) -> JsonDict:
     """The native fields a part (or, with ``ITEM_MARKERS``, an item) carries, markers left out."""
-    return carried(md, CHAT, skip)
+    return metadata_to_fields(md, CHAT, skip)
 
 
 def item_fields(item: Item) -> JsonDict:
@@ -134,9 +134,9 @@ def _media_entry(part: MediaPart) -> JsonDict:
             raise NormalizeError("Chat Completions cannot send an image held as an artifact handle; resolve it first")
         else:
             url = data_url(part.mime_type, base64_of(part))
-        return {**native_fields(md), "type": "image_url", "image_url": {**carried(md, CHAT + "image_url."), "url": url}}
+        return {**native_fields(md), "type": "image_url", "image_url": {**metadata_to_fields(md, CHAT + "image_url."), "url": url}}
     if part.modality is Modality.AUDIO:
-        audio = carried(md, CHAT + "input_audio.")  # a format the MIME type does not say is among them
+        audio = metadata_to_fields(md, CHAT + "input_audio.")  # a format the MIME type does not say is among them
         audio["data"] = base64_of(part)
         fmt = audio_format(part.mime_type)
         if fmt is not None and "format" not in audio:
@@ -147,7 +147,7 @@ def _media_entry(part: MediaPart) -> JsonDict:
 
 def _file_entry(part: FilePart) -> JsonDict:
     md, data = part.metadata, part.data
-    file = carried(md, CHAT + "file.")
+    file = metadata_to_fields(md, CHAT + "file.")
     if part.name is not None:
         file["filename"] = part.name
     if isinstance(data, Handle):
@@ -184,9 +184,9 @@ def _tool_call(part: ToolCallPart) -> JsonDict:
     kind = "custom" if md.get(TYPE_KEY) == "custom" else "function"
     if kind == "custom":
         text = part.input if isinstance(part.input, str) else dumps(part.input)
-        body: JsonDict = {**carried(md, CHAT + "custom."), "name": part.name, "input": text}
+        body: JsonDict = {**metadata_to_fields(md, CHAT + "custom."), "name": part.name, "input": text}
     else:
-        body = {**carried(md, CHAT + "function."), "name": part.name}
+        body = {**metadata_to_fields(md, CHAT + "function."), "name": part.name}
         if not (md.get(NO_ARGUMENTS_KEY) is True and part.input == {}):  # sent without arguments, unedited since
             body["arguments"] = _arguments_text(part)
     typed = {} if md.get(NO_TYPE_KEY) is True else {"type": kind}
@@ -215,7 +215,7 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
             elif isinstance(part, MediaPart) and part.modality is Modality.AUDIO and AUDIO + "id" in md:
                 late["audio"] = _audio(part, item)
             elif isinstance(part, ToolCallPart) and md.get(LEGACY_KEY) is True:
-                fc = carried(md, CHAT + "function_call.")
+                fc = metadata_to_fields(md, CHAT + "function_call.")
                 late["function_call"] = {**fc, "name": part.name, "arguments": _arguments_text(part)}
             elif isinstance(part, ToolCallPart):
                 calls.append(_tool_call(part))
@@ -246,8 +246,8 @@ def assistant_message(parts: Sequence[tuple[int, Part]], item: Item) -> JsonDict
 def _audio(part: MediaPart, item: Item) -> JsonDict:
     """An answer's audio, sent back: its id (the server keeps the audio), or all of it as a request sent it."""
     if item.metadata.get(ECHO_KEY) is not True:
-        return carried(part.metadata, AUDIO, AUDIO_RESPONSE_ONLY)
-    audio = carried(part.metadata, AUDIO)
+        return metadata_to_fields(part.metadata, AUDIO, AUDIO_RESPONSE_ONLY)
+    audio = metadata_to_fields(part.metadata, AUDIO)
     text = inline_base64(part)
     if text is not None:
         audio["data"] = text
@@ -383,7 +383,7 @@ def items_from_request(body: Any) -> list[Item]:
 
     Raises :class:`NormalizeError` naming the field for what it cannot take.
     """
-    messages = optional_arr(take(body, REQUEST), "messages") or []
+    messages = optional_arr(as_native(body, REQUEST), "messages") or []
     items = []
     for n, msg in enumerate(messages):
         try:
@@ -418,7 +418,7 @@ def _request_item(msg: Any) -> Item:
         md[NO_CONTENT_KEY] = True
     elif not isinstance(content, str) and not content and (content is not None or not calls):
         md[CHAT + "content"] = copy_json(content)  # null (without calls) or []: say so
-    md.update(carry(msg, consumed, CHAT))
+    md.update(fields_to_metadata(msg, consumed, CHAT))
     return Item(kind, parts, metadata=md)
 
 
@@ -454,7 +454,7 @@ def _result_item(msg: JsonDict, legacy: bool, md: dict[str, JsonValue]) -> Item:
             md[NO_CONTENT_KEY] = True
     else:
         raise wrong("a string or an array", content, "content")
-    md.update(carry(msg, ("role", "content", key), CHAT))
+    md.update(fields_to_metadata(msg, ("role", "content", key), CHAT))
     return Item(ItemKind.TOOL, (ToolResultPart(ToolCallId(call_id), output, metadata=part_md),), metadata=md)
 
 
@@ -477,7 +477,7 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
-KEPT = Kept(Build)
+KEPT = BuildCache(Build)
 
 
 def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:

@@ -39,7 +39,7 @@ from .._common import (
     UNREAD,
     JsonDict,
     b64decode,
-    carry,
+    fields_to_metadata,
     dumps,
     inline_base64,
     invent_id,
@@ -55,7 +55,7 @@ from .._common import (
     under,
     wrong,
 )
-from .._common.held import take
+from .._common.held import as_native
 from ._held import RESPONSE, USAGE
 from ._keys import (
     ARGUMENTS_KEY,
@@ -159,7 +159,7 @@ def base64_of(part: MediaPart) -> str:
 
 def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
-    return checked_usage(take(usage, USAGE))
+    return checked_usage(as_native(usage, USAGE))
 
 
 def checked_usage(native: JsonDict) -> Usage:
@@ -221,13 +221,13 @@ def content_part(p: Any) -> Part:
     inner = p.get(ptype)
     part: Part | None = None
     if ptype == "text" and type(p.get("text")) is str:
-        part = TextPart(p["text"], metadata=carry(p, ("type", "text"), CHAT))
+        part = TextPart(p["text"], metadata=fields_to_metadata(p, ("type", "text"), CHAT))
         if "annotations" in p:  # the entry's own, not a response's: the type says so, and they go back
             part = part.with_metadata({**part.metadata, TYPE_KEY: "text"})
     elif ptype == "thinking" and isinstance(inner, list) and all(type(t) is dict and type(t.get("text")) is str for t in inner):
         part = _thinking(p, inner)
     elif ptype == "refusal" and type(p.get("refusal")) is str:
-        part = TextPart(p["refusal"], metadata=carry(p, ("refusal",), CHAT))
+        part = TextPart(p["refusal"], metadata=fields_to_metadata(p, ("refusal",), CHAT))
     elif ptype == "image_url" and isinstance(inner, dict) and type(inner.get("url")) is str:
         part = _image(p, inner)
     elif ptype == "input_audio" and isinstance(inner, dict) and type(inner.get("data")) is str:
@@ -242,7 +242,7 @@ def _thinking(p: JsonDict, pieces: list[JsonDict]) -> ReasoningPart:
     reasoning's summary.  A list the summary writes back exactly (one plain text piece) is consumed; any other stays
     verbatim in ``openai.chat.thinking``, so the entry goes back as it came."""
     plain = len(pieces) == 1 and pieces[0].keys() == {"type", "text"} and pieces[0]["type"] == "text"
-    md = carry(p, ("type", "thinking") if plain else ("type",), CHAT)
+    md = fields_to_metadata(p, ("type", "thinking") if plain else ("type",), CHAT)
     md[TYPE_KEY] = "thinking"
     return ReasoningPart("".join(t["text"] for t in pieces), metadata=md)
 
@@ -250,7 +250,7 @@ def _thinking(p: JsonDict, pieces: list[JsonDict]) -> ReasoningPart:
 def _nested(p: JsonDict, inner: JsonDict, consumed: Iterable[str]) -> dict[str, JsonValue]:
     """Metadata for an entry ``{"type": T, T: inner, ...}``: its own fields and ``inner``'s."""
     ptype = p["type"]
-    return {**carry(p, ("type", ptype), CHAT), **carry(inner, consumed, f"{CHAT}{ptype}.")}
+    return {**fields_to_metadata(p, ("type", ptype), CHAT), **fields_to_metadata(inner, consumed, f"{CHAT}{ptype}.")}
 
 
 def _image(p: JsonDict, inner: JsonDict) -> MediaPart:
@@ -364,13 +364,13 @@ def _tool_call_part(tc: Any, request: bool) -> Part:
         body = optional_obj(tc, ttype) or {}
         name = _name(body)
         # A stream's fragment index is no field of the call; a request that sends one sends it again.
-        md = carry(tc, _CALL_CONSUMED[ttype, request], CHAT)
+        md = fields_to_metadata(tc, _CALL_CONSUMED[ttype, request], CHAT)
         if request and "type" not in tc:
             md[NO_TYPE_KEY] = True
         if ttype == "custom":
             md[TYPE_KEY] = "custom"
             value: JsonValue = optional_str(body, "input") or ""
-            md.update(carry(body, ("name", "input"), CHAT + "custom."))
+            md.update(fields_to_metadata(body, ("name", "input"), CHAT + "custom."))
         else:
             value = _function_input(body, md, request)
     except NormalizeError as exc:
@@ -390,21 +390,21 @@ def _function_input(body: JsonDict, md: dict[str, JsonValue], request: bool) -> 
     if request and raw is None:  # absent or null: sent back so, while the input is {}
         md.update({NO_ARGUMENTS_KEY: True} if "arguments" not in body else {ARGUMENTS_KEY: None})
     if not body.keys() <= _FUNCTION_CONSUMED:  # fields beside the two read
-        md.update(carry(body, _FUNCTION_CONSUMED, CHAT + "function."))
+        md.update(fields_to_metadata(body, _FUNCTION_CONSUMED, CHAT + "function."))
     return value
 
 
 def _legacy_call_part(fc: JsonDict) -> ToolCallPart:
     name = _name(fc)
     value, md = _arguments(fc.get("arguments"))
-    md.update(carry(fc, ("name", "arguments"), CHAT + "function_call."))
+    md.update(fields_to_metadata(fc, ("name", "arguments"), CHAT + "function_call."))
     md[LEGACY_KEY] = md[INVENTED_ID_KEY] = True  # the legacy shape has no id: the name stands in
     return ToolCallPart(ToolCallId(name), name, value, metadata=md)
 
 
 def _audio_part(audio: JsonDict) -> MediaPart:
     """A message's ``audio``: the answer's data, or (in a request) a reference to it by id."""
-    md = carry(audio, ("data",), AUDIO)
+    md = fields_to_metadata(audio, ("data",), AUDIO)
     text, audio_id = audio.get("data"), audio.get("id")
     if type(text) is str:
         raw = b64decode(text)
@@ -457,13 +457,13 @@ def choice_item(
     top: JsonDict, choice: JsonDict, msg: JsonDict, parts: Sequence[Part], usage: Usage | None, field: str | None
 ) -> Item:
     """One choice's item: ``top`` is the response (or the stream's merged chunk fields)."""
-    md = carry(top, _TOP_CONSUMED, NS)
+    md = fields_to_metadata(top, _TOP_CONSUMED, NS)
     if choice:
-        md.update(carry(choice, _CHOICE_CONSUMED, NS))
+        md.update(fields_to_metadata(choice, _CHOICE_CONSUMED, NS))
     if msg:
         if "annotations" in msg and not isinstance(msg.get("content"), str):
             md[CHAT + "annotations"] = msg["annotations"]
-        md.update(carry(msg, _MESSAGE_CONSUMED[field], CHAT))
+        md.update(fields_to_metadata(msg, _MESSAGE_CONSUMED[field], CHAT))
     refused, called = _refused_or_called(parts)
     finish = turn_finish(choice.get("finish_reason"), refused, called, top.get("error"))
     return make_item(parts, md, message_id=top.get("id"), usage=usage, finish=finish)
@@ -487,7 +487,7 @@ def items_from_response(body: Any) -> list[Item]:
     gives one item, with its finish reason, usage and metadata.  Raises
     :class:`NormalizeError` naming the field for what it cannot take.
     """
-    body = take(body, RESPONSE)
+    body = as_native(body, RESPONSE)
     optional_str(body, "id")
     native_usage = optional_obj(body, "usage")
     usage = None if native_usage is None else checked_usage(native_usage)

@@ -31,7 +31,7 @@ from ... import (
 from ._held import EVENT
 from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
 from .._common import optional_arr, optional_int, optional_obj, optional_str
-from .._common.held import take
+from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._choice import ORDER, Choice, Kinds, another_call, audio_ends, entry_kind, entry_texts, fragment_kind, opening_id, sound
 from ._fragments import merge_fragment, merge_snapshot
@@ -100,7 +100,7 @@ class ChatStreamDecoder:
 
     def _check(self, held: Any) -> JsonDict:
         """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
-        event = take(held, EVENT)
+        event = as_native(held, EVENT)
         optional_str(event, "id")
         optional_obj(event, "usage")
         ending: set[int] = set()  # choices this event finishes

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ... import ToolChoice, ToolSpec
-from .._common import JsonDict, carried, carry, copy_json
-from .._common.held import take_fields
+from .._common import JsonDict, metadata_to_fields, fields_to_metadata, copy_json
+from .._common.held import as_native_fields
 from ._held import REQUEST
 from .._common.tools import Choice, Tools, each, function_native, function_spec, openai_choice, openai_choice_fields, tool_objects, write_tool_fields
 
@@ -23,7 +23,7 @@ def tool_fields(tools: object, tool_choice: object) -> JsonDict:
 
 
 def _native_tool(spec: ToolSpec) -> JsonDict:
-    return {"type": "function", "function": function_native(spec, NS, "parameters"), **carried(spec.metadata, TOOL_NS)}
+    return {"type": "function", "function": function_native(spec, NS, "parameters"), **metadata_to_fields(spec.metadata, TOOL_NS)}
 
 
 _write_tools = each(_native_tool)  # made once, not at every request
@@ -43,13 +43,13 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     ``request_from_items(items, tools=...)`` writes them back as they came.
     Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = take_fields(body, REQUEST)
+    body = as_native_fields(body, REQUEST)
     out: list[ToolSpec | JsonDict] = []
     for path, tool in tool_objects(body):
         function = tool.get("function")
         if tool.get("type") == "function" and isinstance(function, dict):
             spec = function_spec(function, f"{path}.function", NS, "parameters")
-            outer = carry(tool, ("type", "function"), TOOL_NS)
+            outer = fields_to_metadata(tool, ("type", "function"), TOOL_NS)
             out.append(spec.with_metadata({**spec.metadata, **outer}) if outer else spec)
         else:
             out.append(copy_json(tool))
@@ -64,7 +64,7 @@ def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
     value in ``openai.chat.tool_choice`` (null: absent), written back in its
     place.  Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    return openai_choice(take_fields(body, REQUEST), _name_of, _choice_fields, NS)
+    return openai_choice(as_native_fields(body, REQUEST), _name_of, _choice_fields, NS)
 
 
 def _name_of(native: JsonDict) -> object:

@@ -27,7 +27,7 @@ from ... import (
     EMPTY_METADATA, INPUT_JSON_KEY, PROVIDER_KEY, FilePart, FilesOutput, Handle, InlineBytes, InlineText, Item, JsonValue, MediaPart,
     Modality, PartsOutput, ReasoningPart, StructuredPart, TextOutput, TextPart, ToolCallPart, ToolResultPart, Uri,
 )
-from .._common import JsonDict, carried, data_url, dumps, in_namespace, inline_base64, owned
+from .._common import JsonDict, metadata_to_fields, data_url, dumps, in_namespace, inline_base64, owned
 from .._common.reuse import by_kind
 from ._keys import NS, PART_NS, PROVIDER, REQUEST_FIELD
 from ._response import KIND_ROLES
@@ -61,7 +61,7 @@ def _known(md: Any, known: frozenset[str]) -> bool:
 
 def _fields(md: Any) -> JsonDict | None:
     """The item fields ``id`` and ``status`` of a value of :data:`_REASONING` or :data:`_CALL` keys, as
-    ``carried(md, NS)`` gives them, when they are strings; ``None`` for any other."""
+    ``metadata_to_fields(md, NS)`` gives them, when they are strings; ``None`` for any other."""
     fields: JsonDict = {}
     for key, name in ((_ID, "id"), (_STATUS, "status")):
         if key in md:
@@ -196,7 +196,7 @@ def _flush(build: Any, group: list[Any], tag: int, role: str, out: list[JsonValu
         out.append(native)
         return True
     md = first.metadata
-    fields = {} if md is EMPTY_METADATA else carried(md, NS)
+    fields = {} if md is EMPTY_METADATA else metadata_to_fields(md, NS)
     if "role" in fields:
         role = fields.pop("role")  # any value, as the general path takes it
     if role == "assistant":  # output_text and refusal entries only: another API's media and files stay out

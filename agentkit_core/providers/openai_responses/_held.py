@@ -1,4 +1,4 @@
-"""Private to :mod:`.openai_responses`: what its native values look like, for :func:`.._common.held.take`."""
+"""Private to :mod:`.openai_responses`: what its native values look like, for :func:`.._common.held.as_native`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from .._common.held import Native
 
-PROVIDER = "openai_responses"
+MODULE = "openai_responses"
 
 #: Fields the Responses API itself sends as null (a dump's nulls elsewhere are the SDK's "unset").
 _NULLABLE = frozenset(
@@ -26,12 +26,12 @@ def _event(body: dict[str, object]) -> bool:
 
 
 RESPONSE = Native(
-    PROVIDER, "a response body", "response", ("output", "status", "object"),
+    MODULE, "a response body", "response", ("output", "status", "object"),
     lambda b: b.get("object") == "response", _NULLABLE, _OPAQUE, bare_error=True,
 )
-REQUEST = Native(PROVIDER, "a request body", "request", ("input", "instructions"), None, _NULLABLE, _OPAQUE)
-EVENT = Native(PROVIDER, "a stream event", "stream event", ("type",), _event, _NULLABLE, _OPAQUE)
-USAGE = Native(PROVIDER, "a usage object", "usage", nullable=_NULLABLE)
+REQUEST = Native(MODULE, "a request body", "request", ("input", "instructions"), None, _NULLABLE, _OPAQUE)
+EVENT = Native(MODULE, "a stream event", "stream event", ("type",), _event, _NULLABLE, _OPAQUE)
+USAGE = Native(MODULE, "a usage object", "usage", nullable=_NULLABLE)
 
 
 def unaliased(response: Any) -> Any:

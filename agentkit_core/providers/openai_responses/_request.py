@@ -31,11 +31,11 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import INPUT_AUDIO_TYPES, JsonDict, carried, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
+from .._common import INPUT_AUDIO_TYPES, JsonDict, metadata_to_fields, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
 from .._common import output_text
 from .._common import checked_list, name_results, wrong
-from .._common.held import take
-from .._common.reuse import FastFold, Kept
+from .._common.held import as_native
+from .._common.reuse import FastFold, BuildCache
 from ._fast import fold
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
@@ -70,7 +70,7 @@ def _from_request(part: Part) -> bool:
 
 def _entry(part: Part, role: str) -> JsonValue:
     """One part -> one native content entry (of a message, or of a tool output list: ``role`` ``"tool"``)."""
-    fields = carried(part.metadata, PART_NS)
+    fields = metadata_to_fields(part.metadata, PART_NS)
     if isinstance(part, CustomPart) and _from_request(part):
         verbatim: JsonValue = copy_json(part.value)
         return verbatim
@@ -167,7 +167,7 @@ def _reasoning_native(group: list[Part], fields: JsonDict) -> JsonDict:
             of = "content" if md.get(PART_NS + "type") == "reasoning_text" else "summary"
         assert isinstance(of, str)
         if part.summary is not None:
-            entry = carried(md, PART_NS)
+            entry = metadata_to_fields(md, PART_NS)
             lists[of].append({"type": entry.pop("type", "reasoning_text" if of == "content" else "summary_text"), "text": part.summary, **entry})
         elif ENTRY_RAW in md:
             lists[of].append(copy_json(md[ENTRY_RAW]))
@@ -191,7 +191,7 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
     kept = [p for p in item.parts if not isinstance(p, ReasoningPart) or _ours(p)]
     for group in _groups(kept):
         first = group[0]
-        fields = carried(first.metadata, NS)
+        fields = metadata_to_fields(first.metadata, NS)
         if isinstance(first, ToolCallPart):
             if fields.get("type") == "custom_tool_call":
                 custom_calls.add(first.id.value)
@@ -233,7 +233,7 @@ def items_from_request(body: Any) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,
     ``instructions`` is not a string or ``input`` neither a string nor a list.
     """
-    request = take(body, REQUEST)
+    request = as_native(body, REQUEST)
     items: list[Item] = []
     instructions, inp = request.get("instructions"), request.get("input")
     if isinstance(instructions, str) or (instructions is None and "instructions" in request):
@@ -318,7 +318,7 @@ class Build(FastFold):
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).
-KEPT = Kept(Build)
+KEPT = BuildCache(Build)
 
 
 def kept_request(items: Sequence[Item], *, tools: Tools = (), tool_choice: Choice = None) -> JsonDict:

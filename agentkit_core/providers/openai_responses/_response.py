@@ -40,7 +40,7 @@ from .._common import (
     INPUT_AUDIO_TYPES,
     JsonDict,
     b64decode,
-    carry,
+    fields_to_metadata,
     dumps,
     make_item,
     openai_usage,
@@ -50,7 +50,7 @@ from .._common import (
     str_or_none,
     wrong,
 )
-from .._common.held import take
+from .._common.held import as_native
 from ._held import RESPONSE, USAGE, unaliased
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, UNKNOWN
 
@@ -101,24 +101,24 @@ def _entry_part(entry: JsonValue, md: Mapping[str, JsonValue]) -> Part:
     field = TEXT_FIELDS.get(etype)
     text = entry.get(field) if field else None
     if field and isinstance(text, str):
-        return TextPart(text, metadata=merged(md, carry(entry, (field,), PART_NS)))
+        return TextPart(text, metadata=merged(md, fields_to_metadata(entry, (field,), PART_NS)))
     if etype == "input_image":
         url, file_id = entry.get("image_url"), entry.get("file_id")
         if isinstance(url, str):
             found = parse_data_url(url)
             image: DataRef = Uri(url) if found is None else InlineText(found[1])
             mime = "image/*" if found is None else found[0]
-            return MediaPart(Modality.IMAGE, mime, image, metadata=merged(md, carry(entry, ("image_url",), PART_NS)))
+            return MediaPart(Modality.IMAGE, mime, image, metadata=merged(md, fields_to_metadata(entry, ("image_url",), PART_NS)))
         if isinstance(file_id, str):
             handle = Handle(ArtifactId(file_id))
-            return MediaPart(Modality.IMAGE, "image/*", handle, metadata=merged(md, carry(entry, ("file_id",), PART_NS)))
+            return MediaPart(Modality.IMAGE, "image/*", handle, metadata=merged(md, fields_to_metadata(entry, ("file_id",), PART_NS)))
     if etype == "input_file":
         return _file_part(entry, md)
     audio = entry.get("input_audio")
     if etype == "input_audio" and isinstance(audio, dict) and sorted(audio) == ["data", "format"]:
         data, audio_type = audio["data"], INPUT_AUDIO_TYPES.get(audio["format"]) if isinstance(audio["format"], str) else None
         if isinstance(data, str) and audio_type is not None:
-            return MediaPart(Modality.AUDIO, audio_type, InlineText(data), metadata=merged(md, carry(entry, ("input_audio",), PART_NS)))
+            return MediaPart(Modality.AUDIO, audio_type, InlineText(data), metadata=merged(md, fields_to_metadata(entry, ("input_audio",), PART_NS)))
     return CustomPart(NS + etype, value=entry, metadata=merged(md, {PART_NS + "type": etype}))
 
 
@@ -145,7 +145,7 @@ def _file_part(entry: JsonDict, md: Mapping[str, JsonValue]) -> Part:
         used.append("file_id")
     else:
         return CustomPart("openai.input_file", value=entry, metadata=merged(md, {PART_NS + "type": "input_file"}))
-    return FilePart(data, name=name, mime_type=mime, metadata=merged(md, carry(entry, used, PART_NS)))
+    return FilePart(data, name=name, mime_type=mime, metadata=merged(md, fields_to_metadata(entry, used, PART_NS)))
 
 
 def _utf8(raw: bytes | None) -> str | None:
@@ -159,7 +159,7 @@ def _utf8(raw: bytes | None) -> str | None:
 def _message_parts(item: JsonDict, kind: ItemKind) -> list[tuple[str, Part]]:
     role = item.get("role")
     used = ["content"] + (["role"] if role == KIND_ROLES.get(kind) else [])
-    md = carry(item, used, NS)
+    md = fields_to_metadata(item, used, NS)
     content = item.get("content")
     if isinstance(content, str):
         return [("c0", TextPart(content, metadata=md))]
@@ -181,7 +181,7 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
     data = InlineText(encrypted) if isinstance(encrypted, str) else None
     if data is not None:
         used.append("encrypted_content")
-    md = carry(item, used, NS)
+    md = fields_to_metadata(item, used, NS)
     if "summary" not in item:
         md[NO_SUMMARY] = True
     if data is not None or isinstance(item.get("id"), str):
@@ -192,7 +192,7 @@ def _reasoning_parts(item: JsonDict) -> list[tuple[str, Part]]:
     for of, i, entry in entries:
         text = entry.get("text") if isinstance(entry, dict) else None
         if isinstance(entry, dict) and isinstance(text, str):
-            emd = carry(entry, ("text",), PART_NS)
+            emd = fields_to_metadata(entry, ("text",), PART_NS)
             if (entry.get("type") == "reasoning_text") != (of == "content"):
                 emd[ENTRY_OF] = of
             part = ReasoningPart(text, data=data, metadata=_from_here(merged(md, emd)))
@@ -226,12 +226,12 @@ def _call_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
         value, md = parse_arguments(raw)
         if not md and dumps(value) != raw:
             md = {NS + "arguments": raw}
-        md = merged(carry(item, ("type", "call_id", "name", "arguments"), NS), md)
+        md = merged(fields_to_metadata(item, ("type", "call_id", "name", "arguments"), NS), md)
         return [("item", ToolCallPart(call_id, name, value, metadata=md))]
     text = item.get("input")
     if not isinstance(text, str):
         return None
-    return [("item", ToolCallPart(call_id, name, text, metadata=carry(item, ("call_id", "name", "input"), NS)))]
+    return [("item", ToolCallPart(call_id, name, text, metadata=fields_to_metadata(item, ("call_id", "name", "input"), NS)))]
 
 
 def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
@@ -246,7 +246,7 @@ def _result_parts(item: JsonDict, itype: str) -> list[tuple[str, Part]] | None:
     else:
         return None
     used = ("call_id", "output", "type") if itype == "function_call_output" else ("call_id", "output")
-    return [("item", ToolResultPart(call_id, result, metadata=carry(item, used, NS)))]
+    return [("item", ToolResultPart(call_id, result, metadata=fields_to_metadata(item, used, NS)))]
 
 
 def keyed_parts(item: JsonValue, kind: ItemKind) -> list[tuple[str, Part]]:
@@ -296,7 +296,7 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 
 def usage_from_native(usage: Any) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
-    return openai_usage(take(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
+    return openai_usage(as_native(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
 
 
 def usage_of(native: object) -> Usage | None:
@@ -381,7 +381,7 @@ def response_item(
     extra: Mapping[str, JsonValue] = {},
 ) -> Item:
     rid = response.get("id")
-    md = carry(response, ("id", "output", "usage") if isinstance(rid, str) else ("output", "usage"), NS)
+    md = fields_to_metadata(response, ("id", "output", "usage") if isinstance(rid, str) else ("output", "usage"), NS)
     md.update(extra)
     return make_item(parts, md, message_id=rid, usage=usage, finish=finish)
 
@@ -412,7 +412,7 @@ def items_from_response(body: Any) -> list[Item]:
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data
     or its ``output`` is not a list.
     """
-    response = unaliased(take(body, RESPONSE))
+    response = unaliased(as_native(body, RESPONSE))
     output = output_of(response)
     parts = [part for native in output for part in parts_of(native, ItemKind.ASSISTANT)]
     natives = [o for o in output if isinstance(o, dict)]

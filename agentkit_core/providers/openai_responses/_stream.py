@@ -31,7 +31,7 @@ from ... import (
 )
 from ._held import EVENT, unaliased
 from .._common import JsonDict, copy_json, count, str_or_none
-from .._common.held import take
+from .._common.held import as_native
 from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
 from ._keys import NS, PART_NS, UNKNOWN
 from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, usage_of
@@ -109,7 +109,7 @@ class ResponsesStreamDecoder:
 
     def feed(self, event: Any) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
-        checked = copy_json(take(event, EVENT))  # the decoder keeps and updates parts of it
+        checked = copy_json(as_native(event, EVENT))  # the decoder keeps and updates parts of it
         if "response" in checked:
             checked["response"] = unaliased(checked["response"])
         etype = checked.get("type")

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from ... import ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json
-from .._common.held import take_fields
+from .._common.held import as_native_fields
 from ._held import REQUEST
 from .._common.tools import Choice, Tools, each, function_native, function_spec, openai_choice, openai_choice_fields, tool_objects, write_tool_fields
 
@@ -41,7 +41,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     ``request_from_items(items, tools=...)`` writes them back as they came.
     Raises :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    body = take_fields(body, REQUEST)
+    body = as_native_fields(body, REQUEST)
     out: list[ToolSpec | JsonDict] = []
     for path, tool in tool_objects(body):
         if tool.get("type") == "function":
@@ -60,7 +60,7 @@ def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
     (null: absent), written back in its place.  Raises
     :class:`~agentkit_core.NormalizeError` naming the bad field.
     """
-    return openai_choice(take_fields(body, REQUEST), _name_of, _choice_fields, NS)
+    return openai_choice(as_native_fields(body, REQUEST), _name_of, _choice_fields, NS)
 
 
 def _name_of(native: JsonDict) -> object:

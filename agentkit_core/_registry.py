@@ -8,7 +8,7 @@ the API can take and give (:class:`Capabilities`): which portable
 effort levels it knows, which part kinds a request can carry and an answer can
 hold, and whether it runs tools on the server.  The settings' refusals read
 it, so a capability is stated once.  Plain data: it imports only the words of its errors
-(``agentkit_core._words``), so reading it loads no projection.
+(``agentkit_core._error_text``), so reading it loads no projection.
 
 Adding a provider
 -----------------
@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Tuple, cast
 
-from .._words import wrong_type as _wrong_type
+from ._error_text import wrong_type as _wrong_type
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
 

@@ -1,7 +1,7 @@
 """Native fields with no neutral home, carried as namespaced metadata and written back; whose a part is.
 
-:func:`carry` keeps a native object's unconsumed fields as ``<namespace><field>``
-metadata, :func:`carried` gives them back as fields, :func:`copy_json` copies
+:func:`fields_to_metadata` keeps a native object's unconsumed fields as ``<namespace><field>``
+metadata, :func:`metadata_to_fields` gives them back as fields, :func:`copy_json` copies
 native payloads so values never share them; :func:`in_namespace` and
 :func:`owned` say which provider a key or a part belongs to.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ... import EMPTY_METADATA, PROVIDER_KEY, JsonValue
-from .._registry import PROVIDERS
+from ..._for_providers import PROVIDERS
 from .native import JsonDict
 
 def copy_json(v: Any) -> Any:
@@ -34,10 +34,10 @@ def bare(metadata: Mapping[str, JsonValue]) -> bool:
     return metadata is EMPTY_METADATA or not metadata
 
 
-def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
+def fields_to_metadata(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
     """The fields of ``native`` not in ``consumed``, keyed ``prefix + field``: metadata for a value.
 
-    ``carry(block, ("type", "text"), "anthropic.")`` keeps a text block's
+    ``fields_to_metadata(block, ("type", "text"), "anthropic.")`` keeps a text block's
     ``citations`` and ``cache_control`` as ``anthropic.citations`` and
     ``anthropic.cache_control``, fields nobody has seen yet included.  The
     values are ``native``'s own, not copies: hand the map to a constructor,
@@ -48,8 +48,8 @@ def carry(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> di
     return {prefix + k: v for k, v in native.items() if k not in skip}
 
 
-def carried(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] = ()) -> JsonDict:
-    """The inverse of :func:`carry`: the ``prefix.<field>`` entries of ``metadata`` as native fields.
+def metadata_to_fields(metadata: Mapping[str, JsonValue], prefix: str, skip: Iterable[str] = ()) -> JsonDict:
+    """The inverse of :func:`fields_to_metadata`: the ``prefix.<field>`` entries of ``metadata`` as native fields.
 
     Only direct fields: a key with another dot after ``prefix`` belongs to a
     nested object (or, for ``openai.``, to Chat's ``openai.chat.``) and is
