@@ -425,7 +425,7 @@ def not_a_stream(response: _Answer, body: bytes) -> ProviderError:
     said = redact(" ".join(text.split()), response.request.secrets())
     said = said if len(said) <= _EXCERPT else said[: _EXCERPT - 3].rstrip() + "..."
     excerpt = f": {said!r}" if said else " with an empty body"
-    message = f"expected an event stream, the server answered {media}{excerpt}"
+    message = f"the answer is {media}, neither an event stream nor JSON{excerpt}"
     return ProviderError(response.status, "", message, _request_id(response.headers, None),
                          _redact_bytes(body, response.request.secrets()), response.headers)
 

@@ -91,10 +91,24 @@ means for its API (which parts it marks, what its encoder needs).
 from __future__ import annotations
 
 from types import ModuleType as _ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .._for_providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
 
-__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS")
+__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS", "TurnStream", "AsyncTurnStream")
+
+if TYPE_CHECKING:
+    from ._common.complete import AsyncTurnStream, TurnStream
+
+
+def __getattr__(name: str) -> Any:
+    """``TurnStream`` and ``AsyncTurnStream`` (what every provider's ``stream()`` and ``astream()`` return), loaded on
+    first use: importing this package loads no provider and no HTTP."""
+    if name in ("TurnStream", "AsyncTurnStream"):
+        from ._common import complete
+
+        return getattr(complete, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def detect(value: object) -> str | None:
