@@ -37,7 +37,7 @@ read and the ``CancelledError`` propagates, as asyncio requires.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Mapping, NamedTuple, Sequence
 
 from ... import (
     NOT_STREAMED_KEY,
@@ -333,7 +333,7 @@ class TurnStream(_Stream):
 
     def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall) -> None:
         super().__init__(provider, items, call)
-        self._reader: Iterator[Delta] | None = None
+        self._reader: Generator[Delta, None, None] | None = None
 
     def __enter__(self) -> TurnStream:
         return self
@@ -374,19 +374,19 @@ class TurnStream(_Stream):
     def close(self) -> None:
         """Leave the stream: the connection is closed at once; :attr:`answer` is what arrived, closed as
         ``CANCELLED`` (or the whole answer, if it had ended).  Closing again does nothing."""
-        reader, self._reader = self._reader, iter(())
+        reader, self._reader = self._reader, _nothing()
         if self._response is not None:
             self._response.close()  # never blocks
-        if reader is not None and not getattr(reader, "gi_running", False):  # running: close() called by a callback
-            reader.close()  # type: ignore[attr-defined]
+        if reader is not None and not getattr(reader, "gi_running"):  # running: close() called by a callback, inside the read
+            reader.close()
         self._left()
 
-    def _open(self) -> Iterator[Delta]:
+    def _open(self) -> Generator[Delta, None, None]:
         if self._reader is None:
             self._reader = self._read()
         return self._reader
 
-    def _read(self) -> Iterator[Delta]:
+    def _read(self) -> Generator[Delta, None, None]:
         """The one reading loop: send, then each event's deltas as they are decoded; the answer set at the end."""
         turn = self._turn
         try:
@@ -449,7 +449,7 @@ class AsyncTurnStream(_Stream):
 
     def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall) -> None:
         super().__init__(provider, items, call)
-        self._reader: AsyncIterator[Delta] | None = None
+        self._reader: AsyncGenerator[Delta, None] | None = None
 
     async def __aenter__(self) -> AsyncTurnStream:
         return self
@@ -494,16 +494,16 @@ class AsyncTurnStream(_Stream):
         reader, self._reader = self._reader, _ended()
         if self._response is not None:
             self._response.close()  # never blocks; a read pending in another task ends
-        if reader is not None and not getattr(reader, "ag_running", False):
-            await reader.aclose()  # type: ignore[attr-defined]
+        if reader is not None and not getattr(reader, "ag_running"):  # running: a read pending in another task
+            await reader.aclose()
         self._left()
 
-    def _open(self) -> AsyncIterator[Delta]:
+    def _open(self) -> AsyncGenerator[Delta, None]:
         if self._reader is None:
             self._reader = self._read()
         return self._reader
 
-    async def _read(self) -> AsyncIterator[Delta]:
+    async def _read(self) -> AsyncGenerator[Delta, None]:
         """:meth:`TurnStream._read`, awaited."""
         turn = self._turn
         try:
@@ -543,8 +543,14 @@ class AsyncTurnStream(_Stream):
             self._end(turn.close(FinishReason.ERROR, turn.cut) if turn.cut else turn.finish())
 
 
-async def _ended() -> AsyncIterator[Delta]:
+def _nothing() -> Generator[Delta, None, None]:
     """A reader with nothing left: what a stream reads once it ended or was left."""
+    return
+    yield  # a generator
+
+
+async def _ended() -> AsyncGenerator[Delta, None]:
+    """:func:`_nothing` for asyncio."""
     return
     yield  # an async generator
 
