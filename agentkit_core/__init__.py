@@ -60,6 +60,7 @@ from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
 from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
 from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
+from .schema import parse_output, schema_of
 from .settings import ModelSettings
 from .transcript import dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
@@ -101,6 +102,9 @@ __all__ = (
     "ToolSpec",
     "ToolAnnotations",
     "ToolChoice",
+    # types as JSON Schema, answers as types
+    "schema_of",
+    "parse_output",
     # portable model settings
     "ModelSettings",
     # streaming

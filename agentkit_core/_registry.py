@@ -13,15 +13,16 @@ it, so a capability is stated once.  Plain data: it imports only the words of it
 Adding a provider
 -----------------
 
-1. Its folder, ``providers/<module>/``: ``__init__.py`` opening with the
-   mapping table and exporting the functions every projection has, beside the
+1. Its folder, ``providers/<module>/``: ``__init__.py`` exporting the
+   functions every projection has (its docstring a summary, a link to its
+   mapping table in ``docs/<module>.md`` and how it keeps the shared rules), beside the
    role modules ``_request``, ``_response``, ``_stream``, ``_keys``, ``_tools``,
    ``_held``, ``_http`` (whose ``BASE_URL`` is read from the row),
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
    metadata namespace, whether system instructions go apart, and
-   capabilities, the part kinds as the folder's mapping table gives them.
+   capabilities, the part kinds as its mapping table gives them.
 3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
    detection, the refusals of another provider's body and the command line
    know its bodies.

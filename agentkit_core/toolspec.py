@@ -24,7 +24,7 @@ from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_m
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    from typing import Any, Callable, Literal
 
     ChoiceMode = Literal["auto", "none", "required", "tool"]
 
@@ -130,6 +130,51 @@ class ToolSpec(Value):
             check.instance(annotations, ToolAnnotations, "ToolSpec", "annotations", "a ToolAnnotations"),
             md,
         )
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[..., Any],
+        /,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations = NO_ANNOTATIONS,
+        strict: bool = False,
+    ) -> ToolSpec:
+        """The spec of the Python function ``fn``: its name, its docstring, the JSON Schema of its parameters.
+
+        The name is ``fn.__name__`` (or ``name``); the description the
+        docstring's first paragraph (or ``description``); each parameter a
+        property, described by the docstring's ``Args:`` section (Google
+        style) or its ``:param name:`` fields, typed by its annotation as
+        :func:`~agentkit_core.schema_of` writes types, required when it has no
+        default (a JSON-able default is written).  ``*args``, ``**kwargs``,
+        positional-only and unannotated parameters, and types ``schema_of``
+        refuses, raise ``TypeError`` naming the parameter.  String annotations
+        (``from __future__ import annotations``) are resolved with ``fn``'s
+        module globals.  ``strict=True`` writes OpenAI's strict subset (see
+        ``schema_of``).
+
+        Used as a decorator (``@ToolSpec.from_function``), the name becomes
+        the spec; to keep calling the function, call this on it instead and
+        keep both (``spec = ToolSpec.from_function(get_weather)``).  The
+        model's arguments come back as JSON data: ``fn(**call.input)`` for
+        plain types, or :func:`~agentkit_core.parse_output` for a dataclass
+        parameter.
+        """
+        from .schema import function_schema
+
+        where = f"ToolSpec.from_function({getattr(fn, '__qualname__', type(fn).__name__)})"
+        tool_name: Any = name if name is not None else getattr(fn, "__name__", None)
+        if name is None and not (isinstance(tool_name, str) and tool_name.isidentifier()):
+            raise TypeError(f"{where}: {tool_name!r} is no tool name: pass name=")
+        schema = function_schema(fn, where, strict)
+        if description is None:
+            from ._docstring import first_paragraph
+
+            description = first_paragraph(getattr(fn, "__doc__", None))
+        return cls(tool_name, description, schema, annotations=annotations)
 
     def with_output_schema(self, schema: JsonValue) -> ToolSpec:
         """A copy declaring the JSON shape the tool returns (``None``: none)."""

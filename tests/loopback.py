@@ -56,6 +56,26 @@ def sse_reply(body: bytes, delay: float = 0.0, pieces: int = 0, **kw: object) ->
     return Reply(200, [("Content-Type", "text/event-stream")], chunks, delay, **kw)  # type: ignore[arg-type]
 
 
+def eventstream_reply(body: bytes, delay: float = 0.0, pieces: int = 0, **kw: object) -> Reply:
+    """An ``application/vnd.amazon.eventstream`` reply of ``body``: one chunk per frame (or ``pieces`` equal ones)."""
+    if pieces:
+        size = -(-len(body) // pieces)
+        chunks = [body[i : i + size] for i in range(0, len(body), size)]
+    else:
+        chunks, at = [], 0
+        while at < len(body):
+            total = struct.unpack_from(">I", body, at)[0]
+            chunks.append(body[at : at + total])
+            at += total
+    return Reply(200, [("Content-Type", "application/vnd.amazon.eventstream")], chunks, delay, **kw)  # type: ignore[arg-type]
+
+
+def stream_reply(stream_format: str, body: bytes, delay: float = 0.0, pieces: int = 0, **kw: object) -> Reply:
+    """A streamed reply of ``body`` in a registry row's ``stream_format`` (``"sse"`` or ``"aws-eventstream"``)."""
+    make = eventstream_reply if stream_format == "aws-eventstream" else sse_reply
+    return make(body, delay, pieces, **kw)
+
+
 def json_reply(status: int, body: bytes, headers: Sequence[tuple[str, str]] = ()) -> Reply:
     """A JSON reply of ``body`` with a Content-Length."""
     return Reply(status, [("Content-Type", "application/json"), *headers], [body], chunked=False)

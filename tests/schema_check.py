@@ -6,7 +6,7 @@ keyword this validator does not know raises ``NotImplementedError``, so a
 schema that starts using one cannot pass unchecked.
 
 Keywords checked: ``type``, ``const``, ``enum``, ``properties``,
-``required``, ``additionalProperties``, ``items``, ``anyOf``, ``oneOf`` and
+``required``, ``additionalProperties``, ``items``, ``prefixItems``, ``minItems``, ``maxItems``, ``anyOf``, ``oneOf`` and
 ``$ref`` (to ``#/$defs/...``, or to the JSON Schema draft-07 meta-schema,
 which any object or boolean satisfies here).  ``$defs``, ``title``,
 ``description``, ``default`` and ``format`` are annotations and checked for
@@ -43,6 +43,7 @@ class Validator:
 
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
+        self._holders: list[dict[str, Any]] = []  # the schema objects being applied, innermost last
         self.checks: dict[str, Callable[[Any, Any, str], list[str]]] = {
             "type": self._type,
             "const": self._const,
@@ -51,6 +52,9 @@ class Validator:
             "required": self._required,
             "additionalProperties": self._additional,
             "items": self._items,
+            "prefixItems": self._prefix_items,
+            "minItems": lambda v, n, path: [f"{path}: fewer than {n} items"] if isinstance(v, list) and len(v) < n else [],
+            "maxItems": lambda v, n, path: [f"{path}: more than {n} items"] if isinstance(v, list) and len(v) > n else [],
             "anyOf": self._any_of,
             "oneOf": self._one_of,
             "$ref": self._ref,
@@ -64,13 +68,17 @@ class Validator:
         if schema is False:
             return [f"{path}: no value is allowed here"]
         found: list[str] = []
-        for keyword, argument in schema.items():
-            if keyword in _ANNOTATIONS:
-                continue
-            check = self.checks.get(keyword)
-            if check is None:
-                raise NotImplementedError(f"schema keyword {keyword!r} is not implemented")
-            found.extend(check(value, argument, path))
+        self._holders.append(schema)
+        try:
+            for keyword, argument in schema.items():
+                if keyword in _ANNOTATIONS:
+                    continue
+                check = self.checks.get(keyword)
+                if check is None:
+                    raise NotImplementedError(f"schema keyword {keyword!r} is not implemented")
+                found.extend(check(value, argument, path))
+        finally:
+            self._holders.pop()
         return found
 
     def _type(self, value: Any, names: Any, path: str) -> list[str]:
@@ -98,10 +106,19 @@ class Validator:
         return [f"{path}: missing required property {n!r}" for n in names if n not in value]
 
     def _additional(self, value: Any, schema: Any, path: str) -> list[str]:
-        # The GenAI schemas only ever say true (any other property is allowed).
-        if schema is not True:
-            raise NotImplementedError("additionalProperties other than true is not implemented")
-        return []
+        if not isinstance(value, dict):
+            return []
+        known = self._holders[-1].get("properties", {})  # the properties beside this keyword are not additional
+        found: list[str] = []
+        for key, v in value.items():
+            if key not in known:
+                found.extend(self.errors(v, schema, f"{path}.{key}"))
+        return found
+
+    def _prefix_items(self, value: Any, schemas: Any, path: str) -> list[str]:
+        if not isinstance(value, list):
+            return []
+        return [e for i, (v, s) in enumerate(zip(value, schemas)) for e in self.errors(v, s, f"{path}[{i}]")]
 
     def _items(self, value: Any, schema: Any, path: str) -> list[str]:
         if not isinstance(value, list):

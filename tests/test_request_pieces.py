@@ -75,7 +75,7 @@ class PiecesTest(unittest.TestCase):
         replaced = dataclasses.replace(pieces_request(self.items), headers=())
         self.assertEqual(replaced.body, self.whole.body)
         self.assertEqual(dataclasses.fields(Request), dataclasses.fields(self.whole))
-        self.assertEqual([f.name for f in dataclasses.fields(Request)], ["method", "url", "headers", "body", "secret_headers"])
+        self.assertEqual([f.name for f in dataclasses.fields(Request)], ["method", "url", "headers", "body", "secret_headers", "auth"])
         self.assertEqual(dataclasses.astuple(pieces_request(self.items)), dataclasses.astuple(self.whole))
 
     def test_a_missing_attribute_is_still_an_attribute_error(self) -> None:

@@ -67,11 +67,21 @@ class Validator(unittest.TestCase):
         self.assertEqual(v.errors(1.5, {"oneOf": [{"type": "integer"}, {"type": "number"}]}), [])
         self.assertNotEqual(v.errors(1, False), [])
 
+    def test_closed_objects_and_tuples(self) -> None:
+        closed = {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": False}
+        self.assertEqual(S.errors({"a": 1}, closed), [])
+        self.assertNotEqual(S.errors({"a": 1, "b": 2}, closed), [])
+        self.assertNotEqual(S.errors({"x": "s"}, {"type": "object", "additionalProperties": {"type": "integer"}}), [])
+        pair = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}
+        self.assertEqual(S.errors([1, "a"], pair), [])
+        for bad in ([1], [1, "a", 2], ["a", 1]):
+            self.assertNotEqual(S.errors(bad, pair), [], bad)
+
     def test_an_unknown_keyword_is_refused_not_ignored(self) -> None:
         with self.assertRaises(NotImplementedError):
             S.errors("x", {"pattern": "^y$"})
         with self.assertRaises(NotImplementedError):
-            S.errors({}, {"additionalProperties": False})
+            S.errors([], {"uniqueItems": True})
         with self.assertRaises(NotImplementedError):
             S.errors({}, {"$ref": "other.json#/x"})
 

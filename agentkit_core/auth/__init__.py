@@ -5,6 +5,10 @@ One module a cloud, imported by name (none is loaded by importing this package):
 * :mod:`agentkit_core.auth.google`: Google OAuth access tokens as Application
   Default Credentials find them (a service account's key, signed RS256 here;
   gcloud's user credentials; the metadata server), for Vertex AI.
+* :mod:`agentkit_core.auth.aws`: AWS Signature Version 4
+  (:class:`~agentkit_core.auth.aws.SigV4Signer`, a :attr:`~agentkit_core.http.Request.auth`
+  that ``send()`` calls before every attempt, so a retry is signed afresh),
+  with credentials and the region found as botocore finds them, for Bedrock.
 
 They sit in the HTTP layer: they fetch tokens with :func:`agentkit_core.http.send`
 and know no provider.  :class:`CredentialsError` is what a credential that

@@ -36,7 +36,10 @@ Build a request with a provider module's ``http_request(items, model=...)``
 * :func:`events_from_sse` parses a ``text/event-stream`` body (whole, in
   chunks, as lines, or async) into the JSON object of each event: what
   ``Response.events()`` reads with, and what every provider module
-  re-exports as its own ``events_from_sse``.
+  re-exports as its own ``events_from_sse``; :func:`events_from_eventstream`
+  does the same for AWS's binary event stream
+  (``application/vnd.amazon.eventstream``: Bedrock's streams), which
+  ``Response.events()`` reads when the answer's ``content-type`` says so.
 
 Importing this package imports no ``socket``, ``ssl``, ``http.client``,
 ``asyncio``, ``js`` or ``pyodide``: the modules that need them are loaded
@@ -49,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._async import AsyncResponse, asend
 from ._client import Response, send
+from ._eventstream import events_from_eventstream
 from ._errors import Headers, HttpError, ProviderError, TransportError
 from ._request import Request
 from ._sse import events_from_sse
@@ -75,6 +79,7 @@ __all__ = (
     "SocketTransport",
     "FetchTransport",
     "events_from_sse",
+    "events_from_eventstream",
 )
 
 

@@ -39,6 +39,7 @@ from ._client import (
     _request_id,
     check_arguments,
     checkpoint_of,
+    is_eventstream,
     is_json,
     media_type,
     next_delay,
@@ -89,8 +90,9 @@ async def asend(
     error: ProviderError | TransportError
     while True:
         checkpoint.raise_if_cancelled()
-        exchange = maker.aexchange(current, connect_timeout=connect_timeout, read_timeout=timeout)
-        response = AsyncResponse(current, exchange, checkpoint, len(seen) - 1)
+        sent = await current.asigned()  # signed afresh on every attempt (Request.auth)
+        exchange = maker.aexchange(sent, connect_timeout=connect_timeout, read_timeout=timeout)
+        response = AsyncResponse(sent, exchange, checkpoint, len(seen) - 1)
         try:
             await response._start()
         except TransportError as exc:
@@ -115,8 +117,8 @@ async def asend(
                 body = b""
             finally:
                 response.close()
-            error, headers = provider_error(response.status, response.headers, body, current), response.headers
-        delay = next_delay(current, error, headers, retried, retries)
+            error, headers = provider_error(response.status, response.headers, body, sent), response.headers
+        delay = next_delay(sent, error, headers, retried, retries)
         if await _wait(checkpoint, delay):
             raise TurnCancelledError(checkpoint.generation)
         retried += 1
@@ -308,14 +310,24 @@ class AsyncResponse(_Answer):
         return alines_of(self.chunks())
 
     def events(self) -> AsyncIterator[dict[str, JsonValue]]:
-        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them).
+        """The JSON object of each event, as it arrives, read as the answer's ``content-type`` says.
 
-        An answer that is no event stream is refused as :meth:`Response.events
+        Server-sent events (``data: [DONE]`` ends them), or, for
+        ``application/vnd.amazon.eventstream``, AWS's binary event stream as
+        ``{event_type: payload}`` (an exception message in it raises
+        :class:`ProviderError`; see :func:`._eventstream.events_from_eventstream`).
+        An answer that is neither is refused as :meth:`Response.events
         <agentkit_core.http.Response.events>` refuses it, when the first event is awaited.
         """
         return self._events()
 
     async def _events(self) -> AsyncIterator[dict[str, JsonValue]]:
+        if is_eventstream(self.headers):
+            from ._eventstream import events_from_eventstream
+
+            async for event in events_from_eventstream(self.chunks()):
+                yield event
+            return
         from ._sse import events_from_sse
 
         media = media_type(self.headers)

@@ -28,6 +28,7 @@ __all__ = (
     "send",
     "Response",
     "checkpoint_of",
+    "is_eventstream",
     "check_arguments",
     "next_delay",
     "step_failure",
@@ -55,6 +56,12 @@ _REDIRECT_READ = 64 * 1024  # and of a redirect's body
 _MESSAGE = 300  # the longest readable message made of a body that is not a provider's error
 _EXCERPT = 120  # the longest excerpt of an answer that should have been an event stream
 _EXCERPT_READ = 16 * 1024  # and how much of it is read to find one
+
+def is_eventstream(headers: Mapping[str, str]) -> bool:
+    """Whether an answer's headers (names in lower case) say its body is an AWS event stream."""
+    kind = headers.get("content-type", "")
+    return kind.partition(";")[0].strip().lower() == "application/vnd.amazon.eventstream"
+
 
 def checkpoint_of(cancel: object) -> TurnCancellation:
     """The checkpoint ``cancel`` stands for: itself, a fresh one of a handle or controller, or one nothing cancels."""
@@ -119,8 +126,9 @@ def send(
     error: ProviderError | TransportError
     while True:
         checkpoint.raise_if_cancelled()
-        exchange = transport.exchange(current, connect_timeout=connect_timeout, read_timeout=timeout)
-        response = Response(current, exchange, checkpoint, len(seen) - 1)
+        sent = current.signed()  # signed afresh on every attempt (Request.auth)
+        exchange = transport.exchange(sent, connect_timeout=connect_timeout, read_timeout=timeout)
+        response = Response(sent, exchange, checkpoint, len(seen) - 1)
         try:
             response._start()
         except TransportError as exc:
@@ -145,8 +153,8 @@ def send(
                 body = b""
             finally:
                 response.close()
-            error, headers = provider_error(response.status, response.headers, body, current), response.headers
-        delay = next_delay(current, error, headers, retried, retries)
+            error, headers = provider_error(response.status, response.headers, body, sent), response.headers
+        delay = next_delay(sent, error, headers, retried, retries)
         if checkpoint.wait(delay):
             raise TurnCancelledError(checkpoint.generation)
         retried += 1
@@ -365,10 +373,14 @@ class Response(_Answer):
         return lines_of(self.chunks())
 
     def events(self) -> Iterator[dict[str, JsonValue]]:
-        """The JSON object of each server-sent event, as it arrives (``data: [DONE]`` ends them).
+        """The JSON object of each event, as it arrives, read as the answer's ``content-type`` says.
 
-        An answer that says it is no event stream is refused before its body is
-        read as one: a JSON answer (a server that did not stream) raises
+        Server-sent events (``data: [DONE]`` ends them), or, for
+        ``application/vnd.amazon.eventstream``, AWS's binary event stream as
+        ``{event_type: payload}`` (an exception message in it raises
+        :class:`ProviderError`; see :func:`._eventstream.events_from_eventstream`).
+        An answer that says it is neither is refused before its body is read as
+        events: a JSON answer (a server that did not stream) raises
         :class:`~agentkit_core.NormalizeError` and stays readable (``json()``),
         any other type (a captive portal's HTML page) :class:`ProviderError`
         naming the type with a short excerpt of the body, read and closed.
@@ -376,6 +388,11 @@ class Response(_Answer):
         return self._events()
 
     def _events(self) -> Iterator[dict[str, JsonValue]]:
+        if is_eventstream(self.headers):
+            from ._eventstream import events_from_eventstream
+
+            yield from events_from_eventstream(self.chunks())
+            return
         from ._sse import events_from_sse
 
         media = media_type(self.headers)

@@ -87,7 +87,7 @@ def next_request(request: Request, status: int, headers: Mapping[str, str]) -> R
     cross = not same_origin(request.url, url)
     kept = [(k, v) for k, v in kept if k.lower() != "host" and not (cross and request.is_secret(k))]
     try:
-        return Request(method, url, kept, body, request.secret_headers)
+        return Request(method, url, kept, body, request.secret_headers, None if cross else request.auth)
     except ValueError as exc:
         raise TransportError(f"{redact_url(request.url)} redirected (HTTP {status}) to a URL that cannot be sent: {exc}", retryable=False) from None
 

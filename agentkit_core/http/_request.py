@@ -20,13 +20,13 @@ the request is made.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Mapping, Tuple, Union
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, Mapping, Tuple, Union
 
 if TYPE_CHECKING:
     from urllib.parse import SplitResult
 
-__all__ = ("Request", "SECRET_HEADERS", "DEFAULT_PORTS", "url_origin", "redact_url", "redact", "joined_later", "body_pieces")
+__all__ = ("Request", "Auth", "SECRET_HEADERS", "DEFAULT_PORTS", "url_origin", "redact_url", "redact", "joined_later", "body_pieces")
 
 _PUBLIC_MODULE = __name__.rpartition(".")[0] or __name__
 
@@ -47,6 +47,9 @@ _ASCII = "".join(map(chr, range(128)))
 _USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@]*@")
 
 HeadersLike = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
+#: What signs a request when it is sent (:attr:`Request.auth`): the request in, the request with its credentials out
+#: (an awaitable of it is accepted by ``asend``).
+Auth = Callable[["Request"], Union["Request", Awaitable["Request"]]]
 #: The port a URL of each scheme means when it names none.
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -157,6 +160,14 @@ class Request(_Later):
     (kept lower case): hidden like those, and dropped by a redirect to another
     origin.  Wrong types raise ``TypeError``, wrong values ``ValueError``,
     naming the field.
+
+    ``auth`` signs the request each time it is sent: ``send()`` and
+    ``asend()`` call ``auth(request)`` right before every attempt (a retry
+    included, and a redirect to the same origin; one to another origin drops
+    it) and send the request it returns, so a signature with a time in it
+    (AWS Signature Version 4) or a short-lived token (a refreshed OAuth
+    access token) is fresh on each try.  ``asend()`` awaits what it returns
+    when that is awaitable.  It is no part of equality or ``repr``.
     """
 
     method: str
@@ -164,9 +175,16 @@ class Request(_Later):
     headers: tuple[tuple[str, str], ...]
     body: bytes
     secret_headers: tuple[str, ...]
+    auth: Auth | None = field(default=None, compare=False)
 
     def __init__(
-        self, method: str, url: str, headers: HeadersLike = (), body: bytes = b"", secret_headers: Iterable[str] = ()
+        self,
+        method: str,
+        url: str,
+        headers: HeadersLike = (),
+        body: bytes = b"",
+        secret_headers: Iterable[str] = (),
+        auth: Auth | None = None,
     ) -> None:
         if not isinstance(method, str):
             raise TypeError(f"Request.method: expected a string, found {type(method).__name__}")
@@ -185,7 +203,10 @@ class Request(_Later):
             raise TypeError(f"Request.body: expected bytes, found {type(body).__name__}")
         secret = () if secret_headers == () else _checked_secret_names(secret_headers)
         checked = _checked_headers(headers, secret)
-        for name, value in (("method", method), ("url", url), ("headers", checked), ("body", bytes(body)), ("secret_headers", secret)):
+        if auth is not None and not callable(auth):
+            raise TypeError(f"Request.auth: expected a callable that signs a request, found {type(auth).__name__}")
+        fields = (("method", method), ("url", url), ("headers", checked), ("body", bytes(body)), ("secret_headers", secret), ("auth", auth))
+        for name, value in fields:
             object.__setattr__(self, name, value)
 
     if not TYPE_CHECKING:  # hidden from type checkers: to them a Request has its fields and nothing else
@@ -241,8 +262,29 @@ class Request(_Later):
             f"body=<{size} byte{'' if size == 1 else 's'}>)"
         )
 
-    def __reduce__(self) -> tuple[type[Request], tuple[str, str, tuple[tuple[str, str], ...], bytes, tuple[str, ...]]]:
-        return (Request, (self.method, self.url, self.headers, self.body, self.secret_headers))
+    def __reduce__(self) -> tuple[type[Request], tuple[object, ...]]:
+        fields = (self.method, self.url, self.headers, self.body, self.secret_headers)
+        return (Request, fields if self.auth is None else (*fields, self.auth))
+
+    def signed(self) -> Request:
+        """The request as it is sent: ``auth(self)`` (checked to be a :class:`Request`), or itself without ``auth``."""
+        if self.auth is None:
+            return self
+        out = self.auth(self)
+        if not isinstance(out, Request):
+            raise TypeError(f"Request.auth: expected the signer to return a Request, found {type(out).__name__}")
+        return out
+
+    async def asigned(self) -> Request:
+        """:meth:`signed`, awaiting what ``auth`` returns when it is awaitable (a signer that fetches a token on the loop)."""
+        if self.auth is None:
+            return self
+        out = self.auth(self)
+        if not isinstance(out, Request):
+            out = await out
+        if not isinstance(out, Request):
+            raise TypeError(f"Request.auth: expected the signer to return a Request, found {type(out).__name__}")
+        return out
 
 
 Request.__module__ = _PUBLIC_MODULE

@@ -18,10 +18,10 @@ model=...)`` (the whole request, URL, headers and body, as the
 ``feed(event)``, ``finish(parts)``, ``close(parts, reason)`` (a turn stopped
 before it finished), ``finish_all(parts)`` and ``close_all(parts, reason)``
 (every item of the stream: one per choice or candidate where there can be
-several) and the live ``usage`` and ``finish_reason``.  Each module opens with its mapping table as
-its docstring and ends with how it keeps the rules below, the rules every
+several) and the live ``usage`` and ``finish_reason``.  Each module's mapping table is a page of
+``docs/`` (``docs/anthropic.md``...), and its docstring says how it keeps the rules below, the rules every
 projection keeps (whose opaque state is sent, which metadata is written back,
-raw finish reasons, tool names, invented ids, errors).  None does I/O, and none
+raw finish reasons, tool names, invented ids, errors).  Only ``complete`` sends, and none
 is imported until you import it: ``import agentkit_core`` loads no provider,
 and this package loads none either.  They use only the public names of
 :mod:`agentkit_core`.

@@ -57,7 +57,7 @@ from ... import (
     TurnCancelledError,
     fold,
 )
-from ...http import AsyncResponse, Request, Response, TransportError, asend, send
+from ...http import AsyncResponse, ProviderError, Request, Response, TransportError, asend, send
 from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
 
 if TYPE_CHECKING:
@@ -410,6 +410,11 @@ class TurnStream(_Stream):
                     except NormalizeError as exc:  # the body is no event stream past this point
                         turn.cut = str(exc)
                         break
+                    except ProviderError as exc:  # an error event (AWS's event stream has them)
+                        if not turn.events:
+                            raise  # nothing arrived: the error is the answer
+                        turn.cut = str(exc)
+                        break
                     deltas = turn.decode(event)
                     if deltas is None:
                         break
@@ -526,6 +531,11 @@ class AsyncTurnStream(_Stream):
                     except StopAsyncIteration:
                         break
                     except NormalizeError as exc:
+                        turn.cut = str(exc)
+                        break
+                    except ProviderError as exc:  # an error event (AWS's event stream has them)
+                        if not turn.events:
+                            raise  # nothing arrived: the error is the answer
                         turn.cut = str(exc)
                         break
                     deltas = turn.decode(event)

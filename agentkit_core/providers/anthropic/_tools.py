@@ -1,4 +1,4 @@
-"""Private to :mod:`.anthropic`: declared tools and the tool choice, both ways (the mapping table is in the package's docstring)."""
+"""Private to :mod:`.anthropic`: declared tools and the tool choice, both ways (the mapping table is in ``docs/anthropic.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Private to :mod:`.gemini`: declared tools and the tool choice, both ways (the mapping table is in the package's docstring).
+"""Private to :mod:`.gemini`: declared tools and the tool choice, both ways (the mapping table is in ``docs/gemini.md``).
 
 Consecutive specs share one ``Tool`` object, ``{"functionDeclarations": [...]}``;
 a native dict is a ``Tool`` object of its own (``{"googleSearch": {}}``).

@@ -1,4 +1,4 @@
-"""Private to :mod:`.openai_chat`: declared tools and the tool choice, both ways (the mapping table is in the package's docstring)."""
+"""Private to :mod:`.openai_chat`: declared tools and the tool choice, both ways (the mapping table is in ``docs/openai_chat.md``)."""
 
 from __future__ import annotations
 

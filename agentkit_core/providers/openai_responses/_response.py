@@ -1,6 +1,6 @@
 """The Responses item decoder: native input and output items -> parts, usage, finish reasons.
 
-Private to :mod:`.openai_responses`, whose docstring holds the mapping table
+Private to :mod:`.openai_responses`, whose mapping table (``docs/openai_responses.md``)
 this module implements (:mod:`._request` writes it back);
 :mod:`._stream` decodes streams with it.
 Like every projection it uses only the public names of :mod:`agentkit_core`.
