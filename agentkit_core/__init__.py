@@ -62,7 +62,7 @@ from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCa
 from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .schema import parse_output, schema_of
 from .settings import ModelSettings
-from .transcript import dump_items, iter_items, load_items
+from .transcript import append_items, dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 
 __version__ = "0.1.0"
@@ -74,6 +74,7 @@ __all__ = (
     "load_items",
     "iter_items",
     "dump_items",
+    "append_items",
     "unanswered_calls",
     "close_unanswered",
     # content

@@ -1,7 +1,7 @@
 """Which provider a body is, by its shape alone: in the bottom layer, below everything that asks.
 
 :func:`sniff` recognises the requests, responses and stream events of the
-four provider APIs the package projects (no field is trusted to name its
+provider APIs the package projects (no field is trusted to name its
 provider); :func:`agentkit_core.providers.detect` is its public face, the
 projections use it to refuse another provider's body, the transcript reader
 to say what a file that holds no items looks like, and the command line to
@@ -20,7 +20,9 @@ __all__ = ("Provider", "sniff", "NAMES", "MESSAGES_APIS", "CHUNKS_ARE_RESPONSES"
 
 #: Each projection module's API, as messages name it (the registry's display names).
 NAMES = {row.module: row.display for row in PROVIDERS}
-_ANTHROPIC, _CHAT, _RESPONSES, _GEMINI = (NAMES[m] for m in ("anthropic", "openai_chat", "openai_responses", "gemini"))
+_ANTHROPIC, _CHAT, _RESPONSES, _GEMINI, _BEDROCK = (
+    NAMES[m] for m in ("anthropic", "openai_chat", "openai_responses", "gemini", "bedrock")
+)
 #: The providers whose requests both hold ``messages``: a request :func:`sniff` gives one may be the other's.
 MESSAGES_APIS = frozenset(("anthropic", "openai_chat"))
 #: The providers whose stream chunks are whole responses (Gemini's): several responses in a row are a stream.
@@ -39,6 +41,20 @@ _CHAT_ONLY_KEYS = frozenset(
     ("max_completion_tokens", "n", "stream_options", "modalities", "audio", "response_format", "logprobs",
      "top_logprobs", "frequency_penalty", "presence_penalty", "seed", "logit_bias", "parallel_tool_calls",
      "reasoning_effort", "prediction", "functions", "function_call")
+)
+#: Bedrock Converse: the keys of its requests no other API has, its untyped content blocks' keys, its stream events.
+_BEDROCK_ONLY_KEYS = frozenset(
+    ("inferenceConfig", "toolConfig", "additionalModelRequestFields", "additionalModelResponseFieldPaths",
+     "guardrailConfig", "promptVariables", "requestMetadata", "performanceConfig")
+)
+_BEDROCK_BLOCKS = frozenset(
+    ("text", "image", "document", "video", "toolUse", "toolResult", "reasoningContent", "cachePoint", "guardContent",
+     "citationsContent", "searchResult")
+)
+_BEDROCK_EVENTS = frozenset(
+    ("messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata",
+     "internalServerException", "modelStreamErrorException", "validationException", "throttlingException",
+     "serviceUnavailableException")
 )
 #: Roles only Chat Completions gives a message ("system" is both APIs': Anthropic has mid-conversation system messages,
 #: though with a block list, never a string).
@@ -91,6 +107,10 @@ def sniff(value: object) -> Provider | None:
             return Provider("anthropic", f"{_ANTHROPIC} stream event")
         if kind.startswith("response."):
             return Provider("openai_responses", f"{_RESPONSES} stream event")
+    if type(v.get("output")) is dict and "stopReason" in v:
+        return Provider("bedrock", f"{_BEDROCK} response")
+    if len(v) == 1 and type(next(iter(v.values()))) is dict and next(iter(v)) in _BEDROCK_EVENTS:
+        return Provider("bedrock", f"{_BEDROCK} stream event")
     feedback = v.get("promptFeedback")
     if "candidates" in v or ("promptFeedback" in v and ("usageMetadata" in v or (type(feedback) is dict and "blockReason" in feedback))):
         return Provider("gemini", f"{_GEMINI} response")
@@ -109,6 +129,8 @@ def sniff(value: object) -> Provider | None:
 
 def _messages_api(v: dict[str, Any]) -> str | None:
     """Whose a request holding ``messages`` is, Anthropic's or Chat Completions', by what only one API has; else ``None``."""
+    if _BEDROCK_ONLY_KEYS.intersection(v) or _untyped_blocks(v):
+        return "bedrock"
     if _ANTHROPIC_ONLY_KEYS.intersection(v):
         return "anthropic"
     if _CHAT_ONLY_KEYS.intersection(v):
@@ -130,6 +152,12 @@ def _messages_api(v: dict[str, Any]) -> str | None:
             if kind in _CHAT_PARTS:
                 return "openai_chat"
     return None
+
+
+def _untyped_blocks(v: dict[str, Any]) -> bool:
+    """Whether a request's system or message content holds Bedrock's blocks: no ``type``, one key Converse names."""
+    blocks = _dicts(v.get("system")) + [b for m in _dicts(v.get("messages")) for b in _dicts(m.get("content"))]
+    return any("type" not in b and len(b) == 1 and next(iter(b)) in _BEDROCK_BLOCKS for b in blocks)
 
 
 def _dicts(v: object) -> list[dict[str, Any]]:

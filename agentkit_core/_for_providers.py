@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from ._detect import NAMES as NAMES, Provider as Provider, sniff as sniff
 from ._error_text import an as an, describe as describe, wrong_type as wrong_type
-from ._registry import PROVIDERS as PROVIDERS, Capabilities as Capabilities, ProviderInfo as ProviderInfo
+from ._registry import PROVIDERS as PROVIDERS, STREAM_FORMATS as STREAM_FORMATS, Capabilities as Capabilities
+from ._registry import ProviderInfo as ProviderInfo
 from ._registry import capabilities as capabilities, provider_info as provider_info
 
 __all__ = (
-    "PROVIDERS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
+    "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
 )

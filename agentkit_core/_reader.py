@@ -15,6 +15,12 @@ A UTF-8 byte order mark is skipped.  Three kinds of file are no JSON at all and
 are said so as a whole: an empty one, binary data (a NUL byte, or mostly
 bytes that are not text, in the first 8 KiB), and server-sent events.
 
+The last line of JSON Lines, when the file does not end in a newline and the
+line is not a whole JSON value, is *torn*: a write was cut short there.  Its
+record says so (:attr:`Record.torn`), for the caller to drop rather than
+refuse; a single line alone in a file is taken for such a line unless it opens
+an array.
+
 Nesting is bounded before any text reaches the JSON parser: each line, or the
 whole document once, is scanned by :func:`.jsontext.check_depth`.  Every
 problem is a :class:`NormalizeError` whose ``location`` is ``name:line``.
@@ -66,6 +72,9 @@ class Record(NamedTuple):
     """The parsed JSON value (``None`` when :attr:`problem` is set)."""
     problem: NormalizeError | None
     """Why the value could not be read (invalid JSON or UTF-8, nested too deeply), with its location."""
+    torn: int = 0
+    """For the last line of JSON Lines when the file does not end in a newline and that line is no whole
+    JSON value (a write cut short): its size in bytes; else 0.  Such a record has a :attr:`problem`."""
 
 
 class Looks(NamedTuple):
@@ -186,6 +195,8 @@ class Reading:
             if type(record1.value) is list:
                 return self._start_records(ARRAY, self._array((n1, v) for v in record1.value))
             return self._start_records(VALUES, iter([record1]))
+        if second is None and record1.torn and not line1.lstrip(_BLANK[is_bytes]).startswith(b"[" if is_bytes else "["):
+            return self._start_records(LINES, iter([record1]))  # one line, cut short: not an array's
         record2 = None if second is None else self._line(*second)
         opens_a_document = line1.strip(_BLANK[is_bytes]) in _OPENERS  # "[" alone: an array, one element a line
         if record2 is not None and (record1.problem is None or (record2.problem is None and not opens_a_document)):
@@ -232,7 +243,7 @@ class Reading:
             try:
                 text = raw.rstrip(b"\r\n").decode("utf-8")
             except UnicodeDecodeError as exc:
-                return self._problem(n, f"invalid UTF-8 at byte {exc.start + 1} of the line")
+                return self._torn(raw, self._problem(n, f"invalid UTF-8 at byte {exc.start + 1} of the line"))
         else:
             text = raw.rstrip("\r\n")
         try:
@@ -242,10 +253,17 @@ class Reading:
             if end != len(text):
                 raise json.JSONDecodeError("Extra data", text, end)
         except NormalizeError as exc:
-            return self._problem(n, exc.message)
+            return self._torn(raw, self._problem(n, exc.message))
         except (ValueError, RecursionError) as exc:
-            return self._problem(n, _json_problem(exc))
+            return self._torn(raw, self._problem(n, _json_problem(exc)))
         return Record(n, None, value, None)
+
+    @staticmethod
+    def _torn(raw: bytes | str, record: Record) -> Record:
+        """``record`` of a line that is no JSON value, marked torn if it is the last and has no newline."""
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogatepass")
+        return record if raw.endswith(b"\n") else record._replace(torn=len(raw))
 
     def _json_lines(self, lines: Iterator[Any], n: int) -> Iterator[Record]:
         """The records of the lines after line ``n`` of JSON Lines."""

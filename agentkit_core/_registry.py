@@ -21,8 +21,9 @@ Adding a provider
    ``_settings`` (the portable settings in the API's fields, refusing what the
    row's ``settings`` leaves out) and ``_complete``.
 2. Its row here, in :data:`PROVIDERS`: names, key variables, base URL,
-   metadata namespace, whether system instructions go apart, and
-   capabilities, the part kinds as its mapping table gives them.
+   metadata namespace, whether system instructions go apart, its
+   ``stream_format`` (a key of :data:`STREAM_FORMATS`), and capabilities: the
+   part kinds as its mapping table gives them, its ``tool_modes``, ``call_ids``.
 3. Its shapes in ``agentkit_core/_detect.py`` (below its users), so
    detection, the refusals of another provider's body and the command line
    know its bodies.
@@ -53,7 +54,7 @@ from typing import Any, Iterable, Tuple, cast
 
 from ._error_text import wrong_type as _wrong_type
 
-__all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "provider_info", "capabilities")
+__all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS", "provider_info", "capabilities")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +72,14 @@ class Capabilities:
     """The part kinds the API's answers (responses and streams) decode to, as the mapping table maps what it sends."""
     server_tools: bool
     """Whether the API runs tools itself (web search, code execution) and reports their calls (as custom parts)."""
+    tool_modes: frozenset[str] = frozenset(("auto", "none", "required", "tool"))
+    """The :class:`~agentkit_core.ToolChoice` modes the API has a native choice for; the others are refused
+    (Bedrock Converse has no ``"none"``)."""
+    call_ids: bool = False
+    """Whether every tool call the API answers with carries its id (else some get one invented: Gemini's)."""
 
     def __post_init__(self) -> None:
+        _strings(self, "tool_modes", frozenset, "a frozenset of strings")
         _strings(self, "settings", frozenset, "a frozenset of strings")
         _strings(self, "reasoning_efforts", tuple, "a tuple of strings")
         for field in ("parts_in", "parts_out"):
@@ -81,6 +88,14 @@ class Capabilities:
                 raise ValueError(f"Capabilities.{field}: {unknown[0][:40]!r} is no part kind ({', '.join(sorted(_ALL_KINDS))})")
         if type(self.server_tools) is not bool:
             raise _wrong_type("Capabilities.server_tools", "a boolean", self.server_tools)
+
+
+#: Each stream format a row may name -> the content type of its bodies (what a streaming request accepts).
+STREAM_FORMATS = {
+    "sse": "text/event-stream",
+    "aws-eventstream": "application/vnd.amazon.eventstream",
+    "ndjson": "application/x-ndjson",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +128,17 @@ class ProviderInfo:
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
+    stream_format: str = "sse"
+    """How its streams are framed, a key of :data:`STREAM_FORMATS`: ``"sse"`` (server-sent events),
+    ``"aws-eventstream"`` (AWS's binary event stream: Bedrock), ``"ndjson"`` (newline-delimited JSON, for a later
+    provider).  The request's ``Accept`` header, the turn driver and the tests' loopback servers read it."""
+    signed_by: str = ""
+    """The credentials that stand in for a key when none is set (``"aws"``: AWS's credential chain, which
+    ``http_request`` signs with), ``""`` for an API that takes a key only.  The command line reads it."""
 
     def __post_init__(self) -> None:
+        if self.stream_format not in STREAM_FORMATS:
+            raise ValueError(f"ProviderInfo.stream_format: expected one of {', '.join(STREAM_FORMATS)}, found {str(self.stream_format)[:40]!r}")
         for field in ("module", "display", "otel_name", "otel_operation", "cli", "base_url", "model_key", "namespace"):
             value = getattr(self, field)
             if not isinstance(value, str):
@@ -143,7 +167,7 @@ _COMMON_SETTINGS = frozenset(("max_tokens", "temperature", "top_p", "reasoning_e
 #: Every part kind: each projection sends all eight (its own reasoning and custom parts, a structured value as text).
 _ALL_KINDS = frozenset(("Text", "Media", "File", "Structured", "Reasoning", "ToolCall", "ToolResult", "Custom"))
 
-#: Every provider API the package projects, in the order the README lists them.
+#: Every provider API the package projects, in the order the documentation lists them.
 PROVIDERS: Tuple[ProviderInfo, ...] = (
     ProviderInfo(
         module="anthropic",
@@ -163,6 +187,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # server tools' blocks are custom parts
             server_tools=True,
+            call_ids=True,
         ),
     ),
     ProviderInfo(
@@ -183,6 +208,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # audio, list content
             server_tools=False,
+            call_ids=True,
         ),
     ),
     ProviderInfo(
@@ -203,6 +229,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_in=_ALL_KINDS,
             parts_out=frozenset(("Text", "Reasoning", "ToolCall", "Custom")),  # every other output item is a custom part
             server_tools=True,
+            call_ids=True,
         ),
     ),
     ProviderInfo(
@@ -224,6 +251,30 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
             parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # inlineData; executableCode...
             server_tools=True,
         ),
+    ),
+    ProviderInfo(
+        module="bedrock",
+        display="Bedrock Converse",
+        otel_name="aws.bedrock",
+        otel_operation="chat",
+        key_variables=("AWS_BEARER_TOKEN_BEDROCK",),
+        cli="bedrock",
+        base_url="https://bedrock-runtime.{region}.amazonaws.com",
+        model_key="bedrock.model",
+        namespace="bedrock.",
+        system_apart=True,
+        transcript_fields=("messages", "system"),
+        capabilities=Capabilities(
+            settings=frozenset(("max_tokens", "temperature", "top_p", "stop", "reasoning_budget")),
+            reasoning_efforts=(),
+            parts_in=_ALL_KINDS,
+            parts_out=frozenset(("Text", "Media", "File", "Reasoning", "ToolCall", "Custom")),  # images, documents
+            server_tools=False,
+            tool_modes=frozenset(("auto", "required", "tool")),
+            call_ids=True,
+        ),
+        stream_format="aws-eventstream",
+        signed_by="aws",
     ),
 )
 

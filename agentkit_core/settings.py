@@ -6,8 +6,8 @@ for the answer, parallel tool calls) once.  Each provider module writes it
 into its native fields (``max_tokens``, ``max_completion_tokens``,
 ``max_output_tokens``, ``generationConfig.maxOutputTokens``...) and refuses,
 with a ``ValueError`` naming the setting and the provider, a setting its API
-has no field for: nothing is dropped silently.  The table of fields is in the
-README ("Portable settings") and in each provider's ``_settings`` module.
+has no field for: nothing is dropped silently.  The table of fields is in
+``docs/turns.md`` ("Portable settings") and in each provider's ``_settings`` module.
 """
 
 from __future__ import annotations

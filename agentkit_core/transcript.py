@@ -1,10 +1,14 @@
-"""Transcripts in and out of files: :func:`load_items`, :func:`iter_items`, :func:`dump_items`.
+"""Transcripts in and out of files: :func:`load_items`, :func:`iter_items`, :func:`dump_items`, :func:`append_items`.
 
 They read the shapes people have: JSON Lines (LF or CRLF line ends, blank
 lines skipped, a UTF-8 byte order mark tolerated), a JSON array compact or
 pretty-printed, a single item pretty-printed or not.  JSON Lines stream: one
 line at a time.  They write JSON Lines, one item a line in the reference's
-compact form, UTF-8, LF.
+compact form, UTF-8, LF: :func:`dump_items` replaces a file atomically,
+:func:`append_items` adds lines under a lock.  A crash costs at most the
+write under way (docs/sessions.md): the last line of JSON Lines that has no
+final newline and is not a whole JSON value is a write cut short, which the
+readers drop with a warning and the next append removes.
 
 A problem raises :class:`NormalizeError` whose ``location`` names the file and
 the line (``turn.jsonl:3``), whose ``path`` names the field, from the item's
@@ -30,7 +34,7 @@ if TYPE_CHECKING:
     from ._reader import PathOrFile as PathOrFile
     from ._reader import Reading, Record
 
-__all__ = ("load_items", "iter_items", "dump_items", "PathOrFile")
+__all__ = ("load_items", "iter_items", "dump_items", "append_items", "PathOrFile")
 
 #: What a path-or-file argument may be: a ``str`` or ``os.PathLike`` path, or a file open in binary or text mode.
 if not TYPE_CHECKING:  # the reader's alias, spelled without importing the reader, which loads on first use
@@ -46,6 +50,12 @@ def iter_items(path_or_file: PathOrFile) -> Iterator[Item]:
     binary or text mode (it is left open).  JSON Lines are read as a stream,
     so memory stays flat however long the file.  Raises
     :class:`NormalizeError` at the first problem, naming where it is.
+
+    A torn last line of JSON Lines (the file does not end in a newline and
+    its last line is not a whole JSON value: a write cut short, never
+    acknowledged) is dropped with a ``UserWarning`` naming the line and its
+    size.  A last line without a newline that is a whole JSON value is read
+    as any other line.  A JSON array or document cut short raises.
     """
     from ._reader import open_input  # the reader loads on first use, not with the package
 
@@ -53,10 +63,23 @@ def iter_items(path_or_file: PathOrFile) -> Iterator[Item]:
         refusal = not_a_transcript(reading)
         if refusal is not None:
             raise refusal
-        for _, result in results(reading):
+        for record, result in results(reading):
             if isinstance(result, NormalizeError):
+                if record.torn:
+                    _warn_torn(reading, record)
+                    continue
                 raise result
             yield result
+
+
+def _warn_torn(reading: Reading, record: Record) -> None:
+    import warnings
+
+    warnings.warn(
+        f"{reading.where(record)}: dropped a torn last line ({record.torn:,} bytes, no final newline, "
+        "not a whole JSON value): a write was cut short",
+        stacklevel=3,
+    )
 
 
 def load_items(path_or_file: PathOrFile) -> list[Item]:
@@ -67,21 +90,67 @@ def load_items(path_or_file: PathOrFile) -> list[Item]:
 def dump_items(items: Iterable[Item], path_or_file: PathOrFile) -> None:
     """Write ``items`` as JSON Lines: one item a line, in the reference's compact form, UTF-8, LF.
 
-    A path is created or overwritten.  A file open in binary mode gets UTF-8
-    bytes; one open in text mode gets ``str`` lines ending in ``"\\n"`` (open
-    it with ``newline=""`` where the platform would translate that).
-    Raises ``TypeError``, naming its position, for anything that is not an
-    :class:`Item`; the lines before it are written.
+    A path is created or replaced atomically: the lines go to a temporary file
+    in the same folder (``.<name>.<random>.tmp``), which is flushed,
+    synced with ``os.fsync`` and renamed over the path, and the folder is
+    synced where the system allows.  Killed at any moment, the path
+    holds the old transcript whole or the new one whole; a temporary left by
+    a killed save is never read and the next save deletes it.  A new file gets
+    the mode ``open()`` would give it, a replaced one keeps its mode; a
+    symbolic link is followed.
+
+    A file open in binary mode gets UTF-8 bytes; one open in text mode gets
+    ``str`` lines ending in ``"\\n"`` (open it with ``newline=""`` where the
+    platform would translate that).  Writing to an open file is not atomic and
+    not synced: that is the caller's file.  Raises ``TypeError``, naming its
+    position, for anything that is not an :class:`Item`: a path is then left
+    as it was; an open file has the lines before it.
     """
     if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "wb") as f:
-            _write(items, f, binary=True)
+        from ._durable import replace  # loaded on first use, not with the package
+
+        replace(path_or_file, lambda f: _write(items, f, binary=True))
     elif hasattr(path_or_file, "write"):
         _write(items, path_or_file, binary=not _is_text(path_or_file))
     else:
         from ._error_text import wrong_type  # the error path only
 
         raise wrong_type("dump_items", "a path or a file open for writing", path_or_file)
+
+
+def append_items(items: Iterable[Item], path: str | os.PathLike[str], *, sync: bool = True) -> None:
+    """Append ``items`` to the JSON Lines file at ``path`` (created if missing): one item a line, as :func:`dump_items` writes.
+
+    The lines go in one ``os.write`` under an exclusive lock (``fcntl.flock``;
+    ``msvcrt.locking`` on Windows; none where the platform has neither, such
+    as Pyodide), so appenders in several processes never interleave or tear
+    each other's lines.  Returns once the bytes are written and, with
+    ``sync`` (the default), synced with ``os.fsync``: an item whose append returned
+    survives a crash (with ``sync=False``, a crash of the process; not a power
+    cut).  If the file ends in a torn line (no final newline, not a whole JSON
+    value: an append cut short), that line was never acknowledged: it is cut
+    off first, with a ``UserWarning`` naming it.  A crash during a call can
+    leave some of its items and, at the end, a torn line the readers drop.
+
+    Raises ``TypeError``, naming its position, for anything that is not an
+    :class:`Item` (nothing is written), and :class:`NormalizeError` for a file
+    holding a JSON array, which lines cannot extend.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        from ._error_text import wrong_type
+
+        raise wrong_type("append_items", "a path", path)
+    lines = []
+    for n, item in enumerate(items):
+        if not isinstance(item, Item):
+            from ._error_text import wrong_type
+
+            raise wrong_type(f"append_items: items[{n}]", "an Item", item)
+        lines.append(item.to_json())
+    data = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+    from ._durable import append
+
+    append(path, data, sync)
 
 
 def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:

@@ -42,6 +42,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 AsyncTest = Callable[[Any], Awaitable[None]]
 
 
+#: Set by ``tests/runner.py --pure``: the inner loop's run, which leaves out every test needing sockets (the loopback
+#: server and the peers) or a process, as if the interpreter had neither.  Threads, signals and ``asyncio.run()`` stay.
+PURE = False
+
+
 class ProbeError(RuntimeError):
     """A probe failed for another reason than the capability being absent: an error, not a skip."""
 
@@ -78,7 +83,7 @@ def can_start_thread() -> bool:
 @functools.lru_cache(maxsize=None)
 def can_serve_loopback() -> bool:
     """Whether a TCP server on 127.0.0.1 can start here and a client connect to it (with a thread to serve)."""
-    if not can_start_thread():
+    if PURE or not can_start_thread():
         return False
     try:
         import socket
@@ -117,6 +122,8 @@ def can_serve_ipv6_loopback() -> bool:
 @functools.lru_cache(maxsize=None)
 def can_spawn_process() -> bool:
     """Whether this interpreter can start another copy of itself as a process."""
+    if PURE:
+        return False
     if not sys.executable:
         return False  # an embedded interpreter that cannot name itself
     try:
@@ -154,8 +161,8 @@ def has_library(module: str) -> bool:
 
 
 def has_program(name: str) -> bool:
-    """Whether the program ``name`` is on PATH."""
-    return shutil.which(name) is not None
+    """Whether the program ``name`` is on PATH (never in a ``--pure`` run: the peers are servers and processes)."""
+    return not PURE and shutil.which(name) is not None
 
 
 @functools.lru_cache(maxsize=None)

@@ -52,7 +52,7 @@ def after_each_cr(body: bytes) -> list[bytes]:
 
 
 def names(provider: str, suffix: str) -> list[str]:
-    """The provider's recorded files ending in ``suffix``, sorted."""
+    """The provider's recorded files ending in ``suffix``, sorted (its ``README.md``, their sources, is none)."""
     return sorted(n for n in os.listdir(os.path.join(ROOT, provider)) if n.endswith(suffix))
 
 
@@ -68,6 +68,8 @@ def items(provider: str, name: str) -> list[Item]:
         return module.items_from_stream(load_events(provider, name))  # type: ignore[no-any-return]
     if name.endswith(".sse.txt"):
         return module.items_from_stream(module.events_from_sse(raw(provider, name)))  # type: ignore[no-any-return]
+    if name.endswith(".eventstream"):
+        return module.items_from_stream(module.events_from_eventstream(raw(provider, name)))  # type: ignore[no-any-return]
     raise ValueError(f"{provider}/{name} is no recording")
 
 
@@ -94,3 +96,30 @@ def reference_transcripts(kinds: Iterable[ItemKind]) -> Iterator[tuple[int, list
                 part = Part.from_dict(json.loads(text))
                 for item_kind in kinds:
                     yield n, [Item(item_kind, [part])]
+
+
+#: Each provider's stream format, as its registry row names it (``"sse"``, ``"aws-eventstream"``).
+STREAM_FORMATS = {row.module: row.stream_format for row in ROWS}
+#: The file ending of each stream format's raw recordings.
+RAW_SUFFIX = {"sse": ".sse.txt", "aws-eventstream": ".eventstream"}
+
+
+def events(provider: str, body: bytes) -> list[dict[str, Any]]:
+    """The events of a raw stream ``body`` of ``provider``, read as its row's stream format says."""
+    module = PROVIDERS[provider]
+    read = module.events_from_eventstream if STREAM_FORMATS[provider] == "aws-eventstream" else module.events_from_sse
+    return list(read(body))
+
+
+def frames(provider: str, body: bytes) -> list[bytes]:
+    """A raw stream ``body`` of ``provider`` cut into its events' bytes (SSE events with their blank line, or binary frames)."""
+    if STREAM_FORMATS[provider] == "aws-eventstream":
+        import struct
+
+        out, at = [], 0
+        while at + 4 <= len(body):
+            total = struct.unpack_from(">I", body, at)[0]
+            out.append(body[at : at + total])
+            at += total
+        return out
+    return [e + b"\n\n" for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]

@@ -1,6 +1,7 @@
 """How CI runs the suite: ``python -m unittest discover -s tests -t .`` with every outcome counted.
 
     python -I tests/runner.py [--label 3.11] [--forbid sockets --forbid threads ...] [unittest names...]
+    python -I tests/runner.py --pure     # the inner loop: no sockets, peers or processes, in seconds
 
 It runs what ``unittest`` discovers (or the named modules), prints one line per
 test module as it finishes (its tests, failures, skips and seconds) and a
@@ -242,12 +243,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label", default="", help="what to call this run in its lines (e.g. the interpreter)")
     parser.add_argument("--forbid", action="append", default=[], metavar="CAPABILITY",
                         help="a capability whose skip fails the run (repeatable)")
+    parser.add_argument("--pure", action="store_true",
+                        help="leave out the tests that need sockets or processes (they skip as if absent)")
     parser.add_argument("names", nargs="*", help="test modules, classes or methods (default: discover everything)")
     args = parser.parse_args(argv)
     sys.dont_write_bytecode = True
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
     os.chdir(ROOT)
+    if args.pure:
+        from tests import capability
+
+        capability.PURE = True
+        if {"sockets", "processes"} & set(args.forbid):
+            parser.error("--pure leaves out the tests that need sockets or processes: it cannot also forbid their skips")
 
     def say(line: str) -> None:
         print(line, flush=True)

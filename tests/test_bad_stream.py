@@ -22,17 +22,21 @@ from unittest import mock
 
 from agentkit_core import NOT_STREAMED_KEY, STREAM_CUT_KEY, CommitPart, Delta, FinishReason, Item, NormalizeError
 from agentkit_core.http import FetchTransport, ProviderError, Request, asend, send
-from tests import recorded
+from agentkit_core.providers import STREAM_FORMATS
+from tests import frames, recorded
 from tests.capability import can_run_asyncio, event_loop_test
-from tests.loopback import Loopback, Reply, json_reply, sse_reply
-from tests.test_complete import ASK, LIMIT, MODULES, RESPONSES, TEXT_STREAMS, Loop, comparable, first_text, visible
+from tests.loopback import Loopback, Reply, json_reply
+from tests.test_complete import ASK, LIMIT, MODULES, RESPONSES, TEXT_STREAMS, Loop, comparable, first_text, reply, visible
 from tests.test_http import plain
 from tests.test_http_fetch import FakeFfi, FakeJs
 
-#: An event cut inside its JSON (a proxy or server cutting a line).
-NOT_JSON = b'data: {"type": "content_block_delta", "delta": {"te\n\n'
-#: An event that is JSON but no provider's stream event (each decoder's feed refuses it).
-NOT_THEIRS = b'data: {"type": 7, "candidates": 7, "choices": 7}\n\n'
+#: stream format -> an event cut inside its JSON (a proxy or server cutting a line), and its words.
+NOT_JSON = {"sse": b'data: {"type": "content_block_delta", "delta": {"te\n\n',
+            "aws-eventstream": frames.frame({":event-type": "contentBlockDelta", ":content-type": "application/json",
+                                             ":message-type": "event"}, b'{"delta": {"te')}
+#: stream format -> an event that is JSON but no provider's stream event (each decoder's feed refuses it).
+NOT_THEIRS = {"sse": b'data: {"type": 7, "candidates": 7, "choices": 7}\n\n',
+              "aws-eventstream": frames.event("whatever", {"type": 7})}
 #: A captive portal's page, with a terminal escape in its title that must not reach a terminal raw.
 PORTAL = (b"<!DOCTYPE html><html><head><title>Sign in to Airport WiFi \x1b[31mnow</title></head>"
           b"<body><p>Accept the terms</p></body></html>")
@@ -71,7 +75,7 @@ WAYS: dict[str, Run] = {"complete": run_complete, "acomplete": run_acomplete, "s
 
 def rest_of(name: str, stream: str) -> bytes:
     """The recorded stream after :func:`first_text`'s events: what would have come after the bad event."""
-    return recorded.raw(name, stream).replace(b"\r\n", b"\n")[len(first_text(name, stream).replace(b"\r\n", b"\n")):]
+    return b"".join(recorded.frames(name, recorded.raw(name, stream))[len(recorded.frames(name, first_text(name, stream))):])
 
 
 class BadStreamTest(Loop):
@@ -82,10 +86,10 @@ class BadStreamTest(Loop):
         for bad, said in ((NOT_JSON, "invalid JSON"), (NOT_THEIRS, "is not the provider's")):
             for name, stream in TEXT_STREAMS.items():
                 good = first_text(name, stream)
-                body = good + bad + rest_of(name, stream)
-                number = good.replace(b"\r\n", b"\n").count(b"\n\n") + 1  # the bad event's number
+                body = good + bad[recorded.STREAM_FORMATS[name]] + rest_of(name, stream)
+                number = len(recorded.frames(name, good)) + 1  # the bad event's number
                 for way, run in self.ways().items():
-                    with self.subTest(said, provider=name, way=way), Loopback([sse_reply(body)]) as server:
+                    with self.subTest(said, provider=name, way=way), Loopback([reply(name, body)]) as server:
                         texts: list[str] = []
                         answer = run(MODULES[name], server.url(), texts)
                         self.assertIs(answer.finish_reason, FinishReason.ERROR)
@@ -93,7 +97,7 @@ class BadStreamTest(Loop):
                         self.assertEqual(visible(answer), "".join(texts))  # everything that arrived, nothing after
                         why = answer.metadata[STREAM_CUT_KEY]["error"]  # type: ignore[index]
                         self.assertIn(said, why)
-                        self.assertIn(f"event {number}", why)
+                        self.assertRegex(why, rf"\b(event|message) {number}\b")  # as the format counts them
 
     def test_a_json_answer_to_a_streaming_request_is_the_whole_answer_marked(self) -> None:
         for name, response in RESPONSES.items():
@@ -110,7 +114,7 @@ class BadStreamTest(Loop):
                     self.assertEqual("".join(texts), visible(expected))  # on_text and text() saw it as if streamed
                     self.assertNotIn(STREAM_CUT_KEY, answer.metadata)
                     sent = {k.lower(): v for k, v in server.requests[0].headers.items()}
-                    self.assertEqual(sent["accept"], "text/event-stream")  # it was asked to stream
+                    self.assertEqual(sent["accept"], STREAM_FORMATS[recorded.STREAM_FORMATS[name]])  # it was asked to stream
         body = recorded.raw("openai_chat", RESPONSES["openai_chat"])
         with Loopback([json_reply(200, body)]) as server:
             deltas: list[Delta] = []
@@ -144,7 +148,7 @@ class BadStreamTest(Loop):
 
 
 #: A streamed Anthropic answer cut by an event that is not JSON, for the transports below.
-CUT = first_text("anthropic", TEXT_STREAMS["anthropic"]) + NOT_JSON
+CUT = first_text("anthropic", TEXT_STREAMS["anthropic"]) + NOT_JSON["sse"]
 
 
 class BrowserTransportTest(unittest.TestCase):

@@ -33,11 +33,13 @@ FLAG = {row.module: row.cli for row in ROWS}
 
 
 def recorded_files() -> list[tuple[str, str]]:
-    """(provider, path) of every recorded file."""
+    """(provider, path) of every recorded file the command line reads: JSON and JSON Lines (not a README, nor a
+    binary ``.eventstream``, whose events are beside it as ``.stream.jsonl``)."""
     return [
         (provider, os.path.join(PAYLOADS, provider, name))
         for provider in sorted(PROVIDERS)
         for name in sorted(os.listdir(os.path.join(PAYLOADS, provider)))
+        if not name.endswith((".md", ".eventstream"))
     ]
 
 

@@ -15,7 +15,7 @@ from agentkit_core import FinishReason, Item, ItemKind, TextPart, ToolCallPart, 
 from agentkit_core.providers import anthropic
 from tests import recorded
 from tests.capability import can_serve_loopback, can_spawn_process
-from tests.loopback import Loopback, json_reply, sse_reply
+from tests.loopback import Loopback, eventstream_reply, json_reply, sse_reply
 from tests.test_http import KEY
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,6 +38,27 @@ class TurnCommandTest(unittest.TestCase):
     def command(self, server: Loopback, *extra: str) -> list[str]:
         return [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1",
                 "--base-url", server.url(), "--set", "max_tokens=256", *extra, self.path]
+
+    def test_a_bedrock_turn_signed_with_aws_credentials(self) -> None:
+        env = {k: v for k, v in self.env.items() if not k.startswith("AWS_")}
+        env.update(AWS_ACCESS_KEY_ID="AKIDCLITEST", AWS_SECRET_ACCESS_KEY="cli-secret-0123456789", AWS_REGION="us-west-2",
+                   AWS_SHARED_CREDENTIALS_FILE=os.devnull, AWS_CONFIG_FILE=os.devnull)
+        raw = recorded.raw("bedrock", "converse_stream.text.eventstream")
+        with Loopback([eventstream_reply(raw)]) as server:
+            command = [sys.executable, "-m", "agentkit_core", "turn", "--provider", "bedrock", "--model", "us.amazon.nova-micro-v1:0",
+                       "--base-url", server.url(), self.path]
+            done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            received = server.requests[0]
+            self.assertEqual(received.path, "/model/us.amazon.nova-micro-v1%3A0/converse-stream")
+            self.assertIn("Credential=AKIDCLITEST/", received.headers["authorization"])
+            self.assertIn("/us-west-2/bedrock/aws4_request", received.headers["authorization"])
+        self.assertEqual(load_items(self.path), self.start + recorded.items("bedrock", "converse_stream.text.eventstream"))
+        self.assertNotIn("cli-secret", done.stderr + done.stdout)
+        del env["AWS_ACCESS_KEY_ID"]
+        refused = subprocess.run(command[:-3] + [self.path], capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn("AWS_BEARER_TOKEN_BEDROCK to the API key, or AWS credentials", refused.stderr)
 
     def test_a_turn_is_streamed_and_appended(self) -> None:
         tools = os.path.join(os.path.dirname(self.path), "tools.json")
@@ -129,13 +150,13 @@ class TurnCommandTest(unittest.TestCase):
             json.dump([ToolSpec("get_weather", "The weather now", {"type": "object"}).to_dict()], f)
         with Loopback([sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"))]) as server:
             base = [sys.executable, "-m", "agentkit_core", "turn", "--provider", "anthropic", "--model", "m-1", "--base-url", server.url()]
-            done = subprocess.run([*base, "--max-tokens", "300", "--temperature", "0.3", "--stop", "END", "--stop", "FIN",
+            done = subprocess.run([*base, "--max-tokens", "3000", "--temperature", "1", "--stop", "END", "--stop", "FIN",
                                    "--reasoning-budget", "1024", "--output-schema", schema, "--no-parallel-tool-calls", "--tools", tools,
                                    self.path],
                                   capture_output=True, text=True, env=self.env, timeout=120)
             self.assertEqual(done.returncode, 0, done.stderr)
             body = json.loads(server.requests[0].body)
-            self.assertEqual((body["max_tokens"], body["temperature"], body["stop_sequences"]), (300, 0.3, ["END", "FIN"]))
+            self.assertEqual((body["max_tokens"], body["temperature"], body["stop_sequences"]), (3000, 1, ["END", "FIN"]))  # as thinking takes them
             self.assertEqual(body["thinking"], {"type": "enabled", "budget_tokens": 1024})
             self.assertEqual(body["output_config"], {"format": {"type": "json_schema", "schema": {"type": "object"}}})
             self.assertEqual(body["tool_choice"], {"type": "auto", "disable_parallel_tool_use": True})

@@ -44,7 +44,8 @@ from agentkit_core.providers._common.complete import ENDED_EARLY
 from agentkit_core._registry import PROVIDERS
 from tests import recorded
 from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
-from tests.loopback import LONGEST, Loopback, json_reply, sse_reply
+from agentkit_core.providers import STREAM_FORMATS
+from tests.loopback import LONGEST, Loopback, Reply, json_reply, sse_reply, stream_reply
 from tests.test_http import KEY, plain
 
 MODULES: dict[str, ModuleType] = dict(recorded.PROVIDERS)  # one per registry row
@@ -55,6 +56,8 @@ STREAMS: dict[str, tuple[str, ...]] = {
                     "chat.openrouter_reasoning_details.sse.txt"),
     "openai_responses": ("responses.function_call.sse.txt", "responses.reasoning_summary.sse.txt"),
     "gemini": ("stream_generate_content.call_gemini_3.sse.txt", "stream_generate_content.thinking_text.sse.txt"),
+    "bedrock": ("converse_stream.tool_use_turn1.eventstream", "converse_stream.thinking.eventstream",
+                "converse_stream.redacted_thinking.eventstream"),
 }
 #: provider -> a recorded non-streaming answer.
 RESPONSES = {
@@ -62,6 +65,7 @@ RESPONSES = {
     "openai_chat": "chat.tool_calls.response.json",
     "openai_responses": "responses.reasoning_function_call.response.json",
     "gemini": "generate_content.parallel_function_calls.response.json",
+    "bedrock": "converse.tool_with_thinking_turn1.response.json",
 }
 ASK = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
 LIMIT = ModelSettings(max_tokens=256)
@@ -85,16 +89,21 @@ def comparable(item: Item) -> Any:
 
 def expected_of(name: str, stream: str) -> Item:
     module = MODULES[name]
-    return module.items_from_stream(module.events_from_sse(recorded.raw(name, stream)))[0]  # type: ignore[no-any-return]
+    return module.items_from_stream(recorded.events(name, recorded.raw(name, stream)))[0]  # type: ignore[no-any-return]
+
+
+def reply(provider: str, body: bytes, **kw: Any) -> Reply:
+    """A streamed reply of ``body`` in ``provider``'s stream format (its registry row's)."""
+    return stream_reply(recorded.STREAM_FORMATS[provider], body, **kw)
 
 
 def first_text(provider: str, stream: str) -> bytes:
     """A recorded stream's events up to and with the first that gives answer text (found by decoding them)."""
     module = MODULES[provider]
-    events = [e + b"\n\n" for e in recorded.raw(provider, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+    events = recorded.frames(provider, recorded.raw(provider, stream))
     decoder, texts = module.stream_decoder(), set()
     for n, raw in enumerate(events):
-        for event in module.events_from_sse(raw):
+        for event in recorded.events(provider, raw):
             for delta in decoder.feed(event):
                 if isinstance(delta, BeginPart) and delta.kind is PartKind.TEXT:
                     texts.add(delta.part_id.value)
@@ -105,7 +114,8 @@ def first_text(provider: str, stream: str) -> bytes:
 
 #: provider -> a recorded stream with answer text, to cut or cancel after its first text.
 TEXT_STREAMS = {"anthropic": "messages.text_tool_use.sse.txt", "openai_chat": "chat.text_content.sse.txt",
-                "openai_responses": "responses.reasoning_summary.sse.txt", "gemini": "stream_generate_content.thinking_text.sse.txt"}
+                "openai_responses": "responses.reasoning_summary.sse.txt", "gemini": "stream_generate_content.thinking_text.sse.txt",
+                "bedrock": "converse_stream.text.eventstream"}
 
 
 def visible(item: Item) -> str:
@@ -113,11 +123,13 @@ def visible(item: Item) -> str:
 
 
 class Stalling:
-    """A one-connection server on 127.0.0.1: answers with ``body`` as an open SSE stream, then waits for the client
-    to close its end (``closed`` is set when it does: ``recv`` gives EOF or a reset).  Bounded by ``LONGEST``."""
+    """A one-connection server on 127.0.0.1: answers with ``body`` as an open stream of ``provider``'s format (its
+    row's), then waits for the client to close its end (``closed`` is set when it does: ``recv`` gives EOF or a
+    reset).  Bounded by ``LONGEST``."""
 
-    def __init__(self, body: bytes, reset_when: threading.Event | None = None) -> None:
+    def __init__(self, provider: str, body: bytes, reset_when: threading.Event | None = None) -> None:
         self.body = body
+        self.content_type = STREAM_FORMATS[recorded.STREAM_FORMATS[provider]].encode()
         self.reset_when = reset_when  # once set, the connection is reset (an RST) instead of waited on
         self.closed = threading.Event()
         self.listener = socket.create_server(("127.0.0.1", 0))
@@ -149,7 +161,7 @@ class Stalling:
                     if not chunk:
                         return
                     body += chunk
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: " + self.content_type + b"\r\nTransfer-Encoding: chunked\r\n\r\n"
                              + b"%x\r\n%s\r\n" % (len(self.body), self.body))
                 if self.reset_when is not None:
                     self.reset_when.wait(LONGEST)
@@ -182,7 +194,7 @@ class CompleteTest(Loop):
         for name, streams in STREAMS.items():
             module = MODULES[name]
             for stream in streams:
-                with self.subTest(name, stream=stream), Loopback([sse_reply(recorded.raw(name, stream), pieces=7)]) as server:
+                with self.subTest(name, stream=stream), Loopback([reply(name, recorded.raw(name, stream), pieces=7)]) as server:
                     texts: list[str] = []
                     deltas: list[Delta] = []
                     log: list[object] = []  # deltas and text chunks, in the order the callbacks got them
@@ -194,7 +206,7 @@ class CompleteTest(Loop):
                     self.assertEqual("".join(texts), visible(expected))
                     self.assertTrue(texts or not visible(expected))
                     decoder = module.stream_decoder()
-                    fresh = [d for e in module.events_from_sse(recorded.raw(name, stream)) for d in decoder.feed(e)]
+                    fresh = [d for e in recorded.events(name, recorded.raw(name, stream)) for d in decoder.feed(e)]
                     self.assertEqual([type(d) for d in deltas], [type(d) for d in fresh])  # every delta, in order
                     self.assert_each_chunk_follows_its_delta(log)
                     folded = Item(ItemKind.ASSISTANT, fold_all(FoldState(), deltas).parts)
@@ -242,11 +254,12 @@ class CompleteTest(Loop):
         """The newcomer's finding: a server closing after two text deltas must not give an item with no text."""
         for name, stream in (("anthropic", "messages.thinking_text.sse.txt"), ("openai_chat", "chat.text_content.sse.txt"),
                              ("openai_responses", "responses.reasoning_summary.sse.txt"),
-                             ("gemini", "stream_generate_content.thinking_text.sse.txt")):
+                             ("gemini", "stream_generate_content.thinking_text.sse.txt"),
+                             ("bedrock", "converse_stream.thinking.eventstream")):
             module = MODULES[name]
-            events = [e + b"\n\n" for e in recorded.raw(name, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+            events = recorded.frames(name, recorded.raw(name, stream))
             cut = b"".join(events[: len(events) * 2 // 3])
-            with self.subTest(name), Loopback([sse_reply(cut)]) as server:
+            with self.subTest(name), Loopback([reply(name, cut)]) as server:
                 texts: list[str] = []
                 answer = module.complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=texts.append,
                                          transport=plain())
@@ -255,8 +268,8 @@ class CompleteTest(Loop):
             self.assertTrue(answer.parts)
             self.assertEqual("".join(texts), visible(answer))
             self.assertEqual(comparable(answer.with_metadata({k: v for k, v in answer.metadata.items() if k != STREAM_CUT_KEY})),
-                             comparable(module.items_from_stream(module.events_from_sse(cut))[0].with_metadata(
-                                 {k: v for k, v in module.items_from_stream(module.events_from_sse(cut))[0].metadata.items()
+                             comparable(module.items_from_stream(recorded.events(name, cut))[0].with_metadata(
+                                 {k: v for k, v in module.items_from_stream(recorded.events(name, cut))[0].metadata.items()
                                   if k != STREAM_CUT_KEY})))
 
     def test_a_stream_the_network_breaks_is_closed_as_error(self) -> None:
@@ -276,7 +289,7 @@ class CompleteTest(Loop):
                 texts.append(chunk)
                 shown.set()
 
-            with self.subTest(name), Stalling(first_text(name, stream), reset_when=shown) as server:
+            with self.subTest(name), Stalling(name, first_text(name, stream), reset_when=shown) as server:
                 answer = MODULES[name].complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=on_text,
                                                 transport=plain(), retries=0)
                 self.assertIs(answer.finish_reason, FinishReason.ERROR)
@@ -315,7 +328,7 @@ class CompleteTest(Loop):
                     threading.Timer(0.05, controller.interrupt).start()
                 texts.append(chunk)
 
-            with self.subTest(name), Loopback([sse_reply(first_text(name, stream), stall=True)]) as server:
+            with self.subTest(name), Loopback([reply(name, first_text(name, stream), stall=True)]) as server:
                 answer = MODULES[name].complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=on_text,
                                                 cancel=controller, transport=plain())
                 self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
@@ -328,7 +341,7 @@ class CompleteTest(Loop):
             self.skipTest("needs threads: the interrupt comes from another one")
         for name, stream in TEXT_STREAMS.items():
             controller = CancellationController()
-            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+            with self.subTest(name), Stalling(name, first_text(name, stream)) as server:
                 answer = MODULES[name].complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, cancel=controller,
                                                 on_text=lambda chunk: threading.Timer(0.01, controller.interrupt).start(),
                                                 transport=plain())
@@ -354,12 +367,13 @@ class CompleteTest(Loop):
         if not can_start_thread():
             self.skipTest("needs threads: the interrupt comes from another one")
         calls = {"anthropic": "messages.text_tool_use.sse.txt", "openai_chat": "chat.tool_call.sse.txt",
-                 "openai_responses": "responses.function_call.sse.txt"}  # Gemini sends each call whole: none is ever cut
+                 "openai_responses": "responses.function_call.sse.txt",
+                 "bedrock": "converse_stream.tool_use_turn1.eventstream"}  # Gemini sends each call whole: none is ever cut
         for name, stream in calls.items():
             module = MODULES[name]
-            events = [e + b"\n\n" for e in recorded.raw(name, stream).replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+            events = recorded.frames(name, recorded.raw(name, stream))
             decoder = module.stream_decoder()
-            begun = next(n for n, raw in enumerate(events) for e in module.events_from_sse(raw) for d in decoder.feed(e)
+            begun = next(n for n, raw in enumerate(events) for e in recorded.events(name, raw) for d in decoder.feed(e)
                          if isinstance(d, BeginPart) and d.kind is PartKind.TOOL_CALL)
             controller = CancellationController()
 
@@ -367,7 +381,7 @@ class CompleteTest(Loop):
                 if isinstance(delta, BeginPart) and delta.kind is PartKind.TOOL_CALL:
                     threading.Timer(0.05, controller.interrupt).start()
 
-            with self.subTest(name), Loopback([sse_reply(b"".join(events[: begun + 1]), stall=True)]) as server:
+            with self.subTest(name), Loopback([reply(name, b"".join(events[: begun + 1]), stall=True)]) as server:
                 answer = module.complete(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_delta=on_delta,
                                          cancel=controller, transport=plain())
                 self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
@@ -410,7 +424,7 @@ class CompleteTest(Loop):
             anthropic.complete(ASK, model="m", base_url=url, settings=LIMIT, transport=plain(), retries=0)
 
     def test_the_readmes_loop_keeps_a_valid_transcript_when_a_stream_is_cut(self) -> None:
-        """The README's agent loop, its first answer cut mid-call: it stops, and what it appended is a valid next request."""
+        """The agent loop of docs/turns.md, its first answer cut mid-call: it stops, and what it appended is a valid next request."""
         raw = recorded.raw("openai_chat", "chat.parallel_tool_calls.sse.txt")
         events = [e + b"\n\n" for e in raw.split(b"\n\n") if e.strip()]
         calls = [n for n, e in enumerate(events) if b'"id":"call_' in e.replace(b" ", b"")]
@@ -492,7 +506,7 @@ class AsyncCompleteTest(Loop):
     def test_every_provider_streams_the_same_item(self) -> None:
         for name, streams in STREAMS.items():
             module = MODULES[name]
-            with self.subTest(name), Loopback([sse_reply(recorded.raw(name, streams[0]), pieces=5)]) as server:
+            with self.subTest(name), Loopback([reply(name, recorded.raw(name, streams[0]), pieces=5)]) as server:
                 texts: list[str] = []
                 answer = asyncio.run(module.acomplete(ASK, model="m-1", base_url=server.url(), settings=LIMIT,
                                                       on_text=texts.append, transport=plain()))
@@ -521,7 +535,7 @@ class AsyncCompleteTest(Loop):
                 return await MODULES[name].acomplete(ASK, model="m-1", base_url=url, settings=LIMIT, on_text=on_text,  # type: ignore[no-any-return]
                                                      cancel=controller, transport=plain())
 
-            with self.subTest(name), Loopback([sse_reply(first_text(name, stream), stall=True)]) as server:
+            with self.subTest(name), Loopback([reply(name, first_text(name, stream), stall=True)]) as server:
                 answer = asyncio.run(turn(server.url()))
                 self.assertIs(answer.finish_reason, FinishReason.CANCELLED)
                 self.assertTrue(visible(answer))
@@ -557,7 +571,7 @@ class AsyncCompleteTest(Loop):
                     return "cancelled"
                 return "finished"
 
-            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+            with self.subTest(name), Stalling(name, first_text(name, stream)) as server:
                 self.assertEqual(asyncio.run(main(server.url())), "cancelled")
                 self.assertTrue(server.closed.wait(LONGEST), "the server never saw the connection closed")
 

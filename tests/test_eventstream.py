@@ -191,6 +191,55 @@ class Framing(unittest.TestCase):
             list(events_from_eventstream([b"", "x"]))  # type: ignore[list-item]
 
 
+class Fuzz(unittest.TestCase):
+    def test_damaged_bodies_decode_or_are_refused(self) -> None:
+        """Any bytes either decode or raise the package's own errors, never another exception."""
+        rng = random.Random(36)
+        whole = frames.events(("messageStart", {"role": "assistant"}), ("contentBlockDelta", {"delta": {"text": "hi"}})) + \
+            frames.frame({"t": True, "s": (3, 7), "u": (9, bytes(16)), ":event-type": "x"}, b"{}")
+        for n in range(400):
+            body = bytearray(whole)
+            for _ in range(rng.randint(1, 4)):
+                at = rng.randrange(len(body))
+                choice = rng.random()
+                if choice < 0.5:
+                    body[at] = rng.randrange(256)
+                elif choice < 0.75:
+                    del body[at : at + rng.randint(1, 9)]
+                else:
+                    body[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 9)))
+            with self.subTest(n=n):
+                try:
+                    list(events_from_eventstream(bytes(body)))
+                except (NormalizeError, ProviderError):
+                    pass
+
+
+    def test_damage_behind_good_crcs_decodes_or_is_refused(self) -> None:
+        """Headers and payloads damaged, then sealed with correct CRCs: the header and JSON readers meet the damage."""
+        import zlib
+
+        rng = random.Random(37)
+        headers = b"".join(frames.header(k, v) for k, v in
+                           {":event-type": "contentBlockDelta", "b": (2, 1), "l": (5, 9), "by": b"xy", "ts": (8, 5), "u": (9, bytes(16))}.items())
+        payload = b'{"contentBlockIndex":0,"delta":{"text":"hi"}}'
+        for n in range(400):
+            head, body = bytearray(headers), bytearray(payload)
+            target = head if rng.random() < 0.6 else body
+            for _ in range(rng.randint(1, 3)):
+                if target:
+                    target[rng.randrange(len(target))] = rng.randrange(256)
+            prelude = struct.pack(">II", 16 + len(head) + len(body), len(head))
+            prelude += struct.pack(">I", zlib.crc32(prelude))
+            frame = prelude + bytes(head) + bytes(body)
+            frame += struct.pack(">I", zlib.crc32(frame))
+            with self.subTest(n=n):
+                try:
+                    list(events_from_eventstream(frame))
+                except (NormalizeError, ProviderError):
+                    pass
+
+
 class Events(unittest.TestCase):
     def test_event_shape(self) -> None:
         self.assertEqual(list(events_from_eventstream(frames.frame({":event-type": "ping", ":message-type": "event"}))), [{"ping": {}}])

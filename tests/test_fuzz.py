@@ -2,7 +2,7 @@
 
 ``tools/fuzz.py`` writes each failure to ``tests/fuzz_crashers/<hash>.json``;
 every such file is replayed here, so a crasher stays a regression test once
-the package is fixed.  The long run is in the README ("Fuzzing").
+the package is fixed.  The long run is in docs/development.md ("Fuzzing").
 """
 
 from __future__ import annotations

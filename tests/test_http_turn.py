@@ -15,11 +15,16 @@ from typing import Any
 
 from agentkit_core import FoldState, Item, ItemKind, TextOutput, ToolCallPart, ToolResultPart, fold
 from agentkit_core.http import send
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import anthropic, bedrock, capabilities, gemini, openai_chat, openai_responses
 from tests import recorded
 from tests.capability import can_serve_loopback
-from tests.loopback import Loopback, sse_reply
+from tests.loopback import Loopback, Reply, stream_reply
 from tests.test_http import KEY, plain
+
+def reply(provider: str, body: bytes, delay: float = 0.0) -> Reply:
+    """A streamed reply of ``body`` in ``provider``'s stream format (its registry row's)."""
+    return stream_reply(recorded.STREAM_FORMATS[provider], body, delay)
+
 
 #: provider -> (its module, the stream with a tool call, a second stream, the path, the key's header and value)
 TURNS: dict[str, tuple[ModuleType, str, str, str, str, str]] = {
@@ -27,6 +32,7 @@ TURNS: dict[str, tuple[ModuleType, str, str, str, str, str]] = {
     "openai_chat": (openai_chat, "chat.tool_call.sse.txt", "chat.finish_length.sse.txt", "/chat/completions", "Authorization", "Bearer " + KEY),
     "openai_responses": (openai_responses, "responses.function_call.sse.txt", "responses.reasoning_summary.sse.txt", "/responses", "Authorization", "Bearer " + KEY),
     "gemini": (gemini, "stream_generate_content.call_gemini_3.sse.txt", "stream_generate_content.thinking_text.sse.txt", "/models/m-1:streamGenerateContent?alt=sse", "x-goog-api-key", KEY),
+    "bedrock": (bedrock, "converse_stream.tool_use_turn1.eventstream", "converse_stream.tool_use_turn2.eventstream", "/model/m-1/converse-stream", "authorization", "Bearer " + KEY),
 }
 
 
@@ -48,13 +54,13 @@ class WholeTurnTest(unittest.TestCase):
 
     def test_a_tool_calling_turn_for_each_provider(self) -> None:
         for name, (module, first, second, path, header, value) in TURNS.items():
-            with self.subTest(name), Loopback([sse_reply(recorded.raw(name, first), 0.002), sse_reply(recorded.raw(name, second))]) as server:
+            with self.subTest(name), Loopback([reply(name, recorded.raw(name, first), 0.002), reply(name, recorded.raw(name, second))]) as server:
                 transcript = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
                 answer = run_turn(module, transcript, server.url())
                 calls = [p for p in answer.parts if isinstance(p, ToolCallPart)]
                 self.assertTrue(calls, answer)
-                expected = recorded.items(name, first.replace(".sse.txt", ".stream.jsonl"))[0]
-                if module is gemini:  # it invents call ids afresh each time
+                expected = recorded.items(name, first)[0]
+                if not capabilities(name).call_ids:  # it invents call ids afresh each time
                     self.assertEqual([type(p) for p in answer.parts], [type(p) for p in expected.parts])
                 else:
                     self.assertEqual(answer, expected)
@@ -72,7 +78,7 @@ class WholeTurnTest(unittest.TestCase):
                 sent_results = [p for item in again for p in item.parts if isinstance(p, ToolResultPart)]
                 self.assertEqual([c.name for c in sent_calls], [c.name for c in calls])
                 self.assertEqual(len(sent_results), len(calls))
-                if module is not gemini:  # Gemini's calls may have no ids: results answer by name
+                if capabilities(name).call_ids:  # else calls may have no ids: results answer by name
                     self.assertEqual([r.call_id for r in sent_results], [c.id for c in calls])
 
 

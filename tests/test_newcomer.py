@@ -47,7 +47,7 @@ class CutStreamTest(unittest.TestCase):
 
         for name, stream in TEXT_STREAMS.items():  # every provider: a stream cut after its first text, finished from the state
             module = recorded.PROVIDERS[name]
-            cut = list(module.events_from_sse(first_text(name, stream)))
+            cut = recorded.events(name, first_text(name, stream))
             decoder, state = module.stream_decoder(), FoldState()
             for event in cut:
                 state = fold_all(state, decoder.feed(event))

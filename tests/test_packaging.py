@@ -155,10 +155,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # all read it.  _for_providers is the providers' one internal API module (tests/test_providers_cross.py).
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
                 "jsontext", "toolspec", "schema", "_docstring", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_error_text",
-                "_reader", "_detect", "_registry", "_for_providers")),
+                "_reader", "_durable", "_detect", "_registry", "_for_providers")),
     ("fold and projection protocols", ("fold", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*", "auth", "auth.*")),
-    ("providers", ("providers", "providers.*")),
+    # interop reads other libraries' shapes as the providers read the APIs', beside them (the CLI imports it).
+    ("providers", ("providers", "providers.*", "interop", "interop.*")),
     ("CLI and exports", ("_cli", "_cli.*", "__main__", "otel", "otel.*")),
 )
 
@@ -353,6 +354,12 @@ class Hygiene(unittest.TestCase):
         }
         self.assertIsInstance(assigned["__version__"], ast.Constant)
         self.assertIsInstance(assigned["__all__"], ast.Tuple)
+        # Written once: pyproject.toml reads it (setuptools reads the literal without importing the package).
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            project = f.read()
+        self.assertRegex(project, r'(?m)^dynamic = \["version"\]')
+        self.assertRegex(project, r'(?m)^version = \{ attr = "agentkit_core\.__version__" \}$')
+        self.assertNotRegex(project, r'(?m)^version = "')
         import agentkit_core
 
         for name in agentkit_core.__all__:

@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from agentkit_core import Item, ItemKind, NormalizeError, ToolAnnotations, ToolChoice, ToolSpec
-from agentkit_core.providers import PROVIDERS, anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import PROVIDERS, anthropic, capabilities, gemini, openai_chat, openai_responses
 from tests import recorded
 from tests.mutation import ODD_VALUES, mutate, outcome
 
@@ -18,6 +18,7 @@ FIELDS = {
     "openai_chat": ("tools", "tool_choice", "parallel_tool_calls"),
     "openai_responses": ("tools", "tool_choice", "parallel_tool_calls"),
     "gemini": ("tools", "toolConfig", "tool_config"),
+    "bedrock": ("toolConfig",),
 }
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 SPECS = [
@@ -30,8 +31,34 @@ CHOICES = [ToolChoice.auto(), ToolChoice.none(), ToolChoice.required(), ToolChoi
 PARALLEL = {row.module: "parallel_tool_calls" in row.capabilities.settings for row in PROVIDERS}
 
 
+#: Where each API's tool list and tool choice sit in a request body (top level unless said here), as paths of keys.
+TOOLS_AT = {"bedrock": ("toolConfig", "tools")}
+CHOICE_AT = {"bedrock": ("toolConfig", "toolChoice")}
+
+
+def at(body: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """The value at ``path`` in ``body``."""
+    for key in path:
+        body = body[key]
+    return body
+
+
+def tools_of(name: str, body: dict[str, Any]) -> Any:
+    """The tool list of ``body``, a request of ``name``'s API."""
+    return at(body, TOOLS_AT.get(name, ("tools",)))
+
+
+def choices(name: str) -> list[ToolChoice]:
+    """The :data:`CHOICES` whose mode ``name``'s API has (its row's ``tool_modes``)."""
+    return [c for c in CHOICES if c.mode in capabilities(name).tool_modes]
+
+
 def tool_fields(name: str, body: dict[str, Any]) -> dict[str, Any]:
     """The tool fields of ``body``; an empty ``tools`` list is no tools, which is what the writer writes for it."""
+    if name in TOOLS_AT:  # the list sits in an object of its own (Bedrock's toolConfig): the same rule inside it
+        outer, inner = TOOLS_AT[name]
+        config = {k: v for k, v in body.get(outer, {}).items() if not (k == inner and v == [])}
+        return {outer: config} if config else {}
     return {k: body[k] for k in FIELDS[name] if k in body and body[k] != []}
 
 
@@ -137,7 +164,7 @@ class HandBuilt(unittest.TestCase):
 
     def test_specs_and_choices_round_trip_through_every_provider(self) -> None:
         for name, module in recorded.PROVIDERS.items():
-            for choice in CHOICES + [ToolChoice.auto(parallel=False), ToolChoice.required(parallel=True)]:
+            for choice in choices(name) + [ToolChoice.auto(parallel=False), ToolChoice.required(parallel=True)]:
                 with self.subTest(name, choice=choice):
                     tools, back = read_back(module, written(module, SPECS, choice))
                     self.assertEqual(tools, [self.sent(s) for s in SPECS])
@@ -163,11 +190,12 @@ class HandBuilt(unittest.TestCase):
             "openai_chat": {"type": "custom", "custom": {"name": "sql", "format": {"type": "text"}}},
             "openai_responses": {"type": "web_search"},
             "gemini": {"googleSearch": {}},
+            "bedrock": {"cachePoint": {"type": "default"}},
         }
         for name, module in recorded.PROVIDERS.items():
             with self.subTest(name):
                 body = written(module, [natives[name], SPECS[0]])
-                self.assertEqual(body["tools"][0], natives[name])
+                self.assertEqual(tools_of(name, body)[0], natives[name])
                 tools, _ = read_back(module, body)
                 self.assertEqual(tools, [natives[name], self.sent(SPECS[0])])
 
@@ -177,14 +205,16 @@ class HandBuilt(unittest.TestCase):
             "openai_chat": ("tool_choice", {"type": "allowed_tools", "allowed_tools": {"mode": "required", "tools": []}}),
             "openai_responses": ("tool_choice", {"type": "web_search_preview"}),
             "gemini": ("toolConfig", {"functionCallingConfig": {"mode": "VALIDATED"}}),
+            "bedrock": ("toolChoice", {"auto": {}, "future_field": 1}),
         }
         for name, module in recorded.PROVIDERS.items():
             key, native = natives[name]
+            path = CHOICE_AT.get(name, (key,))
             with self.subTest(name):
                 body = written(module, [SPECS[0]], native)
-                self.assertEqual(body[key], native)
+                self.assertEqual(at(body, path), native)
                 choice = module.tool_choice_from_request(body)
-                self.assertEqual(written(module, [SPECS[0]], choice)[key], native)
+                self.assertEqual(at(written(module, [SPECS[0]], choice), path), native)
         chat = openai_chat.tool_choice_from_request({"tool_choice": natives["openai_chat"][1]})
         self.assertEqual(chat.mode, "required")
         only_parallel = openai_chat.tool_choice_from_request({"parallel_tool_calls": False})

@@ -108,6 +108,10 @@ class ImportTest(unittest.TestCase):
                         if node.module == "http":  # the package's public HTTP module, by its public names
                             self.assertLessEqual(set(names), set(agentkit_core.http.__all__), names)
                             continue
+                        if node.module and node.module.startswith("auth."):  # a public signer of the HTTP layer
+                            public = importlib.import_module(f"agentkit_core.{node.module}")
+                            self.assertLessEqual(set(names), set(public.__all__), names)
+                            continue
                         if node.module in CORE_SHARED:  # the providers' internal API module
                             self.assertLessEqual(set(names), CORE_SHARED[node.module], names)
                             continue
@@ -210,6 +214,7 @@ def _image_request(provider: str, base64_text: str) -> dict[str, Any]:
         "openai_chat": {"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]},
         "openai_responses": {"model": "m", "input": [{"type": "message", "role": "user", "content": [
             {"type": "input_image", "image_url": url}]}]},
+        "bedrock": {"messages": [{"role": "user", "content": [{"image": {"format": "png", "source": {"bytes": base64_text}}}]}]},
     }[provider]
 
 
@@ -278,12 +283,14 @@ class OddInputTest(unittest.TestCase):
             "openai_chat": lambda v: {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "extra": {"odd key": v}}]},
             "openai_responses": lambda v: {"input": [{"role": "user", "content": "hi"}, {"type": "message", "role": "user", "content": [], "extra": {"odd key": v}}]},
             "gemini": lambda v: {"contents": [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [{"text": "x", "extra": {"odd key": v}}]}]},
+            "bedrock": lambda v: {"messages": [{"role": "user", "content": [{"text": "hi"}]}, {"role": "assistant", "content": [{"text": "x"}], "extra": {"odd key": v}}]},
         }
         where = {
             "anthropic": "['messages'][0]['content'][0]['content'][0]['extra']['odd key']",
             "openai_chat": "['messages'][1]['extra']['odd key']",
             "openai_responses": "['input'][1]['extra']['odd key']",
             "gemini": "['contents'][1]['parts'][0]['extra']['odd key']",
+            "bedrock": "['messages'][1]['extra']['odd key']",
         }
         for name in PROVIDERS:  # every row (a row without a request here fails)
             body = requests[name]
@@ -345,13 +352,14 @@ class OddInputTest(unittest.TestCase):
 
 PROVIDERS = recorded.PROVIDERS
 #: Whose opaque reasoning state each provider keeps (``agentkit.provider``); Chat keeps none.
-STATE = {"anthropic": "anthropic", "openai_chat": None, "openai_responses": "openai", "gemini": "gemini"}
+STATE = {"anthropic": "anthropic", "openai_chat": None, "openai_responses": "openai", "gemini": "gemini", "bedrock": "bedrock"}
 #: Metadata keys in each provider's namespaces, nested objects' included: a body must never carry another's.
 SENTINEL_KEYS = {
     "anthropic": ("anthropic.zz_leak",),
     "openai_chat": ("openai.chat.zz_leak", "openai.chat.function.zz_leak", "openai.chat.audio.zz_leak", "openai.chat.image_url.zz_leak"),
     "openai_responses": ("openai.zz_leak", "openai.part.zz_leak"),
     "gemini": ("gemini.zz_leak", "gemini.content.zz_leak", "gemini.functionCall.zz_leak", "gemini.inlineData.zz_leak"),
+    "bedrock": ("bedrock.zz_leak", "bedrock.message.zz_leak"),
 }
 _PATH = re.compile(r"items\[(\d+)\](?:\.parts\[(\d+)\])?")
 
@@ -397,6 +405,23 @@ DOCUMENTED: dict[str, list[tuple[str, Callable[[ModuleType], list[Item]]]]] = {
             {"type": "input_file", "filename": "t.csv", "file_data": "data:text/csv;base64,YSxiCjEsMgo="},
         ]}]})),
     ],
+    "bedrock": [
+        ("media, documents, a JSON tool result with an error, a cache point", lambda m: m.items_from_request({"messages": [
+            {"role": "user", "content": [
+                {"text": "Look."},
+                {"image": {"format": "png", "source": {"bytes": PNG}}},
+                {"document": {"format": "txt", "name": "notes", "source": {"text": "plain words"}}},
+                {"cachePoint": {"type": "default"}},
+            ]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": "f", "input": {"a": 1}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_1", "status": "error",
+                                                         "content": [{"json": {"error": "no"}}]}}]},
+        ]})),
+        ("a guardrail's answer with metrics and a trace", lambda m: m.items_from_response({
+            "output": {"message": {"role": "assistant", "content": [{"text": "Sorry."}]}}, "stopReason": "guardrail_intervened",
+            "usage": {"inputTokens": 3, "outputTokens": 2, "totalTokens": 5, "cacheWriteInputTokens": 1},
+            "metrics": {"latencyMs": 42}, "trace": {"guardrail": {}}})),
+    ],
     "gemini": [
         ("unsigned thoughts and id-less calls", lambda m: m.items_from_response({"responseId": "r1", "candidates": [{"index": 0, "finishReason": "STOP", "content": {"role": "model", "parts": [
             {"text": "Considering the options.", "thought": True},
@@ -416,6 +441,8 @@ def recordings() -> Iterator[tuple[str, str, Callable[[], list[Item]]]]:
             yield provider, label, lambda f=make, m=PROVIDERS[provider]: f(m)
     for provider in PROVIDERS:
         for name in sorted(os.listdir(os.path.join(recorded.ROOT, provider))):
+            if name == "README.md":  # the recordings' sources
+                continue
             yield provider, name, lambda p=provider, n=name: recorded.items(p, n)
 
 

@@ -7,6 +7,9 @@
 * the functions every provider has take the same parameters, of the same
   types, in all four (a provider may add keyword-only ones with defaults);
   the decoders have the same methods;
+* a function only one provider has is listed in :data:`PROVIDER_EXTRAS` with
+  the reason only that API needs it, so a caller switching modules meets no
+  surprise that nobody decided on;
 * the fold module is ``agentkit_core.fold`` (``from agentkit_core.fold
   import FoldState``), the function staying ``agentkit_core.fold``.
 """
@@ -30,6 +33,19 @@ SHARED_FUNCTIONS = (
     "tool_choice_from_request", "stream_decoder", "items_from_stream", "events_from_sse", "finish_reason",
     "usage_from_native", "complete", "acomplete", "stream", "astream", "settings_from_request",
 )
+#: A provider's own public functions beyond SHARED_FUNCTIONS, with why only it has them (its decoder class and
+#: constants aside).  An extra here must not be something every API could have: that goes in SHARED_FUNCTIONS.
+PROVIDER_EXTRAS: dict[str, dict[str, str]] = {
+    "bedrock": {
+        "events_from_eventstream": "Bedrock streams in AWS's binary event stream, not server-sent events: this reads "
+                                   "its frames as events_from_sse reads the others' bodies",
+    },
+    "openai_chat": {
+        "items_from_messages": "a Chat request's transcript is a bare list of messages people keep as it is; "
+                               "the other APIs' requests hold theirs beside fields (system, tools) that belong to it",
+        "messages_from_items": "the same list written back",
+    },
+}
 #: What every stream decoder has, the methods with the same parameters.
 DECODER_METHODS = ("feed", "finish", "finish_all", "close", "close_all")
 DECODER_NAMES = (*DECODER_METHODS, "usage", "finish_reason")
@@ -96,6 +112,12 @@ class ProvidersAgreeTest(unittest.TestCase):
                     self.assertEqual([p[:3] for p in params[: len(common)]], [p[:3] for p in common])
                     for extra in params[len(common):]:  # a provider's own: keyword-only, with a default
                         self.assertEqual((extra[1], extra[3]), (inspect.Parameter.KEYWORD_ONLY, True), extra)
+
+    def test_a_provider_s_own_functions_are_listed_with_their_reason(self) -> None:
+        for provider, module in recorded.PROVIDERS.items():
+            own = {n for n in module.__all__ if n not in SHARED_FUNCTIONS and inspect.isfunction(getattr(module, n))}
+            with self.subTest(provider=provider):
+                self.assertEqual(own, set(PROVIDER_EXTRAS.get(provider, {})), "list the extra in PROVIDER_EXTRAS, with why")
 
     def test_http_request_is_one_signature_written_in_every_provider(self) -> None:
         """Each provider writes ``http_request``'s typed signature itself (mypy and ``help()`` read it there), and so

@@ -1,15 +1,24 @@
-"""The README's examples run as doctests, so the README cannot rot.
+"""The README's and every ``docs/*.md`` page's examples run as doctests, so the documentation cannot rot.
 
-Each section (a ``##`` or ``###`` heading and the text up to the next one)
-is one test, with its own namespace.  A section whose examples need a
-capability the interpreter lacks (a thread, ``asyncio.run()``) is declared in
-:data:`NEEDS` and skips there, found by probing; the other sections still run.
+Each page is found by glob (``README.md`` and ``docs/*.md``), so a page added
+to ``docs/`` is tested without a line here.  Each section of a page (a ``##``
+or ``###`` heading and the text up to the next one; the text before the first
+is the page title's) is one test, with its own namespace: an example defines
+every name it uses.  A section whose examples need a capability the
+interpreter lacks (a thread, ``asyncio.run()``, the loopback server) is
+declared in :data:`NEEDS` by (page, section) and skips there, found by
+probing; the other sections still run.  A section whose examples need a
+server is declared in :data:`FIXTURES`: its fixture points the environment
+variable the example reads (``ANTHROPIC_BASE_URL``) at the suite's loopback
+server playing recorded traffic, and those examples are marked ``+SKIP`` for
+the plain runner (``python -m doctest README.md``), which every page passes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import doctest
+import glob
 import io
 import os
 import re
@@ -18,106 +27,141 @@ from typing import Callable, ContextManager, Iterator, NamedTuple
 
 from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
 
-README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
-#: None: the README passes the plain runner too (``python -m doctest README.md``), exact to the space.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, "README.md")
+#: The README's bounds: its length, and the line by which a whole turn with ``complete()`` has appeared.
+README_MAX_LINES = 400
+FIRST_TURN_BY = 60
+#: None: every page passes the plain runner too (``python -m doctest docs/x.md``), exact to the space.
 FLAGS = 0
 _HEADING = re.compile(r"^(?:##|###) (.+)$", re.M)
+_TITLE = re.compile(r"^# (.+)$", re.M)
 
 THREADS = (can_start_thread, "needs threads: this interpreter cannot start one")
 ASYNCIO_RUN = (can_run_asyncio, "needs asyncio.run(): this interpreter cannot run a loop to completion")
 LOOPBACK = (can_serve_loopback, "needs sockets: this interpreter cannot serve and reach 127.0.0.1")
 
-#: The sections whose examples need a capability, by title.
-NEEDS: dict[str, tuple[tuple[Callable[[], bool], str], ...]] = {
-    "Waiting without polling": (THREADS,),
-    "In asyncio code": (ASYNCIO_RUN,),
-    "A whole turn": (LOOPBACK,),
-    "Sending a request yourself": (THREADS, ASYNCIO_RUN, LOOPBACK),
+#: The sections whose examples need a capability, by (page, section title).
+NEEDS: dict[tuple[str, str], tuple[tuple[Callable[[], bool], str], ...]] = {
+    ("README.md", "Send one turn"): (LOOPBACK,),
+    ("docs/cancellation.md", "Waiting without polling"): (THREADS,),
+    ("docs/cancellation.md", "In asyncio code"): (ASYNCIO_RUN,),
+    ("docs/turns.md", "A whole turn"): (LOOPBACK,),
+    ("docs/http.md", "HTTP: sending a request yourself"): (THREADS, ASYNCIO_RUN, LOOPBACK),
 }
 #: What in an example's source shows that it needs a capability.
 _USES = {THREADS: re.compile(r"\bthreading\.|\bThread\("), ASYNCIO_RUN: re.compile(r"\basyncio\.run\(|run_until_complete\(")}
 
 
 @contextlib.contextmanager
-def _anthropic_server() -> Iterator[dict[str, object]]:
-    """``base_url``: the suite's loopback server playing a tool call, then an answer (the README's agent loop)."""
+def _base_url(*replies: tuple[str, float]) -> Iterator[None]:
+    """``ANTHROPIC_BASE_URL``: the suite's loopback server playing recorded Anthropic streams, one a request."""
     from tests import recorded
     from tests.loopback import Loopback, sse_reply
 
-    replies = [
-        sse_reply(recorded.raw("anthropic", "messages.text_tool_use.sse.txt")),
-        sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt")),
-        sse_reply(recorded.raw("anthropic", "messages.thinking_text.sse.txt"), 30.0),
-    ]
-    with Loopback(replies) as server:
-        yield {"base_url": server.url()}
+    served = [sse_reply(recorded.raw("anthropic", name), *((stall,) if stall else ())) for name, stall in replies]
+    before = os.environ.get("ANTHROPIC_BASE_URL")
+    with Loopback(served) as server:
+        os.environ["ANTHROPIC_BASE_URL"] = server.url()
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ["ANTHROPIC_BASE_URL"]
+            else:
+                os.environ["ANTHROPIC_BASE_URL"] = before
 
 
-@contextlib.contextmanager
-def _streams_then_a_stall() -> Iterator[dict[str, object]]:
-    """``base_url``: the loopback server playing an answer, then a stream that stalls after its first event."""
-    from tests import recorded
-    from tests.loopback import Loopback, sse_reply
-
-    answer = recorded.raw("anthropic", "messages.thinking_text.sse.txt")
-    with Loopback([sse_reply(answer), sse_reply(answer, 30.0)]) as server:
-        yield {"base_url": server.url()}
+def _hello() -> ContextManager[None]:
+    """One answer: ``Hello!`` (the README's first turn)."""
+    return _base_url(("messages.extra_fields.sse.txt", 0.0))
 
 
-#: What a section's examples are given besides their own names, by title: a context manager of globals.
-FIXTURES: dict[str, Callable[[], ContextManager[dict[str, object]]]] = {
-    "A whole turn": _anthropic_server,
-    "Sending a request yourself": _streams_then_a_stall,
+def _tool_call_then_answers() -> ContextManager[None]:
+    """A tool call, then an answer (the agent loop), and an answer that stalls."""
+    return _base_url(("messages.text_tool_use.sse.txt", 0.0), ("messages.thinking_text.sse.txt", 0.0),
+                     ("messages.thinking_text.sse.txt", 30.0))
+
+
+def _answer_then_a_stall() -> ContextManager[None]:
+    """An answer, then a stream that stalls after its first event."""
+    return _base_url(("messages.thinking_text.sse.txt", 0.0), ("messages.thinking_text.sse.txt", 30.0))
+
+
+#: The sections whose examples need a server, by (page, section title): a context manager setting the environment.
+FIXTURES: dict[tuple[str, str], Callable[[], ContextManager[None]]] = {
+    ("README.md", "Send one turn"): _hello,
+    ("docs/turns.md", "A whole turn"): _tool_call_then_answers,
+    ("docs/http.md", "HTTP: sending a request yourself"): _answer_then_a_stall,
 }
 
 
+def pages() -> list[str]:
+    """``README.md`` and every ``docs/*.md``, relative to the repository's root, with ``/``."""
+    docs = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    return ["README.md"] + ["docs/" + os.path.basename(path) for path in docs]
+
+
+def read(page: str) -> str:
+    with open(os.path.join(ROOT, *page.split("/")), encoding="utf-8") as f:
+        return f.read()
+
+
 class Section(NamedTuple):
+    page: str
     title: str
     lineno: int  # of the heading, counted from 0
     text: str
 
 
-def sections(text: str) -> list[Section]:
-    """The README cut at its ``##`` and ``###`` headings; the text before the first is the title's."""
-    found = [Section("README", 0, "")]
+def sections(text: str, page: str = "README.md") -> list[Section]:
+    """The page cut at its ``##`` and ``###`` headings; the text before the first is the page title's."""
+    title = _TITLE.search(text)
+    found = [Section(page, title.group(1).strip() if title else page, 0, "")]
     last = 0
     for match in _HEADING.finditer(text):
         found[-1] = found[-1]._replace(text=text[last : match.start()])
-        found.append(Section(match.group(1).strip(), text.count("\n", 0, match.start()), ""))
+        found.append(Section(page, match.group(1).strip(), text.count("\n", 0, match.start()), ""))
         last = match.start()
     found[-1] = found[-1]._replace(text=text[last:])
     return found
 
 
-def read_sections() -> list[Section]:
-    with open(README, encoding="utf-8") as f:
-        return sections(f.read())
+def read_sections(page: str = "README.md") -> list[Section]:
+    return sections(read(page), page)
 
 
-class ReadmeSection(unittest.TestCase):
-    """The examples of one README section, run as one doctest."""
+def every_section() -> list[Section]:
+    return [s for page in pages() for s in read_sections(page)]
+
+
+class DocSection(unittest.TestCase):
+    """The examples of one section of one page, run as one doctest."""
 
     def __init__(self, section: Section) -> None:
         super().__init__("run_examples")  # not test_*: only load_tests makes these
         self.section = section
+        path = os.path.join(ROOT, *section.page.split("/"))
         self.doctest = doctest.DocTestParser().get_doctest(
-            section.text, {"__name__": "README"}, f"README.md: {section.title}", README, section.lineno
+            section.text, {"__name__": section.page}, f"{section.page}: {section.title}", path, section.lineno
         )
 
     def id(self) -> str:
-        return f"{__name__}.README.{re.sub(r'[^0-9A-Za-z]+', '_', self.section.title).strip('_').lower()}"
+        page = re.sub(r"[^0-9A-Za-z]+", "_", section_page(self.section)).strip("_")
+        return f"{__name__}.{page}.{re.sub(r'[^0-9A-Za-z]+', '_', self.section.title).strip('_').lower()}"
 
     def __str__(self) -> str:
         return f"{self.doctest.name} (line {self.section.lineno + 1})"
 
     def run_examples(self) -> None:
-        for probe, reason in NEEDS.get(self.section.title, ()):
+        key = (self.section.page, self.section.title)
+        for probe, reason in NEEDS.get(key, ()):
             if not probe():
                 raise unittest.SkipTest(reason)
         with contextlib.ExitStack() as stack:
-            fixture = FIXTURES.get(self.section.title)
+            fixture = FIXTURES.get(key)
             if fixture is not None:
-                self.doctest.globs.update(stack.enter_context(fixture()))
+                stack.enter_context(fixture())
                 for example in self.doctest.examples:  # skipped by the plain runner, which has no fixture
                     example.options.pop(doctest.SKIP, None)
             report = io.StringIO()
@@ -126,24 +170,32 @@ class ReadmeSection(unittest.TestCase):
         self.assertEqual(result.failed, 0, "\n" + report.getvalue())
 
 
+def section_page(section: Section) -> str:
+    """The page's name in test ids: ``README``, ``docs_turns``."""
+    return section.page[: -len(".md")] if section.page.endswith(".md") else section.page
+
+
 class PlainRunner(unittest.TestCase):
-    def test_the_plain_runner_passes_the_whole_readme(self) -> None:
-        """``python -m doctest README.md``: one namespace, no fixture; what needs one is marked ``+SKIP``."""
-        for probe, reason in {need for needs in NEEDS.values() for need in needs}:
-            if not probe():
-                self.skipTest(reason)
-        with open(README, encoding="utf-8") as f:
-            test = doctest.DocTestParser().get_doctest(f.read(), {"__name__": "README"}, "README.md", README, 0)
-        report = io.StringIO()
-        result = doctest.DocTestRunner(optionflags=0).run(test, out=report.write, clear_globs=True)
-        self.assertEqual(result.failed, 0, "\n" + report.getvalue())
+    def test_the_plain_runner_passes_every_page(self) -> None:
+        """``python -m doctest PAGE``: one namespace a page, no fixture; what needs one is marked ``+SKIP``."""
+        needed = {need for (page, _), needs in NEEDS.items() for need in needs}
+        for page in pages():
+            with self.subTest(page):
+                missing = [reason for probe, reason in needed if not probe()]
+                if missing:
+                    self.skipTest(missing[0])
+                path = os.path.join(ROOT, *page.split("/"))
+                test = doctest.DocTestParser().get_doctest(read(page), {"__name__": page}, page, path, 0)
+                report = io.StringIO()
+                result = doctest.DocTestRunner(optionflags=0).run(test, out=report.write, clear_globs=True)
+                self.assertEqual(result.failed, 0, "\n" + report.getvalue())
 
     def test_only_sections_with_a_fixture_skip_examples(self) -> None:
-        for section in read_sections():
+        for section in every_section():
             examples = doctest.DocTestParser().get_examples(section.text)
             skipped = [e for e in examples if e.options.get(doctest.SKIP)]
-            with self.subTest(section.title):
-                if section.title in FIXTURES:
+            with self.subTest(section.page, section=section.title):
+                if (section.page, section.title) in FIXTURES:
                     self.assertTrue(skipped, "the examples that need the fixture are marked +SKIP")
                 else:
                     self.assertEqual(skipped, [])
@@ -151,23 +203,52 @@ class PlainRunner(unittest.TestCase):
 
 class Declarations(unittest.TestCase):
     def test_sections_that_need_a_capability_say_so(self) -> None:
-        titles = set()
-        for section in read_sections():
-            titles.add(section.title)
+        keys = set()
+        for section in every_section():
+            key = (section.page, section.title)
+            keys.add(key)
             source = "".join(e.source for e in doctest.DocTestParser().get_examples(section.text))
             for needed, uses in _USES.items():
-                with self.subTest(section=section.title, needs=needed[1]):
-                    self.assertEqual(needed in NEEDS.get(section.title, ()), bool(uses.search(source)))
-        self.assertLessEqual(set(NEEDS), titles)
+                with self.subTest(section.page, section=section.title, needs=needed[1]):
+                    self.assertEqual(needed in NEEDS.get(key, ()), bool(uses.search(source)))
+        self.assertLessEqual(set(NEEDS), keys)
+        self.assertLessEqual(set(FIXTURES), keys)
 
     def test_the_sections_hold_every_example(self) -> None:
-        with open(README, encoding="utf-8") as f:
-            whole = f.read()
-        cut = read_sections()
-        self.assertEqual("".join(s.text for s in cut), whole)
-        self.assertGreaterEqual(sum(bool(doctest.DocTestParser().get_examples(s.text)) for s in cut), 10)
+        total = 0
+        for page in pages():
+            with self.subTest(page):
+                cut = read_sections(page)
+                self.assertEqual("".join(s.text for s in cut), read(page))
+                total += sum(bool(doctest.DocTestParser().get_examples(s.text)) for s in cut)
+        self.assertGreaterEqual(total, 20)
+
+
+class FrontDoor(unittest.TestCase):
+    """What a newcomer meets: a short README whose first screen sends a turn, and an index of every page."""
+
+    def test_the_readme_is_short_and_its_first_screen_sends_a_turn(self) -> None:
+        lines = read("README.md").split("\n")
+        self.assertLessEqual(len(lines) - 1, README_MAX_LINES)
+        first = "\n".join(lines[:FIRST_TURN_BY])
+        self.assertRegex(first, r">>> answer = \w+\.complete\(")
+
+    def test_the_readme_links_every_docs_page(self) -> None:
+        text = read("README.md")
+        for page in pages()[1:]:
+            with self.subTest(page):
+                self.assertIn(f"]({page})", text)
+
+    def test_links_between_pages_reach_a_file(self) -> None:
+        for page in pages():
+            folder = os.path.dirname(os.path.join(ROOT, *page.split("/")))
+            for target in re.findall(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)", read(page)):
+                if "://" in target or target.startswith("mailto:"):
+                    continue
+                with self.subTest(page, link=target):
+                    self.assertTrue(os.path.exists(os.path.normpath(os.path.join(folder, target))), target)
 
 
 def load_tests(loader: unittest.TestLoader, tests: unittest.TestSuite, pattern: object) -> unittest.TestSuite:
-    tests.addTests(ReadmeSection(s) for s in read_sections() if s.text and ">>>" in s.text)
+    tests.addTests(DocSection(s) for s in every_section() if s.text and ">>>" in s.text)
     return tests

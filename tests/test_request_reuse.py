@@ -83,6 +83,7 @@ _PROVIDER_MD = {
     "gemini": {"agentkit.provider": "gemini", "gemini.thoughtSignature": "c2ln"},
     "openai_chat": {"agentkit.provider": "openai", "openai.chat.reasoning_field": "reasoning_content"},
     "openai_responses": {"agentkit.provider": "openai"},
+    "bedrock": {"agentkit.provider": "bedrock"},
 }
 
 

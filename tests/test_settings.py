@@ -1,4 +1,4 @@
-"""``ModelSettings``: checked when made, written into each provider's own fields as the README's table says,
+"""``ModelSettings``: checked when made, written into each provider's own fields as the table in docs/turns.md ("Portable settings") says,
 refused where the API has no field, read back by ``settings_from_request``; native fields, headers and
 Anthropic's ``max_tokens`` as the issue's newcomer met them."""
 
@@ -27,35 +27,36 @@ REFUSED = "refused"
 TABLE: dict[str, tuple[Any, dict[str, Any]]] = {
     "max_tokens": (512, {
         "anthropic": {"max_tokens": 512}, "openai_chat": {"max_completion_tokens": 512},
-        "openai_responses": {"max_output_tokens": 512}, "gemini": {"generationConfig": {"maxOutputTokens": 512}}}),
+        "openai_responses": {"max_output_tokens": 512}, "gemini": {"generationConfig": {"maxOutputTokens": 512}}, "bedrock": {"inferenceConfig": {"maxTokens": 512}}}),
     "temperature": (0.2, {
         "anthropic": {"temperature": 0.2}, "openai_chat": {"temperature": 0.2}, "openai_responses": {"temperature": 0.2},
-        "gemini": {"generationConfig": {"temperature": 0.2}}}),
+        "gemini": {"generationConfig": {"temperature": 0.2}}, "bedrock": {"inferenceConfig": {"temperature": 0.2}}}),
     "top_p": (0.9, {
         "anthropic": {"top_p": 0.9}, "openai_chat": {"top_p": 0.9}, "openai_responses": {"top_p": 0.9},
-        "gemini": {"generationConfig": {"topP": 0.9}}}),
+        "gemini": {"generationConfig": {"topP": 0.9}}, "bedrock": {"inferenceConfig": {"topP": 0.9}}}),
     "stop": (("END",), {
         "anthropic": {"stop_sequences": ["END"]}, "openai_chat": {"stop": ["END"]}, "openai_responses": REFUSED,  # type: ignore[dict-item]
-        "gemini": {"generationConfig": {"stopSequences": ["END"]}}}),
+        "gemini": {"generationConfig": {"stopSequences": ["END"]}}, "bedrock": {"inferenceConfig": {"stopSequences": ["END"]}}}),
     "seed": (7, {
         "anthropic": REFUSED, "openai_chat": {"seed": 7}, "openai_responses": REFUSED,  # type: ignore[dict-item]
-        "gemini": {"generationConfig": {"seed": 7}}}),
+        "gemini": {"generationConfig": {"seed": 7}}, "bedrock": REFUSED}),
     "reasoning_effort": ("high", {
         "anthropic": {"output_config": {"effort": "high"}}, "openai_chat": {"reasoning_effort": "high"},
         "openai_responses": {"reasoning": {"effort": "high"}},
-        "gemini": {"generationConfig": {"thinkingConfig": {"thinkingLevel": "high"}}}}),
+        "gemini": {"generationConfig": {"thinkingConfig": {"thinkingLevel": "high"}}}, "bedrock": REFUSED}),
     "reasoning_budget": (2048, {
         "anthropic": {"thinking": {"type": "enabled", "budget_tokens": 2048}}, "openai_chat": REFUSED,  # type: ignore[dict-item]
-        "openai_responses": REFUSED, "gemini": {"generationConfig": {"thinkingConfig": {"thinkingBudget": 2048}}}}),
+        "openai_responses": REFUSED, "gemini": {"generationConfig": {"thinkingConfig": {"thinkingBudget": 2048}}},
+        "bedrock": {"additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}}}),
     "output_schema": (SCHEMA, {
         "anthropic": {"output_config": {"format": {"type": "json_schema", "schema": SCHEMA}}},
         "openai_chat": {"response_format": {"type": "json_schema", "json_schema": {"name": "Answer", "schema": SCHEMA, "strict": True}}},
         "openai_responses": {"text": {"format": {"type": "json_schema", "name": "Answer", "schema": SCHEMA, "strict": True}}},
-        "gemini": {"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": SCHEMA}}}),
+        "gemini": {"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": SCHEMA}}, "bedrock": REFUSED}),
     "parallel_tool_calls": (False, {
         "anthropic": {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}},
         "openai_chat": {"parallel_tool_calls": False}, "openai_responses": {"parallel_tool_calls": False},
-        "gemini": REFUSED}),  # type: ignore[dict-item]
+        "gemini": REFUSED, "bedrock": REFUSED}),  # type: ignore[dict-item]
 }
 
 
@@ -67,7 +68,7 @@ def body_of(module: Any, **kw: Any) -> dict[str, Any]:
     if kw["settings"] is not None and kw["settings"].parallel_tool_calls is not None:
         kw.setdefault("tools", [SPEC])  # written only beside tools
     if module is anthropic and "max_tokens" not in kw and (kw["settings"] is None or kw["settings"].max_tokens is None):
-        kw["max_tokens"] = 64
+        kw["max_tokens"] = 64 + ((kw["settings"] and kw["settings"].reasoning_budget) or 0)  # more than a thinking budget
     return json.loads(module.http_request(ITEMS, model="m", **kw).body)  # type: ignore[no-any-return]
 
 
@@ -88,7 +89,7 @@ def without(body: dict[str, Any], paths: list[tuple[str, ...]]) -> dict[str, Any
 def limited(module: Any, settings: ModelSettings) -> ModelSettings:
     """``settings`` as read back from :func:`body_of`'s body (Anthropic's with the ``max_tokens`` it adds)."""
     if module is anthropic and settings.max_tokens is None:
-        return settings.merged(ModelSettings(max_tokens=64))
+        return settings.merged(ModelSettings(max_tokens=64 + (settings.reasoning_budget or 0)))
     return settings
 
 
@@ -178,8 +179,10 @@ class MappingTest(unittest.TestCase):
     def test_all_at_once_round_trip(self) -> None:
         for provider, module in MODULES.items():
             given = {n: v for n, (v, natives) in TABLE.items() if natives[provider] != REFUSED}
-            if provider in ("anthropic", "gemini"):
+            if provider == "gemini":
                 given.pop("reasoning_effort")  # effort and a thinking budget are two ways to ask (Gemini refuses both)
+            if provider == "anthropic":
+                given.pop("reasoning_budget")  # thinking refuses the table's temperature, top_p and max_tokens
             settings = ModelSettings(**given)
             with self.subTest(provider):
                 body = body_of(module, settings=settings)
@@ -223,7 +226,8 @@ class MappingTest(unittest.TestCase):
                                      limited(module, ModelSettings(reasoning_effort=level)))
             with self.subTest(provider, level="turbo"), self.assertRaises(ValueError) as caught:
                 body_of(module, settings=ModelSettings(reasoning_effort="turbo"))
-            self.assertIn("turbo", str(caught.exception))
+            if capabilities(provider).reasoning_efforts:  # an API with levels names the one it lacks
+                self.assertIn("turbo", str(caught.exception))
             self.assertIn("ModelSettings.reasoning_effort", str(caught.exception))
             self.assertIn(next(r.display for r in PROVIDERS if r.module == provider), str(caught.exception))
         with self.assertRaises(ValueError):
@@ -238,7 +242,8 @@ class MappingTest(unittest.TestCase):
     def test_gemini_takes_a_thinking_level_or_a_budget_not_both(self) -> None:
         with self.assertRaises(ValueError) as caught:
             body_of(gemini, settings=ModelSettings(reasoning_effort="low", reasoning_budget=1024))
-        self.assertIn("reasoning_budget", str(caught.exception))
+        self.assertIn("ModelSettings.reasoning_effort", str(caught.exception))
+        self.assertIn("ModelSettings.reasoning_budget", str(caught.exception))
         self.assertIn("Gemini", str(caught.exception))
         both = body_of(anthropic, settings=ModelSettings(reasoning_effort="low", reasoning_budget=1024))  # Anthropic takes both
         self.assertEqual((both["output_config"], both["thinking"]["budget_tokens"]), ({"effort": "low"}, 1024))
@@ -349,6 +354,73 @@ class HeadersTest(unittest.TestCase):
             openai_chat.http_request(ITEMS, model="m", headers={"x-a": 1})  # type: ignore[dict-item]
         with self.assertRaises(TypeError):
             openai_chat.http_request(ITEMS, model="m", headers=[("x-a", "1")])  # type: ignore[arg-type]
+
+
+
+class ConflictTests(unittest.TestCase):
+    """Settings an API refuses together are refused when the request is built, naming both and who set each."""
+
+    def refused(self, module: Any, *named: str, build: Any = None, **kw: Any) -> None:
+        for how in ("http_request", "request_from_items") if build is None else (build,):
+            if how == "request_from_items" and set(kw) - {"settings", "tools", "tool_choice"}:
+                continue  # native fields go only to http_request
+            with self.subTest(module=module.__name__, how=how, kw=kw):
+                with self.assertRaises(ValueError) as caught:
+                    if how == "http_request":
+                        module.http_request(ITEMS, model="m", **kw)
+                    else:
+                        module.request_from_items(ITEMS, **kw)
+                for words in named:
+                    self.assertIn(words, str(caught.exception))
+
+    def test_anthropic_thinking(self) -> None:
+        self.refused(anthropic, "ModelSettings.max_tokens (100)", "ModelSettings.reasoning_budget (thinking.budget_tokens: 2048)",
+                     "more than the thinking budget", "Anthropic", settings=ModelSettings(max_tokens=100, reasoning_budget=2048, temperature=0.3))
+        self.refused(anthropic, "ModelSettings.max_tokens (2048)", settings=ModelSettings(max_tokens=2048, reasoning_budget=2048))
+        self.refused(anthropic, "the native field max_tokens (100)", "ModelSettings.reasoning_budget",
+                     settings=ModelSettings(reasoning_budget=2048), max_tokens=100)
+        self.refused(anthropic, "ModelSettings.temperature (0.3)", "ModelSettings.reasoning_budget", "temperature cannot be changed",
+                     settings=ModelSettings(max_tokens=4096, reasoning_budget=2048, temperature=0.3))
+        self.refused(anthropic, "the native field top_k (5)", settings=ModelSettings(max_tokens=4096, reasoning_budget=2048), top_k=5)
+        self.refused(anthropic, "ModelSettings.top_p (0.9)", "from 0.95 to 1", settings=ModelSettings(max_tokens=4096, reasoning_budget=2048, top_p=0.9))
+        self.refused(anthropic, "the native field temperature (0)", 'the native field thinking.type ("adaptive")',
+                     settings=ModelSettings(max_tokens=4096), thinking={"type": "adaptive"}, temperature=0)
+        self.refused(anthropic, 'the tool choice tool_choice.type ("tool")', "forced tool choice",
+                     settings=ModelSettings(max_tokens=4096, reasoning_budget=2048), tools=[SPEC], tool_choice=ToolChoice.tool(SPEC.name))
+        self.refused(anthropic, 'tool_choice.type ("any")', settings=ModelSettings(max_tokens=4096, reasoning_budget=2048), tools=[SPEC],
+                     tool_choice=ToolChoice.required())
+        # What the API takes while thinking: temperature 1, top_p from 0.95, auto choice; and anything without thinking.
+        fine = [
+            dict(settings=ModelSettings(max_tokens=4096, reasoning_budget=2048, temperature=1, top_p=0.95), tools=[SPEC],
+                 tool_choice=ToolChoice.auto()),
+            dict(settings=ModelSettings(max_tokens=100, temperature=0.3, top_p=0.5), top_k=5, tools=[SPEC], tool_choice=ToolChoice.required()),
+            dict(settings=ModelSettings(max_tokens=100, temperature=0.3), thinking={"type": "disabled"}),
+        ]
+        for kw in fine:
+            with self.subTest(kw=kw):
+                anthropic.http_request(ITEMS, model="m", **kw)  # type: ignore[arg-type]
+
+    def test_gemini(self) -> None:
+        self.refused(gemini, "ModelSettings.reasoning_effort (generationConfig.thinkingConfig.thinkingLevel", "thinkingBudget (5)",
+                     "the native field", settings=ModelSettings(reasoning_effort="low"), generationConfig={"thinkingConfig": {"thinkingBudget": 5}})
+        self.refused(gemini, "ModelSettings.output_schema", "the native field generationConfig.responseSchema", "one schema",
+                     settings=ModelSettings(output_schema=SCHEMA), generationConfig={"responseSchema": {"type": "OBJECT"}})
+        gemini.http_request(ITEMS, model="m", settings=ModelSettings(reasoning_budget=512, temperature=0.1))
+
+    def test_openai_chat(self) -> None:
+        self.refused(openai_chat, "ModelSettings.max_tokens (max_completion_tokens: 5)", "the native field max_tokens (9)",
+                     settings=ModelSettings(max_tokens=5), max_tokens=9)
+        self.refused(openai_chat, "the native field top_logprobs (3)", "the native field logprobs (not set)", top_logprobs=3)
+        self.refused(openai_chat, "logprobs (false)", top_logprobs=3, logprobs=False)
+        self.refused(openai_chat, "stream_options", "stream (not set)", "streamed", stream_options={"include_usage": True})
+        openai_chat.http_request(ITEMS, model="m", top_logprobs=3, logprobs=True, max_tokens=9)
+        openai_chat.http_request(ITEMS, model="m", stream=True, stream_options={"include_usage": False})
+
+    def test_openai_responses(self) -> None:
+        self.refused(openai_responses, 'the native field previous_response_id ("resp_1")', 'the native field conversation ("conv_1")',
+                     previous_response_id="resp_1", conversation="conv_1")
+        self.refused(openai_responses, "stream (not set)", stream_options={"include_obfuscation": False})
+        openai_responses.http_request(ITEMS, model="m", previous_response_id="resp_1", settings=ModelSettings(max_tokens=5))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ from agentkit_core.http import ProviderError
 from agentkit_core.providers import AsyncTurnStream, TurnStream, anthropic, openai_chat
 from tests import recorded
 from tests.capability import can_run_asyncio
-from tests.loopback import LONGEST, Loopback, json_reply, sse_reply
+from agentkit_core.providers import STREAM_FORMATS
+from tests.loopback import LONGEST, Loopback, json_reply
 from tests.test_complete import (
     ASK,
     LIMIT,
@@ -42,6 +43,7 @@ from tests.test_complete import (
     comparable,
     expected_of,
     first_text,
+    reply,
     visible,
 )
 from tests.test_http import plain
@@ -60,7 +62,7 @@ class StreamTest(Loop):
     def test_every_provider_hands_out_the_deltas_complete_folds(self) -> None:
         for name, streams in STREAMS.items():
             module = MODULES[name]
-            with self.subTest(name), Loopback([sse_reply(recorded.raw(name, streams[0]), pieces=5)]) as server:
+            with self.subTest(name), Loopback([reply(name, recorded.raw(name, streams[0]), pieces=5)]) as server:
                 seen: list[Delta] = []
                 with module.stream(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_delta=seen.append,
                                    transport=plain()) as s:
@@ -74,11 +76,11 @@ class StreamTest(Loop):
                 self.assertEqual(folded(deltas), kinds(s.answer))
                 self.assertEqual(list(s), [])  # read once: a loop after the end gives nothing
                 sent = {k.lower(): v for k, v in server.requests[0].headers.items()}
-                self.assertEqual(sent["accept"], "text/event-stream")  # a streaming request, as complete's
+                self.assertEqual(sent["accept"], STREAM_FORMATS[recorded.STREAM_FORMATS[name]])  # a streaming request
 
     def test_text_is_the_visible_text_and_on_text_sees_it_too(self) -> None:
         for name, stream in TEXT_STREAMS.items():
-            with self.subTest(name), Loopback([sse_reply(recorded.raw(name, stream), pieces=7)]) as server:
+            with self.subTest(name), Loopback([reply(name, recorded.raw(name, stream), pieces=7)]) as server:
                 shown: list[str] = []
                 with MODULES[name].stream(ASK, model="m-1", base_url=server.url(), settings=LIMIT, on_text=shown.append,
                                           transport=plain()) as s:
@@ -89,7 +91,7 @@ class StreamTest(Loop):
                 self.assertIs(s.answer.finish_reason, expected_of(name, stream).finish_reason)
 
     def test_the_answer_before_the_end_is_an_error_not_none(self) -> None:
-        with Loopback([sse_reply(recorded.raw("openai_chat", "chat.text_content.sse.txt"))]) as server:
+        with Loopback([reply("openai_chat", recorded.raw("openai_chat", "chat.text_content.sse.txt"))]) as server:
             s = openai_chat.stream(ASK, model="m", base_url=server.url(), transport=plain())
             with self.assertRaises(RuntimeError) as caught:
                 s.answer
@@ -109,7 +111,7 @@ class StreamTest(Loop):
         """break, an exception in the loop, close(), and leaving the with block: each closes the connection at once."""
         for how in ("break", "exception", "close", "with"):
             for name, stream in TEXT_STREAMS.items():
-                with self.subTest(how=how, provider=name), Stalling(first_text(name, stream)) as server:
+                with self.subTest(how=how, provider=name), Stalling(name, first_text(name, stream)) as server:
                     s = MODULES[name].stream(ASK, model="m-1", base_url=server.url(), settings=LIMIT, transport=plain())
                     got: list[str] = []
                     if how == "break":
@@ -161,7 +163,7 @@ class StreamTest(Loop):
 
     def test_close_from_a_callback_ends_the_read(self) -> None:
         for name, stream in TEXT_STREAMS.items():
-            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+            with self.subTest(name), Stalling(name, first_text(name, stream)) as server:
                 holder: list[TurnStream] = []
                 s = MODULES[name].stream(ASK, model="m-1", base_url=server.url(), settings=LIMIT, transport=plain(),
                                          on_text=lambda chunk: holder[0].close())
@@ -190,7 +192,7 @@ class AsyncStreamTest(Loop):
                 self.assertEqual([d async for d in s], [])
                 return s, deltas, texts
 
-            with self.subTest(name), Loopback([sse_reply(recorded.raw(name, streams[0]), pieces=5)]) as server:
+            with self.subTest(name), Loopback([reply(name, recorded.raw(name, streams[0]), pieces=5)]) as server:
                 s, deltas, texts = asyncio.run(read(server.url()))
                 expected = expected_of(name, streams[0])
                 self.assertEqual(comparable(s.answer), comparable(expected))
@@ -214,7 +216,7 @@ class AsyncStreamTest(Loop):
                 await chunks.aclose()
                 return first
 
-            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+            with self.subTest(name), Stalling(name, first_text(name, stream)) as server:
                 first = asyncio.run(serve(server.url()))
                 self.assertTrue(server.closed.wait(LONGEST), "the server never saw the connection closed")
                 self.assertIs(streams[0].answer.finish_reason, FinishReason.CANCELLED)
@@ -236,7 +238,7 @@ class AsyncStreamTest(Loop):
                     await s.aclose()
                 return s
 
-            with self.subTest(how), Stalling(first_text(name, stream)) as server:
+            with self.subTest(how), Stalling(name, first_text(name, stream)) as server:
                 s = asyncio.run(read(server.url()))
                 self.assertTrue(server.closed.wait(LONGEST), "the server never saw the connection closed")
                 self.assertIs(s.answer.finish_reason, FinishReason.CANCELLED)
@@ -264,7 +266,7 @@ class AsyncStreamTest(Loop):
                     return "cancelled"
                 return "finished"
 
-            with self.subTest(name), Stalling(first_text(name, stream)) as server:
+            with self.subTest(name), Stalling(name, first_text(name, stream)) as server:
                 self.assertEqual(asyncio.run(main(server.url())), "cancelled")
                 self.assertTrue(server.closed.wait(LONGEST), "the server never saw the connection closed")
                 self.assertIs(streams[0].answer.finish_reason, FinishReason.CANCELLED)

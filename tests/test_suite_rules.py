@@ -221,6 +221,8 @@ class RunnerAccounting(unittest.TestCase):
 
         capability.can_spawn_process.cache_clear()
         self.addCleanup(capability.can_spawn_process.cache_clear)
+        self.addCleanup(setattr, capability, "PURE", capability.PURE)
+        capability.PURE = False  # the probe itself, also in a --pure run
         with mock.patch.object(capability.subprocess, "run", side_effect=OSError(errno.EMFILE, "Too many open files")):
             with self.assertRaises(capability.ProbeError):
                 capability.can_spawn_process()

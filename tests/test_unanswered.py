@@ -166,11 +166,25 @@ def gemini_answered(body: dict[str, Any]) -> bool:
     return True
 
 
+def bedrock_answered(body: dict[str, Any]) -> bool:
+    """Every ``toolUse`` is answered by a ``toolResult`` of its id in the very next (user) message."""
+    messages = body["messages"]
+    for n, message in enumerate(messages):
+        uses = [b["toolUse"]["toolUseId"] for b in message["content"] if "toolUse" in b]
+        if uses:
+            after = messages[n + 1] if n + 1 < len(messages) else {"role": "user", "content": []}
+            answered = {b["toolResult"]["toolUseId"] for b in after["content"] if "toolResult" in b}
+            if after.get("role") != "user" or not set(uses) <= answered:
+                return False
+    return True
+
+
 ANSWERED: dict[str, Callable[[dict[str, Any]], bool]] = {
     "anthropic": anthropic_answered,
     "openai_chat": chat_answered,
     "openai_responses": responses_answered,
     "gemini": gemini_answered,
+    "bedrock": bedrock_answered,
 }
 
 

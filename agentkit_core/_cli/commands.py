@@ -313,7 +313,12 @@ def cmd_convert(args: argparse.Namespace) -> int:
     def write(line: str) -> None:  # the reference's compact form, escaped only for a terminal
         sys.stdout.write((escape(line, json_text=True) if terminal else line) + "\n")
 
-    convert.run(args, open_path, problems.report, problems.cannot_read, write)
+    from . import interop
+
+    if args.provider is None and args.to == "agentkit":
+        raise CliError("convert: give --from SOURCE (what the files hold), or --to TARGET for a transcript (see "
+                       f"python -m {PROG} convert --help)")
+    (interop if interop.handles(args) else convert).run(args, open_path, problems.report, problems.cannot_read, write)
     return problems.status()
 
 
@@ -357,16 +362,22 @@ def build_parser() -> argparse.ArgumentParser:
     fold_.set_defaults(run=cmd_fold)
     from .convert import FLAGS
 
-    convert = commands.add_parser("convert", help="turn provider requests, responses and streams into items (JSON Lines)")
+    from .interop import LIBRARIES, TARGETS
+
+    convert = commands.add_parser("convert", help="turn provider traffic and other libraries' histories and tools into "
+                                  "items (JSON Lines), and items into other libraries' shapes")
     convert.add_argument(
         "--from",
         dest="provider",
-        required=True,
-        metavar="PROVIDER",
+        metavar="SOURCE",
         type=lambda s: FLAGS.get(s, s),  # a module name (openai_chat) for its spelling
-        choices=list(FLAGS.values()),
-        help=f"the API the files come from: {', '.join(FLAGS.values())} (openai_chat... too)",
+        choices=[*FLAGS.values(), *LIBRARIES],
+        help=f"what the files hold: an API's traffic ({', '.join(FLAGS.values())}; openai_chat... too) or "
+        f"{', '.join(LIBRARIES)}; without it, agentkit items (or tool specs, for --to mcp-tools)",
     )
+    convert.add_argument("--to", default="agentkit", choices=TARGETS, metavar="TARGET",
+                         help=f"what to write: {', '.join(TARGETS)} (default agentkit: JSON Lines of items or tool specs; "
+                         "the others: one JSON document)")
     convert.add_argument("--seed", metavar="TEXT", help="draw the ids the projection invents (Gemini calls "
                          "without ids) from TEXT, so the same files give the same output")
     convert.add_argument("files", nargs="+", metavar="FILE", help="a request or response body, JSON Lines of stream events, "

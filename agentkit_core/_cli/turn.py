@@ -2,7 +2,7 @@
 
 ``python -m agentkit_core turn --provider anthropic --model M transcript.jsonl``
 does one turn with the provider's ``complete`` (``--base-url``, ``--tools
-FILE``; the portable settings as ``--max-tokens``, ``--temperature``,
+FILE``, ToolSpec objects, MCP tools or native ones; the portable settings as ``--max-tokens``, ``--temperature``,
 ``--top-p``, ``--stop``, ``--seed``, ``--reasoning-effort``,
 ``--reasoning-budget``, ``--output-schema FILE``, ``--[no-]parallel-tool-calls``;
 native fields as ``--set name=value``, the value read as JSON when it is
@@ -40,7 +40,7 @@ from typing import Any
 
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import PROVIDERS
+from .._registry import PROVIDERS, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
@@ -62,7 +62,8 @@ def add_parser(commands: Any) -> None:
                       help=f"the API: {', '.join(KEYS)}")
     turn.add_argument("--model", required=True, help="the model name")
     turn.add_argument("--base-url", help="another endpoint than the provider's (a gateway, a local server)")
-    turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects or the provider's native tools")
+    turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects, MCP tools (or a tools/list "
+                      "result) or the provider's native tools")
     turn.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
                       help="a native body field, VALUE read as JSON if it is (max_tokens=1024); repeatable")
     turn.add_argument("--max-tokens", type=int, help="the longest answer, in tokens (the Anthropic API requires it)")
@@ -102,13 +103,23 @@ def _tools(path: str | None) -> list[Any]:
             declared = json.load(f)
     except (OSError, ValueError) as exc:
         raise CliError(f"--tools {path}: {exc}") from None
+    if isinstance(declared, dict) and isinstance(declared.get("tools"), list):  # an MCP tools/list result
+        declared = declared["tools"]
     if not isinstance(declared, list):
         raise CliError(f"--tools {path}: expected a JSON list of tools")
     return [_tool(entry, path, n) for n, entry in enumerate(declared)]
 
 
 def _tool(entry: Any, path: str, n: int) -> Any:
-    """A ToolSpec for an entry in its wire form (``name`` and ``input_schema``, no ``type``); a native tool as it is."""
+    """A ToolSpec for an entry in its wire form (``name`` and ``input_schema``, no ``type``) or an MCP tool's (``name`` and
+    ``inputSchema``); a native tool as it is."""
+    if isinstance(entry, dict) and "inputSchema" in entry and "type" not in entry:  # MCP's: never a native tool
+        from ..interop.mcp import specs_from_tools
+
+        try:
+            return specs_from_tools([entry])[0]
+        except ValueError as exc:
+            raise CliError(f"--tools {path}: [{n}]: {exc}") from None
     if isinstance(entry, dict) and "input_schema" in entry and "type" not in entry:
         from ..toolspec import ToolSpec
 
@@ -119,12 +130,21 @@ def _tool(entry: Any, path: str, n: int) -> Any:
     return entry
 
 
+#: What else stands in for a key, by a row's ``signed_by``, as the error says it.
+_OR_SIGNED = {"aws": ", or AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials)"}
+
+
 def _key(provider: str, base_url: str | None) -> str | None:
     for name in KEYS[provider]:
         if os.environ.get(name):
             return os.environ[name]
+    if provider_info(provider).signed_by == "aws":
+        from ..auth.aws import credentials_from_environment
+
+        if credentials_from_environment() is not None:
+            return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key (or give --base-url for a server that needs none)")
+        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key{_OR_SIGNED.get(provider_info(provider).signed_by, '')} (or give --base-url for a server that needs none)")
     return None
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Sequence
 
 from ..http import Request
 from ._errors import CredentialsError
@@ -55,6 +55,8 @@ __all__ = (
     "MetadataCredentials",
     "default_credentials",
     "gcloud_credentials_path",
+    "gcloud_project",
+    "authorized",
     "credentials_from_info",
     "CLOUD_PLATFORM_SCOPE",
     "TOKEN_URI",
@@ -128,6 +130,30 @@ class GoogleCredentials:
                 token = self._keep(await self._afetch(transport, cancel))
         return token
 
+    def signer(self, *, transport: Transport | None = None, cancel: Cancel = None) -> Callable[[Request], Request]:
+        """What ``Request(auth=...)`` takes for :func:`~agentkit_core.http.send`: a request with a fresh token.
+
+        Called before every attempt, it gives the request with
+        ``Authorization: Bearer <token>`` (and ``x-goog-user-project`` for a
+        credential naming a quota project), the token from :meth:`token`
+        (``transport`` and ``cancel`` are its fetch's).
+        """
+
+        def sign(request: Request) -> Request:
+            return authorized(request, self.token(transport=transport, cancel=cancel), self.quota_project)
+
+        return sign
+
+    def async_signer(
+        self, *, transport: Transport | AsyncTransport | None = None, cancel: Cancel = None
+    ) -> Callable[[Request], Awaitable[Request]]:
+        """:meth:`signer` for :func:`~agentkit_core.http.asend`: the token from :meth:`atoken`, awaited on the loop."""
+
+        async def sign(request: Request) -> Request:
+            return authorized(request, await self.atoken(transport=transport, cancel=cancel), self.quota_project)
+
+        return sign
+
     def _loop_lock(self) -> asyncio.Lock:
         """The running loop's lock for fetching (an ``asyncio.Lock`` belongs to one loop)."""
         import asyncio
@@ -171,6 +197,15 @@ class GoogleCredentials:
 
     def __reduce__(self) -> tuple[object, ...]:
         raise TypeError(f"a {type(self).__name__} is not pickled: it holds secrets")
+
+
+def authorized(request: Request, token: str, quota_project: str | None = None) -> Request:
+    """``request`` with ``Authorization: Bearer <token>`` (replacing one it has) and, given one, ``x-goog-user-project``."""
+    import dataclasses
+
+    own = {"authorization": "Bearer " + token, **({"x-goog-user-project": quota_project} if quota_project else {})}
+    kept = tuple((k, v) for k, v in request.headers if k.lower() not in own)
+    return dataclasses.replace(request, headers=(*kept, *own.items()))
 
 
 def _token_of(answer: object, started: float, where: str) -> tuple[str, float]:
@@ -396,6 +431,28 @@ def gcloud_credentials_path(environ: Mapping[str, str] | None = None) -> str:
     return os.path.join(folder, _CREDENTIALS_FILE)
 
 
+def gcloud_project(environ: Mapping[str, str] | None = None) -> str | None:
+    """The project gcloud is set to (``gcloud config get project``), read from its files: ``CLOUDSDK_CORE_PROJECT``,
+    else ``[core] project`` of the active configuration (``CLOUDSDK_ACTIVE_CONFIG_NAME``, else ``active_config``)."""
+    import configparser
+
+    env = os.environ if environ is None else environ
+    if env.get("CLOUDSDK_CORE_PROJECT"):
+        return env["CLOUDSDK_CORE_PROJECT"]
+    folder = os.path.dirname(gcloud_credentials_path(env))
+    name = env.get("CLOUDSDK_ACTIVE_CONFIG_NAME")
+    try:
+        if not name:
+            with open(os.path.join(folder, "active_config"), encoding="utf-8") as file:
+                name = file.read().strip() or "default"
+        config = configparser.ConfigParser(interpolation=None)
+        config.read(os.path.join(folder, "configurations", f"config_{name}"), encoding="utf-8")
+    except (OSError, UnicodeError, configparser.Error):
+        return None
+    project = config.get("core", "project", fallback="").strip()
+    return project or None
+
+
 _cache_lock = threading.Lock()
 _cache: dict[tuple[str, bytes], GoogleCredentials] = {}
 
@@ -432,7 +489,10 @@ def default_credentials(environ: Mapping[str, str] | None = None) -> GoogleCrede
         return _from_file(explicit, "GOOGLE_APPLICATION_CREDENTIALS")
     gcloud = gcloud_credentials_path(env)
     if os.path.isfile(gcloud):
-        return _from_file(gcloud, "gcloud's application default credentials")
+        user = _from_file(gcloud, "gcloud's application default credentials")
+        if user.project is None:  # a user's credential names none: gcloud's own setting, as google-auth reads it
+            user.project = gcloud_project(env)
+        return user
     host = env.get("GCE_METADATA_HOST") or env.get("GCE_METADATA_ROOT") or METADATA_HOST
     probe = None if host != METADATA_HOST else env.get("GCE_METADATA_IP") or METADATA_IP
     missing = (

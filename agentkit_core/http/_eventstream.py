@@ -144,9 +144,10 @@ class EventStreamDecoder:
     frame raises at once (the stream cannot be resynchronised).
     """
 
-    __slots__ = ("_held", "_have", "_need", "_n")
+    __slots__ = ("_held", "_have", "_need", "_n", "_parsed")
 
     def __init__(self) -> None:
+        self._parsed: dict[bytes, dict[str, HeaderValue]] = {}  # header bytes -> their headers, for this stream
         self._held: list[bytes] = []  # the pieces of a frame not complete yet
         self._have = 0  # their bytes
         self._need = _PRELUDE  # the bytes the next step waits for (a prelude, or the frame it announced)
@@ -154,6 +155,10 @@ class EventStreamDecoder:
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[EventStreamMessage]:
         """The messages ``data`` completes, in order."""
+        return [EventStreamMessage(dict(headers), payload) for headers, payload in self.frames(data)]
+
+    def frames(self, data: bytes | bytearray | memoryview) -> list[tuple[dict[str, HeaderValue], bytes]]:
+        """:meth:`feed` as ``(headers, payload)`` pairs; the headers are shared between equal frames: do not change them."""
         if self._held:
             self._held.append(bytes(data))
             self._have += len(data)
@@ -162,12 +167,15 @@ class EventStreamDecoder:
             buffer = b"".join(self._held)
         else:
             buffer = bytes(data)
-        messages: list[EventStreamMessage] = []
+        messages: list[tuple[dict[str, HeaderValue], bytes]] = []
         at, size = 0, len(buffer)
+        view = memoryview(buffer)
+        parsed = self._parsed
         while size - at >= _PRELUDE:
             total, headers_length, prelude_crc = _prelude(buffer, at)
             n = self._n + 1
-            if crc32(buffer[at : at + 8]) != prelude_crc:
+            prelude = crc32(view[at : at + 8])
+            if prelude != prelude_crc:
                 raise NormalizeError(f"message {n}: the prelude's CRC32 does not match (a corrupt or unaligned frame)")
             if headers_length > MAX_HEADERS_LENGTH:
                 raise NormalizeError(f"message {n}: headers of {headers_length} bytes exceed the {MAX_HEADERS_LENGTH} allowed")
@@ -180,11 +188,16 @@ class EventStreamDecoder:
                 self._need = total
                 break
             end = at + total - 4
-            if crc32(buffer[at:end]) != _u32(buffer, end)[0]:
+            if crc32(view[at + 8 : end], prelude) != _u32(buffer, end)[0]:
                 raise NormalizeError(f"message {n}: the message's CRC32 does not match (a corrupt frame)")
             payload_start = at + _PRELUDE + headers_length
-            headers = _headers(buffer, at + _PRELUDE, payload_start, n) if headers_length else {}
-            messages.append(EventStreamMessage(headers, buffer[payload_start:end]))
+            raw = buffer[at + _PRELUDE : payload_start]
+            headers = parsed.get(raw)  # frames of one event type carry the same header bytes: parsed once
+            if headers is None:
+                headers = _headers(raw, 0, headers_length, n) if headers_length else {}
+                if len(parsed) < 64:
+                    parsed[raw] = headers
+            messages.append((headers, buffer[payload_start:end]))
             self._n = n
             at += total
         else:
@@ -210,23 +223,26 @@ def event_of(message: EventStreamMessage, n: int = 0) -> dict[str, Any] | None:
     payload's ``message`` or the ``:error-message``); ``None`` for a message
     that is neither (an event with no type).  ``n`` numbers the message in errors.
     """
-    headers = message.headers
+    return _event(message.headers, message.payload, n)
+
+
+def _event(headers: dict[str, HeaderValue], payload: bytes, n: int) -> dict[str, Any] | None:
     kind = headers.get(":message-type", "event")
     if kind == "event":
         name = headers.get(":event-type")
         if not isinstance(name, str):
             return None
-        payload = message.payload
         if not payload:
             return {name: {}}
         try:
-            value = parse_json(payload)
-        except NormalizeError as exc:
-            raise NormalizeError(f"message {n}: {name}: {exc.message}") from None
+            value = parse_json(payload.decode("utf-8"))  # AWS's JSON payloads are UTF-8
+        except (NormalizeError, UnicodeDecodeError) as exc:
+            why = exc.message if isinstance(exc, NormalizeError) else "the payload is not UTF-8"
+            raise NormalizeError(f"message {n}: {name}: {why}") from None
         if not isinstance(value, dict):
             raise NormalizeError(f"message {n}: {name}: the payload is not a JSON object")
         return {name: value}
-    raise _error(message, kind)
+    raise _error(EventStreamMessage(headers, payload), kind)
 
 
 def _error(message: EventStreamMessage, kind: object) -> ProviderError:
@@ -294,9 +310,9 @@ def _events(pieces: Iterable[object]) -> Iterator[dict[str, Any]]:
     decoder = EventStreamDecoder()
     n = 0
     for i, chunk in enumerate(pieces):
-        for message in decoder.feed(_piece(chunk, i)):
+        for headers, payload in decoder.frames(_piece(chunk, i)):
             n += 1
-            event = event_of(message, n)
+            event = _event(headers, payload, n)
             if event is not None:
                 yield event
     decoder.end()
@@ -306,9 +322,9 @@ async def _aevents(body: AsyncIterable[object]) -> AsyncIterator[dict[str, Any]]
     decoder = EventStreamDecoder()
     n = i = 0
     async for chunk in body:
-        for message in decoder.feed(_piece(chunk, i)):
+        for headers, payload in decoder.frames(_piece(chunk, i)):
             n += 1
-            event = event_of(message, n)
+            event = _event(headers, payload, n)
             if event is not None:
                 yield event
         i += 1

@@ -93,9 +93,10 @@ from __future__ import annotations
 from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .._for_providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
+from .._for_providers import PROVIDERS, STREAM_FORMATS, Capabilities, ProviderInfo, capabilities, provider_info
 
-__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS", "TurnStream", "AsyncTurnStream")
+__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS",
+           "TurnStream", "AsyncTurnStream")
 
 if TYPE_CHECKING:
     from ._common.complete import AsyncTurnStream, TurnStream

@@ -12,6 +12,7 @@ import re
 from typing import Any, Callable, Mapping
 
 from ... import NormalizeError
+from ..._for_providers import STREAM_FORMATS
 from ...http import Request
 from . import JsonDict
 from .reuse import json_pieces
@@ -58,14 +59,16 @@ def key_header(name: str, api_key: object, prefix: str = "") -> dict[str, str]:
     return {name: prefix + api_key}
 
 
-def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream: bool) -> Request:
-    """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting an event stream.
+def json_request(url: str, headers: Mapping[str, str], body: JsonDict, *, stream: bool, stream_format: str = "sse") -> Request:
+    """A ``POST`` of ``body`` as compact UTF-8 JSON to ``url``; with ``stream``, accepting the provider's stream format.
 
-    A body holding kept JSON (:class:`.reuse.Raw`) is joined only when its ``body`` is first read
+    ``stream_format`` is the registry row's (``"sse"``: ``text/event-stream``;
+    ``"aws-eventstream"``: ``application/vnd.amazon.eventstream``).  A body
+    holding kept JSON (:class:`.reuse.Raw`) is joined only when its ``body`` is first read
     (``agentkit_core.http._request.joined_later``): the socket transport writes the pieces as they are.
     """
     pieces = json_pieces(body)
-    accept = {"accept": "text/event-stream"} if stream else {}
+    accept = {"accept": STREAM_FORMATS[stream_format]} if stream else {}
     request = Request("POST", url, {"content-type": "application/json", **headers, **accept}, pieces[0] if len(pieces) == 1 else b"")
     return request if len(pieces) == 1 else Request._joined_later(request, pieces)
 

@@ -15,7 +15,11 @@ there and read back.  What is written here, once:
 * :func:`merge`: body fields joined object by object, a field given twice
   refused, naming both;
 * :func:`checked_native`: the native fields of ``http_request``, refused
-  when the transcript or the tools write them.
+  when the transcript or the tools write them;
+* :func:`refuse_conflicts`: a built body refused, naming both fields and
+  who set each (a setting, the tool choice, a native field), when it holds
+  two fields its API documents it refuses together (each provider's
+  ``_settings.conflicts`` lists them), before it is sent.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from ..._for_providers import capabilities, provider_info
 from . import JsonDict
 
 __all__ = ("Row", "key_row", "settings_fields", "settings_from_body", "merge", "checked_native", "checked_settings", "native_conflict", "schema_name",
-           "with_settings")
+           "with_settings", "Conflict", "at", "present", "both_given", "unstreamed_options", "refuse_conflicts")
 
 
 class Row(NamedTuple):
@@ -229,3 +233,71 @@ def native_conflict(owners: Mapping[tuple[str, ...], str]) -> Callable[[tuple[st
         return f"ModelSettings.{name} and the native field {_where(path)} set the same thing: give it once"
 
     return describe
+
+
+class Conflict(NamedTuple):
+    """Two fields of a body that its API refuses together: their paths, and why (the API's rule, in a few words)."""
+
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    why: str
+
+
+_ABSENT = object()
+
+
+def at(body: Mapping[str, Any], *path: str) -> Any:
+    """The field at ``path`` in ``body`` (objects key by key), or :data:`_ABSENT`; see :func:`present`."""
+    obj: Any = body
+    for key in path:
+        if not isinstance(obj, Mapping) or key not in obj:
+            return _ABSENT
+        obj = obj[key]
+    return obj
+
+
+def present(value: Any) -> bool:
+    """Whether :func:`at` found a field."""
+    return value is not _ABSENT
+
+
+def both_given(body: Mapping[str, Any], pairs: Sequence[Conflict]) -> list[Conflict]:
+    """The pairs of ``pairs`` whose two fields ``body`` both holds."""
+    return [c for c in pairs if present(at(body, *c.first)) and present(at(body, *c.second))]
+
+
+def unstreamed_options(body: Mapping[str, Any]) -> list[Conflict]:
+    """``stream_options`` on a request that does not stream (both OpenAI APIs refuse it), as a conflict."""
+    if present(at(body, "stream_options")) and at(body, "stream") is not True:
+        return [Conflict(("stream_options",), ("stream",), "stream_options is only for a streamed request")]
+    return []
+
+
+def _who(owners: Mapping[tuple[str, ...], str], body: Mapping[str, Any], path: tuple[str, ...]) -> str:
+    """Who set the field at ``path`` and to what: ``ModelSettings.max_tokens (100)``, ``the native field top_k (5)``..."""
+    import json
+
+    value = at(body, *path)
+    shown = "not set" if not present(value) else json.dumps(value, ensure_ascii=True)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    setting = _owner(owners, path)
+    if setting is not None:
+        return f"ModelSettings.{setting} ({_where(path)}: {shown})" if len(path) > 1 or path[0] != setting else f"ModelSettings.{setting} ({shown})"
+    if path == ("stream",):
+        return f"stream ({shown})"
+    return f"{'the tool choice' if path[0] == 'tool_choice' else 'the native field'} {_where(path)} ({shown})"
+
+
+def refuse_conflicts(body: JsonDict, owners: Mapping[tuple[str, ...], str], provider: str,
+                     conflicts: Callable[[JsonDict], Sequence[Conflict]]) -> JsonDict:
+    """``body``, unless ``conflicts(body)`` finds two fields its API refuses together: then ``ValueError`` naming both.
+
+    ``owners`` (from :func:`settings_fields`) tells a setting's field from the
+    caller's native one, so the error names what the caller wrote.
+    """
+    found = conflicts(body)
+    if found:
+        first, second, why = found[0]
+        raise ValueError(f"{_who(owners, body, first)} and {_who(owners, body, second)}: {why} "
+                         f"(the {provider_info(provider).display} API refuses them together)")
+    return body

@@ -39,6 +39,7 @@ from ... import (
     ToolResultPart,
     Uri,
 )
+from ..._for_providers import PROVIDERS
 from .._common import JsonDict, b64decode, b64encode, bare, metadata_to_fields, fields_to_metadata, checked_list, copy_json, dumps, json_object
 from .._common import output_text
 from .._common import name_results, parse_data_url, wrong
@@ -49,10 +50,10 @@ from ._keys import BLANK_SENT, MARKERS, NS, OMITTED, PROVIDER, STRING_CONTENT, S
 from ._response import IMAGE_TYPES, NOT_IN_RESULTS, PDF, content_blocks, part_from_block
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
-from ._settings import fields_of, with_choice_type
+from ._settings import checked_body, fields_of, with_choice_type
 
 #: Namespaces of the other providers' custom parts, which the encoder drops.
-_FOREIGN = ("openai.", "gemini.")
+_FOREIGN = tuple(row.namespace for row in PROVIDERS if row.namespace != NS)
 #: Documents besides ``text/*`` that are text.
 _TEXT_TYPES = ("application/json", "application/xml")
 #: Media types clients write for one the API names otherwise.
@@ -455,7 +456,10 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     their fields (see :mod:`._settings`); one the API has no field for raises ``ValueError``.
     """
     fields = {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
-    return fields if settings is None else with_choice_type(with_settings(fields, fields_of(settings)))
+    if settings is None:
+        return fields
+    written = fields_of(settings)
+    return checked_body(with_choice_type(with_settings(fields, written)), written)
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

@@ -16,6 +16,13 @@ setting                    native field
 ``parallel_tool_calls``    ``tool_choice.disable_parallel_tool_use`` (inverted; the choice is
                            ``auto`` when no other is given; only beside ``tools``)
 =========================  ==================================================================
+
+Refused when the request is built (``ValueError`` naming both fields and who
+set each), as the API would refuse them with thinking on (``thinking`` of type
+``enabled`` or ``adaptive``, which ``reasoning_budget`` writes): ``max_tokens``
+at or below ``budget_tokens`` (the budget is part of ``max_tokens``), a
+``temperature`` other than 1, any ``top_k``, a ``top_p`` below 0.95, and a
+forced tool choice (``any`` or ``tool``).
 """
 
 from __future__ import annotations
@@ -24,9 +31,9 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Row, key_row, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, at, key_row, present, refuse_conflicts, settings_fields, settings_from_body
 
-__all__ = ("ROWS", "fields_of", "settings_from_request")
+__all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
 _NAME = "anthropic"
 
@@ -62,6 +69,41 @@ ROWS: tuple[Row, ...] = (
 def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str, ...], str]]:
     """The body fields of ``settings`` and the setting behind each (``ValueError`` for what the API cannot take)."""
     return settings_fields(settings, _NAME, ROWS)
+
+
+def _count(v: Any) -> bool:
+    return type(v) is int
+
+
+def _number(v: Any) -> bool:
+    return type(v) in (int, float)
+
+
+def conflicts(body: JsonDict) -> list[Conflict]:
+    """The fields of ``body`` that the Messages API refuses together (see the module's docstring)."""
+    kind = at(body, "thinking", "type")
+    if kind not in ("enabled", "adaptive"):
+        return []
+    thinking = ("thinking", "budget_tokens") if kind == "enabled" and present(at(body, "thinking", "budget_tokens")) else ("thinking", "type")
+    found: list[Conflict] = []
+    budget, max_tokens = at(body, "thinking", "budget_tokens"), at(body, "max_tokens")
+    if kind == "enabled" and _count(budget) and _count(max_tokens) and max_tokens <= budget:
+        found.append(Conflict(("max_tokens",), thinking, "max_tokens must be more than the thinking budget, which it includes"))
+    temperature, top_p = at(body, "temperature"), at(body, "top_p")
+    if present(temperature) and not (_number(temperature) and temperature == 1):
+        found.append(Conflict(("temperature",), thinking, "the temperature cannot be changed while thinking is on (only 1 is taken)"))
+    if present(at(body, "top_k")):
+        found.append(Conflict(("top_k",), thinking, "top_k cannot be set while thinking is on"))
+    if present(top_p) and not (_number(top_p) and 0.95 <= top_p <= 1):
+        found.append(Conflict(("top_p",), thinking, "top_p must be from 0.95 to 1 while thinking is on"))
+    if at(body, "tool_choice", "type") in ("any", "tool"):
+        found.append(Conflict(("tool_choice", "type"), thinking, "a forced tool choice (any or tool) cannot be used while thinking is on"))
+    return found
+
+
+def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:
+    """``body``, unless it holds fields the API refuses together (``ValueError`` naming both)."""
+    return refuse_conflicts(body, written[1], _NAME, conflicts)
 
 
 def with_choice_type(body: JsonDict) -> JsonDict:

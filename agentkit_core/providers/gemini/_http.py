@@ -10,11 +10,13 @@ from .._common.sending import checked_model, endpoint, extra_headers, json_reque
 from .._common.tools import Choice, Tools
 from ..._for_providers import provider_info
 from ._request import kept_request
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 
 __all__ = ("http_request", "BASE_URL")
 
 BASE_URL = provider_info("gemini").base_url
+#: How a Vertex AI base URL ends: ``.../projects/{project}/locations/{location}/publishers/google``.
+_VERTEX = "/publishers/google"
 
 
 def http_request(
@@ -40,7 +42,10 @@ def http_request(
     then the settings' ``generationConfig`` and the native fields (``safetySettings``,
     ...).  ``base_url`` replaces ``https://generativelanguage.googleapis.com/v1beta``.
     Send it with :func:`agentkit_core.http.send`, or run the whole turn with
-    :func:`complete`.
+    :func:`complete`.  A ``base_url`` ending in ``/publishers/google`` is Vertex AI's
+    (``https://{location}-aiplatform.googleapis.com/v1/projects/{project}/locations/{location}/publishers/google``):
+    the same path and body below it, ``api_key`` an OAuth access token sent as
+    ``Authorization: Bearer`` (google-genai's ``vertexai=True``).
 
     ``settings`` (a :class:`~agentkit_core.ModelSettings`) are written into the API's own
     fields (see :mod:`._settings`; one it has no field for raises ``ValueError``);
@@ -53,6 +58,8 @@ def http_request(
     name = checked_model(model)
     path = name if "/" in name else "models/" + name
     method = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
-    body = request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), fields_of(settings), native, {})
-    own = key_header("x-goog-api-key", api_key)
+    written = fields_of(settings)
+    body = checked_body(request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), written, native, {}), written)
+    vertex = isinstance(base_url, str) and base_url.rstrip("/").endswith(_VERTEX)
+    own = key_header("authorization", api_key, "Bearer ") if vertex else key_header("x-goog-api-key", api_key)
     return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -42,7 +42,7 @@ from ._keys import respell
 from ._response import Calls, parts_from_content
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 from ._fast import ONE_TURN, fold
 
 # -- part -> native part ----------------------------------------------------------------
@@ -376,7 +376,10 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     """
     body = fresh(Build(), checked_list(items, Item, "items"))
     fields = {**body, **tool_fields(tools, tool_choice)}
-    return fields if settings is None else with_settings(fields, fields_of(settings))
+    if settings is None:
+        return fields
+    written = fields_of(settings)
+    return checked_body(with_settings(fields, written), written)
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

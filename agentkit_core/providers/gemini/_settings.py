@@ -15,6 +15,12 @@ setting                    native field (all under ``generationConfig``)
 ``output_schema``          ``responseMimeType: "application/json"`` and ``responseJsonSchema``
 ``parallel_tool_calls``    none: refused
 =========================  ==================================================================
+
+Refused when the request is built (``ValueError`` naming both fields and who
+set each), as the API refuses them together: ``thinkingConfig.thinkingLevel``
+beside ``thinkingBudget`` (``reasoning_effort`` with ``reasoning_budget``, or
+either with the other as a native field), and ``responseSchema`` beside
+``responseJsonSchema``.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Row, key_row, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, settings_fields, settings_from_body
 
-__all__ = ("ROWS", "fields_of", "settings_from_request")
+__all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
 _NAME = "gemini"
 _CONFIG = ("generationConfig",)
@@ -49,15 +55,24 @@ ROWS: tuple[Row, ...] = (
 
 
 def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str, ...], str]]:
-    """The body fields of ``settings`` and the setting behind each (``ValueError`` for what the API cannot take).
-
-    ``reasoning_effort`` and ``reasoning_budget`` together are refused: the API
-    answers a request with both ``thinkingLevel`` and ``thinkingBudget`` with a 400.
-    """
-    if settings is not None and settings.reasoning_effort is not None and settings.reasoning_budget is not None:
-        raise ValueError("ModelSettings.reasoning_effort and ModelSettings.reasoning_budget: the Gemini API takes one of "
-                         "thinkingLevel and thinkingBudget, not both (gemini refuses them together)")
+    """The body fields of ``settings`` and the setting behind each (``ValueError`` for what the API cannot take)."""
     return settings_fields(settings, _NAME, ROWS)
+
+
+_PAIRS = (
+    Conflict((*_THINKING, "thinkingLevel"), (*_THINKING, "thinkingBudget"), "give one: thinkingLevel (the newer models) or thinkingBudget"),
+    Conflict((*_CONFIG, "responseJsonSchema"), (*_CONFIG, "responseSchema"), "give one schema for the answer"),
+)
+
+
+def conflicts(body: JsonDict) -> list[Conflict]:
+    """The fields of ``body`` that the Gemini API refuses together (see the module's docstring)."""
+    return both_given(body, _PAIRS)
+
+
+def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:
+    """``body``, unless it holds fields the API refuses together (``ValueError`` naming both)."""
+    return refuse_conflicts(body, written[1], _NAME, conflicts)
 
 
 def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:

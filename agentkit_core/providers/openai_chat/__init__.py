@@ -42,14 +42,18 @@ what they mean here:
   :func:`usage_from_native` a ``usage`` object; :class:`ChatStreamDecoder` is
   what :func:`stream_decoder` makes: ``finish_all(parts)`` gives one item per
   choice (``finish`` the first choice's) and ``response()`` the
-  ``chat.completion`` body the chunks so far add up to.
+  ``chat.completion`` body the chunks so far add up to.  :func:`items_from_messages`
+  and :func:`messages_from_items` read and write a ``messages`` list as it is,
+  without the body around it (only this API keeps its transcript as a bare
+  list; ``tests/test_public_surface.py`` lists a provider's own functions).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import Item
+from ... import Item, NormalizeError
+from ..._for_providers import describe
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
 from ._response import finish_reason, items_from_response, usage_from_native
@@ -77,6 +81,8 @@ __all__ = (
     "finish_reason",
     "usage_from_native",
     "ChatStreamDecoder",
+    "items_from_messages",
+    "messages_from_items",
 )
 
 exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request,
@@ -93,6 +99,34 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
     short) is closed as the decoder's ``close`` closes it, with ``ERROR``.
     """
     return fold_stream(ChatStreamDecoder(), events)
+
+
+# -- a messages list as it is (this API's own extra: other APIs hold their transcript beside other fields) ---------------
+
+
+def items_from_messages(messages: Any) -> list[Item]:
+    """A Chat Completions ``messages`` list, as it is (no ``{"messages": ...}`` around it) -> one item per message.
+
+    :func:`items_from_request` of ``{"messages": messages}``; errors name the
+    message from the list (``[3].tool_calls[0].id``).  Raises
+    :class:`NormalizeError` for what is no list of Chat messages, and for
+    another API's messages, naming what they look like.
+    """
+    if not isinstance(messages, (list, tuple)):
+        found = "a request body (items_from_request reads one)" if isinstance(messages, dict) else describe(messages)
+        raise NormalizeError(f"expected a list of Chat Completions messages, found {found}")
+    try:
+        return items_from_request({"messages": list(messages)})
+    except NormalizeError as exc:
+        path = exc.path[8:] if exc.path.startswith("messages") else exc.path
+        message = exc.message.replace("an OpenAI Chat Completions request", "OpenAI Chat Completions messages", 1)
+        raise NormalizeError(message, path) from None
+
+
+def messages_from_items(items: Iterable[Item]) -> list[Any]:
+    """Items -> a Chat Completions ``messages`` list: ``request_from_items(items)["messages"]``, the list alone."""
+    messages: list[Any] = request_from_items(items)["messages"]
+    return messages
 
 
 def __dir__() -> list[str]:

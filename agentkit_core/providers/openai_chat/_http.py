@@ -10,7 +10,7 @@ from .._common.sending import checked_model, endpoint, extra_headers, json_reque
 from .._common.tools import Choice, Tools
 from ..._for_providers import provider_info
 from ._request import kept_request
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 
 __all__ = ("http_request", "BASE_URL")
 
@@ -53,6 +53,7 @@ def http_request(
     if stream:
         native = dict(native)
         last = {"stream": True, "stream_options": native.pop("stream_options", {"include_usage": True})}
-    body = request_body("openai_chat", {"model": checked_model(model)}, fields, fields_of(settings), native, last)
+    written = fields_of(settings)
+    body = checked_body(request_body("openai_chat", {"model": checked_model(model)}, fields, written, native, last), written)
     own = key_header("Authorization", api_key, "Bearer ")
     return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -63,7 +63,7 @@ from ._response import content_part, content_parts, listed, message_parts, reaso
 from ._fast import fold
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 
 
 # -- items -> request ---------------------------------------------------------------------------
@@ -473,7 +473,10 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     fields: JsonDict = {"messages": messages_of(checked_list(items, Item, "items"))}
     if tool_choice is not None or type(tools) is not tuple or tools:  # else neither given: no tool fields, nothing to check
         fields.update(tool_fields(tools, tool_choice))
-    return fields if settings is None else with_settings(fields, fields_of(settings))
+    if settings is None:
+        return fields
+    written = fields_of(settings)
+    return checked_body(with_settings(fields, written), written)
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

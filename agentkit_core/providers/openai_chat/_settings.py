@@ -16,6 +16,12 @@ setting                    native field
                            it is a valid name, else ``"output"``
 ``parallel_tool_calls``    ``parallel_tool_calls`` (only beside ``tools``)
 =========================  ==================================================================
+
+Refused when the request is built (``ValueError`` naming both fields and who
+set each), as the API refuses them together: ``max_tokens`` beside
+``max_completion_tokens`` (``ModelSettings.max_tokens`` writes the latter),
+``top_logprobs`` without ``logprobs: true``, and ``stream_options`` on a
+request that does not stream.
 """
 
 from __future__ import annotations
@@ -24,9 +30,9 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Row, key_row, schema_name, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, at, both_given, key_row, present, refuse_conflicts, unstreamed_options, schema_name, settings_fields, settings_from_body
 
-__all__ = ("ROWS", "fields_of", "settings_from_request")
+__all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
 _NAME = "openai_chat"
 
@@ -60,3 +66,19 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
 def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
     """The portable settings a Chat Completions request's fields hold (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)
+
+
+_PAIRS = (Conflict(("max_completion_tokens",), ("max_tokens",), "give one: max_tokens is the deprecated spelling of max_completion_tokens"),)
+
+
+def conflicts(body: JsonDict) -> list[Conflict]:
+    """The fields of ``body`` that the API refuses together (see the module's docstring)."""
+    found = both_given(body, _PAIRS) + unstreamed_options(body)
+    if present(at(body, "top_logprobs")) and at(body, "logprobs") is not True:
+        found.append(Conflict(("top_logprobs",), ("logprobs",), "top_logprobs needs logprobs: true"))
+    return found
+
+
+def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:
+    """``body``, unless it holds fields the API refuses together (``ValueError`` naming both)."""
+    return refuse_conflicts(body, written[1], _NAME, conflicts)

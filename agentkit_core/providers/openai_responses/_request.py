@@ -42,7 +42,7 @@ from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUE
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
 from ._tools import Choice, Tools, tool_fields
 from .._common.settings import with_settings
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
@@ -267,7 +267,10 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     fields = build.fields(native, len(native))
     if tool_choice is not None or type(tools) is not tuple or tools:  # else neither given: no tool fields, nothing to check
         fields.update(tool_fields(tools, tool_choice))
-    return fields if settings is None else with_settings(fields, fields_of(settings))
+    if settings is None:
+        return fields
+    written = fields_of(settings)
+    return checked_body(with_settings(fields, written), written)
 
 
 class Build(FastFold):

@@ -15,6 +15,10 @@ setting                    native field
                            true}``, the name as Chat's
 ``parallel_tool_calls``    ``parallel_tool_calls`` (only beside ``tools``)
 =========================  ==================================================================
+
+Refused when the request is built (``ValueError`` naming both fields and who
+set each), as the API refuses them together: ``previous_response_id`` beside
+``conversation``, and ``stream_options`` on a request that does not stream.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Row, key_row, schema_name, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, unstreamed_options, schema_name, settings_fields, settings_from_body
 
-__all__ = ("ROWS", "fields_of", "settings_from_request")
+__all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
 _NAME = "openai_responses"
 
@@ -56,3 +60,16 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
 def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
     """The portable settings a Responses request's fields hold (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)
+
+
+_PAIRS = (Conflict(("previous_response_id",), ("conversation",), "a turn continues either a stored response or a conversation, not both"),)
+
+
+def conflicts(body: JsonDict) -> list[Conflict]:
+    """The fields of ``body`` that the API refuses together (see the module's docstring)."""
+    return both_given(body, _PAIRS) + unstreamed_options(body)
+
+
+def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:
+    """``body``, unless it holds fields the API refuses together (``ValueError`` naming both)."""
+    return refuse_conflicts(body, written[1], _NAME, conflicts)
