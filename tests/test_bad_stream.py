@@ -99,6 +99,18 @@ class BadStreamTest(Loop):
                         self.assertIn(said, why)
                         self.assertRegex(why, rf"\b(event|message) {number}\b")  # as the format counts them
 
+    def test_an_error_event_after_content_closes_the_turn_with_what_arrived(self) -> None:
+        """AWS's event stream frames an exception; after text it cuts the turn (before any, it is raised: test_provider_bedrock)."""
+        body = first_text("bedrock", TEXT_STREAMS["bedrock"]) + frames.exception("modelStreamErrorException", "the model failed")
+        for way, run in self.ways().items():
+            with self.subTest(way=way), Loopback([reply("bedrock", body)]) as server:
+                texts: list[str] = []
+                answer = run(MODULES["bedrock"], server.url(), texts)
+                self.assertIs(answer.finish_reason, FinishReason.ERROR)
+                self.assertTrue(texts)
+                self.assertEqual(visible(answer), "".join(texts))
+                self.assertIn("the model failed", answer.metadata[STREAM_CUT_KEY]["error"])  # type: ignore[index]
+
     def test_a_json_answer_to_a_streaming_request_is_the_whole_answer_marked(self) -> None:
         for name, response in RESPONSES.items():
             module = MODULES[name]

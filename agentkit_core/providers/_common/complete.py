@@ -210,6 +210,10 @@ class _Turn:
                 return text[len(seen):]
         return ""
 
+    def arrived(self) -> bool:
+        """Whether any content arrived (a part begun or folded)."""
+        return bool(self.done or self.state.parts or self.state.is_open)
+
     def parts(self) -> list[Part]:
         return [*self.done, *self.state.finalize()]
 
@@ -411,8 +415,8 @@ class TurnStream(_Stream):
                         turn.cut = str(exc)
                         break
                     except ProviderError as exc:  # an error event (AWS's event stream has them)
-                        if not turn.events:
-                            raise  # nothing arrived: the error is the answer
+                        if not turn.arrived():
+                            raise  # no content arrived: the error is the answer
                         turn.cut = str(exc)
                         break
                     deltas = turn.decode(event)
@@ -534,8 +538,8 @@ class AsyncTurnStream(_Stream):
                         turn.cut = str(exc)
                         break
                     except ProviderError as exc:  # an error event (AWS's event stream has them)
-                        if not turn.events:
-                            raise  # nothing arrived: the error is the answer
+                        if not turn.arrived():
+                            raise  # no content arrived: the error is the answer
                         turn.cut = str(exc)
                         break
                     deltas = turn.decode(event)
