@@ -6,7 +6,8 @@ else of the core (``tests/test_providers_cross.py`` checks it).  An adapter
 written outside the package would copy these few helpers:
 
 * the provider registry (:data:`PROVIDERS`, :func:`provider_info`,
-  :func:`capabilities`), public too as :mod:`agentkit_core.providers`' own;
+  :func:`capabilities`; the names users call a model by, :data:`ENDPOINTS`
+  and :func:`endpoint`), public too as :mod:`agentkit_core.providers`' own;
 * the body detector (:func:`sniff`, :data:`NAMES`), which says whose a body
   is, so a projection refuses another provider's;
 * the words of argument errors (:func:`an`, :func:`describe`,
@@ -23,9 +24,12 @@ from ._error_text import an as an, describe as describe, wrong_type as wrong_typ
 from ._registry import PROVIDERS as PROVIDERS, STREAM_FORMATS as STREAM_FORMATS, Capabilities as Capabilities
 from ._registry import ProviderInfo as ProviderInfo
 from ._registry import capabilities as capabilities, provider_info as provider_info
+from ._registry import AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS, ENDPOINTS as ENDPOINTS, PRESETS as PRESETS
+from ._registry import Endpoint as Endpoint, endpoint as endpoint
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
+    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
 )

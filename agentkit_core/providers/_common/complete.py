@@ -37,6 +37,7 @@ read and the ``CancelledError`` propagates, as asyncio requires.
 
 from __future__ import annotations
 
+from os import environ
 from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Mapping, NamedTuple, Sequence
 
 from ... import (
@@ -58,12 +59,14 @@ from ... import (
     fold,
 )
 from ...http import AsyncResponse, ProviderError, Request, Response, TransportError, asend, send
+from .endpoints import resolved
 from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
 
 if TYPE_CHECKING:
     from typing import Protocol
 
     from ... import CancellationController, CancellationHandle, ModelSettings, StreamDecoder, TurnCancellation
+    from ..._for_providers import Endpoint
     from ...http import Transport
     from .tools import Choice, Tools
 
@@ -83,11 +86,14 @@ ENDED_EARLY = "the stream ended before the provider's final event"
 
 
 class Provider(NamedTuple):
-    """What a turn needs of a provider module: its ``http_request``, ``stream_decoder`` and ``items_from_response``."""
+    """What a turn needs of a provider module: its ``http_request``, ``stream_decoder`` and ``items_from_response``,
+    and the registry row of the name it is called by (the wire's own, or a preset's), whose key and base-URL
+    variables the turn reads when the call gives none (:func:`.endpoints.resolved`)."""
 
     http_request: Callable[..., Request]
     stream_decoder: Callable[[], TurnDecoder]
     items_from_response: Callable[[Any], list[Item]]
+    endpoint: Endpoint
 
 
 class TurnCall(NamedTuple):
@@ -244,9 +250,12 @@ def _start(provider: Provider, items: Sequence[Item], call: TurnCall) -> tuple[R
     """The request, the turn and ``send``'s options (``timeout`` and ``retries`` only when given: ``send``'s defaults else)."""
     _callback(call.on_text, "on_text")
     _callback(call.on_delta, "on_delta")
+    native = dict(call.native)
+    api_key, base_url, headers, settings = resolved(provider.endpoint, call.model, call.api_key, call.base_url,
+                                                    call.headers, call.settings, native, environ)
     request = provider.http_request(
-        items, model=call.model, api_key=call.api_key, base_url=call.base_url, stream=call.stream, tools=call.tools,
-        tool_choice=call.tool_choice, settings=call.settings, headers=call.headers, **call.native,
+        items, model=call.model, api_key=api_key, base_url=base_url, stream=call.stream, tools=call.tools,
+        tool_choice=call.tool_choice, settings=settings, headers=headers, **native,
     )
     options: dict[str, Any] = {"cancel": call.cancel, "transport": call.transport}
     if call.timeout is not None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ... import Delta, Item
 from .._common.complete import AsyncTurnStream, Provider, TurnCall, TurnStream, acomplete_turn, complete_turn
+from ..._for_providers import endpoint
 from ._http import http_request
 from ._response import items_from_response
 from ._stream import stream_decoder
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ("complete", "acomplete", "stream", "astream")
 
-_PROVIDER = Provider(http_request, stream_decoder, items_from_response)
+_PROVIDER = Provider(http_request, stream_decoder, items_from_response, endpoint("bedrock"))
 
 
 def complete(

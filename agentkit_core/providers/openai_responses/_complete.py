@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ... import Delta, Item
 from .._common.complete import AsyncTurnStream, Provider, TurnCall, TurnStream, acomplete_turn, complete_turn
+from ..._for_providers import endpoint
 from ._http import http_request
 from ._response import items_from_response
 from ._stream import stream_decoder
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ("complete", "acomplete", "stream", "astream")
 
-#: What the turn driver runs: this package's functions.
-_PROVIDER = Provider(http_request, stream_decoder, items_from_response)
+#: What the turn driver runs: this package's functions, and its own name's registry row (its key and base-URL variables).
+_PROVIDER = Provider(http_request, stream_decoder, items_from_response, endpoint("openai-responses"))
 
 
 def complete(
