@@ -172,7 +172,7 @@ class BrowserTransportTest(unittest.TestCase):
     async def aturn(self, answer: Any) -> Item:
         js = FakeJs(answer)
         with mock.patch("agentkit_core.http._fetch._browser", return_value=(js, FakeFfi())):
-            return await MODULES["anthropic"].acomplete(ASK, model="m", settings=LIMIT, transport=FetchTransport())  # type: ignore[no-any-return]
+            return await MODULES["anthropic"].acomplete(ASK, model="m", api_key="sk-test", settings=LIMIT, transport=FetchTransport())  # type: ignore[no-any-return]
 
     @event_loop_test
     async def test_a_bad_event_a_json_answer_and_a_page(self) -> None:
