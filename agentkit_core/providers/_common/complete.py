@@ -23,6 +23,7 @@ read and the ``CancelledError`` propagates, as asyncio requires.
 
 from __future__ import annotations
 
+import dataclasses
 from os import environ
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
@@ -44,6 +45,7 @@ from ... import (
 )
 from ...http import Request, TransportError, asend, send
 from .endpoints import resolved
+from .vertex import vertex_signer
 from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
 
 if TYPE_CHECKING:
@@ -185,7 +187,7 @@ def _callback(fn: object, name: str) -> None:
         raise TypeError(f"{name}: expected a callable or None, found {type(fn).__name__}")
 
 
-def _start(provider: Provider, items: Sequence[Item], call: TurnCall) -> tuple[Request, _Turn, dict[str, Any]]:
+def _start(provider: Provider, items: Sequence[Item], call: TurnCall, asynchronous: bool = False) -> tuple[Request, _Turn, dict[str, Any]]:
     """The request, the turn and ``send``'s options (``timeout`` and ``retries`` only when given: ``send``'s defaults else)."""
     _callback(call.on_text, "on_text")
     _callback(call.on_delta, "on_delta")
@@ -196,6 +198,10 @@ def _start(provider: Provider, items: Sequence[Item], call: TurnCall) -> tuple[R
         items, model=call.model, api_key=api_key, base_url=base_url, stream=call.stream, tools=call.tools,
         tool_choice=call.tool_choice, settings=settings, headers=headers, **native,
     )
+    row = provider.endpoint
+    signer = vertex_signer(row.name, row.auth, api_key, environ, call.transport, call.cancel, asynchronous)
+    if signer is not None:  # a credential found as Application Default Credentials do: a fresh token each attempt
+        request = dataclasses.replace(request, auth=signer)
     options: dict[str, Any] = {"cancel": call.cancel, "transport": call.transport}
     if call.timeout is not None:
         options["timeout"] = call.timeout
@@ -227,7 +233,7 @@ def complete_turn(provider: Provider, items: Sequence[Item], call: TurnCall) -> 
 
 async def acomplete_turn(provider: Provider, items: Sequence[Item], call: TurnCall) -> Item:
     """:func:`complete_turn` for asyncio: sent with :func:`agentkit_core.http.asend`; the task's cancellation propagates."""
-    request, turn, options = _start(provider, items, call)
+    request, turn, options = _start(provider, items, call, asynchronous=True)
     stream = call.stream
     try:
         response = await asend(request, **options)
