@@ -10,6 +10,7 @@ module is imported on the first call that needs it.
 from __future__ import annotations
 
 from importlib import import_module
+from os import environ
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..http import Request, Transport
     from ._common.tools import Choice, Tools
 
-__all__ = ("http_request", "complete", "acomplete")
+__all__ = ("http_request", "complete", "acomplete", "turn_request")
 
 _WIRES: dict[str, ModuleType] = {}
 
@@ -76,6 +77,17 @@ def http_request(
 
 #: Each name's turn: its wire's functions and its row, made on first use.
 _TURNS: dict[str, Any] = {}
+
+
+def turn_request(items: Sequence[Item], *, model: str, api_key: str | None = None, base_url: str | None = None,
+                 stream: bool = False, tools: Tools = (), tool_choice: Choice = None, settings: ModelSettings | None = None,
+                 headers: Mapping[str, str] | None = None, **native: Any) -> Request:
+    """The request :func:`complete` would send for these arguments, the key and base URL read from the environment as
+    it reads them (the command line checks a turn with it before sending); ``ValueError`` where ``complete`` refuses."""
+    module, request_args = _request_args(model, api_key, base_url, stream, tools, tool_choice, settings, headers,
+                                         native, environ)
+    request: Request = module.http_request(items, **request_args)
+    return request
 
 
 def _provider(model: str) -> tuple[Any, str]:
