@@ -118,9 +118,10 @@ from .._for_providers import (
 
 if TYPE_CHECKING:
     from ._by_name import acomplete, complete, http_request
+    from ._common.complete import AsyncTurnStream, TurnStream
 
 __all__ = ("complete", "acomplete", "http_request", "detect", "capabilities", "provider_info", "endpoint", "Capabilities",
-           "ProviderInfo", "Endpoint", "PROVIDERS", "STREAM_FORMATS", "PRESETS", "ENDPOINTS")
+           "ProviderInfo", "Endpoint", "PROVIDERS", "STREAM_FORMATS", "PRESETS", "ENDPOINTS", "TurnStream", "AsyncTurnStream")
 
 #: The functions by name, loaded from ``_by_name`` on first use (importing this package loads no provider).
 _BY_NAME = ("complete", "acomplete", "http_request")
@@ -134,6 +135,10 @@ def __getattr__(name: str) -> object:
         functions = {"complete": complete, "acomplete": acomplete, "http_request": http_request}
         globals().update(functions)
         return functions[name]
+    if name in ("TurnStream", "AsyncTurnStream"):  # what every provider's stream() and astream() return
+        from ._common import complete as driver
+
+        return getattr(driver, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
