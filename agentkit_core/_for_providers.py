@@ -11,21 +11,32 @@ written outside the package would copy these few helpers:
   is, so a projection refuses another provider's;
 * the words of argument errors (:func:`an`, :func:`describe`,
   :func:`wrong_type`), so a projection's errors read like the rest of the
-  package's.
+  package's;
+* :data:`FAST_PATHS`, the one switch of every fast path
+  (``AGENTKIT_CORE_FAST_PATHS=0``, :mod:`agentkit_core._fast_paths`).
 
 It sits in the bottom layer, with what it re-exports, and loads no projection.
 """
 
 from __future__ import annotations
 
-from ._detect import NAMES as NAMES, Provider as Provider, sniff as sniff
-from ._error_text import an as an, describe as describe, wrong_type as wrong_type
-from ._registry import PROVIDERS as PROVIDERS, STREAM_FORMATS as STREAM_FORMATS, Capabilities as Capabilities
+from ._detect import NAMES as NAMES
+from ._detect import Provider as Provider
+from ._detect import sniff as sniff
+from ._error_text import an as an
+from ._error_text import describe as describe
+from ._error_text import wrong_type as wrong_type
+from ._fast_paths import FAST_PATHS as FAST_PATHS
+from ._registry import PROVIDERS as PROVIDERS
+from ._registry import STREAM_FORMATS as STREAM_FORMATS
+from ._registry import Capabilities as Capabilities
 from ._registry import ProviderInfo as ProviderInfo
-from ._registry import capabilities as capabilities, provider_info as provider_info
+from ._registry import capabilities as capabilities
+from ._registry import provider_info as provider_info
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
+    "FAST_PATHS",
 )

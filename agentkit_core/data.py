@@ -7,7 +7,6 @@ their data through one.
 
 from __future__ import annotations
 
-
 from . import _check as check
 from . import _codec as wire
 from ._make import filler, unchecked_maker

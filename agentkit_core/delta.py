@@ -19,7 +19,7 @@ from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, not_constructible
 from .content import Part, PartKind, decode_part
 from .ids import PartId
-from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
+from .metadata import JsonValue, MetadataLike, MetadataMap, as_metadata, decode_metadata
 from .tool import PART_VARIANTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")

@@ -13,7 +13,6 @@ the raw value in namespaced metadata.  Equal reasons compare equal, so
 
 from __future__ import annotations
 
-
 from . import _check as check
 from . import _codec as wire
 from ._make import filler, unchecked_maker

@@ -35,7 +35,7 @@ __all__ = (
 )
 
 if TYPE_CHECKING:
-    I = TypeVar("I", bound="_Id")
+    IdT = TypeVar("IdT", bound="_Id")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -92,7 +92,7 @@ class _Id(Value):
         return self.value
 
     @classmethod
-    def from_dict(cls: type[I], v: object, /) -> I:
+    def from_dict(cls: type[IdT], v: object, /) -> IdT:
         """Read an id from its wire form, a string; raises :class:`NormalizeError`."""
         return cls(wire.string(v, ""))
 

@@ -18,9 +18,10 @@ from ._make import filler, mutable, unchecked_maker
 from ._value import Value, dataclass, factory
 from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
-from .finish import _BY_NAME as _FINISHES, FinishReason, decode_finish_reason
+from .finish import _BY_NAME as _FINISHES
+from .finish import FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 from .tool import PART_TYPES, ToolCallPart, ToolResultPart
 from .usage import Usage
 

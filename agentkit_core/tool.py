@@ -39,7 +39,7 @@ from .content import (
 from .error import NormalizeError
 from .ids import ToolCallId
 from .keys import INVENTED_ID_KEY, TOOL_NAME_KEY
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from ._codec import MAX_DEPTH, MISSING, U64_END
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass
 from .error import NormalizeError
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

@@ -8,8 +8,6 @@ import unittest
 from typing import Any
 
 import agentkit_core as ak
-from agentkit_core import _codec as C
-from agentkit_core._make import unchecked_maker
 from agentkit_core import (
     CommitPart,
     CostUsage,
@@ -26,6 +24,8 @@ from agentkit_core import (
     TextPart,
     Usage,
 )
+from agentkit_core import _codec as C
+from agentkit_core._make import unchecked_maker
 from tests.forge import forged
 
 

@@ -142,7 +142,7 @@ def model_apply(model: Model, delta: object) -> Model:
             if model[i][1].kind is not part.part_kind:
                 raise Refused("kind mismatch")
         else:
-            for i, (tag, slot) in enumerate(model):
+            for _i, (tag, slot) in enumerate(model):
                 if tag == "open" and slot.kind is part.part_kind:
                     break
             else:

@@ -13,7 +13,7 @@ import unittest
 import warnings
 from typing import Any
 
-from agentkit_core import Item, ItemKind, TextPart, ToolCallId, ToolCallPart, ToolResultPart, TextOutput
+from agentkit_core import Item, ItemKind, TextOutput, TextPart, ToolCallId, ToolCallPart, ToolResultPart
 from agentkit_core.interop import pydantic_ai as pa
 from tests.capability import needs_library
 

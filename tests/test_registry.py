@@ -40,8 +40,8 @@ from agentkit_core import (
     ToolCallPart,
     ToolResultPart,
 )
-from agentkit_core.providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
 from agentkit_core._for_providers import NAMES, sniff
+from agentkit_core.providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
 from tests import recorded
 
 #: The portable settings of ``ModelSettings`` (issue 25's table), which a row's ``settings`` names.

@@ -25,7 +25,6 @@ from unittest import mock
 
 import agentkit_core as ak
 from agentkit_core import _durable
-
 from tests.capability import can_spawn_process, needs, needs_module, needs_signals, needs_threads
 from tests.test_packaging import ROOT
 from tests.test_transcript import Files, transcript
@@ -578,7 +577,7 @@ class TestKilled(Files):
             if child.stdin is not None:
                 child.stdin.write("go\n")
                 child.stdin.flush()
-        for who, child in children.items():
+        for _who, child in children.items():
             out, err = child.communicate(timeout=120)
             self.assertEqual(child.returncode, 0, err)
             self.assertEqual([line.split()[1] for line in out.splitlines()], [str(n) for n in range(count)])

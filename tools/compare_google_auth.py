@@ -30,8 +30,8 @@ from urllib.parse import parse_qs
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from agentkit_core.auth.google import AuthorizedUserCredentials, ServiceAccountCredentials  # noqa: E402
 from agentkit_core.auth._rsa import RsaKey  # noqa: E402
+from agentkit_core.auth.google import AuthorizedUserCredentials, ServiceAccountCredentials  # noqa: E402
 
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 

@@ -38,9 +38,9 @@ import os
 import sys
 from typing import Any
 
+from .._registry import PROVIDERS, provider_info
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import PROVIDERS, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
@@ -144,7 +144,8 @@ def _key(provider: str, base_url: str | None) -> str | None:
         if credentials_from_environment() is not None:
             return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key{_OR_SIGNED.get(provider_info(provider).signed_by, '')} (or give --base-url for a server that needs none)")
+        signed = _OR_SIGNED.get(provider_info(provider).signed_by, "")
+        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key{signed} (or give --base-url for a server that needs none)")
     return None
 
 

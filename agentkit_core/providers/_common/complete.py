@@ -47,9 +47,8 @@ from .streams import _SEGMENT  # deltas folded before the fold may start afresh,
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from ... import CancellationController, CancellationHandle, ModelSettings, TurnCancellation
+    from ... import CancellationController, CancellationHandle, ModelSettings, StreamDecoder, TurnCancellation
     from ...http import Transport
-    from ... import StreamDecoder
     from .tools import Choice, Tools
 
     class TurnDecoder(StreamDecoder[Any], Protocol):

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..._for_providers import describe
 from ... import NormalizeError
-from .native import JsonDict, json_object as json_object, wrong
+from ..._for_providers import describe
+from .native import JsonDict, wrong
+from .native import json_object as json_object
 
 __all__ = (
     "optional_str",

@@ -41,8 +41,8 @@ from ... import (
 from .._common import (
     JsonDict,
     b64decode,
-    fields_to_metadata,
     count,
+    fields_to_metadata,
     invent_id,
     json_object,
     make_item,
@@ -67,7 +67,6 @@ from ._keys import (
     to_camel,
     to_snake,
 )
-
 
 # -- finish reasons, usage, time --------------------------------------------------------
 
