@@ -11,7 +11,20 @@ import tempfile
 import time
 import unittest
 
-from agentkit_core import FinishReason, Item, ItemKind, TextPart, ToolCallPart, ToolSpec, dump_items, load_items, unanswered_calls
+from agentkit_core import (
+    FinishReason,
+    Item,
+    ItemKind,
+    TextOutput,
+    TextPart,
+    ToolAnnotations,
+    ToolCallPart,
+    ToolResultPart,
+    ToolSpec,
+    dump_items,
+    load_items,
+    unanswered_calls,
+)
 from agentkit_core.providers import anthropic
 from tests import recorded
 from tests.capability import can_serve_loopback, can_spawn_process
@@ -198,6 +211,120 @@ class TurnCommandTest(unittest.TestCase):
                 self.assertEqual(done.returncode, 2, done.stderr)
                 self.assertIn(said, done.stderr)
         self.assertEqual(load_items(self.path), self.start)
+
+
+
+class CarryingOnTest(unittest.TestCase):
+    """``turn --say`` / ``--result`` carry a conversation on from the shell; ``--tools`` takes specs with fields left out.
+
+    In this interpreter (``tests/cli_in_process.py``): no process is needed for what these check.
+    """
+
+    def setUp(self) -> None:
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.folder = folder.name
+        self.path = os.path.join(folder.name, "transcript.jsonl")
+        self.start = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
+        dump_items(self.start, self.path)
+
+    def turn(self, server: Loopback, *extra: str, stdin: bytes = b"") -> tuple[int, str, str]:
+        from tests.cli_in_process import run_cli
+
+        return run_cli("turn", "--provider", "anthropic", "--model", "m-1", "--base-url", server.url(), "--max-tokens", "256",
+                       *extra, self.path, stdin=stdin)
+
+    def test_a_conversation_carried_on(self) -> None:
+        text = recorded.raw("anthropic", "messages.thinking_text.sse.txt")
+        with Loopback([sse_reply(STREAM), sse_reply(text), sse_reply(text)]) as server:
+            status, _, err = self.turn(server)
+            self.assertEqual(status, 0, err)
+            first = load_items(self.path)
+            call = first[-1].tool_calls()[0]
+            status, out, err = self.turn(server, "--result", f"{call.id.value}=Sunny, 18 C", "--say", "And tomorrow?")
+            self.assertEqual(status, 0, err)
+            self.assertTrue(out)
+            sent = json.loads(server.requests[1].body)["messages"]
+            self.assertEqual([m["role"] for m in sent[-2:]], ["user", "user"])  # the results, then the message
+            self.assertEqual(sent[-2]["content"][0]["type"], "tool_result")
+            self.assertEqual(sent[-1]["content"], [{"type": "text", "text": "And tomorrow?"}])
+            items = load_items(self.path)
+            self.assertEqual(items[: len(first)], first)
+            result, said, answer = items[len(first):]
+            self.assertEqual(result.kind, ItemKind.TOOL)
+            part = result.parts[0]
+            self.assertIsInstance(part, ToolResultPart)
+            self.assertEqual((part.call_id, part.output, part.is_error), (call.id, TextOutput("Sunny, 18 C"), False))
+            self.assertEqual((said.kind, said.text_content()), (ItemKind.USER, "And tomorrow?"))
+            self.assertIs(answer.kind, ItemKind.ASSISTANT)
+            # The message from standard input, with --say -.
+            status, _, err = self.turn(server, "--say", "-", stdin="Merci \u00e0 vous\n".encode())
+            self.assertEqual(status, 0, err)
+            self.assertEqual(load_items(self.path)[-2].text_content(), "Merci \u00e0 vous\n")
+
+    def test_an_error_result_and_the_refusals(self) -> None:
+        with Loopback([sse_reply(STREAM), json_reply(401, b'{"type":"error","error":{"type":"authentication_error","message":"no"}}')]) as server:
+            self.assertEqual(self.turn(server)[0], 0)
+            before = load_items(self.path)
+            call_id = before[-1].tool_calls()[0].id.value
+            for extra, words in (
+                (["--result", "toolu_nope=x"], "toolu_nope: no unanswered call has this id (unanswered: get_weather"),
+                (["--result", "no-equals-sign"], "expected CALL_ID=TEXT"),
+                (["--result", f"{call_id}=a", "--error-result", f"{call_id}=b"], "answered twice"),
+                (["--say", "hi"], "unanswered tool call"),
+                (["--result", f"{call_id}=a", "--say", "-"], "standard input held no message"),
+            ):
+                with self.subTest(extra=extra):
+                    status, _, err = self.turn(server, *extra)
+                    self.assertEqual(status, 2, err)
+                    self.assertIn(words, err)
+            self.assertEqual(len(server.requests), 1)  # none of those was sent
+            status, _, err = self.turn(server, "--error-result", f"{call_id}=the service is down", "--say", "hi")
+            self.assertEqual(status, 1, err)  # the call failed before an answer streamed: nothing appended
+            self.assertEqual(load_items(self.path), before)
+            sent = json.loads(server.requests[1].body)["messages"][-2]["content"]
+            self.assertEqual((sent[0]["type"], sent[0].get("is_error")), ("tool_result", True))
+
+    def test_tools_with_optional_fields_left_out(self) -> None:
+        tools = os.path.join(self.folder, "tools.json")
+        schema = {"type": "object", "properties": {"location": {"type": "string"}}}
+        native = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
+        with open(tools, "w", encoding="utf-8") as f:
+            json.dump([{"name": "get_weather", "input_schema": schema}, {"name": "read", "input_schema": {}, "annotations": {"read_only_hint": True}},
+                       native], f)
+        with Loopback([sse_reply(STREAM)]) as server:
+            status, _, err = self.turn(server, "--tools", tools)
+            self.assertEqual(status, 0, err)
+            body = json.loads(server.requests[0].body)
+        specs = [ToolSpec("get_weather", "", schema), ToolSpec("read", "", {}, annotations=ToolAnnotations(read_only_hint=True))]
+        self.assertEqual(body["tools"], anthropic.request_from_items([], tools=[*specs, native])["tools"])
+        dump_items(self.start, self.path)
+        with open(tools, "w", encoding="utf-8") as f:
+            json.dump([{"name": "bad", "input_schema": {}, "annotations": {"read_only_hint": "yes"}}], f)
+        with Loopback([]) as server:
+            status, _, err = self.turn(server, "--tools", tools)
+        self.assertEqual(status, 2)
+        self.assertIn("[0]", err)
+        self.assertIn("read_only_hint", err)
+
+
+class ConsoleScriptTest(unittest.TestCase):
+    def test_the_entry_point_resolves(self) -> None:
+        """``[project.scripts]`` names ``agentkit-core``, and what it names is the command line's ``main``."""
+        import importlib
+
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("[project.scripts]", 1)[1].split("\n[", 1)[0]
+        scripts = dict(line.replace(" ", "").replace('"', "").split("=", 1) for line in section.strip().splitlines() if "=" in line)
+        self.assertEqual(list(scripts), ["agentkit-core"])
+        module, _, name = scripts["agentkit-core"].partition(":")
+        main = getattr(importlib.import_module(module), name)
+        from agentkit_core._cli import main as cli_main
+
+        self.assertIs(main, cli_main)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import glob
 import io
 import os
 import re
+import sys
 import unittest
 from typing import Callable, ContextManager, Iterator, NamedTuple
 
@@ -40,6 +41,7 @@ _TITLE = re.compile(r"^# (.+)$", re.M)
 THREADS = (can_start_thread, "needs threads: this interpreter cannot start one")
 ASYNCIO_RUN = (can_run_asyncio, "needs asyncio.run(): this interpreter cannot run a loop to completion")
 LOOPBACK = (can_serve_loopback, "needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+DOCSTRINGS = (lambda: sys.flags.optimize < 2, "needs docstrings: -OO drops them, and the example reads one")
 
 #: The sections whose examples need a capability, by (page, section title).
 NEEDS: dict[tuple[str, str], tuple[tuple[Callable[[], bool], str], ...]] = {
@@ -47,6 +49,7 @@ NEEDS: dict[tuple[str, str], tuple[tuple[Callable[[], bool], str], ...]] = {
     ("docs/cancellation.md", "Waiting without polling"): (THREADS,),
     ("docs/cancellation.md", "In asyncio code"): (ASYNCIO_RUN,),
     ("docs/turns.md", "A whole turn"): (LOOPBACK,),
+    ("docs/tools-and-output.md", "Tools from functions"): (DOCSTRINGS,),
     ("docs/http.md", "HTTP: sending a request yourself"): (THREADS, ASYNCIO_RUN, LOOPBACK),
 }
 #: What in an example's source shows that it needs a capability.

@@ -1,8 +1,9 @@
 """``turn``: send a transcript to a provider, stream the answer, append it to the transcript.
 
 ``python -m agentkit_core turn --provider anthropic --model M transcript.jsonl``
-does one turn with the provider's ``complete`` (``--base-url``, ``--tools
-FILE``, ToolSpec objects, MCP tools or native ones; the portable settings as ``--max-tokens``, ``--temperature``,
+(or ``agentkit-core turn ...``, the console script) does one turn with the
+provider's ``complete`` (``--base-url``, ``--tools FILE``, ToolSpec objects, MCP tools or native ones; the portable
+settings as ``--max-tokens``, ``--temperature``,
 ``--top-p``, ``--stop``, ``--seed``, ``--reasoning-effort``,
 ``--reasoning-budget``, ``--output-schema FILE``, ``--[no-]parallel-tool-calls``;
 native fields as ``--set name=value``, the value read as JSON when it is
@@ -15,6 +16,21 @@ calls is refused (exit status 2, naming them), since the API would refuse it:
 answer them (a TOOL item of results) or close them with ``close_unanswered``.
 A request the provider module refuses to build (a setting its API has no
 field for, Anthropic without ``--max-tokens``) is a usage error too.
+
+Carrying a conversation on from the shell: ``--result CALL_ID=TEXT``
+(repeatable; ``--error-result`` for a failed call) answers the transcript's
+unanswered calls with one TOOL item, and ``--say TEXT`` adds a USER message
+(``--say -`` reads it from standard input, to its end); they are added before
+the request is built and appended to the file with the answer, so a call
+that fails before the answer streams leaves the file as it was and the same
+command can be run again.
+
+``--tools FILE`` is a JSON list (or an MCP ``tools/list`` result); each entry
+is recognised by its shape (see :func:`_tool`): an MCP tool (``inputSchema``),
+a :class:`~agentkit_core.ToolSpec` in its wire form (``name`` and
+``input_schema``, no ``type``; ``description``, ``annotations`` or any of the
+five hints, and ``metadata`` may be left out), else a native tool of the
+provider, sent as it is.
 
 * Ctrl-C interrupts the read at once: the turn is closed as ``CANCELLED``
   (the text that arrived is kept, a call whose arguments were cut off is
@@ -62,8 +78,13 @@ def add_parser(commands: Any) -> None:
                       help=f"the API: {', '.join(KEYS)}")
     turn.add_argument("--model", required=True, help="the model name")
     turn.add_argument("--base-url", help="another endpoint than the provider's (a gateway, a local server)")
-    turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects, MCP tools (or a tools/list "
-                      "result) or the provider's native tools")
+    turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects (optional fields may be left out), "
+                      "MCP tools (or a tools/list result) or the provider's native tools")
+    turn.add_argument("--say", metavar="TEXT", help="add a user message before sending ('-': read it from standard input)")
+    turn.add_argument("--result", action="append", default=[], metavar="CALL_ID=TEXT",
+                      help="answer the unanswered tool call CALL_ID with TEXT before sending; repeatable")
+    turn.add_argument("--error-result", action="append", default=[], metavar="CALL_ID=TEXT",
+                      help="answer the call CALL_ID as failed, TEXT saying why; repeatable")
     turn.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
                       help="a native body field, VALUE read as JSON if it is (max_tokens=1024); repeatable")
     turn.add_argument("--max-tokens", type=int, help="the longest answer, in tokens (the Anthropic API requires it)")
@@ -110,9 +131,22 @@ def _tools(path: str | None) -> list[Any]:
     return [_tool(entry, path, n) for n, entry in enumerate(declared)]
 
 
+#: The optional fields of a ToolSpec's wire form, and what a missing one is.
+_SPEC_DEFAULTS: dict[str, Any] = {"description": "", "metadata": {}}
+_HINTS = ("read_only_hint", "destructive_hint", "idempotent_hint", "needs_approval_hint", "supports_streaming_hint")
+
+
 def _tool(entry: Any, path: str, n: int) -> Any:
-    """A ToolSpec for an entry in its wire form (``name`` and ``input_schema``, no ``type``) or an MCP tool's (``name`` and
-    ``inputSchema``); a native tool as it is."""
+    """One ``--tools`` entry, recognised by its shape.
+
+    * an MCP tool: ``name`` and ``inputSchema``, no ``type`` (read by
+      :mod:`agentkit_core.interop.mcp`);
+    * a ToolSpec's wire form: ``name`` and ``input_schema``, no ``type`` (a
+      native tool's tag); the optional fields (``description``, ``annotations``
+      or any of its hints, ``metadata``, ``output_schema``) may be left out;
+    * anything else is a native tool of the provider, sent as it is (the
+      provider module refuses what its API cannot take).
+    """
     if isinstance(entry, dict) and "inputSchema" in entry and "type" not in entry:  # MCP's: never a native tool
         from ..interop.mcp import specs_from_tools
 
@@ -123,11 +157,53 @@ def _tool(entry: Any, path: str, n: int) -> Any:
     if isinstance(entry, dict) and "input_schema" in entry and "type" not in entry:
         from ..toolspec import ToolSpec
 
+        given = {**_SPEC_DEFAULTS, **entry}
+        hints = given.get("annotations", {})
+        if isinstance(hints, dict):
+            given["annotations"] = {**{h: False for h in _HINTS}, **hints}
         try:
-            return ToolSpec.from_dict(entry)
+            return ToolSpec.from_dict(given)
         except ValueError as exc:
             raise CliError(f"--tools {path}: [{n}]: {exc}") from None
     return entry
+
+
+def _said(text: str | None) -> list[Item]:
+    """The USER item of ``--say`` (``-``: standard input, read to its end), or none."""
+    if text is None:
+        return []
+    if text == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise CliError("--say -: standard input held no message")
+    from ..item import ItemKind
+
+    return [Item.text(ItemKind.USER, text)]
+
+
+def _results(items: list[Item], answers: list[str], failures: list[str]) -> list[Item]:
+    """The TOOL item of ``--result`` and ``--error-result`` answers, each naming a call the transcript left unanswered."""
+    if not answers and not failures:
+        return []
+    from ..item import ItemKind, unanswered_calls
+    from ..tool import TextOutput, ToolResultPart
+
+    open_calls = {call.id.value: call for call in unanswered_calls(items)}
+    parts: list[Any] = []
+    seen: set[str] = set()
+    for flag, given, failed in (("--result", answers, False), ("--error-result", failures, True)):
+        for pair in given:
+            call_id, eq, text = pair.partition("=")
+            if not eq or not call_id:
+                raise CliError(f"{flag} {escape(pair[:60])}: expected CALL_ID=TEXT")
+            if call_id not in open_calls:
+                waiting = ", ".join(f"{c.name} ({i})" for i, c in open_calls.items()) or "none"
+                raise CliError(f"{flag} {escape(call_id[:60])}: no unanswered call has this id (unanswered: {escape(waiting)})")
+            if call_id in seen:
+                raise CliError(f"{flag} {escape(call_id[:60])}: this call is answered twice")
+            seen.add(call_id)
+            parts.append(ToolResultPart(open_calls[call_id].id, TextOutput(text), is_error=failed))
+    return [Item(ItemKind.TOOL, parts)]
 
 
 #: What else stands in for a key, by a row's ``signed_by``, as the error says it.
@@ -208,7 +284,7 @@ def _refuse_unanswered(items: list[Item], path: str) -> None:
         named = ", ".join(f"{call.name} ({call.id.value})" for call in calls[:5]) + (", ..." if len(calls) > 5 else "")
         raise CliError(
             f"{path}: the transcript ends with {len(calls)} unanswered tool call{'s' if len(calls) != 1 else ''}: {named}; "
-            "append a TOOL item with a ToolResultPart answering each, or close them with "
+            "answer each with --result CALL_ID=TEXT (or append a TOOL item with a ToolResultPart answering each), or close them with "
             "agentkit_core.close_unanswered(items) (an error result each), then run turn again"
         )
 
@@ -244,6 +320,8 @@ def run(args: argparse.Namespace) -> int:
 
     module: Any = importlib.import_module(f"..providers.{args.provider}", __package__)
     items = _transcript(args.file)
+    added = _results(items, args.result, args.error_result) + _said(args.say)
+    items = [*items, *added]
     _refuse_unanswered(items, args.file)
     turn = dict(model=args.model, api_key=_key(args.provider, args.base_url), base_url=args.base_url, stream=True,
                 tools=_tools(args.tools), settings=_model_settings(args), **_settings(args.settings))
@@ -272,7 +350,7 @@ def run(args: argparse.Namespace) -> int:
         status = 130 if closed.finish_reason is FinishReason.CANCELLED else 1
     _show_calls(closed)
     with open(args.file, "ab") as f:
-        dump_items(answer, f)
+        dump_items([*added, *answer], f)
     cut = closed.metadata.get(STREAM_CUT_KEY)
     if status == 130:
         err(f"{PROG}: interrupted: the turn was closed as cancelled and appended")
