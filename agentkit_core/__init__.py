@@ -50,6 +50,7 @@ from .keys import (
     INVENTED_ID_KEY,
     MIME_TYPE_KEY,
     MODALITY_KEY,
+    NOT_STREAMED_KEY,
     PROVIDER_KEY,
     STREAM_CUT_KEY,
     TOOL_CALL_ID_KEY,
@@ -144,6 +145,7 @@ __all__ = (
     "FINISH_REASON_KEY",
     "INVENTED_ID_KEY",
     "STREAM_CUT_KEY",
+    "NOT_STREAMED_KEY",
     # JSON text and parsed JSON data
     "parse_json",
     "checked_json",

@@ -35,19 +35,27 @@ _SUFFIX = ".tmp"
 _TOKEN = 12  # hex digits of a temporary's random part
 _STALE = 60.0  # seconds after which a temporary is taken for dead where no lock can tell
 _UNSUPPORTED = frozenset(getattr(errno, n) for n in ("EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EBADF") if hasattr(errno, n))
+_HAS_PREAD = hasattr(os, "pread")  # not on Windows
 _FAR = 1 << 62  # where msvcrt.locking takes its one-byte lock: beyond any data, so readers are not blocked
 
 
 # -- locks ------------------------------------------------------------------------------
 
 
+_fcntl: Any = False  # not looked for yet
+
+
 def _flock() -> Any:
     """``fcntl`` where it has ``flock``, else ``None``; imported on first use, never with the package."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
-    return fcntl if hasattr(fcntl, "flock") else None
+    global _fcntl
+    if _fcntl is False:
+        try:
+            import fcntl
+        except ImportError:
+            _fcntl = None
+        else:
+            _fcntl = fcntl if hasattr(fcntl, "flock") else None
+    return _fcntl
 
 
 def _msvcrt() -> Any:
@@ -83,11 +91,7 @@ def _lock(fd: int) -> bool:
 
 
 def _unlock(fd: int) -> None:
-    """Release :func:`_lock`'s lock (closing the file releases a ``flock`` too)."""
-    fcntl = _flock()
-    if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return
+    """Release :func:`_lock`'s ``msvcrt`` lock (a ``flock`` is released by closing the file)."""
     msvcrt = _msvcrt()
     os.lseek(fd, _FAR, os.SEEK_SET)
     msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
@@ -251,7 +255,7 @@ def _rename_over(temporary: str, target: str) -> None:
 
 
 def _read_at(fd: int, size: int, offset: int) -> bytes:
-    if hasattr(os, "pread"):
+    if _HAS_PREAD:
         return os.pread(fd, size, offset)
     os.lseek(fd, offset, os.SEEK_SET)
     return os.read(fd, size)
@@ -261,8 +265,10 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
     """Append ``data`` (whole lines) to the file at ``path``, created if missing, under an exclusive lock.
 
     A torn last line (no final newline, not a whole JSON value) is cut off first
-    with a warning; a whole one gets its newline.  With ``sync``, returns after
-    ``os.fsync`` (and the folder's, when the file was created).
+    with a warning; a whole one gets its newline.  The end is read only when the
+    file is not as this process's last append left it (device, inode, size and
+    modification time).  With ``sync``, returns after ``os.fsync`` (and the
+    folder's, when the file was created).
     """
     target = os.fspath(path)
     if isinstance(target, bytes):
@@ -279,32 +285,55 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
             created = True
         try:
             locked = _lock(fd)
-            if locked and not _same_file(fd, target):  # replaced by a save, or deleted, while we waited
+            held = os.fstat(fd)
+            if locked and held.st_nlink == 0:  # replaced by a save, or deleted, while we waited: no name is left
                 continue
-            size = os.fstat(fd).st_size
-            if size:
-                if _read_at(fd, 4, 0).lstrip(b"\xef\xbb\xbf")[:1] == b"[":
-                    from .error import NormalizeError
-
-                    raise NormalizeError(
-                        "holds a JSON array, not JSON Lines: append_items adds lines to JSON Lines only (rewrite it with dump_items)",
-                        "",
-                        target,
-                    )
-                if _read_at(fd, 1, size - 1) != b"\n":
+            size = held.st_size
+            if size and _last != _identity(held):  # else: unchanged since this process's last append ended it
+                end = _read_at(fd, 2, size - 2) if size > 1 else _read_at(fd, 1, 0)
+                if end[-1:] != b"\n":
+                    _refuse_an_array(fd, target)
                     data = _mend_tail(fd, size, target) + data
+                elif end[:1] == b"]":  # lines of items end in "}"
+                    _refuse_an_array(fd, target)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]  # one write, unless the system takes less
+            _remember(os.fstat(fd))
             if sync:
                 os.fsync(fd)
                 if created:
                     _sync_folder(os.path.dirname(target) or os.curdir)
-            if locked:
+            if locked and _flock() is None:  # closing the file releases a flock
                 _unlock(fd)
             return
         finally:
             os.close(fd)
+
+
+#: The file this process appended to last, as it left it (ending in a whole line): device, inode, size, mtime.
+_last: tuple[int, int, int, int] | None = None
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _remember(st: os.stat_result) -> None:
+    global _last
+    _last = _identity(st) if st.st_ino else None  # no inode numbers: no telling files apart
+
+
+def _refuse_an_array(fd: int, name: str) -> None:
+    """Raise if the file holds a JSON array (its first character is ``[``), which lines cannot extend."""
+    if _read_at(fd, 4, 0).lstrip(b"\xef\xbb\xbf")[:1] == b"[":
+        from .error import NormalizeError
+
+        raise NormalizeError(
+            "holds a JSON array, not JSON Lines: append_items adds lines to JSON Lines only (rewrite it with dump_items)",
+            "",
+            name,
+        )
 
 
 def _mend_tail(fd: int, size: int, name: str) -> bytes:

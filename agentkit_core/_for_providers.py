@@ -6,7 +6,8 @@ else of the core (``tests/test_providers_cross.py`` checks it).  An adapter
 written outside the package would copy these few helpers:
 
 * the provider registry (:data:`PROVIDERS`, :func:`provider_info`,
-  :func:`capabilities`), public too as :mod:`agentkit_core.providers`' own;
+  :func:`capabilities`; the names users call a model by, :data:`ENDPOINTS`
+  and :func:`endpoint`), public too as :mod:`agentkit_core.providers`' own;
 * the body detector (:func:`sniff`, :data:`NAMES`), which says whose a body
   is, so a projection refuses another provider's;
 * the words of argument errors (:func:`an`, :func:`describe`,
@@ -27,15 +28,21 @@ from ._error_text import an as an
 from ._error_text import describe as describe
 from ._error_text import wrong_type as wrong_type
 from ._fast_paths import FAST_PATHS as FAST_PATHS
+from ._registry import AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS
+from ._registry import ENDPOINTS as ENDPOINTS
+from ._registry import PRESETS as PRESETS
 from ._registry import PROVIDERS as PROVIDERS
 from ._registry import STREAM_FORMATS as STREAM_FORMATS
 from ._registry import Capabilities as Capabilities
+from ._registry import Endpoint as Endpoint
 from ._registry import ProviderInfo as ProviderInfo
 from ._registry import capabilities as capabilities
+from ._registry import endpoint as endpoint
 from ._registry import provider_info as provider_info
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
+    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
     "FAST_PATHS",

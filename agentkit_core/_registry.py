@@ -39,6 +39,24 @@ kinds its row lists and the kinds it says a request carries are sent, and that
 it keeps the rules every projection keeps (``tests/test_providers_cross.py``,
 which runs every test there for each row).
 
+Adding a preset
+---------------
+
+A server that speaks one of the wires (an OpenAI-compatible server speaks
+Chat Completions) is a row, not a folder: one ``_preset(...)`` line in
+:data:`PRESETS`, with its name (what ``model="<name>:<model>"`` and the
+command line's ``--provider`` take), display name, base URL from its own
+documentation and OpenTelemetry name, and only what differs from the
+defaults: the wire (Chat Completions), the key in ``<NAME>_API_KEY`` and the
+base URL in ``<NAME>_BASE_URL``, the wire's capabilities, a key required
+(``key_required=False`` for a local server), ``fields`` for the settings its
+server reads from another field than the wire writes (``max_tokens`` for
+``max_completion_tokens``).  What a server puts elsewhere in its answers
+(Groq's ``x_groq.usage``, Together's flat ``cached_tokens``) the wire's
+decoders read for every server, since an answer does not say who sent it.
+A server addressed or signed otherwise takes a new :data:`AUTHS` value and
+its branch in ``providers/_common/endpoints.py`` (Azure OpenAI's is there).
+
 The row's ``namespace`` is what the shared code reads to tell the
 projections' metadata apart (one nested in another's, as ``openai.chat.`` is
 in ``openai.``, included), and ``system_apart`` what the OpenTelemetry export
@@ -54,7 +72,8 @@ from typing import Any, Iterable, Tuple, cast
 
 from ._error_text import wrong_type as _wrong_type
 
-__all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS", "provider_info", "capabilities")
+__all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS", "provider_info", "capabilities", "Endpoint", "PRESETS",
+           "ENDPOINTS", "endpoint", "AUTHS", "AZURE_DEPLOYMENTS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +147,9 @@ class ProviderInfo:
     """A request's fields the transcript writes (a native field of that name would replace it)."""
     capabilities: Capabilities
     """What the API can take and give."""
+    base_url_variable: str = ""
+    """The environment variable ``complete()`` reads a base URL from when none is given (``"OPENAI_BASE_URL"``), ``""``
+    for none."""
     stream_format: str = "sse"
     """How its streams are framed, a key of :data:`STREAM_FORMATS`: ``"sse"`` (server-sent events),
     ``"aws-eventstream"`` (AWS's binary event stream: Bedrock), ``"ndjson"`` (newline-delimited JSON, for a later
@@ -177,6 +199,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         key_variables=("ANTHROPIC_API_KEY",),
         cli="anthropic",
         base_url="https://api.anthropic.com",
+        base_url_variable="ANTHROPIC_BASE_URL",
         model_key="anthropic.model",
         namespace="anthropic.",
         system_apart=True,
@@ -198,6 +221,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         key_variables=("OPENAI_API_KEY",),
         cli="openai-chat",
         base_url="https://api.openai.com/v1",
+        base_url_variable="OPENAI_BASE_URL",
         model_key="openai.model",
         namespace="openai.chat.",
         system_apart=False,
@@ -219,6 +243,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         key_variables=("OPENAI_API_KEY",),
         cli="openai-responses",
         base_url="https://api.openai.com/v1",
+        base_url_variable="OPENAI_BASE_URL",
         model_key="openai.model",
         namespace="openai.",
         system_apart=False,
@@ -240,6 +265,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         key_variables=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
         cli="gemini",
         base_url="https://generativelanguage.googleapis.com/v1beta",
+        base_url_variable="GOOGLE_GEMINI_BASE_URL",
         model_key="gemini.modelVersion",
         namespace="gemini.",
         system_apart=True,
@@ -260,6 +286,7 @@ PROVIDERS: Tuple[ProviderInfo, ...] = (
         key_variables=("AWS_BEARER_TOKEN_BEDROCK",),
         cli="bedrock",
         base_url="https://bedrock-runtime.{region}.amazonaws.com",
+        base_url_variable="AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
         model_key="bedrock.model",
         namespace="bedrock.",
         system_apart=True,
@@ -294,3 +321,150 @@ def provider_info(name: str) -> ProviderInfo:
 def capabilities(name: str) -> Capabilities:
     """What the provider API ``name`` can take and give (see :class:`Capabilities`)."""
     return provider_info(name).capabilities
+
+
+# -- the names users call a model by: every wire at its own API, and the presets --------------------------------
+
+#: How a name's requests are authenticated and addressed, besides the wire's own key header.
+AUTHS = ("wire", "azure_openai")
+#: The wires Azure OpenAI addresses by deployment (``/openai/deployments/{model}/...``), as ``AzureOpenAI`` does.
+AZURE_DEPLOYMENTS = frozenset(("openai_chat",))
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """A name users call a model by (``"groq:llama-3.3-70b-versatile"``): a wire at its own API, or a preset.
+
+    A preset is a server that speaks one of the wires (an OpenAI-compatible
+    server speaks Chat Completions): a row here, not a folder.  It says where
+    the server is, where its key is, and what it does differently on the wire,
+    which :func:`agentkit_core.providers.complete` and ``http_request`` (by
+    name) apply when they call the wire's functions.
+    """
+
+    name: str
+    """The name before the colon (``"groq"``, ``"openai-chat"``), the command line's ``--provider`` too."""
+    display: str
+    """The server's name for people (``"Groq"``)."""
+    wire: str
+    """The module of the :data:`PROVIDERS` row whose functions it uses (``"openai_chat"``)."""
+    base_url: str
+    """The default endpoint, from the provider's documentation; ``""`` when there is none (Azure: each resource's)."""
+    key_variables: Tuple[str, ...]
+    """The environment variables ``complete()`` reads a key from, in order, when ``api_key`` is not given."""
+    base_url_variable: str
+    """The environment variable ``complete()`` reads a base URL from when ``base_url`` is not given (``""``: none)."""
+    otel_name: str
+    """The OpenTelemetry GenAI ``gen_ai.provider.name`` (``"groq"``; ``"openai"`` where the conventions name none)."""
+    capabilities: Capabilities
+    """What the server can take and give (by default the wire's)."""
+    key_required: bool
+    """Whether a turn needs a key (a wire signed otherwise, Bedrock's, does not): a hosted API's ``complete()`` with none anywhere is refused before it sends;
+    a local server (Ollama, vLLM, LM Studio) needs none and sends one only when given or set."""
+    fields: Tuple[Tuple[str, str], ...]
+    """The :class:`~agentkit_core.ModelSettings` fields the server takes in another native field than the wire writes:
+    ``(setting, field)`` pairs, a dotted field for a nested one (``("max_tokens", "max_tokens")`` for a server that
+    reads only the older field, ``("reasoning_effort", "reasoning.effort")``)."""
+    auth: str
+    """How requests are addressed and authenticated (:data:`AUTHS`): ``"wire"``, the wire's own key header at
+    ``base_url``; ``"azure_openai"``, Azure OpenAI's (``api-key`` or an Entra ID token, the deployment and ``api-version``)."""
+
+    def __post_init__(self) -> None:
+        for field in ("name", "display", "wire", "otel_name"):
+            value = getattr(self, field)
+            if not isinstance(value, str):
+                raise _wrong_type(f"Endpoint.{field}", "a string", value)
+            if not value:
+                raise ValueError(f"Endpoint.{field}: expected a name, found an empty string")
+        if not isinstance(self.base_url_variable, str):
+            raise _wrong_type("Endpoint.base_url_variable", "a string", self.base_url_variable)
+        if not isinstance(self.base_url, str):
+            raise _wrong_type("Endpoint.base_url", "a string", self.base_url)
+        if self.base_url and (not self.base_url.startswith(("https://", "http://")) or self.base_url.endswith("/")):
+            raise ValueError(f"Endpoint.base_url: expected an http(s) URL without a trailing '/', found {self.base_url[:80]!r}")
+        if self.name != self.name.lower() or not self.name.replace("-", "").isalnum():
+            raise ValueError(f"Endpoint.name: expected lower-case letters, digits and '-', found {self.name[:40]!r}")
+        if self.wire not in _BY_MODULE:
+            raise ValueError(f"Endpoint.wire: {self.wire[:40]!r} is none of {', '.join(_BY_MODULE)}")
+        _strings(self, "key_variables", tuple, "a tuple of strings")
+        if not isinstance(self.capabilities, Capabilities):
+            raise _wrong_type("Endpoint.capabilities", "a Capabilities", self.capabilities)
+        if type(self.key_required) is not bool:
+            raise _wrong_type("Endpoint.key_required", "a boolean", self.key_required)
+        if self.key_required and not self.key_variables:
+            raise ValueError("Endpoint.key_variables: a name that needs a key names where to find it")
+        if type(self.fields) is not tuple or not all(
+            type(pair) is tuple and len(pair) == 2 and all(isinstance(v, str) and v for v in pair) for pair in self.fields
+        ):
+            raise _wrong_type("Endpoint.fields", "a tuple of (setting, field) pairs of strings", self.fields)
+        for setting, _ in self.fields:
+            if setting not in self.capabilities.settings:
+                raise ValueError(f"Endpoint.fields: {setting[:40]!r} is no setting the capabilities name")
+        if self.auth not in AUTHS:
+            raise ValueError(f"Endpoint.auth: {self.auth[:40]!r} is none of {', '.join(AUTHS)}")
+
+
+def _wire(row: ProviderInfo) -> Endpoint:
+    """A wire's own name: its API at its default endpoint."""
+    return Endpoint(name=row.cli, display=row.display, wire=row.module, base_url=row.base_url,
+                    key_variables=row.key_variables, base_url_variable=row.base_url_variable, otel_name=row.otel_name,
+                    capabilities=row.capabilities, key_required=not row.signed_by, fields=(), auth="wire")
+
+
+def _preset(name: str, display: str, base_url: str, *, otel_name: str = "openai", wire: str = "openai_chat",
+            fields: Tuple[Tuple[str, str], ...] = (), key_required: bool = True,
+            key_variables: Tuple[str, ...] | None = None, base_url_variable: str | None = None,
+            capabilities: Capabilities | None = None, auth: str = "wire") -> Endpoint:
+    """A preset's row: its key in ``<NAME>_API_KEY``, its base URL in ``<NAME>_BASE_URL``, the wire's capabilities,
+    unless told otherwise."""
+    upper = name.upper().replace("-", "_")
+    return Endpoint(name=name, display=display, wire=wire, base_url=base_url,
+                    key_variables=(f"{upper}_API_KEY",) if key_variables is None else key_variables,
+                    base_url_variable=base_url_variable or f"{upper}_BASE_URL", otel_name=otel_name,
+                    capabilities=capabilities or _BY_MODULE[wire].capabilities, key_required=key_required,
+                    fields=fields, auth=auth)
+
+
+#: The servers that read only Chat Completions' older ``max_tokens`` (not ``max_completion_tokens``).
+_MAX_TOKENS = (("max_tokens", "max_tokens"),)
+
+#: The presets: servers speaking one of the wires, each from its provider's own documentation.
+PRESETS: Tuple[Endpoint, ...] = (
+    _preset("groq", "Groq", "https://api.groq.com/openai/v1", otel_name="groq"),
+    _preset("mistral", "Mistral AI", "https://api.mistral.ai/v1", otel_name="mistral_ai",
+            fields=(*_MAX_TOKENS, ("seed", "random_seed"))),
+    _preset("deepseek", "DeepSeek", "https://api.deepseek.com", otel_name="deepseek", fields=_MAX_TOKENS),
+    _preset("xai", "xAI", "https://api.x.ai/v1", otel_name="x_ai"),
+    _preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1",
+            fields=(*_MAX_TOKENS, ("reasoning_effort", "reasoning.effort"))),
+    _preset("together", "Together AI", "https://api.together.xyz/v1", fields=_MAX_TOKENS),
+    _preset("fireworks", "Fireworks AI", "https://api.fireworks.ai/inference/v1", fields=_MAX_TOKENS),
+    _preset("cerebras", "Cerebras", "https://api.cerebras.ai/v1"),
+    _preset("perplexity", "Perplexity", "https://api.perplexity.ai", otel_name="perplexity", fields=_MAX_TOKENS),
+    _preset("ollama", "Ollama", "http://localhost:11434/v1", fields=_MAX_TOKENS, key_required=False),
+    _preset("vllm", "vLLM", "http://localhost:8000/v1", fields=_MAX_TOKENS, key_required=False),
+    _preset("lmstudio", "LM Studio", "http://localhost:1234/v1", fields=_MAX_TOKENS, key_required=False),
+    _preset("baseten", "Baseten", "https://inference.baseten.co/v1", fields=_MAX_TOKENS),
+    _preset("azure", "Azure OpenAI Chat Completions", "", otel_name="azure.ai.openai", auth="azure_openai",
+            key_variables=("AZURE_OPENAI_API_KEY",), base_url_variable="AZURE_OPENAI_ENDPOINT"),
+    _preset("azure-responses", "Azure OpenAI Responses", "", otel_name="azure.ai.openai", wire="openai_responses",
+            auth="azure_openai", key_variables=("AZURE_OPENAI_API_KEY",), base_url_variable="AZURE_OPENAI_ENDPOINT"),
+)
+
+#: Every name a model can be called by: the wires' (in :data:`PROVIDERS`' order), then the presets.
+ENDPOINTS: Tuple[Endpoint, ...] = (*(_wire(row) for row in PROVIDERS), *PRESETS)
+
+_BY_NAME = {row.name: row for row in ENDPOINTS}
+
+
+def endpoint(name: str) -> Endpoint:
+    """The row of the name ``name`` (``"groq"``, ``"openai-chat"``; a wire's module name ``"openai_chat"`` too).
+
+    An unknown name raises ``ValueError`` listing the known ones.
+    """
+    if not isinstance(name, str):
+        raise _wrong_type("provider", "a string", name)
+    row = _BY_NAME.get(name) or _BY_NAME.get(name.replace("_", "-"))
+    if row is None:
+        raise ValueError(f"provider: {name[:80]!r} is none of the known names ({', '.join(_BY_NAME)})")
+    return row

@@ -63,7 +63,17 @@ Keys adapters record
     Responses hosted-tool item (``web_search_call``...) never done.  Only the
     server can finish them, so the item does not hold them either.  A stream
     decoder's ``close()`` sets the key; so does ``finish()`` when the final
-    event never came.
+    event never came.  A provider's ``complete()`` (and ``stream()``) adds
+    ``"error"``, saying why the stream stopped when it did not stop on purpose
+    (a broken connection, a body cut short, an event that is not the
+    provider's, named with its number).
+
+``NOT_STREAMED_KEY`` (``"agentkit.not_streamed"``)
+    On an assistant item that ``complete()`` or ``stream()`` asked to stream
+    and the server answered whole (a JSON body: some gateways and compatible
+    servers ignore ``stream: true``): the media type it answered with
+    (``"application/json"``).  The item is the body's, decoded as a
+    non-streaming answer.
 """
 
 from __future__ import annotations
@@ -82,6 +92,7 @@ __all__ = (
     "FINISH_REASON_KEY",
     "INVENTED_ID_KEY",
     "STREAM_CUT_KEY",
+    "NOT_STREAMED_KEY",
 )
 
 #: A tool call's argument text, while open or when it is not valid JSON.
@@ -113,6 +124,8 @@ INVENTED_ID_KEY = "agentkit.invented_id"
 #: On an item whose stream stopped before its final event: ``{"dropped_calls": [...]}``, the calls cut off
 #: (and ``"dropped_server_calls"``, the server-side calls left unfinished, when there were any).
 STREAM_CUT_KEY = "agentkit.stream_cut"
+#: On an item a streaming request got whole (the server did not stream): the media type it came as.
+NOT_STREAMED_KEY = "agentkit.not_streamed"
 
 
 def __dir__() -> list[str]:

@@ -56,12 +56,13 @@ def schema_of(tp: object, /, *, strict: bool = False) -> dict[str, JsonValue]:
     return _Writer(strict).schema(tp, _name(tp))
 
 
-def parse_output(answer: Item | str | bytes | bytearray, tp: type[T], /) -> T:
+def parse_output(answer: Item | str | bytes | bytearray | JsonValue, tp: type[T], /) -> T:
     """The JSON of ``answer`` checked against ``tp`` and built as it: ``tp``'s value.
 
     ``answer`` is the model's answer item (its text; or, when it has no text,
-    its one :class:`~agentkit_core.StructuredPart`'s value) or the JSON text
-    itself.  Built: dataclass instances (through their constructor, defaults
+    its one :class:`~agentkit_core.StructuredPart`'s value), JSON text
+    (``str`` or bytes), or JSON data already parsed (a dict or a list: a tool
+    call's ``input``, to build a dataclass parameter).  Built: dataclass instances (through their constructor, defaults
     filled in), ``TypedDict`` s and dicts, lists, tuples, enum members,
     literals, ``None`` for an optional; a union's members are tried in order
     and the first that fits wins.  An object key the type does not have is
@@ -72,12 +73,17 @@ def parse_output(answer: Item | str | bytes | bytearray, tp: type[T], /) -> T:
     >>> parse_output('[1, 2]', list[int])
     [1, 2]
     """
+    from .item import Item
     from .jsontext import parse_json
 
     if isinstance(answer, (str, bytes, bytearray)):
         value: Any = parse_json(answer)
-    else:
+    elif isinstance(answer, Item):
         value = _answer_json(answer, parse_json)
+    else:
+        from .jsontext import checked_json
+
+        value = checked_json(answer)
     built: T = _Reader().build(value, tp, _name(tp))
     return built
 
@@ -119,12 +125,9 @@ def function_schema(fn: Callable[..., Any], where: str, strict: bool) -> dict[st
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
-def _answer_json(answer: object, parse_json: Callable[[str], JsonValue]) -> JsonValue:
+def _answer_json(answer: Item, parse_json: Callable[[str], JsonValue]) -> JsonValue:
     from .content import StructuredPart, TextPart
-    from .item import Item
 
-    if not isinstance(answer, Item):
-        raise TypeError(f"parse_output: expected an Item or JSON text, found {type(answer).__name__}")
     if any(type(p) is TextPart for p in answer.parts):
         return parse_json(answer.text_content())
     structured = [p for p in answer.parts if isinstance(p, StructuredPart)]

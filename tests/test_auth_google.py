@@ -202,6 +202,17 @@ class ExchangeTest(LoopbackCase):
                                          "https%3A%2F%2Fwww.googleapis.com%2Fauth%2Fcloud-platform")
             self.assertEqual(fetch.headers["metadata-flavor"], "Google")
 
+    def test_the_machine_s_project(self) -> None:
+        found = [("Metadata-Flavor", "Google")]
+        with Loopback([json_reply(200, b"", found), json_reply(200, b"my-project\n", found)]) as server:
+            credentials = MetadataCredentials(host=server.url("").split("//")[1].rstrip("/"))
+            self.assertEqual(credentials.fetch_project(transport=plain()), "my-project")  # type: ignore[arg-type]
+            self.assertEqual(credentials.fetch_project(transport=plain()), "my-project")  # type: ignore[arg-type]
+            self.assertEqual([r.path for r in server.requests], ["/", "/computeMetadata/v1/project/project-id"])
+        with Loopback([json_reply(404, b"{}")]) as server:
+            credentials = MetadataCredentials(host=server.url("").split("//")[1].rstrip("/"))
+            self.assertIsNone(credentials.fetch_project(transport=plain()))  # type: ignore[arg-type]
+
     def test_no_metadata_server_says_where_credentials_are_looked_for(self) -> None:
         with Loopback([json_reply(404, b"{}")]) as server:  # an answer without Metadata-Flavor: Google is no metadata server
             credentials = MetadataCredentials(host=server.url("").split("//")[1].rstrip("/"), missing="nothing here")

@@ -67,6 +67,24 @@ RESPONSES = {
     "bedrock": "converse.tool_with_thinking_turn1.response.json",
 }
 ASK = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
+#: complete() reads a key from the environment when given none and refuses to send without one (tests/test_by_name.py
+#: tests that): the turns here run with a key in each provider's first variable, and no base URL variable.
+_KEYS: Any = None
+
+
+def setUpModule() -> None:
+    import os
+    from unittest import mock
+
+    global _KEYS
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_BASE_URL")}
+    _KEYS = mock.patch.dict(os.environ, {**env, **{row.key_variables[0]: KEY for row in PROVIDERS}}, clear=True)
+    _KEYS.start()
+
+
+def tearDownModule() -> None:
+    if _KEYS is not None:
+        _KEYS.stop()
 LIMIT = ModelSettings(max_tokens=256)
 
 

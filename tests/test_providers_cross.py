@@ -56,6 +56,8 @@ from tests.mutation import ODD_VALUES, outcome
 
 #: The package every provider shares: its helpers, written once.
 SHARED = "_common"
+#: The providers by name (``providers.complete(model="groq:...")``), beside the folders: it calls the wires by their rows.
+BY_NAME = "_by_name"
 #: The one private core module the providers may use, and what of it: their internal API (the registry, the body
 #: detector, the words of argument errors), in the bottom layer.
 CORE_SHARED = {"_for_providers": set(agentkit_core._for_providers.__all__)}
@@ -82,7 +84,7 @@ class ImportTest(unittest.TestCase):
         names = provider_modules()
         for name in names:
             with self.subTest(name):
-                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED), f"{name} belongs to no provider")
+                self.assertIn(_owner(name), (*PROVIDER_NAMES, SHARED, BY_NAME), f"{name} belongs to no provider")
                 if "." in name:
                     self.assertTrue(name.rpartition(".")[2].startswith("_") or _owner(name) == SHARED, name)
         for public in PROVIDER_NAMES:
@@ -117,6 +119,11 @@ class ImportTest(unittest.TestCase):
                             continue
                         self.assertIsNone(node.module, "a private core module")  # the package itself
                         self.assertLessEqual(set(names), set(agentkit_core.__all__), names)
+                    elif isinstance(node, ast.ImportFrom) and node.level == 2 and name == BY_NAME:
+                        # the providers by name sit in providers/ itself: ``..`` is agentkit_core, read by public names
+                        public = agentkit_core.__all__ if node.module is None else agentkit_core.http.__all__
+                        self.assertIn(node.module, (None, "http"))
+                        self.assertLessEqual({a.name for a in node.names}, set(public))
                     elif isinstance(node, ast.ImportFrom) and node.level == 2:
                         self.assertIsNotNone(node.module, "providers/__init__ itself")
                         self.assertEqual(node.module.split(".")[0], SHARED)

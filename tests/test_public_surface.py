@@ -31,7 +31,7 @@ from tests import recorded
 SHARED_FUNCTIONS = (
     "http_request", "items_from_response", "items_from_request", "request_from_items", "tools_from_request",
     "tool_choice_from_request", "stream_decoder", "items_from_stream", "events_from_sse", "finish_reason",
-    "usage_from_native", "complete", "acomplete", "settings_from_request",
+    "usage_from_native", "complete", "acomplete", "stream", "astream", "settings_from_request",
 )
 #: A provider's own public functions beyond SHARED_FUNCTIONS, with why only it has them (its decoder class and
 #: constants aside).  An extra here must not be something every API could have: that goes in SHARED_FUNCTIONS.
@@ -123,7 +123,7 @@ class ProvidersAgreeTest(unittest.TestCase):
         """Each provider writes ``http_request``'s typed signature itself (mypy and ``help()`` read it there), and so
         ``complete``'s and ``acomplete``'s: the four of each must stay the same parameters with the same defaults, not
         only the same names, and ``complete``'s request parameters must be ``http_request``'s."""
-        for function in ("http_request", "complete", "acomplete"):
+        for function in ("http_request", "complete", "acomplete", "stream", "astream"):
             found = {p: inspect.signature(getattr(m, function)) for p, m in recorded.PROVIDERS.items()}
             first = next(iter(found.values()))
             for provider, signature in found.items():
@@ -131,7 +131,9 @@ class ProvidersAgreeTest(unittest.TestCase):
                     self.assertEqual(str(signature), str(first))
         request = inspect.signature(recorded.PROVIDERS["anthropic"].http_request)
         turn = inspect.signature(recorded.PROVIDERS["anthropic"].complete)
-        self.assertEqual(str(turn), str(inspect.signature(recorded.PROVIDERS["anthropic"].acomplete)))
+        for other in ("acomplete", "stream", "astream"):  # the same parameters; stream() returns a TurnStream
+            self.assertEqual(str(turn.replace(return_annotation="")),
+                             str(inspect.signature(getattr(recorded.PROVIDERS["anthropic"], other)).replace(return_annotation="")))
         sent = ("on_text", "on_delta", "cancel", "transport", "timeout", "retries")  # to the turn and send(), not the request
         asked = [p for p in turn.parameters.values() if p.name not in sent]
         self.assertEqual([p.name for p in asked], list(request.parameters))
@@ -175,7 +177,8 @@ class ProvidersAgreeTest(unittest.TestCase):
         import pickle
 
         for provider, module in recorded.PROVIDERS.items():
-            for name in ("http_request", "request_from_items", "items_from_request", "complete", "acomplete"):
+            for name in ("http_request", "request_from_items", "items_from_request", "complete", "acomplete", "stream", "astream",
+                         "items_from_response", "stream_decoder"):
                 function = getattr(module, name)
                 with self.subTest(provider=provider, function=name):
                     self.assertEqual((function.__module__, function.__qualname__), (module.__name__, name))

@@ -41,7 +41,17 @@ from agentkit_core import (
     ToolResultPart,
 )
 from agentkit_core._for_providers import NAMES, sniff
-from agentkit_core.providers import PROVIDERS, Capabilities, ProviderInfo, capabilities, provider_info
+from agentkit_core.providers import (
+    ENDPOINTS,
+    PRESETS,
+    PROVIDERS,
+    Capabilities,
+    Endpoint,
+    ProviderInfo,
+    capabilities,
+    endpoint,
+    provider_info,
+)
 from tests import recorded
 
 #: The portable settings of ``ModelSettings`` (issue 25's table), which a row's ``settings`` names.
@@ -104,6 +114,43 @@ class RegistryTest(unittest.TestCase):
         self.assertEqual(folders - set(rows), set(), "provider folders without a registry row")
         self.assertEqual(set(rows) - folders, set(), "registry rows without a provider folder")
 
+    def test_every_name_is_a_wire_or_a_preset_on_one(self) -> None:
+        # A wire has a folder and a row in PROVIDERS, and its own name among the endpoints; a preset has no folder.
+        folders = {m.name for m in pkgutil.iter_modules(agentkit_core.providers.__path__) if m.ispkg}
+        names = [row.name for row in ENDPOINTS]
+        self.assertEqual(len(names), len(set(names)), "a name has two rows")
+        self.assertEqual([endpoint(row.module) for row in PROVIDERS], list(ENDPOINTS[: len(PROVIDERS)]))
+        for row in PROVIDERS:
+            wire = endpoint(row.cli)
+            self.assertEqual((wire.wire, wire.base_url, wire.key_variables, wire.base_url_variable, wire.otel_name),
+                             (row.module, row.base_url, row.key_variables, row.base_url_variable, row.otel_name))
+            self.assertIs(wire.capabilities, row.capabilities)
+        for row in PRESETS:
+            with self.subTest(row.name):
+                self.assertIsInstance(row, Endpoint)
+                self.assertIn(row.wire, folders)
+                self.assertNotIn(row.name.replace("-", "_"), folders, "a preset is a row, not a folder")
+                self.assertIs(endpoint(row.name), row)
+        with self.assertRaisesRegex(ValueError, r"'llama' is none of the known names \(anthropic, .*, groq, "):
+            endpoint("llama")
+
+    def test_endpoint_rows_are_checked_when_made(self) -> None:
+        import dataclasses
+
+        row = endpoint("groq")
+        for change, error in (({"wire": "groq"}, "Endpoint.wire: 'groq' is none of anthropic"),
+                              ({"name": "Groq"}, "Endpoint.name: expected lower-case letters"),
+                              ({"base_url": "https://api.groq.com/"}, "Endpoint.base_url: expected an http"),
+                              ({"auth": "aws"}, "Endpoint.auth: 'aws' is none of wire, azure_openai"),
+                              ({"key_variables": ()}, "Endpoint.key_variables: a name that needs a key"),
+                              ({"fields": (("top_k", "top_k"),)}, "Endpoint.fields: 'top_k' is no setting")):
+            with self.subTest(change), self.assertRaisesRegex(ValueError, error):
+                dataclasses.replace(row, **change)
+        with self.assertRaisesRegex(TypeError, "Endpoint.fields: expected a tuple of"):
+            dataclasses.replace(row, fields=[("max_tokens", "max_tokens")])  # type: ignore[arg-type]
+        with self.assertRaisesRegex(TypeError, "Endpoint.key_required: expected a boolean, found int"):
+            dataclasses.replace(row, key_required=1)  # type: ignore[arg-type]
+
     def test_rows_are_values_with_distinct_names(self) -> None:
         for field in ("module", "display", "cli"):
             names = [getattr(row, field) for row in PROVIDERS]
@@ -121,8 +168,8 @@ class RegistryTest(unittest.TestCase):
             self.assertIs(provider_info(row.module), row)
             self.assertIs(provider_info(row.cli), row)
             self.assertIs(capabilities(row.cli), row.capabilities)
-        with self.assertRaisesRegex(ValueError, "'mistral' is none of anthropic, openai_chat"):
-            provider_info("mistral")
+        with self.assertRaisesRegex(ValueError, "'groq' is none of anthropic, openai_chat"):
+            provider_info("groq")  # a preset is no wire
         with self.assertRaisesRegex(TypeError, "provider: expected a string, found int"):
             provider_info(3)  # type: ignore[arg-type]
 
@@ -166,7 +213,7 @@ class RegistryTest(unittest.TestCase):
         import ast
 
         allowed = {"_registry.py", "_detect.py", os.path.join("otel", "_servers.py")}
-        names = {row.module for row in PROVIDERS} | {row.cli for row in PROVIDERS}
+        names = {row.module for row in PROVIDERS} | {row.cli for row in PROVIDERS} | {row.name for row in ENDPOINTS}
         package = os.path.dirname(os.path.abspath(agentkit_core.__file__))
         found = []
         for folder, subfolders, files in os.walk(package):

@@ -210,8 +210,9 @@ class ParseOutputTests(unittest.TestCase):
         self.assertEqual(parse_output(Item(ItemKind.ASSISTANT, [StructuredPart({"sku": "b"})]), Line), Line("b"))
         with self.assertRaisesRegex(NormalizeError, "no text"):
             parse_output(Item(ItemKind.ASSISTANT, []), Line)
-        with self.assertRaises(TypeError):
-            parse_output(42, Line)  # type: ignore[arg-type]
+        self.assertEqual(parse_output({"sku": "c", "qty": 2}, Line), Line("c", 2))  # parsed already: a tool call's input
+        with self.assertRaises(NormalizeError):
+            parse_output({"sku": {1, 2}}, Line)  # type: ignore[dict-item]  # not JSON data
 
     def test_mismatch_names_the_path(self) -> None:
         cases = [

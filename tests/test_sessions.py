@@ -71,7 +71,8 @@ class TestTornTail(Files):
                 with Recorded() as caught:
                     self.assertEqual(ak.load_items(source), items[:2])  # type: ignore[arg-type]
                 name = getattr(source, "name", None)
-                where = (os.fspath(source) if isinstance(source, (str, os.PathLike)) else name if isinstance(name, str) else "<stream>")
+                where = os.fspath(source) if isinstance(source, (str, os.PathLike)) else name
+                where = where if isinstance(where, str) else "<stream>"
                 self.assertEqual(caught, [DROPPED.format(where=f"{where}:4", size=37)])
         with Recorded() as caught:
             reading = ak.iter_items(path)
@@ -193,7 +194,8 @@ class TestDumpItems(Files):
     def test_leftover_temporaries_are_never_read_and_the_next_save_removes_them(self) -> None:
         path = self.write("t.jsonl", lines_of(transcript()))
         leftovers = [".t.jsonl.0123456789ab.tmp", ".t.jsonl.ffffffffffff.tmp"]
-        others = [".t.jsonl.xyz.tmp", ".t.jsonl.0123456789AB.tmp", ".u.jsonl.0123456789ab.tmp", "t.jsonl.tmp", ".t.jsonl.0123456789ab"]
+        others = [".t.jsonl.xyz.tmp", ".t.jsonl.0123456789AB.tmp", ".u.jsonl.0123456789ab.tmp", "t.jsonl.tmp",
+                  ".t.jsonl.0123456789ab"]
         for name in leftovers + others:
             self.write(name, lines_of(transcript())[:50])
         self.assertEqual(ak.load_items(path), transcript())
@@ -328,6 +330,17 @@ class TestAppendItems(Files):
         self.assertEqual(caught, [REMOVED.format(where=f"{path}:1", size=25)])
         self.assertEqual(ak.load_items(path), items[:1])
 
+    def test_a_torn_line_after_this_process_appended_is_still_seen(self) -> None:
+        items = transcript()
+        path = os.path.join(self.dir, "t.jsonl")
+        ak.append_items(items[:1], path)  # this process remembers how it left the file
+        with open(path, "ab") as f:  # then another one, killed mid-append
+            f.write(items[1].to_json().encode()[:9])
+        with Recorded() as caught:
+            ak.append_items(items[1:], path)
+        self.assertEqual(caught, [REMOVED.format(where=f"{path}:2", size=9)])
+        self.assertEqual(ak.load_items(path), items)
+
     def test_a_whole_last_line_without_its_newline_gets_one(self) -> None:
         items = transcript()
         for tail in (b"", b"  ", b"\n  "):
@@ -387,10 +400,11 @@ class TestAppendItems(Files):
 
 # -- killing real processes -------------------------------------------------------------
 
-#: The writers the crash tests kill.  Run as ``-c`` with the repository, then one command: ``append PATH WHO
-#: START COUNT sync|nosync`` appends (after a line on stdin, so that several start together) and exits; ``fork`` reads commands from stdin and runs each in a forked child
-#: (an interpreter starts in 50 to 300 ms, a fork in a few), printing ``PID dead`` once it is reaped.  Each
-#: child prints ``PID VALUE`` after each write returned: the seconds a save took, the number of the item appended.
+#: The writers the crash tests kill, run as ``-c`` with the repository and one command.  ``append PATH WHO
+#: START COUNT sync|nosync`` appends (after a line on stdin, so that several start together) and exits.
+#: ``fork`` reads commands from stdin and runs each in a forked child (an interpreter starts in 50 to 300 ms,
+#: a fork in a few), printing ``PID dead`` once it is reaped.  Each child prints ``PID VALUE`` after each write
+#: returned: the seconds a save took, the number of the item appended.
 _WRITER = """
 import os, random, sys, time, traceback, warnings
 sys.path.insert(0, sys.argv[1])
@@ -577,7 +591,7 @@ class TestKilled(Files):
             if child.stdin is not None:
                 child.stdin.write("go\n")
                 child.stdin.flush()
-        for _who, child in children.items():
+        for child in children.values():
             out, err = child.communicate(timeout=120)
             self.assertEqual(child.returncode, 0, err)
             self.assertEqual([line.split()[1] for line in out.splitlines()], [str(n) for n in range(count)])

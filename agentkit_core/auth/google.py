@@ -360,14 +360,7 @@ class MetadataCredentials(GoogleCredentials):
 
     def _fetch(self, transport: Transport | None, cancel: Cancel) -> tuple[str, float]:
         if self._present is None:
-            from ..http import HttpError, send
-
-            try:
-                with send(self._probe_request(), transport=transport, cancel=cancel, timeout=PROBE_TIMEOUT,
-                          connect_timeout=PROBE_TIMEOUT, retries=0) as response:
-                    self._present = response.status == 200 and response.headers.get("metadata-flavor") == "Google"
-            except HttpError:
-                self._present = False
+            self._present = self._probe(transport, cancel)
         self._check_present()
         return super()._fetch(transport, cancel)
 
@@ -384,6 +377,34 @@ class MetadataCredentials(GoogleCredentials):
                 self._present = False
         self._check_present()
         return await super()._afetch(transport, cancel)
+
+    def fetch_project(self, *, transport: Transport | None = None, cancel: Cancel = None) -> str | None:
+        """The machine's project id from the metadata server (``project/project-id``), kept once read; ``None``
+        when there is no metadata server or it does not say."""
+        if self.project is None:
+            from ..http import HttpError, send
+
+            try:
+                self._present = self._present if self._present is not None else self._probe(transport, cancel)
+                if self._present:
+                    url = f"http://{self.host}/computeMetadata/v1/project/project-id"
+                    with send(Request("GET", url, {"metadata-flavor": "Google"}), transport=transport, cancel=cancel,
+                              timeout=_EXCHANGE_TIMEOUT) as response:
+                        text = response.read().decode("utf-8", "replace").strip()
+                    self.project = text or None
+            except HttpError:
+                return None
+        return self.project
+
+    def _probe(self, transport: Transport | None, cancel: Cancel) -> bool:
+        from ..http import HttpError, send
+
+        try:
+            with send(self._probe_request(), transport=transport, cancel=cancel, timeout=PROBE_TIMEOUT,
+                      connect_timeout=PROBE_TIMEOUT, retries=0) as response:
+                return response.status == 200 and response.headers.get("metadata-flavor") == "Google"
+        except HttpError:
+            return False
 
     def _check_present(self) -> None:
         if not self._present:

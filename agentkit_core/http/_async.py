@@ -29,6 +29,7 @@ from ..jsontext import JsonValue, parse_json
 from ._client import (
     _CHUNK,
     _ERROR_READ,
+    _EXCERPT_READ,
     _REDIRECT_READ,
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_RETRIES,
@@ -38,9 +39,14 @@ from ._client import (
     check_arguments,
     checkpoint_of,
     is_eventstream,
+    is_json,
+    media_type,
     next_delay,
+    not_a_stream,
+    not_streamed,
     provider_error,
     step_failure,
+    streamed,
 )
 from ._errors import ProviderError, TransportError, lower_headers
 from ._redirect import check_hop, next_request
@@ -309,14 +315,27 @@ class AsyncResponse(_Answer):
         ``application/vnd.amazon.eventstream``, AWS's binary event stream as
         ``{event_type: payload}`` (an exception message in it raises
         :class:`ProviderError`; see :func:`._eventstream.events_from_eventstream`).
+        An answer that is neither is refused as :meth:`Response.events
+        <agentkit_core.http.Response.events>` refuses it, when the first event is awaited.
         """
+        return self._events()
+
+    async def _events(self) -> AsyncIterator[dict[str, JsonValue]]:
         if is_eventstream(self.headers):
             from ._eventstream import events_from_eventstream
 
-            return events_from_eventstream(self.chunks())
+            async for event in events_from_eventstream(self.chunks()):
+                yield event
+            return
         from ._sse import events_from_sse
 
-        return events_from_sse(self.chunks())
+        media = media_type(self.headers)
+        if not streamed(media):
+            if not is_json(media):
+                raise not_a_stream(self, await self._read_bounded(_EXCERPT_READ))
+            raise not_streamed(media)
+        async for event in events_from_sse(self.chunks()):
+            yield event
 
     async def aclose(self) -> None:
         """Close the connection (never blocks)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..cancellation import CancellationController, CancellationHandle, TurnCancellation
-from ..error import TurnCancelledError
+from ..error import NormalizeError, TurnCancelledError
 from ..jsontext import JsonValue, parse_json
 from ._errors import BODY_KEPT, ProviderError, TransportError, lower_headers
 from ._redirect import check_hop, next_request
@@ -33,6 +33,11 @@ __all__ = (
     "next_delay",
     "step_failure",
     "provider_error",
+    "media_type",
+    "streamed",
+    "is_json",
+    "not_a_stream",
+    "not_streamed",
     "DEFAULT_TIMEOUT",
     "DEFAULT_CONNECT_TIMEOUT",
 )
@@ -49,6 +54,8 @@ _CHUNK = 64 * 1024
 _ERROR_READ = 1024 * 1024  # read at most this much of an error answer
 _REDIRECT_READ = 64 * 1024  # and of a redirect's body
 _MESSAGE = 300  # the longest readable message made of a body that is not a provider's error
+_EXCERPT = 120  # the longest excerpt of an answer that should have been an event stream
+_EXCERPT_READ = 16 * 1024  # and how much of it is read to find one
 
 def is_eventstream(headers: Mapping[str, str]) -> bool:
     """Whether an answer's headers (names in lower case) say its body is an AWS event stream."""
@@ -258,6 +265,12 @@ class _Answer:
         return self.request.url
 
     @property
+    def media_type(self) -> str:
+        """The answer's media type: its ``content-type`` in lower case without parameters (``"text/event-stream"``),
+        ``""`` when it has none."""
+        return media_type(self.headers)
+
+    @property
     def request_id(self) -> str:
         """The request id the provider sent back in a header, ``""`` if none."""
         return _request_id(self.headers, None)
@@ -366,14 +379,28 @@ class Response(_Answer):
         ``application/vnd.amazon.eventstream``, AWS's binary event stream as
         ``{event_type: payload}`` (an exception message in it raises
         :class:`ProviderError`; see :func:`._eventstream.events_from_eventstream`).
+        An answer that says it is neither is refused before its body is read as
+        events: a JSON answer (a server that did not stream) raises
+        :class:`~agentkit_core.NormalizeError` and stays readable (``json()``),
+        any other type (a captive portal's HTML page) :class:`ProviderError`
+        naming the type with a short excerpt of the body, read and closed.
         """
+        return self._events()
+
+    def _events(self) -> Iterator[dict[str, JsonValue]]:
         if is_eventstream(self.headers):
             from ._eventstream import events_from_eventstream
 
-            return events_from_eventstream(self.chunks())
+            yield from events_from_eventstream(self.chunks())
+            return
         from ._sse import events_from_sse
 
-        return events_from_sse(self.chunks())
+        media = media_type(self.headers)
+        if not streamed(media):
+            if not is_json(media):
+                raise not_a_stream(self, self._read_bounded(_EXCERPT_READ))
+            raise not_streamed(media)
+        yield from events_from_sse(self.chunks())
 
     def __enter__(self) -> Response:
         return self
@@ -383,6 +410,41 @@ class Response(_Answer):
 
 
 Response.__module__ = _PUBLIC_MODULE
+
+
+def media_type(headers: Mapping[str, str]) -> str:
+    """An answer's media type (``content-type`` in lower case, without parameters); ``""`` when it has none."""
+    return headers.get("content-type", "").partition(";")[0].strip().lower()
+
+
+def streamed(media: str) -> bool:
+    """Whether an answer of type ``media`` may be read as server-sent events: ``text/event-stream``, or no type said."""
+    return media in ("text/event-stream", "")
+
+
+def is_json(media: str) -> bool:
+    """Whether ``media`` is JSON (``application/json`` or a ``+json`` type)."""
+    return media == "application/json" or media.endswith("+json")
+
+
+def not_streamed(media: str) -> NormalizeError:
+    """The error of reading a JSON answer (``media``) as events: the server did not stream, the body is still there."""
+    return NormalizeError(f"the answer is {media}, not an event stream: the server did not stream (read it whole with json())")
+
+
+def not_a_stream(response: _Answer, body: bytes) -> ProviderError:
+    """The :class:`ProviderError` of a successful answer that is neither an event stream nor JSON (a captive portal's
+    or a misrouted gateway's page): its type and a short excerpt of ``body`` (an HTML page's title or text), escaped."""
+    media = media_type(response.headers) or "no content type"
+    text = body.decode("utf-8", "replace")
+    if "html" in media or text.lstrip()[:64].lower().startswith(("<!doctype", "<html")):
+        text = _html_text(text)
+    said = redact(" ".join(text.split()), response.request.secrets())
+    said = said if len(said) <= _EXCERPT else said[: _EXCERPT - 3].rstrip() + "..."
+    excerpt = f": {said!r}" if said else " with an empty body"
+    message = f"the answer is {media}, neither an event stream nor JSON{excerpt}"
+    return ProviderError(response.status, "", message, _request_id(response.headers, None),
+                         _redact_bytes(body, response.request.secrets()), response.headers)
 
 
 def _request_id(headers: Mapping[str, str], error: Mapping[str, Any] | None) -> str:

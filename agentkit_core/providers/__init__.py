@@ -32,6 +32,16 @@ URL), and :func:`capabilities` says what an API can take and give: the
 portable settings it has fields for, its effort levels, the part kinds a
 request carries and an answer holds, and whether it runs server tools.
 
+Providers by name: :func:`complete`, :func:`acomplete` and
+:func:`http_request` here take ``model="<provider>:<model>"``
+(``"groq:llama-3.3-70b-versatile"``, ``"ollama:llama3.2"``,
+``"azure:my-deployment"``) and the modules' keyword arguments.  Each name is
+an :class:`Endpoint` row of :data:`ENDPOINTS`: the four wires, and the
+presets (:data:`PRESETS`), servers that speak a wire (an OpenAI-compatible
+server speaks Chat Completions), with their base URL, key variables and
+what they read differently.  ``complete()`` reads the key and the base URL
+from the environment when they are not given; ``http_request`` reads none.
+
 >>> from agentkit_core.providers import capabilities, provider_info
 >>> sorted(capabilities("anthropic").parts_out)
 ['Custom', 'Reasoning', 'Text', 'ToolCall']
@@ -91,10 +101,45 @@ means for its API (which parts it marks, what its encoder needs).
 from __future__ import annotations
 
 from types import ModuleType as _ModuleType
+from typing import TYPE_CHECKING
 
-from .._for_providers import PROVIDERS, STREAM_FORMATS, Capabilities, ProviderInfo, capabilities, provider_info
+from .._for_providers import (
+    ENDPOINTS,
+    PRESETS,
+    PROVIDERS,
+    STREAM_FORMATS,
+    Capabilities,
+    Endpoint,
+    ProviderInfo,
+    capabilities,
+    endpoint,
+    provider_info,
+)
 
-__all__ = ("detect", "capabilities", "provider_info", "Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS")
+if TYPE_CHECKING:
+    from ._by_name import acomplete, complete, http_request
+    from ._common.complete import AsyncTurnStream, TurnStream
+
+__all__ = ("complete", "acomplete", "http_request", "detect", "capabilities", "provider_info", "endpoint", "Capabilities",
+           "ProviderInfo", "Endpoint", "PROVIDERS", "STREAM_FORMATS", "PRESETS", "ENDPOINTS", "TurnStream", "AsyncTurnStream")
+
+#: The functions by name, loaded from ``_by_name`` on first use (importing this package loads no provider).
+_BY_NAME = ("complete", "acomplete", "http_request")
+
+
+def __getattr__(name: str) -> object:
+    """:func:`complete`, :func:`acomplete` and :func:`http_request`, loaded on first use (then plain attributes)."""
+    if name in _BY_NAME:
+        from ._by_name import acomplete, complete, http_request
+
+        functions = {"complete": complete, "acomplete": acomplete, "http_request": http_request}
+        globals().update(functions)
+        return functions[name]
+    if name in ("TurnStream", "AsyncTurnStream"):  # what every provider's stream() and astream() return
+        from ._common import complete as driver
+
+        return getattr(driver, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def detect(value: object) -> str | None:

@@ -30,15 +30,26 @@ def exported(package: str, *functions: Callable[..., Any]) -> None:
         function.__module__ = package
 
 
-def endpoint(base_url: str | None, default: str) -> str:
-    """``base_url`` (or ``default``) without a trailing slash; ``ValueError`` if it is no http(s) URL."""
+def endpoint(base_url: str | None, default: str, path: str) -> str:
+    """The URL of ``path`` (``"/chat/completions"``, perhaps with a query of its own) under ``base_url`` (or
+    ``default``): ``ValueError`` if it is no http(s) URL.
+
+    A query in ``base_url`` stays a query, after the path (Azure's
+    ``...?api-version=2024-10-21`` gives ``.../chat/completions?api-version=2024-10-21``), joined with the
+    path's own by ``&``; a fragment is dropped; a trailing ``/`` of the base is not doubled.
+    """
     if base_url is None:
-        return default
-    if not isinstance(base_url, str):
+        base_url = default
+    elif not isinstance(base_url, str):
         raise TypeError(f"base_url: expected a string, found {type(base_url).__name__}")
-    if not base_url.lower().startswith(("http://", "https://")):
+    elif not base_url.lower().startswith(("http://", "https://")):
         raise ValueError(f"base_url: expected an http:// or https:// URL, found {base_url[:80]!r}")
-    return base_url.rstrip("/")
+    if "?" not in base_url and "#" not in base_url:
+        return base_url.rstrip("/") + path
+    base, _, query = base_url.partition("#")[0].partition("?")
+    path, _, own = path.partition("?")
+    query = "&".join(q for q in (query, own) if q)
+    return base.rstrip("/") + path + ("?" + query if query else "")
 
 
 def checked_model(model: object) -> str:

@@ -75,9 +75,9 @@ def http_request(
         )
     if vertex:
         body.setdefault("anthropic_version", VERTEX_VERSION)
-        url = f"{endpoint(base_url, BASE_URL)}/models/{name}:{'streamRawPredict' if stream else 'rawPredict'}"
+        url = endpoint(base_url, BASE_URL, f"/models/{name}:{'streamRawPredict' if stream else 'rawPredict'}")
         own = key_header("authorization", api_key, "Bearer ")
     else:
-        url = endpoint(base_url, BASE_URL) + "/v1/messages"
+        url = endpoint(base_url, BASE_URL, "/v1/messages")
         own = {"anthropic-version": API_VERSION, **key_header("x-api-key", api_key)}
     return json_request(url, extra_headers(own, headers, stream=stream), body, stream=stream)

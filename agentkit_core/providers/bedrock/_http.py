@@ -94,7 +94,7 @@ def http_request(
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
     body = request_body(_NAME, {}, fields, fields_of(settings), native, {})
     own = key_header("authorization", api_key, "Bearer ")
-    url = endpoint(base_url, BASE_URL.format(region=region)) + path
+    url = endpoint(base_url, BASE_URL.format(region=region), path)
     request = json_request(url, extra_headers(own, headers, stream=stream), body, stream=stream, stream_format=_ROW.stream_format)
     if api_key is not None:
         return request

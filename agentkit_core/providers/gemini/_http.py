@@ -62,4 +62,4 @@ def http_request(
     body = checked_body(request_body("gemini", {}, kept_request(items, tools=tools, tool_choice=tool_choice), written, native, {}), written)
     vertex = isinstance(base_url, str) and base_url.rstrip("/").endswith(_VERTEX)
     own = key_header("authorization", api_key, "Bearer ") if vertex else key_header("x-goog-api-key", api_key)
-    return json_request(f"{endpoint(base_url, BASE_URL)}/{path}{method}", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, f"/{path}{method}"), extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -56,4 +56,4 @@ def http_request(
     written = fields_of(settings)
     body = checked_body(request_body("openai_chat", {"model": checked_model(model)}, fields, written, native, last), written)
     own = key_header("Authorization", api_key, "Bearer ")
-    return json_request(endpoint(base_url, BASE_URL) + "/chat/completions", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, "/chat/completions"), extra_headers(own, headers, stream=stream), body, stream=stream)

@@ -51,7 +51,7 @@ from typing import Any, Iterable
 from ... import Item
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._complete import acomplete, complete
+from ._complete import acomplete, astream, complete, stream
 from ._http import http_request
 from ._request import items_from_request, request_from_items
 from ._response import finish_reason, items_from_response, usage_from_native
@@ -62,6 +62,8 @@ from ._tools import tool_choice_from_request, tools_from_request
 __all__ = (
     "complete",
     "acomplete",
+    "stream",
+    "astream",
     "http_request",
     "items_from_response",
     "items_from_request",
@@ -77,7 +79,7 @@ __all__ = (
 )
 
 exported(__name__, http_request, items_from_request, request_from_items, complete, acomplete, settings_from_request,
-         items_from_response, stream_decoder)
+         items_from_response, stream_decoder, stream, astream)
 
 
 # -- responses -----------------------------------------------------------------------------

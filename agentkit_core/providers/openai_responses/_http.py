@@ -51,4 +51,4 @@ def http_request(
     written = fields_of(settings)
     body = checked_body(request_body("openai_responses", {"model": checked_model(model)}, fields, written, native, last), written)
     own = key_header("Authorization", api_key, "Bearer ")
-    return json_request(endpoint(base_url, BASE_URL) + "/responses", extra_headers(own, headers, stream=stream), body, stream=stream)
+    return json_request(endpoint(base_url, BASE_URL, "/responses"), extra_headers(own, headers, stream=stream), body, stream=stream)
