@@ -21,28 +21,27 @@ It sits in the bottom layer, with what it re-exports, and loads no projection.
 
 from __future__ import annotations
 
-from ._detect import NAMES as NAMES
-from ._detect import Provider as Provider
-from ._detect import sniff as sniff
-from ._error_text import an as an
-from ._error_text import describe as describe
-from ._error_text import wrong_type as wrong_type
+from ._detect import NAMES as NAMES, Provider as Provider, sniff as sniff
+from ._error_text import an as an, describe as describe, wrong_type as wrong_type
 from ._fast_paths import FAST_PATHS as FAST_PATHS
-from ._registry import AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS
-from ._registry import ENDPOINTS as ENDPOINTS
-from ._registry import PRESETS as PRESETS
-from ._registry import PROVIDERS as PROVIDERS
-from ._registry import STREAM_FORMATS as STREAM_FORMATS
-from ._registry import Capabilities as Capabilities
-from ._registry import Endpoint as Endpoint
-from ._registry import ProviderInfo as ProviderInfo
-from ._registry import capabilities as capabilities
-from ._registry import endpoint as endpoint
-from ._registry import provider_info as provider_info
+from ._registry import (
+    AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS,
+    ENDPOINTS as ENDPOINTS,
+    PRESETS as PRESETS,
+    PROVIDERS as PROVIDERS,
+    STREAM_FORMATS as STREAM_FORMATS,
+    VERTEX_PUBLISHERS as VERTEX_PUBLISHERS,
+    Capabilities as Capabilities,
+    Endpoint as Endpoint,
+    ProviderInfo as ProviderInfo,
+    capabilities as capabilities,
+    endpoint as endpoint,
+    provider_info as provider_info,
+)
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
-    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS",
+    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS", "VERTEX_PUBLISHERS",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
     "FAST_PATHS",

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
 from ._make import filler, unchecked_maker

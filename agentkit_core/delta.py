@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._enum import decode_enum
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, not_constructible

@@ -20,8 +20,7 @@ from typing import Any
 
 import agentkit_core as ak
 from agentkit_core import _cli
-from agentkit_core.providers import PROVIDERS as ROWS
-from agentkit_core.providers import openai_chat
+from agentkit_core.providers import PROVIDERS as ROWS, openai_chat
 from tests import recorded
 from tests.test_cli_reading import run
 from tests.test_transcript import Files

@@ -23,8 +23,8 @@ from agentkit_core import (
     PartsOutput,
     TextPart,
     Usage,
+    _codec as C,
 )
-from agentkit_core import _codec as C
 from agentkit_core._make import unchecked_maker
 from tests.forge import forged
 

@@ -46,8 +46,7 @@ class WithTheSdk(unittest.TestCase):
         self.assertEqual(back, listing.tools)
 
     def test_specs_validate_as_each_revision_s_wire_model(self) -> None:
-        from mcp_types import _v2025_11_25 as previous
-        from mcp_types import _v2026_07_28 as current
+        from mcp_types import _v2025_11_25 as previous, _v2026_07_28 as current
 
         specs = [*mcp.specs_from_tools(self.tools()),
                  ToolSpec("mine", "Mine.", {"type": "object"}, annotations=ToolAnnotations(needs_approval_hint=True),

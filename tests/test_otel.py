@@ -38,8 +38,7 @@ from agentkit_core import (
     otel,
 )
 from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses, provider_info
-from tests import recorded as R
-from tests import schema_check as S
+from tests import recorded as R, schema_check as S
 from tests.capability import needs_processes
 
 SCHEMAS = {

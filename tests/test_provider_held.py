@@ -19,8 +19,7 @@ from types import ModuleType
 from typing import Any, Iterator
 
 from agentkit_core import INVENTED_ID_KEY, FinishReason, Item, NormalizeError, providers
-from agentkit_core.providers import PROVIDERS as ROWS
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers import PROVIDERS as ROWS, anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 
 SDK = os.path.join(os.path.dirname(recorded.ROOT), "sdk_payloads")

@@ -42,8 +42,7 @@ def main() -> int:
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric import rsa
         from google.auth.crypt import RSASigner
-        from google.oauth2 import credentials as user_credentials
-        from google.oauth2 import service_account
+        from google.oauth2 import credentials as user_credentials, service_account
     except ImportError as exc:
         print(f"skipped: google-auth and cryptography are needed ({exc})")
         return 0

@@ -21,8 +21,7 @@ from typing import Any, Mapping
 
 from ... import NormalizeError
 from ..._for_providers import describe
-from .native import JsonDict, wrong
-from .native import json_object as json_object
+from .native import JsonDict, json_object as json_object, wrong
 
 __all__ = (
     "optional_str",

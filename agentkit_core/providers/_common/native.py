@@ -15,8 +15,7 @@ from itertools import repeat
 from typing import Any, Iterable, Mapping, TypeVar, cast
 
 from ... import NormalizeError, checked_json
-from ..._for_providers import an as an
-from ..._for_providers import describe as describe
+from ..._for_providers import an as an, describe as describe
 
 #: A native JSON object, as ``json.loads`` gives it.
 JsonDict = dict[str, Any]
