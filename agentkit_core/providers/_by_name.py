@@ -19,9 +19,10 @@ from ._common.endpoints import resolved, split
 if TYPE_CHECKING:
     from .. import CancellationController, CancellationHandle, Delta, Item, ModelSettings, TurnCancellation
     from ..http import Request, Transport
+    from ._common.complete import AsyncTurnStream, TurnStream
     from ._common.tools import Choice, Tools
 
-__all__ = ("http_request", "complete", "acomplete", "turn_request")
+__all__ = ("http_request", "complete", "acomplete", "stream", "astream", "turn_request")
 
 _WIRES: dict[str, ModuleType] = {}
 
@@ -162,3 +163,59 @@ async def acomplete(
     return await acomplete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
                                                           headers, native, on_text, on_delta, cancel, transport, timeout,
                                                           retries))
+
+
+def stream(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = True,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_text: Callable[[str], object] | None = None,
+    on_delta: Callable[[Delta], object] | None = None,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    transport: Transport | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    **native: Any,
+) -> TurnStream:
+    """A turn read as it arrives, by name: the wire's ``stream`` with the same arguments (the key and base URL read
+    as :func:`complete` reads them, when the reading starts)."""
+    from ._common.complete import TurnCall, TurnStream
+
+    provider, name = _provider(model)
+    return TurnStream(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings, headers,
+                                                native, on_text, on_delta, cancel, transport, timeout, retries))
+
+
+def astream(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = True,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_text: Callable[[str], object] | None = None,
+    on_delta: Callable[[Delta], object] | None = None,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    transport: Transport | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    **native: Any,
+) -> AsyncTurnStream:
+    """:func:`stream` for asyncio, by name: the wire's ``astream`` with the same arguments."""
+    from ._common.complete import AsyncTurnStream, TurnCall
+
+    provider, name = _provider(model)
+    return AsyncTurnStream(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
+                                                     headers, native, on_text, on_delta, cancel, transport, timeout,
+                                                     retries))
