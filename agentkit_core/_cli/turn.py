@@ -324,10 +324,9 @@ def run(args: argparse.Namespace) -> int:
     from ..error import NormalizeError
     from ..http import ProviderError, TransportError
     from ..keys import STREAM_CUT_KEY
-    from ..transcript import dump_items
-
     from ..providers import complete
     from ..providers._by_name import turn_request
+    from ..transcript import dump_items
 
     row = endpoint(args.provider)
     items = _transcript(args.file)
