@@ -26,10 +26,11 @@ from ._registry import ProviderInfo as ProviderInfo
 from ._registry import capabilities as capabilities, provider_info as provider_info
 from ._registry import AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS, ENDPOINTS as ENDPOINTS, PRESETS as PRESETS
 from ._registry import Endpoint as Endpoint, endpoint as endpoint
+from ._registry import VERTEX_PUBLISHERS as VERTEX_PUBLISHERS
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
-    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS",
+    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS", "VERTEX_PUBLISHERS",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
 )

@@ -236,6 +236,27 @@ class CompleteByNameTest(unittest.TestCase):
             anthropic.complete(HI, model="claude", max_tokens=9, transport=sent.append)  # type: ignore[arg-type]
         self.assertEqual(sent, [])
 
+    def test_stream_by_name(self) -> None:
+        with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, \
+                environment(DEEPSEEK_API_KEY=KEY, DEEPSEEK_BASE_URL=server.url()):
+            with providers.stream(HI, model="deepseek:deepseek-chat", transport=plain()) as s:  # type: ignore[arg-type]
+                text = "".join(s.text())
+        self.assertEqual(text, s.answer.text_content())
+        self.assertTrue(text)
+        self.assertEqual(header(server.requests[0].headers, "authorization"), "Bearer " + KEY)
+        self.assertEqual(server.requests[0].path, "/chat/completions")
+
+    @needs_asyncio_run
+    def test_astream_by_name(self) -> None:
+        async def read(url: str) -> str:
+            async with providers.astream(HI, model="ollama:llama3.2", base_url=url) as s:
+                return "".join([chunk async for chunk in s.text()])
+
+        with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, environment():
+            text = asyncio.run(read(server.url("/v1")))
+        self.assertTrue(text)
+        self.assertEqual(server.requests[0].path, "/v1/chat/completions")
+
     @needs_asyncio_run
     def test_acomplete_by_name(self) -> None:
         with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, \

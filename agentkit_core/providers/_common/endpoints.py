@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from ... import ModelSettings
 from ..._for_providers import AZURE_DEPLOYMENTS, Endpoint, endpoint
+from .vertex import vertex_resolved
 
 __all__ = ("split", "resolved", "AZURE_ONLY")
 
@@ -43,8 +44,16 @@ _SEGMENT = "!$&'()*+,;=:@"
 AZURE_ONLY = ("api_version", "azure_ad_token")
 
 
+#: Model strings already split (most programs use a few): a dict lookup instead of the parse, bounded.
+_SPLIT: dict[str, tuple[Endpoint, str]] = {}
+
+
 def split(model: object) -> tuple[Endpoint, str]:
     """``"groq:llama-3.3-70b"`` as the name's row and the model; ``ValueError`` without a known ``<provider>:``."""
+    if type(model) is str:
+        known = _SPLIT.get(model)
+        if known is not None:
+            return known
     if not isinstance(model, str):
         raise TypeError(f"model: expected a string '<provider>:<model>', found {type(model).__name__}")
     name, colon, rest = model.partition(":")
@@ -53,7 +62,12 @@ def split(model: object) -> tuple[Endpoint, str]:
             f"model: expected '<provider>:<model>' (as 'groq:llama-3.3-70b-versatile'), found {model[:80]!r}; "
             "call a provider module's functions for a model name alone"
         )
-    return endpoint(name), rest
+    found = endpoint(name), rest
+    if type(model) is str:
+        if len(_SPLIT) >= 256:
+            _SPLIT.clear()
+        _SPLIT[model] = found
+    return found
 
 
 def _variable(environ: Mapping[str, str] | None, names: tuple[str, ...]) -> str | None:
@@ -75,6 +89,9 @@ def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | Non
         settings = _moved(row, settings, native)
     if row.auth == "azure_openai":
         return _azure(row, model, api_key, base_url, headers, native, environ) + (settings,)
+    if row.auth == "google_vertex":
+        return vertex_resolved(row.name, api_key, base_url or _variable(environ, (row.base_url_variable,)), native, environ) + (
+            headers, settings)
     for name in AZURE_ONLY:
         if name in native:
             raise TypeError(f"{name}: only Azure's names take it ({row.name} does not)")
