@@ -190,6 +190,18 @@ class ByNameTest(unittest.TestCase):
             self.assertEqual((row.wire, row.otel_name, row.auth), (wire, "gcp.vertex_ai", "google_vertex"))
 
 
+class ExportTest(unittest.TestCase):
+    def test_opentelemetry_names_vertex(self) -> None:
+        from agentkit_core import otel
+
+        items = [Item.text(ItemKind.SYSTEM, "Be brief."), Item.text(ItemKind.USER, "Hi")]
+        for name, operation in (("vertex", "generate_content"), ("vertex-anthropic", "chat")):
+            with self.subTest(name):
+                attributes = otel.span_attributes(items, None, provider=name, request_model="m")
+                self.assertEqual((attributes["gen_ai.provider.name"], attributes["gen_ai.operation.name"]), ("gcp.vertex_ai", operation))
+                self.assertEqual(len(otel.system_instructions(items, provider=name)), 1)  # both wires take the system prompt apart
+
+
 class ByNameTurnTest(unittest.TestCase):
     def setUp(self) -> None:
         if not can_serve_loopback():

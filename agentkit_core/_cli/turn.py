@@ -218,6 +218,8 @@ def _name_of(spelling: str) -> str:
 
 
 def _key(row: Endpoint, base_url: str | None) -> str | None:
+    if row.auth == "google_vertex":
+        return None  # Vertex AI: complete() finds the credential as Application Default Credentials do (no key variable)
     for name in row.key_variables:
         if os.environ.get(name):
             return os.environ[name]
@@ -344,9 +346,11 @@ def run(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt()) if main_thread else None
     printer = _Printer()
+    from ..auth import CredentialsError
+
     try:
         closed = complete(items, **turn, on_text=printer.text, cancel=controller, timeout=args.timeout, retries=args.retries)
-    except (ProviderError, TransportError) as exc:  # no answer began: nothing to append
+    except (ProviderError, TransportError, CredentialsError) as exc:  # no answer began: nothing to append
         printer.end()
         err(f"{PROG}: {args.provider}: {exc}")
         return 1
