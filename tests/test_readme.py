@@ -242,6 +242,22 @@ class FrontDoor(unittest.TestCase):
             with self.subTest(page):
                 self.assertIn(f"]({page})", text)
 
+    def test_the_changelog_keeps_one_line_an_entry(self) -> None:
+        """Keep a Changelog: ``## [Unreleased]`` on top, a section per release, its kinds, one line an entry."""
+        lines = read("CHANGELOG.md").split("\n")
+        releases = [line for line in lines if line.startswith("## ")]
+        self.assertEqual(releases[0], "## [Unreleased]")
+        for release in releases[1:]:
+            self.assertRegex(release, r"^## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$")
+        kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security", "Performance"}
+        body = lines[lines.index(releases[0]):]
+        for n, line in enumerate(body):
+            with self.subTest(line=line[:60]):
+                if line.startswith("### "):
+                    self.assertIn(line[4:], kinds)
+                elif line and not line.startswith("## "):
+                    self.assertTrue(line.startswith("- "), "an entry is one line, begun with '- '")
+
     def test_links_between_pages_reach_a_file(self) -> None:
         for page in pages():
             folder = os.path.dirname(os.path.join(ROOT, *page.split("/")))
