@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from agentkit_core import Item, ItemKind, ModelSettings, ToolChoice, ToolSpec
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core._registry import PROVIDERS, capabilities
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.settings import SETTING_NAMES
 from tests import recorded
 

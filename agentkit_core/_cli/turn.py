@@ -55,9 +55,9 @@ import os
 import sys
 from typing import Any
 
+from .._registry import ENDPOINTS, Endpoint, endpoint, provider_info
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import ENDPOINTS, Endpoint, endpoint, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
@@ -233,7 +233,8 @@ def _key(row: Endpoint, base_url: str | None) -> str | None:
         if credentials_from_environment() is not None:
             return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(row.key_variables)} to the API key{_OR_SIGNED.get(signed_by, '')} (or give --base-url for a server that needs none)")
+        signed = _OR_SIGNED.get(signed_by, "")
+        raise CliError(f"set {' or '.join(row.key_variables)} to the API key{signed} (or give --base-url for a server that needs none)")
     return None
 
 
@@ -330,10 +331,9 @@ def run(args: argparse.Namespace) -> int:
     from ..error import NormalizeError
     from ..http import ProviderError, TransportError
     from ..keys import STREAM_CUT_KEY
-    from ..transcript import dump_items
-
     from ..providers import complete
     from ..providers._by_name import turn_request
+    from ..transcript import dump_items
 
     row = endpoint(args.provider)
     items = _transcript(args.file, new_ok=args.say is not None)

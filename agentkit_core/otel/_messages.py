@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 
 from .._codec import copy_json
-from ._servers import server_part
 from ..content import CustomPart, FilePart, MediaPart, Modality, ReasoningPart, StructuredPart, TextPart
 from ..data import Handle, InlineBytes, InlineText, Uri
 from ..finish import FinishReason
 from ..item import ItemKind
 from ..keys import INPUT_JSON_KEY
 from ..tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolResultPart
+from ._servers import server_part
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

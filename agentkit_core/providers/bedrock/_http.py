@@ -16,9 +16,9 @@ from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
 from ... import Item, ModelSettings
+from ..._for_providers import provider_info
 from ...auth.aws import AwsCredentials, SigV4Signer, credentials_from_environment, region_from_environment
 from ...http import Request
-from ..._for_providers import provider_info
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from ._request import kept_request

@@ -20,7 +20,6 @@ from ... import (
     InlineText,
     Item,
     ItemKind,
-    JsonValue,
     MediaPart,
     Modality,
     ModelSettings,
@@ -38,13 +37,25 @@ from ... import (
     Uri,
 )
 from ..._for_providers import PROVIDERS
-from .._common import JsonDict, b64decode, b64encode, checked_list, copy_json, dumps, fields_to_metadata, json_object
-from .._common import metadata_to_fields, name_results, parse_data_url, wrong
+from .._common import (
+    JsonDict,
+    b64decode,
+    b64encode,
+    checked_list,
+    copy_json,
+    dumps,
+    fields_to_metadata,
+    json_object,
+    metadata_to_fields,
+    name_results,
+    parse_data_url,
+    wrong,
+)
 from .._common.held import as_native
 from .._common.reuse import BuildCache, fresh
 from .._common.settings import with_settings
 from ._held import REQUEST
-from ._keys import MARKERS, NS, OMITTED, PROVIDER, RESULT_JSON
+from ._keys import MARKERS, NS, OMITTED, PROVIDER
 from ._response import DOCUMENT_FORMATS, IMAGE_FORMATS, NOT_IN_RESULTS, VIDEO_FORMATS, content_blocks, part_from_block
 from ._settings import checked_body, fields_of
 from ._tools import Choice, Tools, tool_fields
