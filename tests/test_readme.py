@@ -251,7 +251,7 @@ class FrontDoor(unittest.TestCase):
             self.assertRegex(release, r"^## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$")
         kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security", "Performance"}
         body = lines[lines.index(releases[0]):]
-        for n, line in enumerate(body):
+        for line in body:
             with self.subTest(line=line[:60]):
                 if line.startswith("### "):
                     self.assertIn(line[4:], kinds)
