@@ -360,7 +360,8 @@ class Endpoint:
     capabilities: Capabilities
     """What the server can take and give (by default the wire's)."""
     key_required: bool
-    """Whether a turn needs a key (a wire signed otherwise, Bedrock's, does not): a hosted API's ``complete()`` with none anywhere is refused before it sends;
+    """Whether a turn needs a key (a wire signed otherwise, Bedrock's, does not): a hosted API's ``complete()`` with
+    none anywhere is refused before it sends;
     a local server (Ollama, vLLM, LM Studio) needs none and sends one only when given or set."""
     fields: Tuple[Tuple[str, str], ...]
     """The :class:`~agentkit_core.ModelSettings` fields the server takes in another native field than the wire writes:

@@ -232,7 +232,8 @@ class CompleteByNameTest(unittest.TestCase):
             gemini.complete(HI, model="gemini-2.5-flash", base_url=server.url("/v1beta"), transport=plain())
         self.assertEqual(header(server.requests[0].headers, "x-goog-api-key"), KEY)
         sent: list[Any] = []
-        with environment(), self.assertRaisesRegex(ValueError, "anthropic: no API key: give api_key=... or set ANTHROPIC_API_KEY"):
+        refusal = "anthropic: no API key: give api_key=... or set ANTHROPIC_API_KEY"
+        with environment(), self.assertRaisesRegex(ValueError, refusal):
             anthropic.complete(HI, model="claude", max_tokens=9, transport=sent.append)  # type: ignore[arg-type]
         self.assertEqual(sent, [])
 
@@ -273,7 +274,7 @@ class PresetRowsTest(unittest.TestCase):
         with open(path, encoding="utf-8") as f:
             rows = [line for line in f if line.startswith("| `")]
         self.assertEqual([line.split("`")[1] for line in rows], [row.name for row in ENDPOINTS])
-        for line, row in zip(rows, ENDPOINTS):
+        for line, row in zip(rows, ENDPOINTS, strict=True):
             self.assertIn(f"`{row.base_url}`" if row.base_url else "the resource's endpoint", line)
             self.assertIn(f"`{row.key_variables[0]}`", line)
 

@@ -100,8 +100,8 @@ class Requests(unittest.TestCase):
     def test_the_body(self) -> None:
         request = bedrock.http_request(
             [Item.text(ItemKind.SYSTEM, "Be brief."), *ASK], model="m", api_key="bedrock-api-key-0123456789",
-            tools=[ToolSpec("get_weather", "Weather.", {"type": "object"})], tool_choice=ToolChoice.tool("get_weather"),
-            settings=ModelSettings(max_tokens=100, temperature=0.5, reasoning_budget=1024),
+            tools=[ToolSpec("get_weather", "Weather.", {"type": "object"})], tool_choice=ToolChoice.auto(),
+            settings=ModelSettings(max_tokens=2048, temperature=1, reasoning_budget=1024),  # as Claude takes them, thinking
             guardrailConfig={"guardrailIdentifier": "g", "guardrailVersion": "1"},
         )
         self.assertEqual(request.header("authorization"), "Bearer bedrock-api-key-0123456789")
@@ -110,14 +110,16 @@ class Requests(unittest.TestCase):
             "messages": [{"role": "user", "content": [{"text": "What's the weather in Paris?"}]}],
             "system": [{"text": "Be brief."}],
             "toolConfig": {"tools": [{"toolSpec": {"name": "get_weather", "description": "Weather.", "inputSchema": {"json": {"type": "object"}}}}],
-                           "toolChoice": {"tool": {"name": "get_weather"}}},
-            "inferenceConfig": {"maxTokens": 100, "temperature": 0.5},
+                           "toolChoice": {"auto": {}}},
+            "inferenceConfig": {"maxTokens": 2048, "temperature": 1},
             "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 1024}},
             "guardrailConfig": {"guardrailIdentifier": "g", "guardrailVersion": "1"},
         })
         self.assertNotIn("bedrock-api-key-0123456789", repr(request))
         with self.assertRaisesRegex(ValueError, "no 'none' choice"):
             bedrock.request_from_items(ASK, tools=[ToolSpec("f")], tool_choice=ToolChoice.none())
+        forced = bedrock.request_from_items(ASK, tools=[ToolSpec("f")], tool_choice=ToolChoice.tool("f"))
+        self.assertEqual(forced["toolConfig"]["toolChoice"], {"tool": {"name": "f"}})
 
     def test_roles_alternate(self) -> None:
         from agentkit_core import TextOutput, ToolCallId, ToolResultPart

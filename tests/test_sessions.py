@@ -27,7 +27,6 @@ from unittest import mock
 
 import agentkit_core as ak
 from agentkit_core import _durable
-
 from tests.capability import can_spawn_process, needs, needs_signals, needs_threads
 from tests.test_packaging import ROOT
 from tests.test_transcript import Files, transcript

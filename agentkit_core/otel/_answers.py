@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from .. import _check as check
-from ._messages import finish_name
+from .._registry import ENDPOINTS, PROVIDERS, provider_info
 from ..item import Item, ItemKind
 from ..keys import FINISH_REASON_KEY
-from .._registry import ENDPOINTS, PROVIDERS, provider_info
 from ..usage import Usage
+from ._messages import finish_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

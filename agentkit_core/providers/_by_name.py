@@ -14,12 +14,12 @@ from os import environ
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from ._common.complete import AsyncTurnStream, Provider, TurnCall, TurnStream, acomplete_turn, complete_turn
 from ._common.endpoints import resolved, split
 
 if TYPE_CHECKING:
     from .. import CancellationController, CancellationHandle, Delta, Item, ModelSettings, TurnCancellation
     from ..http import Request, Transport
-    from ._common.complete import AsyncTurnStream, TurnStream
     from ._common.tools import Choice, Tools
 
 __all__ = ("http_request", "complete", "acomplete", "stream", "astream", "turn_request")
@@ -92,8 +92,6 @@ def _provider(model: str) -> tuple[Any, str]:
     row, name = split(model)
     provider = _TURNS.get(row.name)
     if provider is None:
-        from ._common.complete import Provider
-
         module = _wire(row.wire)
         provider = _TURNS[row.name] = Provider(module.http_request, module.stream_decoder, module.items_from_response, row)
     return provider, name
@@ -130,8 +128,6 @@ def complete(
     ``AZURE_OPENAI_API_KEY`` or ``AZURE_OPENAI_AD_TOKEN`` and
     ``OPENAI_API_VERSION`` as the openai SDK's ``AzureOpenAI`` does.
     """
-    from ._common.complete import TurnCall, complete_turn
-
     provider, name = _provider(model)
     return complete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings, headers,
                                                    native, on_text, on_delta, cancel, transport, timeout, retries))
@@ -157,8 +153,6 @@ async def acomplete(
     **native: Any,
 ) -> Item:
     """:func:`complete` for asyncio, by name: the wire's ``acomplete`` with the same arguments."""
-    from ._common.complete import TurnCall, acomplete_turn
-
     provider, name = _provider(model)
     return await acomplete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
                                                           headers, native, on_text, on_delta, cancel, transport, timeout,
@@ -186,8 +180,6 @@ def stream(
 ) -> TurnStream:
     """A turn read as it arrives, by name: the wire's ``stream`` with the same arguments (the key and base URL read
     as :func:`complete` reads them, when the reading starts)."""
-    from ._common.complete import TurnCall, TurnStream
-
     provider, name = _provider(model)
     return TurnStream(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings, headers,
                                                 native, on_text, on_delta, cancel, transport, timeout, retries))
@@ -213,8 +205,6 @@ def astream(
     **native: Any,
 ) -> AsyncTurnStream:
     """:func:`stream` for asyncio, by name: the wire's ``astream`` with the same arguments."""
-    from ._common.complete import AsyncTurnStream, TurnCall
-
     provider, name = _provider(model)
     return AsyncTurnStream(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
                                                      headers, native, on_text, on_delta, cancel, transport, timeout,

@@ -61,8 +61,8 @@ from ... import (
 )
 from ...http import AsyncResponse, ProviderError, Request, Response, TransportError, asend, send
 from .endpoints import resolved
-from .vertex import vertex_signer
 from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
+from .vertex import vertex_signer
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -397,7 +397,7 @@ class TurnStream(_Stream):
         reader, self._reader = self._reader, _nothing()
         if self._response is not None:
             self._response.close()  # never blocks
-        if reader is not None and not getattr(reader, "gi_running"):  # running: close() called by a callback, inside the read
+        if reader is not None and not getattr(reader, "gi_running"):  # noqa: B009 - typeshed lacks it; running: close() called by a callback
             reader.close()
         self._left()
 
@@ -521,7 +521,7 @@ class AsyncTurnStream(_Stream):
         reader, self._reader = self._reader, _ended()
         if self._response is not None:
             self._response.close()  # never blocks; a read pending in another task ends
-        if reader is not None and not getattr(reader, "ag_running"):  # running: a read pending in another task
+        if reader is not None and not getattr(reader, "ag_running"):  # noqa: B009 - typeshed lacks it; running: a read pending in another task
             await reader.aclose()
         self._left()
 

@@ -42,8 +42,8 @@ from .._common import (
     JsonDict,
     b64decode,
     copy_json,
-    fields_to_metadata,
     count,
+    fields_to_metadata,
     invent_id,
     json_object,
     make_item,
@@ -68,7 +68,6 @@ from ._keys import (
     to_camel,
     to_snake,
 )
-
 
 # -- finish reasons, usage, time --------------------------------------------------------
 

@@ -21,14 +21,13 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from ._held import EVENT
 from .._common import JsonDict, copy_json, json_object
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
-from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, named_enums, part_from_native, usage_of
+from ._held import EVENT
 from ._keys import SIGNATURE, NewCallId
 from ._partial import Arguments, JsonPath, continues, fragments, starts
-
+from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, named_enums, part_from_native, usage_of
 
 # -- the decoder ------------------------------------------------------------------------------
 
