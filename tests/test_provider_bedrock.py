@@ -177,6 +177,20 @@ class Turns(unittest.TestCase):
         self.assertEqual(item, recorded.items("bedrock", "converse_stream.tool_use_turn1.eventstream")[0])
         self.assertTrue(all(isinstance(c, ToolCallPart) for c in item.tool_calls()))
 
+    def test_a_turn_by_name_signed_with_credentials_from_the_environment(self) -> None:
+        import agentkit_core.providers as providers
+
+        raw = recorded.raw("bedrock", "converse_stream.tool_use_turn1.eventstream")
+        env = {**NO_AWS, "AWS_ACCESS_KEY_ID": "AKIDFROMENV", "AWS_SECRET_ACCESS_KEY": "secret-from-env", "AWS_REGION": "eu-west-3"}
+        with Loopback([eventstream_reply(raw, pieces=7)]) as server, mock.patch.dict(os.environ, env, clear=True):
+            item = providers.complete(ASK, model="bedrock:us.amazon.nova-micro-v1:0", base_url=server.url(), transport=plain())
+            received = server.requests[0]
+        self.assertEqual(received.path, "/model/us.amazon.nova-micro-v1%3A0/converse-stream")
+        authorization = received.headers["authorization"]
+        self.assertTrue(authorization.startswith("AWS4-HMAC-SHA256 Credential=AKIDFROMENV/"), authorization[:40])
+        self.assertIn("/eu-west-3/bedrock/aws4_request", authorization)
+        self.assertEqual(item, recorded.items("bedrock", "converse_stream.tool_use_turn1.eventstream")[0])
+
 
 if __name__ == "__main__":
     unittest.main()
