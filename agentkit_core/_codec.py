@@ -135,7 +135,7 @@ def _unicode(v: str, key: str) -> str:
 # -- structs -----------------------------------------------------------------------
 
 
-def struct(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[str, Any]:
+def struct(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[str, JsonValue]:
     """The fields of a struct: ``v`` itself when it is a dict, else decoded from a list."""
     if type(v) is dict:
         if depth > MAX_DEPTH:
@@ -144,7 +144,7 @@ def struct(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[st
     return _struct_slow(v, name, fields, depth)
 
 
-def _struct_slow(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[str, Any]:
+def _struct_slow(v: object, name: str, fields: tuple[str, ...], depth: int) -> dict[str, JsonValue]:
     if v is MISSING:
         fail("missing field")
     if depth > MAX_DEPTH and isinstance(v, (dict, list)):
@@ -158,7 +158,7 @@ def _struct_slow(v: object, name: str, fields: tuple[str, ...], depth: int) -> d
     fail(f"invalid type: {describe(v)}, expected struct {name}")
 
 
-def field(d: dict[str, Any], key: str, decode: Callable[[Any, int], T], depth: int) -> T:
+def field(d: dict[str, JsonValue], key: str, decode: Callable[[object, int], T], depth: int) -> T:
     """Decode ``d[key]`` with ``decode(value, depth)``, naming ``key`` in any error."""
     try:
         return decode(d.get(key, MISSING), depth)
@@ -188,7 +188,7 @@ def tagged(v: object, family: str, names: str) -> tuple[str, Any]:
     fail(f"invalid type: {describe(v)}, expected a {family}: a map with one key ({names})")
 
 
-def dispatch(v: object, depth: int, family: str, decoders: dict[str, Callable[[Any, int], T]]) -> T:
+def dispatch(v: object, depth: int, family: str, decoders: dict[str, Callable[[object, int], T]]) -> T:
     """Decode an externally tagged value at nesting level ``depth`` with ``decoders[tag]``.
 
     The one rule for every tagged family: check depth, split ``{"Tag": body}``,
@@ -212,14 +212,14 @@ def dispatch(v: object, depth: int, family: str, decoders: dict[str, Callable[[A
     return dispatch({tag: body}, depth, family, decoders)
 
 
-def dispatcher(family: str, decoders: dict[str, Callable[[Any, int], T]]) -> Callable[[Any, int], T]:
+def dispatcher(family: str, decoders: dict[str, Callable[[object, int], T]]) -> Callable[[object, int], T]:
     """The decoder of a tagged family: ``decode(v, depth)`` is ``dispatch(v, depth, family, decoders)``.
 
     Its own fast path splits a well-formed ``{"Tag": body}`` (saving a call per
     value, as :func:`variants` does); everything else goes to :func:`dispatch`.
     """
 
-    def decode(v: Any, depth: int) -> T:
+    def decode(v: object, depth: int) -> T:
         if type(v) is dict and len(v) == 1 and depth <= MAX_DEPTH:
             (tag,) = v  # cheaper than v.items() for one key
             found = decoders.get(tag)
@@ -248,7 +248,7 @@ def seq(v: object, depth: int) -> list[Any]:
     fail(f"invalid type: {describe(v)}, expected a sequence")
 
 
-def items(v: object, depth: int, decode: Callable[[Any, int], T]) -> tuple[T, ...]:
+def items(v: object, depth: int, decode: Callable[[object, int], T]) -> tuple[T, ...]:
     """Decode a JSON array element by element; an error names the index."""
     values = v if type(v) is list and depth <= MAX_DEPTH else seq(v, depth)
     out: list[T] = []
@@ -262,7 +262,7 @@ def items(v: object, depth: int, decode: Callable[[Any, int], T]) -> tuple[T, ..
     return tuple(out)
 
 
-def variants(v: object, depth: int, family: str, decoders: dict[str, Callable[[Any, int], T]]) -> tuple[T, ...]:
+def variants(v: object, depth: int, family: str, decoders: dict[str, Callable[[object, int], T]]) -> tuple[T, ...]:
     """Decode a JSON array of externally tagged values, ``[{"Text": ...}, ...]``: :func:`items` of :func:`dispatch`.
 
     The array sits at level ``depth``.  The loop splits each ``{"Tag": body}``

@@ -93,10 +93,10 @@ class Part(Value):
     if TYPE_CHECKING:
         metadata: MetadataMap
 
-        def to_dict(self) -> dict[str, Any]: ...
+        def to_dict(self) -> dict[str, JsonValue]: ...
 
         @classmethod
-        def _decode(cls, v: Any, depth: int) -> Part: ...
+        def _decode(cls, v: object, depth: int) -> Part: ...
 
     else:
         __init__ = not_constructible("Part", "TextPart, MediaPart, ..., or use Part.text(...) and friends")
@@ -165,13 +165,13 @@ class TextPart(Part):
         md = metadata if type(metadata) is MetadataMap else as_metadata(metadata, "TextPart")
         _fill_text(self, check.string(text, "TextPart", "text"), md, check.part_depth("TextPart", md))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Text": {"text": ..., "metadata": {...}}}``."""
         md = self.metadata
         return {"Text": {"text": self.text, "metadata": md.to_dict() if md._data else {}}}
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> TextPart:
+    def _decode(cls, v: object, depth: int) -> TextPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "TextPart", ("text", "metadata"), depth)
         text = d.get("text", MISSING)
         text = text if type(text) is str and text.isascii() else wire.string(text, "text")
@@ -200,7 +200,7 @@ class MediaPart(Part):
         modality = modality if type(modality) is Modality else check.member(modality, Modality, "MediaPart", "modality")
         _fill_media(self, modality, check.string(mime_type, "MediaPart", "mime_type"), data, md, check.part_depth("MediaPart", md, data._depth))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Media": {"modality": ..., "mime_type": ..., "data": ..., "metadata": ...}}``."""
         return {
             "Media": {
@@ -212,7 +212,7 @@ class MediaPart(Part):
         }
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> MediaPart:
+    def _decode(cls, v: object, depth: int) -> MediaPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "MediaPart", ("modality", "mime_type", "data", "metadata"), depth)
         modality = decode_enum(Modality, d.get("modality", MISSING), "modality")
         mime_type = d.get("mime_type", MISSING)
@@ -256,11 +256,11 @@ class FilePart(Part):
         """A copy with ``mime_type`` set."""
         return replace(self, mime_type=mime_type)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"File": {...}}``, the struct of :meth:`to_bare_dict` tagged."""
         return {"File": self.to_bare_dict()}
 
-    def to_bare_dict(self) -> dict[str, Any]:
+    def to_bare_dict(self) -> dict[str, JsonValue]:
         """The untagged struct, as ``ToolOutput`` files embed it."""
         return {
             "name": self.name,
@@ -275,7 +275,7 @@ class FilePart(Part):
         return cls._decode(v, 1)
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> FilePart:
+    def _decode(cls, v: object, depth: int) -> FilePart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "FilePart", ("name", "mime_type", "data", "metadata"), depth)
         return _make_file(
             wire.field(d, "data", decode_data_ref, depth + 1),
@@ -313,7 +313,7 @@ class StructuredPart(Part):
         """A copy with ``schema`` set."""
         return replace(self, schema=schema)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Structured": {"value": ..., "schema": ..., "metadata": ...}}``, the JSON copied."""
         schema = self.schema
         return {
@@ -325,7 +325,7 @@ class StructuredPart(Part):
         }
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> StructuredPart:
+    def _decode(cls, v: object, depth: int) -> StructuredPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "StructuredPart", ("value", "schema", "metadata"), depth)
         inner = depth + 1
         schema = d.get("schema")
@@ -380,7 +380,7 @@ class ReasoningPart(Part):
         """A copy with ``redacted`` set."""
         return replace(self, redacted=redacted)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Reasoning": {"summary": ..., "data": ..., "redacted": ..., "metadata": ...}}``."""
         data = self.data
         return {
@@ -393,7 +393,7 @@ class ReasoningPart(Part):
         }
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> ReasoningPart:
+    def _decode(cls, v: object, depth: int) -> ReasoningPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "ReasoningPart", ("summary", "data", "redacted", "metadata"), depth)
         summary = d.get("summary")
         if summary is not None and (type(summary) is not str or not summary.isascii()):
@@ -447,7 +447,7 @@ class CustomPart(Part):
         """A copy with ``value`` set."""
         return replace(self, value=value)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Custom": {"kind": ..., "data": ..., "value": ..., "metadata": ...}}``, the JSON copied."""
         data = self.data
         return {
@@ -460,7 +460,7 @@ class CustomPart(Part):
         }
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> CustomPart:
+    def _decode(cls, v: object, depth: int) -> CustomPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "CustomPart", ("kind", "data", "value", "metadata"), depth)
         value, data = d.get("value"), d.get("data")
         return _make_custom(
@@ -484,7 +484,7 @@ _fill_custom = filler(CustomPart, "kind", "data", "value", "metadata", "_depth")
 
 #: Tag -> decoder of the variant's body (``decoder(body, depth)``), for all eight variants: empty
 #: here, filled by :mod:`.tool` from its ``PART_VARIANTS``, in the reference's order.
-PART_DECODERS: dict[str, Callable[[Any, int], Part]] = {}
+PART_DECODERS: dict[str, Callable[[object, int], Part]] = {}
 
 #: ``decode_part(v, depth)``: decode a tagged part whose object sits at nesting level ``depth``.
 decode_part = wire.dispatcher("Part", PART_DECODERS)

@@ -16,6 +16,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITE
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar
 
+    from .metadata import JsonValue
+
 __all__ = ("DataRef", "InlineText", "InlineBytes", "Uri", "Handle")
 
 
@@ -40,7 +42,7 @@ class DataRef(Value):
 
     if TYPE_CHECKING:
 
-        def to_dict(self) -> dict[str, Any]: ...
+        def to_dict(self) -> dict[str, JsonValue]: ...
 
     @factory
     def inline_text(text: str) -> InlineText:
@@ -77,7 +79,7 @@ class InlineText(DataRef):
     def __init__(self, value: str) -> None:
         _set_inline_text(self, check.string(value, "InlineText", "value"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"InlineText": "..."}``."""
         return {"InlineText": self.value}
 
@@ -96,7 +98,7 @@ class InlineBytes(DataRef):
     def __init__(self, value: bytes | bytearray | memoryview) -> None:
         _set_inline_bytes(self, check.byte_string(value, "InlineBytes", "value"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"InlineBytes": [0..255, ...]}``, a list of integers."""
         return {"InlineBytes": list(self.value)}
 
@@ -110,7 +112,7 @@ class Uri(DataRef):
     def __init__(self, value: str) -> None:
         _set_uri(self, check.string(value, "Uri", "value"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Uri": "..."}``."""
         return {"Uri": self.value}
 
@@ -124,7 +126,7 @@ class Handle(DataRef):
     def __init__(self, value: ArtifactId) -> None:
         _set_handle(self, check.ident(value, ArtifactId, "Handle", "value"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Handle": "<artifact id>"}``."""
         return {"Handle": self.value.value}
 
@@ -144,23 +146,23 @@ _make_handle = unchecked_maker(Handle, "value")
 _make_artifact_id = unchecked_maker(ArtifactId, "value")
 
 
-def _inline_text(v: Any, depth: int) -> InlineText:
+def _inline_text(v: object, depth: int) -> InlineText:
     return _make_inline_text(v if type(v) is str and v.isascii() else wire.string(v, ""))
 
 
-def _inline_bytes(v: Any, depth: int) -> InlineBytes:
+def _inline_bytes(v: object, depth: int) -> InlineBytes:
     return _make_inline_bytes(wire.byte_array(v, depth))
 
 
-def _uri(v: Any, depth: int) -> Uri:
+def _uri(v: object, depth: int) -> Uri:
     return _make_uri(wire.string(v, ""))
 
 
-def _handle(v: Any, depth: int) -> Handle:
+def _handle(v: object, depth: int) -> Handle:
     return _make_handle(_make_artifact_id(wire.string(v, "")))
 
 
-_DATA_REF_DECODERS: dict[str, Callable[[Any, int], DataRef]] = {
+_DATA_REF_DECODERS: dict[str, Callable[[object, int], DataRef]] = {
     "InlineText": _inline_text,
     "InlineBytes": _inline_bytes,
     "Uri": _uri,

@@ -38,7 +38,7 @@ class Delta(Value):
 
     if TYPE_CHECKING:
 
-        def to_dict(self) -> dict[str, Any]: ...
+        def to_dict(self) -> dict[str, JsonValue]: ...
 
     else:
         __init__ = not_constructible("Delta", "BeginPart, AppendText, AppendBytes, ReplaceStructured, SetMetadata or CommitPart")
@@ -64,7 +64,7 @@ class BeginPart(Delta):
         kind = kind if type(kind) is PartKind else check.member(kind, PartKind, "BeginPart", "kind")
         _fill_begin(self, _part_id(part_id, "BeginPart"), kind)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"BeginPart": {"part_id": ..., "kind": ...}}``."""
         return {"BeginPart": {"part_id": self.part_id.value, "kind": self.kind._value_}}
 
@@ -79,7 +79,7 @@ class AppendText(Delta):
     def __init__(self, part_id: PartId, chunk: str) -> None:
         _fill_append_text(self, _part_id(part_id, "AppendText"), check.string(chunk, "AppendText", "chunk"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"AppendText": {"part_id": ..., "chunk": ...}}``."""
         return {"AppendText": {"part_id": self.part_id.value, "chunk": self.chunk}}
 
@@ -97,7 +97,7 @@ class AppendBytes(Delta):
     def __init__(self, part_id: PartId, chunk: bytes | bytearray | memoryview) -> None:
         _fill_append_bytes(self, _part_id(part_id, "AppendBytes"), check.byte_string(chunk, "AppendBytes", "chunk"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"AppendBytes": {"part_id": ..., "chunk": [0..255, ...]}}``."""
         return {"AppendBytes": {"part_id": self.part_id.value, "chunk": list(self.chunk)}}
 
@@ -116,7 +116,7 @@ class ReplaceStructured(Delta):
         value, _ = check.payload(value, "ReplaceStructured", "value", check.PAYLOAD_LEVEL)
         _fill_replace(self, _part_id(part_id, "ReplaceStructured"), value)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"ReplaceStructured": {"part_id": ..., "value": ...}}``, the JSON copied."""
         return {"ReplaceStructured": {"part_id": self.part_id.value, "value": wire.copy_json(self.value)}}
 
@@ -133,7 +133,7 @@ class SetMetadata(Delta):
         check.fits(2 + check.depth(md), "SetMetadata", "metadata")
         _fill_set_metadata(self, _part_id(part_id, "SetMetadata"), md)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"SetMetadata": {"part_id": ..., "metadata": {...}}}``."""
         return {"SetMetadata": {"part_id": self.part_id.value, "metadata": self.metadata.to_dict() if self.metadata._data else {}}}
 
@@ -156,7 +156,7 @@ class CommitPart(Delta):
         check.fits(2 + check.depth(part), "CommitPart", "part")
         _fill_commit(self, part, None if part_id is None else _part_id(part_id, "CommitPart"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"CommitPart": {"part": ..., "part_id": ...}}``, ``part_id`` only when set."""
         body: dict[str, Any] = {"part": self.part.to_dict()}
         if self.part_id is not None:
@@ -184,32 +184,32 @@ def _decode_part_id(d: dict[str, Any]) -> PartId:
     return _make_part_id(wire.string(d.get("part_id", wire.MISSING), "part_id"))
 
 
-def _begin(v: Any, depth: int) -> Delta:
+def _begin(v: object, depth: int) -> Delta:
     d = wire.struct(v, "BeginPart", ("part_id", "kind"), depth)
     return _make_begin(_decode_part_id(d), decode_enum(PartKind, d.get("kind", wire.MISSING), "kind"))
 
 
-def _append_text(v: Any, depth: int) -> Delta:
+def _append_text(v: object, depth: int) -> Delta:
     d = wire.struct(v, "AppendText", ("part_id", "chunk"), depth)
     return _make_append_text(_decode_part_id(d), wire.string(d.get("chunk", wire.MISSING), "chunk"))
 
 
-def _append_bytes(v: Any, depth: int) -> Delta:
+def _append_bytes(v: object, depth: int) -> Delta:
     d = wire.struct(v, "AppendBytes", ("part_id", "chunk"), depth)
     return _make_append_bytes(_decode_part_id(d), wire.field(d, "chunk", wire.byte_array, depth + 1))
 
 
-def _replace_structured(v: Any, depth: int) -> Delta:
+def _replace_structured(v: object, depth: int) -> Delta:
     d = wire.struct(v, "ReplaceStructured", ("part_id", "value"), depth)
     return _make_replace(_decode_part_id(d), wire.field(d, "value", wire.json_value, depth + 1))
 
 
-def _set_metadata(v: Any, depth: int) -> Delta:
+def _set_metadata(v: object, depth: int) -> Delta:
     d = wire.struct(v, "SetMetadata", ("part_id", "metadata"), depth)
     return _make_set_metadata(_decode_part_id(d), wire.field(d, "metadata", decode_metadata, depth + 1))
 
 
-def _commit(v: Any, depth: int) -> Delta:
+def _commit(v: object, depth: int) -> Delta:
     d = wire.struct(v, "CommitPart", ("part",), depth)
     part_id = d.get("part_id")
     if type(part_id) is not str or not (part_id.isascii() or wire.valid_unicode(part_id)):
@@ -218,7 +218,7 @@ def _commit(v: Any, depth: int) -> Delta:
     return _make_commit(part, None if part_id is None else _make_part_id(part_id))
 
 
-_DECODERS: dict[str, Callable[[Any, int], Delta]] = {
+_DECODERS: dict[str, Callable[[object, int], Delta]] = {
     "BeginPart": _begin,
     "AppendText": _append_text,
     "AppendBytes": _append_bytes,

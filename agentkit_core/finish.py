@@ -21,6 +21,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITE
 if TYPE_CHECKING:
     from typing import ClassVar
 
+    from .metadata import JsonValue
+
 __all__ = ("FinishReason",)
 
 _UNITS = ("Completed", "ToolCall", "MaxTokens", "Cancelled", "Blocked", "Error")
@@ -77,10 +79,10 @@ class FinishReason(Value):
             return f"FinishReason.other({self.detail!r})"
         return f"FinishReason.{_CONSTANT_NAMES[self.kind]}"
 
-    def to_dict(self) -> str | dict[str, str]:
+    def to_dict(self) -> str | dict[str, JsonValue]:
         """The wire form: ``"Completed"``, or ``{"Other": "..."}``."""
         if self.kind == "Other":
-            return {"Other": self.detail}  # type: ignore[dict-item]
+            return {"Other": self.detail}
         return self.kind
 
     @classmethod

@@ -145,9 +145,9 @@ class Item(Value):
         """The tool calls this item holds, in order (a model's turn may make several)."""
         return tuple(p for p in self.parts if isinstance(p, ToolCallPart))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: id, kind, parts, metadata, usage, finish reason and creation time, ready for ``json.dumps``."""
-        parts = []
+        parts: list[JsonValue] = []
         for p in self.parts:  # a loop, not a comprehension: before 3.12 that is a function call per item
             parts.append(p.to_dict())
         id = self.id

@@ -79,7 +79,7 @@ class ToolCallPart(Part):
         input, input_depth = check.payload(input, "ToolCallPart", "input", check.PAYLOAD_LEVEL)
         _fill_call(self, id, check.string(name, "ToolCallPart", "name"), input, md, check.part_depth("ToolCallPart", md, input_depth))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"ToolCall": {"id": ..., "name": ..., "input": ..., "metadata": ...}}``, the input copied."""
         md = self.metadata
         input = self.input
@@ -100,7 +100,7 @@ class ToolCallPart(Part):
         }
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> ToolCallPart:
+    def _decode(cls, v: object, depth: int) -> ToolCallPart:
         # The common case of each field is settled here, anything else by the rule in _codec.
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "ToolCallPart", ("id", "name", "input", "metadata"), depth)
         id = d.get("id", MISSING)
@@ -172,7 +172,7 @@ class ToolResultPart(Part):
         """A copy with ``is_error`` set."""
         return replace(self, is_error=is_error)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"ToolResult": {"call_id": ..., "output": ..., "is_error": ..., "metadata": ...}}``."""
         md = self.metadata
         return {
@@ -185,7 +185,7 @@ class ToolResultPart(Part):
         }
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> ToolResultPart:
+    def _decode(cls, v: object, depth: int) -> ToolResultPart:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "ToolResultPart", ("call_id", "output", "is_error", "metadata"), depth)
         call_id = d.get("call_id", MISSING)
         call_id = call_id if type(call_id) is str and call_id.isascii() else wire.string(call_id, "call_id")
@@ -224,7 +224,7 @@ class ToolOutput(Value):
 
     if TYPE_CHECKING:
 
-        def to_dict(self) -> dict[str, Any]: ...
+        def to_dict(self) -> dict[str, JsonValue]: ...
 
         def _measure(self) -> int: ...
 
@@ -272,7 +272,7 @@ class TextOutput(ToolOutput):
     def _measure(self) -> int:
         return 1
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Text": "..."}``."""
         return {"Text": self.text}
 
@@ -292,7 +292,7 @@ class StructuredOutput(ToolOutput):
         _set_output_depth(self, depth)
         return depth
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Structured": ...}``, the JSON copied."""
         return {"Structured": wire.copy_json(self.value)}
 
@@ -312,7 +312,7 @@ class PartsOutput(ToolOutput):
         _set_output_depth(self, depth)
         return depth
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Parts": [...]}``, each part in its own wire form."""
         return {"Parts": [p.to_dict() for p in self.parts]}
 
@@ -333,7 +333,7 @@ class FilesOutput(ToolOutput):
         _set_output_depth(self, depth)
         return depth
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"Files": [...]}``, each file as its untagged struct."""
         return {"Files": [f.to_bare_dict() for f in self.files]}
 
@@ -346,19 +346,19 @@ _fill_files_output = filler(FilesOutput, "files", "_depth")
 _make_text_output = unchecked_maker(TextOutput, "text")
 
 
-def _text_output(v: Any, depth: int) -> ToolOutput:
+def _text_output(v: object, depth: int) -> ToolOutput:
     return _make_text_output(v if type(v) is str and v.isascii() else wire.string(v, ""))
 
 
-def _structured_output(v: Any, depth: int) -> ToolOutput:
+def _structured_output(v: object, depth: int) -> ToolOutput:
     return _make_structured_output(wire.json_value(v, depth))
 
 
-def _parts_output(v: Any, depth: int) -> ToolOutput:
+def _parts_output(v: object, depth: int) -> ToolOutput:
     return _make_parts_output(wire.variants(v, depth, "Part", PART_DECODERS))
 
 
-def _files_output(v: Any, depth: int) -> ToolOutput:
+def _files_output(v: object, depth: int) -> ToolOutput:
     return _make_files_output(wire.items(v, depth, FilePart._decode))
 
 
@@ -371,7 +371,7 @@ OUTPUTS = (TextOutput, StructuredOutput, PartsOutput, FilesOutput)
 _FILE_TYPES = frozenset((FilePart,))
 
 
-_OUTPUT_DECODERS: dict[str, Callable[[Any, int], ToolOutput]] = {
+_OUTPUT_DECODERS: dict[str, Callable[[object, int], ToolOutput]] = {
     "Text": _text_output,
     "Structured": _structured_output,
     "Parts": _parts_output,

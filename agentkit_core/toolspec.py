@@ -63,7 +63,7 @@ class ToolAnnotations(Value):
         flags = (read_only_hint, destructive_hint, idempotent_hint, needs_approval_hint, supports_streaming_hint)
         _fill_annotations(self, *(check.boolean(v, "ToolAnnotations", name) for name, v in zip(_HINTS, flags)))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: the five hints by name, each ``True`` or ``False``."""
         return {name: getattr(self, name) for name in _HINTS}
 
@@ -73,7 +73,7 @@ class ToolAnnotations(Value):
         return cls._decode(v, 1)
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> ToolAnnotations:
+    def _decode(cls, v: object, depth: int) -> ToolAnnotations:
         d = wire.struct(v, "ToolAnnotations", _HINTS, depth)
         return _make_annotations(*(wire.boolean(d.get(name, MISSING), name) for name in _HINTS))
 
@@ -187,7 +187,7 @@ class ToolSpec(Value):
         """A copy whose metadata is ``metadata`` (replaced)."""
         return replace(self, metadata=metadata)  # type: ignore[arg-type]  # __init__ converts
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: name, description, input schema (and output schema if set), annotations, metadata; JSON copied."""
         d: dict[str, Any] = {"name": self.name, "description": self.description, "input_schema": wire.copy_json(self.input_schema)}
         if self.output_schema is not None:
@@ -284,7 +284,7 @@ class ToolChoice(Value):
         """A copy with ``parallel`` set."""
         return replace(self, parallel=parallel)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"mode": ..., "name": ..., "parallel": ..., "metadata": {...}}``."""
         return {"mode": self.mode, "name": self.name, "parallel": self.parallel, "metadata": self.metadata.to_dict()}
 

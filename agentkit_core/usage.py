@@ -113,7 +113,7 @@ class TokenUsage(Value):
             return self
         return NotImplemented
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: the five counts by name, an optional one that is not set ``None``."""
         return {
             "input_tokens": self.input_tokens,
@@ -129,7 +129,7 @@ class TokenUsage(Value):
         return cls._decode(v, 1)
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> TokenUsage:
+    def _decode(cls, v: object, depth: int) -> TokenUsage:
         # The common case of each count is settled here, anything else by the rule in _codec.
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "TokenUsage", _TOKEN_FIELDS, depth)
         get = d.get
@@ -187,7 +187,7 @@ class CostUsage(Value):
         # A provider's exact figure describes one call; a sum has none.
         return CostUsage(self.amount + other.amount, self.currency)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"amount": ..., "currency": ..., "provider_amount": ...}``, ``amount`` a float."""
         return {"amount": float(self.amount), "currency": self.currency, "provider_amount": self.provider_amount}
 
@@ -197,7 +197,7 @@ class CostUsage(Value):
         return cls._decode(v, 1)
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> CostUsage:
+    def _decode(cls, v: object, depth: int) -> CostUsage:
         d = wire.struct(v, "CostUsage", ("amount", "currency", "provider_amount"), depth)
         return _make_cost(
             wire.f64(d.get("amount", MISSING), "amount"),
@@ -259,7 +259,7 @@ class Usage(Value):
             return self
         return NotImplemented
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"tokens": ..., "cost": ..., "metadata": {...}}``."""
         tokens, cost = self.tokens, self.cost
         return {
@@ -274,7 +274,7 @@ class Usage(Value):
         return cls._decode(v, 1)
 
     @classmethod
-    def _decode(cls, v: Any, depth: int) -> Usage:
+    def _decode(cls, v: object, depth: int) -> Usage:
         d = v if type(v) is dict and depth <= MAX_DEPTH else wire.struct(v, "Usage", ("tokens", "cost", "metadata"), depth)
         tokens = d.get("tokens")
         if tokens is not None:
