@@ -131,6 +131,11 @@ def _messages_api(v: dict[str, Any]) -> str | None:
     """Whose a request holding ``messages`` is, Anthropic's or Chat Completions', by what only one API has; else ``None``."""
     if _BEDROCK_ONLY_KEYS.intersection(v) or _untyped_blocks(v):
         return "bedrock"
+    # The messages' shape decides before a single key does: DeepSeek's Chat requests carry "thinking", Together's
+    # "top_k": null, beside messages only Chat Completions takes.
+    by_messages = _messages_shape(v)
+    if by_messages is not None:
+        return by_messages
     if _ANTHROPIC_ONLY_KEYS.intersection(v):
         return "anthropic"
     if _CHAT_ONLY_KEYS.intersection(v):
@@ -140,6 +145,11 @@ def _messages_api(v: dict[str, Any]) -> str | None:
             return "anthropic"
         if "function" in tool:
             return "openai_chat"
+    return None
+
+
+def _messages_shape(v: dict[str, Any]) -> str | None:
+    """Whose a request is by its messages alone: a role, a field or a content block only one API has; else ``None``."""
     for message in _dicts(v.get("messages")):
         role = _text(message.get("role"))
         chat_system = role == "system" and type(message.get("content")) is str  # Anthropic's system messages hold blocks

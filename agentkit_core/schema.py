@@ -73,9 +73,8 @@ def parse_output(answer: Item | str | bytes | bytearray | JsonValue, tp: type[T]
     >>> parse_output('[1, 2]', list[int])
     [1, 2]
     """
-    from .jsontext import parse_json
-
     from .item import Item
+    from .jsontext import parse_json
 
     if isinstance(answer, (str, bytes, bytearray)):
         value: Any = parse_json(answer)

@@ -411,7 +411,7 @@ class TestErrors(Files, unittest.TestCase):
 
         from agentkit_core import _cli
         from agentkit_core._cli import commands, common, convert, turn
-        from agentkit_core._registry import PROVIDERS
+        from agentkit_core._registry import ENDPOINTS, PROVIDERS
 
         parser = commands.build_parser()
         names = next(a for a in parser._actions if a.dest == "command").choices
@@ -426,7 +426,7 @@ class TestErrors(Files, unittest.TestCase):
         for module in (commands, convert, turn):
             self.assertFalse({"_PROG", "_err", "_Parser"} & set(vars(module)), module.__name__)
         self.assertEqual(convert.FLAGS, {row.module: row.cli for row in PROVIDERS})  # spellings from the registry
-        self.assertEqual(turn.KEYS, {row.module: row.key_variables for row in PROVIDERS})
+        self.assertEqual(turn.KEYS, {row.name: row.key_variables for row in ENDPOINTS})  # every name, the registry's spelling
 
     @needs_processes
     def test_importing_the_package_does_not_import_the_cli(self) -> None:

@@ -197,6 +197,28 @@ class TurnCommandTest(unittest.TestCase):
         self.assertEqual({k: body[k] for k in ("top_p", "seed", "reasoning_effort", "parallel_tool_calls", "max_completion_tokens")},
                          {"top_p": 0.5, "seed": 11, "reasoning_effort": "low", "parallel_tool_calls": True, "max_completion_tokens": 99})
 
+    def test_a_preset_by_name_reads_its_own_variables(self) -> None:
+        # --provider takes every registry name (a preset too), in either spelling; the key and base URL its own.
+        with Loopback([sse_reply(recorded.raw("openai_chat", "chat.text_content.sse.txt"))]) as server:
+            env = dict(self.env, GROQ_API_KEY=KEY, GROQ_BASE_URL=server.url("/openai/v1"), OPENAI_API_KEY="sk-not-groq")
+            done = subprocess.run([sys.executable, "-m", "agentkit_core", "turn", "--provider", "groq", "--model",
+                                   "llama-3.3-70b-versatile", "--max-tokens", "99", self.path],
+                                  capture_output=True, text=True, env=env, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        received = server.requests[0]
+        self.assertEqual(received.path, "/openai/v1/chat/completions")
+        self.assertEqual({k.lower(): v for k, v in received.headers.items()}["authorization"], "Bearer " + KEY)
+        help_text = subprocess.run([sys.executable, "-m", "agentkit_core", "turn", "--help"], capture_output=True,
+                                   text=True, env=self.env, timeout=120).stdout
+        self.assertIn("openai-chat", help_text)
+        self.assertIn("groq", help_text)
+        self.assertNotIn("openai_chat", help_text)
+        refused = subprocess.run([sys.executable, "-m", "agentkit_core", "turn", "--provider", "groq", "--model", "m",
+                                  self.path], capture_output=True, text=True,
+                                 env={k: v for k, v in self.env.items() if k != "GROQ_API_KEY"}, timeout=120)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn("GROQ_API_KEY", refused.stderr)
+
     def test_the_key_and_the_arguments(self) -> None:
         env = {k: v for k, v in self.env.items() if k != "ANTHROPIC_API_KEY"}
         cases = [

@@ -331,6 +331,17 @@ class TestAppendItems(Files):
         self.assertEqual(caught, [REMOVED.format(where=f"{path}:1", size=25)])
         self.assertEqual(ak.load_items(path), items[:1])
 
+    def test_a_torn_line_after_this_process_appended_is_still_seen(self) -> None:
+        items = transcript()
+        path = os.path.join(self.dir, "t.jsonl")
+        ak.append_items(items[:1], path)  # this process remembers how it left the file
+        with open(path, "ab") as f:  # then another one, killed mid-append
+            f.write(items[1].to_json().encode()[:9])
+        with Recorded() as caught:
+            ak.append_items(items[1:], path)
+        self.assertEqual(caught, [REMOVED.format(where=f"{path}:2", size=9)])
+        self.assertEqual(ak.load_items(path), items)
+
     def test_a_whole_last_line_without_its_newline_gets_one(self) -> None:
         items = transcript()
         for tail in (b"", b"  ", b"\n  "):

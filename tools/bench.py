@@ -5,7 +5,7 @@ Absolute times on shared machines swing by 2x between runs; a ratio against a
 baseline timed in the same process a moment earlier does not.  Each area lives
 in a module beside this one (``bench_codec.py``, ``bench_fold.py``,
 ``bench_cancel.py``, ``bench_providers.py``, ``bench_requests.py``, ``bench_http.py``, ``bench_interop.py``, ``bench_eventstream.py``,
-``bench_sessions.py``) exposing functions ``(quick: bool) -> list[Row]``; this
+``bench_sessions.py``, ``bench_by_name.py``) exposing functions ``(quick: bool) -> list[Row]``; this
 script runs them all and prints one table.
 
 Usage:  python tools/bench.py [--quick] [--only AREA[,AREA...]]
@@ -47,6 +47,7 @@ AREAS = {
     "interop": ("bench_interop", "measure"),
     "eventstream": ("bench_eventstream", "measure"),
     "sessions": ("bench_sessions", "measure"),
+    "by-name": ("bench_by_name", "measure"),
 }
 
 

@@ -56,13 +56,13 @@ from typing import Any
 
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import PROVIDERS, provider_info
+from .._registry import ENDPOINTS, Endpoint, endpoint, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
 
-#: provider -> the environment variables its key may be in, in order (the registry's rows).
-KEYS = {row.module: row.key_variables for row in PROVIDERS}
+#: provider name -> the environment variables its key may be in, in order (the registry's rows: wires and presets).
+KEYS = {row.name: row.key_variables for row in ENDPOINTS}
 CANCELLED_RESULT = "the turn was cancelled before this call ran"
 #: The flags of the portable settings (ModelSettings fields) beside ``--set``; ``--output-schema`` reads a file.
 _SETTING_FLAGS = ("max_tokens", "temperature", "top_p", "stop", "seed", "reasoning_effort", "reasoning_budget",
@@ -71,11 +71,10 @@ _SETTING_FLAGS = ("max_tokens", "temperature", "top_p", "stop", "seed", "reasoni
 
 def add_parser(commands: Any) -> None:
     """Add ``turn`` to the command line's subparsers."""
-    from .convert import module_of  # a CLI spelling (openai-chat) for its module, as convert --from reads it
 
     turn = commands.add_parser("turn", help="send a transcript to a provider, stream the answer, append it to the file")
-    turn.add_argument("--provider", required=True, type=module_of, choices=list(KEYS), metavar="PROVIDER",
-                      help=f"the API: {', '.join(KEYS)}")
+    turn.add_argument("--provider", required=True, type=_name_of, choices=list(KEYS), metavar="PROVIDER",
+                      help=f"the API or server: {', '.join(KEYS)}")
     turn.add_argument("--model", required=True, help="the model name")
     turn.add_argument("--base-url", help="another endpoint than the provider's (a gateway, a local server)")
     turn.add_argument("--tools", metavar="FILE", help="a JSON list of tools: ToolSpec objects (optional fields may be left out), "
@@ -210,17 +209,28 @@ def _results(items: list[Item], answers: list[str], failures: list[str]) -> list
 _OR_SIGNED = {"aws": ", or AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials)"}
 
 
-def _key(provider: str, base_url: str | None) -> str | None:
-    for name in KEYS[provider]:
+def _name_of(spelling: str) -> str:
+    """The registry's name of a ``--provider`` value, in either spelling (``openai-chat``, ``openai_chat``)."""
+    try:
+        return endpoint(spelling).name
+    except ValueError:
+        return spelling  # argparse's choices then name the known ones
+
+
+def _key(row: Endpoint, base_url: str | None) -> str | None:
+    for name in row.key_variables:
         if os.environ.get(name):
             return os.environ[name]
-    if provider_info(provider).signed_by == "aws":
+    signed_by = provider_info(row.wire).signed_by
+    if row.auth != "wire" or not row.key_required and not signed_by:
+        return None  # a local server needs none; Azure's credential and endpoint are read by complete()
+    if signed_by == "aws":
         from ..auth.aws import credentials_from_environment
 
         if credentials_from_environment() is not None:
             return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(KEYS[provider])} to the API key{_OR_SIGNED.get(provider_info(provider).signed_by, '')} (or give --base-url for a server that needs none)")
+        raise CliError(f"set {' or '.join(row.key_variables)} to the API key{_OR_SIGNED.get(signed_by, '')} (or give --base-url for a server that needs none)")
     return None
 
 
@@ -307,7 +317,6 @@ def _closing(items: list[Item], closed: Item) -> list[Item]:
 
 def run(args: argparse.Namespace) -> int:
     """Send, stream, append; the exit status.  :class:`CliError` for bad usage."""
-    import importlib
     import signal
     import threading
 
@@ -317,15 +326,18 @@ def run(args: argparse.Namespace) -> int:
     from ..keys import STREAM_CUT_KEY
     from ..transcript import dump_items
 
-    module: Any = importlib.import_module(f"..providers.{args.provider}", __package__)
+    from ..providers import complete
+    from ..providers._by_name import turn_request
+
+    row = endpoint(args.provider)
     items = _transcript(args.file)
     added = _results(items, args.result, args.error_result) + _said(args.say)
     items = [*items, *added]
     _refuse_unanswered(items, args.file)
-    turn = dict(model=args.model, api_key=_key(args.provider, args.base_url), base_url=args.base_url, stream=True,
+    turn = dict(model=f"{row.name}:{args.model}", api_key=_key(row, args.base_url), base_url=args.base_url, stream=True,
                 tools=_tools(args.tools), settings=_model_settings(args), **_settings(args.settings))
     try:
-        module.http_request(items, **turn)  # what the request would be: refused here, as usage, before anything is sent
+        turn_request(items, **turn)  # what the request would be: refused here, as usage, before anything is sent
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc) if not isinstance(exc, NormalizeError) else f"{args.file}: {exc}") from None
     controller = CancellationController()
@@ -333,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt()) if main_thread else None
     printer = _Printer()
     try:
-        closed = module.complete(items, **turn, on_text=printer.text, cancel=controller, timeout=args.timeout, retries=args.retries)
+        closed = complete(items, **turn, on_text=printer.text, cancel=controller, timeout=args.timeout, retries=args.retries)
     except (ProviderError, TransportError) as exc:  # no answer began: nothing to append
         printer.end()
         err(f"{PROG}: {args.provider}: {exc}")

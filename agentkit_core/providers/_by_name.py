@@ -10,6 +10,7 @@ module is imported on the first call that needs it.
 from __future__ import annotations
 
 from importlib import import_module
+from os import environ
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..http import Request, Transport
     from ._common.tools import Choice, Tools
 
-__all__ = ("http_request", "complete", "acomplete")
+__all__ = ("http_request", "complete", "acomplete", "turn_request")
 
 _WIRES: dict[str, ModuleType] = {}
 
@@ -33,14 +34,16 @@ def _wire(name: str) -> ModuleType:
     return module
 
 
-def _request_args(model: str, api_key: str | None, base_url: str | None, stream: bool, tools: Tools, tool_choice: Choice,
-                  settings: ModelSettings | None, headers: Mapping[str, str] | None, native: dict[str, Any],
-                  environ: Mapping[str, str] | None) -> tuple[ModuleType, dict[str, Any]]:
-    """The wire's module and the keyword arguments of its ``http_request`` for a call by name."""
+def _built(items: Sequence[Item], model: str, api_key: str | None, base_url: str | None, stream: bool, tools: Tools,
+           tool_choice: Choice, settings: ModelSettings | None, headers: Mapping[str, str] | None, native: dict[str, Any],
+           environ: Mapping[str, str] | None) -> Request:
+    """The wire's ``http_request`` for a call by name, with what the name's row resolves."""
     row, name = split(model)
     api_key, base_url, headers, settings = resolved(row, name, api_key, base_url, headers, settings, native, environ)
-    return _wire(row.wire), {"model": name, "api_key": api_key, "base_url": base_url, "stream": stream, "tools": tools,
-                             "tool_choice": tool_choice, "settings": settings, "headers": headers, **native}
+    request: Request = _wire(row.wire).http_request(
+        items, model=name, api_key=api_key, base_url=base_url, stream=stream, tools=tools, tool_choice=tool_choice,
+        settings=settings, headers=headers, **native)
+    return request
 
 
 def http_request(
@@ -68,14 +71,19 @@ def http_request(
     ``azure_ad_token`` too.  An unknown name, or a model without its
     ``<provider>:``, raises ``ValueError``.
     """
-    module, request_args = _request_args(model, api_key, base_url, stream, tools, tool_choice, settings, headers,
-                                         native, None)
-    request: Request = module.http_request(items, **request_args)
-    return request
+    return _built(items, model, api_key, base_url, stream, tools, tool_choice, settings, headers, native, None)
 
 
 #: Each name's turn: its wire's functions and its row, made on first use.
 _TURNS: dict[str, Any] = {}
+
+
+def turn_request(items: Sequence[Item], *, model: str, api_key: str | None = None, base_url: str | None = None,
+                 stream: bool = False, tools: Tools = (), tool_choice: Choice = None, settings: ModelSettings | None = None,
+                 headers: Mapping[str, str] | None = None, **native: Any) -> Request:
+    """The request :func:`complete` would send for these arguments, the key and base URL read from the environment as
+    it reads them (the command line checks a turn with it before sending); ``ValueError`` where ``complete`` refuses."""
+    return _built(items, model, api_key, base_url, stream, tools, tool_choice, settings, headers, native, environ)
 
 
 def _provider(model: str) -> tuple[Any, str]:

@@ -43,8 +43,16 @@ _SEGMENT = "!$&'()*+,;=:@"
 AZURE_ONLY = ("api_version", "azure_ad_token")
 
 
+#: Model strings already split (most programs use a few): a dict lookup instead of the parse, bounded.
+_SPLIT: dict[str, tuple[Endpoint, str]] = {}
+
+
 def split(model: object) -> tuple[Endpoint, str]:
     """``"groq:llama-3.3-70b"`` as the name's row and the model; ``ValueError`` without a known ``<provider>:``."""
+    if type(model) is str:
+        known = _SPLIT.get(model)
+        if known is not None:
+            return known
     if not isinstance(model, str):
         raise TypeError(f"model: expected a string '<provider>:<model>', found {type(model).__name__}")
     name, colon, rest = model.partition(":")
@@ -53,7 +61,12 @@ def split(model: object) -> tuple[Endpoint, str]:
             f"model: expected '<provider>:<model>' (as 'groq:llama-3.3-70b-versatile'), found {model[:80]!r}; "
             "call a provider module's functions for a model name alone"
         )
-    return endpoint(name), rest
+    found = endpoint(name), rest
+    if type(model) is str:
+        if len(_SPLIT) >= 256:
+            _SPLIT.clear()
+        _SPLIT[model] = found
+    return found
 
 
 def _variable(environ: Mapping[str, str] | None, names: tuple[str, ...]) -> str | None:

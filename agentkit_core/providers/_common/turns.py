@@ -66,8 +66,9 @@ def openai_usage(usage: JsonDict, key: str, input_field: str, output_field: str)
     ``input_field`` (``prompt_tokens``, ``input_tokens``) includes cache reads
     and writes, broken out as ``cached_tokens`` and ``cache_write_tokens`` in
     ``<input_field>_details``; ``output_field`` includes the reasoning
-    tokens, ``reasoning_tokens`` of ``<output_field>_details``.  The object is
-    kept verbatim under ``key``.
+    tokens, ``reasoning_tokens`` of ``<output_field>_details``.  A flat
+    ``cached_tokens`` (Together's) is read when the details have none.  The
+    object is kept verbatim under ``key``.
     """
     details_in, details_out = obj_or_empty(usage, input_field + "_details"), obj_or_empty(usage, output_field + "_details")
     return make_usage(
@@ -76,7 +77,7 @@ def openai_usage(usage: JsonDict, key: str, input_field: str, output_field: str)
         count(usage.get(input_field)),
         count(usage.get(output_field)),
         reasoning=count(details_out.get("reasoning_tokens")),
-        cached=count(details_in.get("cached_tokens")),
+        cached=count(details_in.get("cached_tokens", usage.get("cached_tokens"))),  # Together's is flat
         cache_write=count(details_in.get("cache_write_tokens")),
     )
 

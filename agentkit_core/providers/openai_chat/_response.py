@@ -94,6 +94,7 @@ _FINISH = {
     "function_call": FinishReason.TOOL_CALL,
     "content_filter": FinishReason.BLOCKED,
     "error": FinishReason.ERROR,
+    "eos": FinishReason.COMPLETED,  # Together's legacy reason: the end of the sequence
 }
 ROLE_KINDS = {
     "system": ItemKind.SYSTEM,

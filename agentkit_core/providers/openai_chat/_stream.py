@@ -90,6 +90,10 @@ class ChatStreamDecoder:
                 self._usage, self.usage = copy_json(v), usage_from_native(v)
             elif k not in ("choices", "object", "obfuscation", "usage"):
                 merge_snapshot(self._top, k, v)
+        groq = event.get("x_groq")
+        if event.get("usage") is None and type(groq) is dict and type(groq.get("usage")) is dict:
+            # Groq's older streams report usage only here; kept verbatim in the item's x_groq metadata too
+            self._usage, self.usage = copy_json(groq["usage"]), usage_from_native(groq["usage"])
         for ch in event.get("choices") or ():
             deltas += self._feed_choice(ch)
         if event.get("error") is not None:  # the turn ends here

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, unstreamed_options, schema_name, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, schema_name, settings_fields, settings_from_body, unstreamed_options
 
 __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
