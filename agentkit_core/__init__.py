@@ -8,6 +8,7 @@ cooperative cancellation; pure standard library, speaking the JSON of the Rust
 
 from types import ModuleType as _ModuleType
 
+from .cancellation import CancellationController, CancellationHandle, TurnCancellation
 from .content import (
     CustomPart,
     FilePart,
@@ -20,7 +21,6 @@ from .content import (
     TextPart,
 )
 from .data import DataRef, Handle, InlineBytes, InlineText, Uri
-from .cancellation import CancellationController, CancellationHandle, TurnCancellation
 from .delta import AppendBytes, AppendText, BeginPart, CommitPart, Delta, ReplaceStructured, SetMetadata
 from .error import AgentError, NormalizeError, ProtocolError, TurnCancelledError
 from .finish import FinishReason
@@ -58,10 +58,10 @@ from .keys import (
 )
 from .metadata import EMPTY_METADATA, MetadataLike, MetadataMap
 from .projection import ItemView, ProviderAdapter, RequestEncoder, ResponseDecoder, StreamDecoder
-from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
-from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .schema import parse_output, schema_of
 from .settings import ModelSettings
+from .tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolOutput, ToolResultPart
+from .toolspec import ToolAnnotations, ToolChoice, ToolSpec
 from .transcript import append_items, dump_items, iter_items, load_items
 from .usage import CostUsage, TokenUsage, Usage
 

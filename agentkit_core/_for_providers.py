@@ -12,7 +12,9 @@ written outside the package would copy these few helpers:
   is, so a projection refuses another provider's;
 * the words of argument errors (:func:`an`, :func:`describe`,
   :func:`wrong_type`), so a projection's errors read like the rest of the
-  package's.
+  package's;
+* :data:`FAST_PATHS`, the one switch of every fast path
+  (``AGENTKIT_CORE_FAST_PATHS=0``, :mod:`agentkit_core._fast_paths`).
 
 It sits in the bottom layer, with what it re-exports, and loads no projection.
 """
@@ -21,15 +23,26 @@ from __future__ import annotations
 
 from ._detect import NAMES as NAMES, Provider as Provider, sniff as sniff
 from ._error_text import an as an, describe as describe, wrong_type as wrong_type
-from ._registry import PROVIDERS as PROVIDERS, STREAM_FORMATS as STREAM_FORMATS, Capabilities as Capabilities
-from ._registry import ProviderInfo as ProviderInfo
-from ._registry import capabilities as capabilities, provider_info as provider_info
-from ._registry import AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS, ENDPOINTS as ENDPOINTS, PRESETS as PRESETS
-from ._registry import Endpoint as Endpoint, endpoint as endpoint
+from ._fast_paths import FAST_PATHS as FAST_PATHS
+from ._registry import (
+    AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS,
+    ENDPOINTS as ENDPOINTS,
+    PRESETS as PRESETS,
+    PROVIDERS as PROVIDERS,
+    STREAM_FORMATS as STREAM_FORMATS,
+    VERTEX_PUBLISHERS as VERTEX_PUBLISHERS,
+    Capabilities as Capabilities,
+    Endpoint as Endpoint,
+    ProviderInfo as ProviderInfo,
+    capabilities as capabilities,
+    endpoint as endpoint,
+    provider_info as provider_info,
+)
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
-    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS",
+    "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS", "VERTEX_PUBLISHERS",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
+    "FAST_PATHS",
 )

@@ -99,5 +99,5 @@ def runtime_checkable(cls: C) -> C:
     """Marks a protocol for ``isinstance``, as ``typing.runtime_checkable`` does."""
     if not getattr(cls, "_is_protocol", False):
         raise TypeError(f"@runtime_checkable applies to protocol classes, and {cls.__name__} is not one")
-    setattr(cls, "_is_runtime_protocol", True)
+    setattr(cls, "_is_runtime_protocol", True)  # noqa: B010 - mypy knows no such attribute on C
     return cls

@@ -55,10 +55,6 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-    # What the maker templates read, bound per maker (see unchecked_maker): never these globals.
-    twin: Any
-    cls: Any
-
     Setter = Callable[[object, object], None]
 
 
@@ -110,6 +106,16 @@ def unchecked_maker(cls: type[T], *names: str) -> Callable[..., T]:
 # The templates.  ``twin`` and ``cls`` are each maker's own globals; ``f0``... are replaced by the
 # field names.  The last store before ``return`` swaps the class: legal because the twin adds no
 # slots (same layout), and safe because nothing else has seen ``o`` yet (see the module docstring).
+# The module's own ``twin`` and ``cls`` below are what the templates read when called themselves,
+# which nothing does: a maker binds its class's (unchecked_maker), so these only refuse.
+
+
+def twin() -> Any:
+    """What a template called as itself reads for ``twin``: a refusal (a maker binds its class's twin)."""
+    raise TypeError("a maker template is copied by unchecked_maker, never called itself")
+
+
+cls: type = type(None)  # a maker binds its class; a template called as itself never gets this far
 
 
 def _make1(a0: object) -> object:

@@ -268,7 +268,7 @@ class Reading:
     def _json_lines(self, lines: Iterator[Any], n: int) -> Iterator[Record]:
         """The records of the lines after line ``n`` of JSON Lines."""
         try:
-            for n, raw in enumerate(lines, n + 1):  # n counts on from the line before
+            for n, raw in enumerate(lines, n + 1):  # noqa: B020 - n counts on from the line before
                 if raw.strip(_BLANK[isinstance(raw, bytes)]):
                     yield self._line(n, raw)
         except UnicodeDecodeError as exc:  # a text stream over bytes that are not UTF-8: it cannot go on

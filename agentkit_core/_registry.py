@@ -73,7 +73,8 @@ from typing import Any, Iterable, Tuple, cast
 from ._error_text import wrong_type as _wrong_type
 
 __all__ = ("Capabilities", "ProviderInfo", "PROVIDERS", "STREAM_FORMATS", "provider_info", "capabilities", "Endpoint", "PRESETS",
-           "ENDPOINTS", "endpoint", "AUTHS", "AZURE_DEPLOYMENTS")
+           "ENDPOINTS", "endpoint", "AUTHS", "AZURE_DEPLOYMENTS",
+           "VERTEX_PUBLISHERS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +327,7 @@ def capabilities(name: str) -> Capabilities:
 # -- the names users call a model by: every wire at its own API, and the presets --------------------------------
 
 #: How a name's requests are authenticated and addressed, besides the wire's own key header.
-AUTHS = ("wire", "azure_openai")
+AUTHS = ("wire", "azure_openai", "google_vertex")
 #: The wires Azure OpenAI addresses by deployment (``/openai/deployments/{model}/...``), as ``AzureOpenAI`` does.
 AZURE_DEPLOYMENTS = frozenset(("openai_chat",))
 
@@ -359,7 +360,8 @@ class Endpoint:
     capabilities: Capabilities
     """What the server can take and give (by default the wire's)."""
     key_required: bool
-    """Whether a turn needs a key (a wire signed otherwise, Bedrock's, does not): a hosted API's ``complete()`` with none anywhere is refused before it sends;
+    """Whether a turn needs a key (a wire signed otherwise, Bedrock's, does not): a hosted API's ``complete()`` with
+    none anywhere is refused before it sends;
     a local server (Ollama, vLLM, LM Studio) needs none and sends one only when given or set."""
     fields: Tuple[Tuple[str, str], ...]
     """The :class:`~agentkit_core.ModelSettings` fields the server takes in another native field than the wire writes:
@@ -367,7 +369,8 @@ class Endpoint:
     reads only the older field, ``("reasoning_effort", "reasoning.effort")``)."""
     auth: str
     """How requests are addressed and authenticated (:data:`AUTHS`): ``"wire"``, the wire's own key header at
-    ``base_url``; ``"azure_openai"``, Azure OpenAI's (``api-key`` or an Entra ID token, the deployment and ``api-version``)."""
+    ``base_url``; ``"azure_openai"``, Azure OpenAI's (``api-key`` or an Entra ID token, the deployment and ``api-version``);
+    ``"google_vertex"``, Vertex AI's (a Google OAuth token, the project and the location in the URL)."""
 
     def __post_init__(self) -> None:
         for field in ("name", "display", "wire", "otel_name"):
@@ -425,6 +428,10 @@ def _preset(name: str, display: str, base_url: str, *, otel_name: str = "openai"
                     fields=fields, auth=auth)
 
 
+#: The path under a Vertex AI location of each Vertex name's models (``.../publishers/{publisher}``).
+VERTEX_PUBLISHERS = {"vertex": "/publishers/google", "vertex-anthropic": "/publishers/anthropic"}
+#: Vertex AI's root, the location filled in (``global``: ``aiplatform.googleapis.com``; see ``providers/_common/vertex.py``).
+_VERTEX_ROOT = "https://{location}-aiplatform.googleapis.com/v1"
 #: The servers that read only Chat Completions' older ``max_tokens`` (not ``max_completion_tokens``).
 _MAX_TOKENS = (("max_tokens", "max_tokens"),)
 
@@ -449,6 +456,12 @@ PRESETS: Tuple[Endpoint, ...] = (
             key_variables=("AZURE_OPENAI_API_KEY",), base_url_variable="AZURE_OPENAI_ENDPOINT"),
     _preset("azure-responses", "Azure OpenAI Responses", "", otel_name="azure.ai.openai", wire="openai_responses",
             auth="azure_openai", key_variables=("AZURE_OPENAI_API_KEY",), base_url_variable="AZURE_OPENAI_ENDPOINT"),
+    # Vertex AI: the credential is Application Default Credentials' (the key file GOOGLE_APPLICATION_CREDENTIALS names,
+    # gcloud's, the metadata server's) or an access token as api_key; the base URL is the API's root, before /projects.
+    _preset("vertex", "Vertex AI (Gemini)", _VERTEX_ROOT, otel_name="gcp.vertex_ai", wire="gemini", auth="google_vertex",
+            key_variables=("GOOGLE_APPLICATION_CREDENTIALS",), base_url_variable="GOOGLE_VERTEX_BASE_URL"),
+    _preset("vertex-anthropic", "Vertex AI (Anthropic)", _VERTEX_ROOT, otel_name="gcp.vertex_ai", wire="anthropic",
+            auth="google_vertex", key_variables=("GOOGLE_APPLICATION_CREDENTIALS",), base_url_variable="ANTHROPIC_VERTEX_BASE_URL"),
 )
 
 #: Every name a model can be called by: the wires' (in :data:`PROVIDERS`' order), then the presets.

@@ -30,8 +30,7 @@ like a field, and ``ToolCallPart.text("hi")`` never makes a ``TextPart``.
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, fields, is_dataclass
-from dataclasses import dataclass as _dataclass
+from dataclasses import FrozenInstanceError, dataclass as _dataclass, fields, is_dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
 
@@ -44,9 +43,7 @@ if TYPE_CHECKING:
     _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
 
 else:  # the same class without importing typing: see _lean_typing
-    from ._lean_typing import Generic
-    from ._lean_typing import type_parameter as ParamSpec
-    from ._lean_typing import type_parameter as TypeVar
+    from ._lean_typing import Generic, type_parameter as ParamSpec, type_parameter as TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")

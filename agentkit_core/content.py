@@ -21,15 +21,14 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._codec import MAX_DEPTH, MISSING
 from ._enum import WireEnum, decode_enum
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory, field_values, not_constructible
 from .data import DATA_REFS, DataRef, decode_data_ref
 from .error import NormalizeError
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

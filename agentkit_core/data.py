@@ -7,9 +7,7 @@ their data through one.
 
 from __future__ import annotations
 
-
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory, not_constructible
 from .ids import ArtifactId

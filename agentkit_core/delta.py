@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._enum import decode_enum
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, not_constructible
 from .content import Part, PartKind, decode_part
 from .ids import PartId
-from .metadata import MetadataLike, JsonValue, MetadataMap, as_metadata, decode_metadata
+from .metadata import JsonValue, MetadataLike, MetadataMap, as_metadata, decode_metadata
 from .tool import PART_VARIANTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")

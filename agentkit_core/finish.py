@@ -13,9 +13,7 @@ the raw value in namespaced metadata.  Equal reasons compare equal, so
 
 from __future__ import annotations
 
-
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory
 

@@ -243,7 +243,7 @@ def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> Fold
     last, append = _NOTHING, None  # the last AppendText's part id, whose part takes more text
     i = -1
     try:
-        for i, delta in enumerate(stream):
+        for i, delta in enumerate(stream):  # noqa: B007 - i is read after the loop, where it failed
             if type(delta) is AppendText:  # the hot path: chunks go straight onto their part's list
                 chunk = delta.chunk
                 if delta.part_id is last and type(chunk) is str:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._make import filler
 from ._value import Value, dataclass, refuse_delattr, refuse_setattr
 from .jsontext import JsonCodec
@@ -35,7 +34,7 @@ __all__ = (
 )
 
 if TYPE_CHECKING:
-    I = TypeVar("I", bound="_Id")
+    IdT = TypeVar("IdT", bound="_Id")
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
@@ -92,7 +91,7 @@ class _Id(Value):
         return self.value
 
     @classmethod
-    def from_dict(cls: type[I], v: object, /) -> I:
+    def from_dict(cls: type[IdT], v: object, /) -> IdT:
         """Read an id from its wire form, a string; raises :class:`NormalizeError`."""
         return cls(wire.string(v, ""))
 

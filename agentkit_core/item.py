@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import field, replace
 from operator import index
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._codec import MISSING, U64_END
 from ._enum import WireEnum, decode_enum
 from ._make import filler, mutable, unchecked_maker
@@ -20,7 +19,7 @@ from .content import PART_DECODERS, Part, TextPart
 from .error import NormalizeError
 from .finish import _BY_NAME as _FINISHES, FinishReason, decode_finish_reason
 from .ids import MessageId, Timestamp, make_timestamp
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 from .tool import PART_TYPES, ToolCallPart, ToolResultPart
 from .usage import Usage
 

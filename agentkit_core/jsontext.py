@@ -18,9 +18,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import accumulate
 
-from ._codec import MAX_DEPTH as MAX_DEPTH
-from ._codec import JsonValue as JsonValue
-from ._codec import json_value, too_deep_message
+from ._codec import MAX_DEPTH as MAX_DEPTH, JsonValue as JsonValue, json_value, too_deep_message
 from .error import NormalizeError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._make import filler
 from ._value import refuse_delattr, refuse_setattr
 from .error import NormalizeError

@@ -42,8 +42,7 @@ if TYPE_CHECKING:
     from .item import Item, ItemKind
     from .metadata import JsonValue
 else:  # the same classes without importing typing: see _lean_typing
-    from ._lean_typing import Protocol, runtime_checkable
-    from ._lean_typing import type_parameter as TypeVar
+    from ._lean_typing import Protocol, runtime_checkable, type_parameter as TypeVar
 
 __all__ = ("ItemView", "ResponseDecoder", "StreamDecoder", "RequestEncoder", "ProviderAdapter")
 

@@ -18,8 +18,8 @@ from operator import attrgetter
 
 from . import _check as check
 from ._make import filler
-from .error import NormalizeError
 from ._value import Value, dataclass
+from .error import NormalizeError
 from .jsontext import JsonValue, checked_json, parse_json
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")

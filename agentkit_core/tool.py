@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._codec import MAX_DEPTH, MISSING
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory, not_constructible
@@ -39,7 +38,7 @@ from .content import (
 from .error import NormalizeError
 from .ids import ToolCallId
 from .keys import INVENTED_ID_KEY, TOOL_NAME_KEY
-from .metadata import MetadataLike, EMPTY_METADATA, JsonValue, MetadataMap, as_metadata, metadata_field
+from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_metadata, metadata_field
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

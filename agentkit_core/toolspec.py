@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
-from . import _check as check
-from . import _codec as wire
+from . import _check as check, _codec as wire
 from ._codec import MISSING
 from ._make import filler, unchecked_maker
 from ._value import Value, dataclass, factory

@@ -31,8 +31,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITE
 if TYPE_CHECKING:
     from typing import IO, Any, Iterable, Iterator
 
-    from ._reader import PathOrFile as PathOrFile
-    from ._reader import Reading, Record
+    from ._reader import PathOrFile as PathOrFile, Reading, Record
 
 __all__ = ("load_items", "iter_items", "dump_items", "append_items", "PathOrFile")
 

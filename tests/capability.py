@@ -139,6 +139,13 @@ def can_spawn_process() -> bool:
     return True
 
 
+def fast_paths_on() -> bool:
+    """Whether the providers take their fast paths (``AGENTKIT_CORE_FAST_PATHS=0``, CI's no-fast-paths run, turns them off)."""
+    from agentkit_core._fast_paths import FAST_PATHS
+
+    return FAST_PATHS
+
+
 def has_signals(*names: str) -> bool:
     """Whether the ``signal`` module has every one of ``names`` (functions or signal numbers)."""
     import signal
@@ -356,6 +363,7 @@ CAPABILITIES: dict[str, Callable[[], bool] | None] = {
     "subinterpreters": can_run_subinterpreter,
     "threads in a subinterpreter": can_start_thread_in_subinterpreter,
     "asyncio in a subinterpreter": can_run_asyncio_in_subinterpreter,
+    "fast paths": lambda: fast_paths_on(),
     "[::1]": lambda: can_serve_ipv6_loopback(),
     "a blocked connect": None,  # a system that queues no connect past a full backlog
     "no provider SDK": None,  # tools/sdk_dumps.py records instead where anthropic or openai is installed
@@ -402,6 +410,7 @@ def needs(capability: str, probe: Callable[[], bool], why: str) -> Callable[[F],
 #: Skip the test where no thread can start.
 needs_threads = needs("threads", can_start_thread, "this interpreter cannot start one")
 #: Skip the test where no loopback TCP server can run (no sockets or no threads: Pyodide).
+needs_fast_paths = needs("fast paths", fast_paths_on, "AGENTKIT_CORE_FAST_PATHS=0 turns them off")
 needs_loopback = needs("sockets", can_serve_loopback, "this interpreter cannot serve and reach 127.0.0.1")
 #: Skip the test where no process can be spawned.
 needs_processes = needs("processes", can_spawn_process, "this interpreter cannot spawn one")

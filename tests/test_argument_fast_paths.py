@@ -22,8 +22,7 @@ import types
 import unittest
 from typing import Any
 
-from agentkit_core import EMPTY_METADATA, FilesOutput, Item, ItemKind, NormalizeError, StructuredOutput, TextOutput, ToolCallId
-from agentkit_core import ToolCallPart, ToolResultPart
+from agentkit_core import EMPTY_METADATA, FilesOutput, Item, ItemKind, NormalizeError, StructuredOutput, TextOutput, ToolCallId, ToolCallPart, ToolResultPart
 from agentkit_core.metadata import as_metadata
 from agentkit_core.providers import anthropic, openai_chat, openai_responses
 from agentkit_core.providers._common.arguments import ARGUMENTS_MAX_DEPTH, output_text

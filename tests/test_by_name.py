@@ -232,9 +232,31 @@ class CompleteByNameTest(unittest.TestCase):
             gemini.complete(HI, model="gemini-2.5-flash", base_url=server.url("/v1beta"), transport=plain())
         self.assertEqual(header(server.requests[0].headers, "x-goog-api-key"), KEY)
         sent: list[Any] = []
-        with environment(), self.assertRaisesRegex(ValueError, "anthropic: no API key: give api_key=... or set ANTHROPIC_API_KEY"):
+        refusal = "anthropic: no API key: give api_key=... or set ANTHROPIC_API_KEY"
+        with environment(), self.assertRaisesRegex(ValueError, refusal):
             anthropic.complete(HI, model="claude", max_tokens=9, transport=sent.append)  # type: ignore[arg-type]
         self.assertEqual(sent, [])
+
+    def test_stream_by_name(self) -> None:
+        with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, \
+                environment(DEEPSEEK_API_KEY=KEY, DEEPSEEK_BASE_URL=server.url()):
+            with providers.stream(HI, model="deepseek:deepseek-chat", transport=plain()) as s:  # type: ignore[arg-type]
+                text = "".join(s.text())
+        self.assertEqual(text, s.answer.text_content())
+        self.assertTrue(text)
+        self.assertEqual(header(server.requests[0].headers, "authorization"), "Bearer " + KEY)
+        self.assertEqual(server.requests[0].path, "/chat/completions")
+
+    @needs_asyncio_run
+    def test_astream_by_name(self) -> None:
+        async def read(url: str) -> str:
+            async with providers.astream(HI, model="ollama:llama3.2", base_url=url) as s:
+                return "".join([chunk async for chunk in s.text()])
+
+        with Loopback([sse_reply(recorded.raw("openai_chat", CHAT))]) as server, environment():
+            text = asyncio.run(read(server.url("/v1")))
+        self.assertTrue(text)
+        self.assertEqual(server.requests[0].path, "/v1/chat/completions")
 
     @needs_asyncio_run
     def test_acomplete_by_name(self) -> None:
@@ -252,7 +274,7 @@ class PresetRowsTest(unittest.TestCase):
         with open(path, encoding="utf-8") as f:
             rows = [line for line in f if line.startswith("| `")]
         self.assertEqual([line.split("`")[1] for line in rows], [row.name for row in ENDPOINTS])
-        for line, row in zip(rows, ENDPOINTS):
+        for line, row in zip(rows, ENDPOINTS, strict=True):
             self.assertIn(f"`{row.base_url}`" if row.base_url else "the resource's endpoint", line)
             self.assertIn(f"`{row.key_variables[0]}`", line)
 

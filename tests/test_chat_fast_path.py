@@ -15,11 +15,29 @@ import unittest
 from typing import Any
 
 from agentkit_core import (
-    ArtifactId, CustomPart, FilePart, Handle, InlineBytes, InlineText, Item, ItemKind, MediaPart, Modality, NormalizeError,
-    ReasoningPart, StructuredPart, TextPart, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart, Uri,
+    ArtifactId,
+    CustomPart,
+    FilePart,
+    Handle,
+    InlineBytes,
+    InlineText,
+    Item,
+    ItemKind,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    ReasoningPart,
+    StructuredPart,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
+    Uri,
 )
 from agentkit_core.providers import openai_chat
 from agentkit_core.providers._common import reuse
+from tests.capability import needs_fast_paths
 
 Build = openai_chat._request.Build
 Slow = type("Slow", (Build,), {"fast": False, "__slots__": ()})
@@ -108,6 +126,8 @@ class ChatFastPathTest(unittest.TestCase):
                 slow = outcome(Slow, items)
                 self.assertEqual(outcome(Build, items), slow)
                 self.assertEqual(outcome(OneByOne, items), slow)
+
+    @needs_fast_paths
 
     def test_the_recorded_shapes_take_the_fast_path(self) -> None:
         """A request's message without content, a call sent without arguments, an image's detail, a file: no general path."""

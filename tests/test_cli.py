@@ -422,7 +422,7 @@ class TestErrors(Files, unittest.TestCase):
             self.assertIn(f":mod:`.{name}`", package_doc)
         self.assertIn("|".join(["demo", "validate", "stats", "fold", "convert", "turn"]), commands_doc.splitlines()[0])
         for module in (commands, turn):  # one usage error, one program name, one way to print a problem
-            self.assertIs(getattr(module, "CliError"), common.CliError)
+            self.assertIs(module.CliError, common.CliError)
         for module in (commands, convert, turn):
             self.assertFalse({"_PROG", "_err", "_Parser"} & set(vars(module)), module.__name__)
         self.assertEqual(convert.FLAGS, {row.module: row.cli for row in PROVIDERS})  # spellings from the registry

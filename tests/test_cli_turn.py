@@ -260,7 +260,7 @@ class CarryingOnTest(unittest.TestCase):
 
     def test_a_conversation_carried_on(self) -> None:
         text = recorded.raw("anthropic", "messages.thinking_text.sse.txt")
-        with Loopback([sse_reply(STREAM), sse_reply(text), sse_reply(text)]) as server:
+        with Loopback([sse_reply(STREAM), sse_reply(text), sse_reply(text), sse_reply(text)]) as server:
             status, _, err = self.turn(server)
             self.assertEqual(status, 0, err)
             first = load_items(self.path)
@@ -281,6 +281,13 @@ class CarryingOnTest(unittest.TestCase):
             self.assertEqual((part.call_id, part.output, part.is_error), (call.id, TextOutput("Sunny, 18 C"), False))
             self.assertEqual((said.kind, said.text_content()), (ItemKind.USER, "And tomorrow?"))
             self.assertIs(answer.kind, ItemKind.ASSISTANT)
+            # A conversation started by --say, in a file that does not exist yet.
+            fresh = os.path.join(self.folder, "new.jsonl")
+            self.path, path = fresh, self.path
+            status, _, err = self.turn(server, "--say", "Hi")
+            self.assertEqual(status, 0, err)
+            self.assertEqual([item.kind for item in load_items(fresh)], [ItemKind.USER, ItemKind.ASSISTANT])
+            self.path = path
             # The message from standard input, with --say -.
             status, _, err = self.turn(server, "--say", "-", stdin="Merci \u00e0 vous\n".encode())
             self.assertEqual(status, 0, err)

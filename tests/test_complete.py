@@ -22,15 +22,15 @@ from agentkit_core import (
     STREAM_CUT_KEY,
     AppendText,
     BeginPart,
-    CommitPart,
-    PartKind,
     CancellationController,
+    CommitPart,
     Delta,
     FinishReason,
     FoldState,
     Item,
     ItemKind,
     ModelSettings,
+    PartKind,
     ReasoningPart,
     TextPart,
     ToolCallPart,
@@ -38,13 +38,12 @@ from agentkit_core import (
     fold_all,
     unanswered_calls,
 )
-from agentkit_core.http import ProviderError, TransportError
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
-from agentkit_core.providers._common.complete import ENDED_EARLY
 from agentkit_core._registry import PROVIDERS
+from agentkit_core.http import ProviderError, TransportError
+from agentkit_core.providers import STREAM_FORMATS, anthropic, gemini, openai_chat, openai_responses
+from agentkit_core.providers._common.complete import ENDED_EARLY
 from tests import recorded
 from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thread
-from agentkit_core.providers import STREAM_FORMATS
 from tests.loopback import LONGEST, Loopback, Reply, json_reply, sse_reply, stream_reply
 from tests.test_http import KEY, plain
 

@@ -20,8 +20,7 @@ from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
 
 import agentkit_core as ak
-from agentkit_core import NormalizeError
-from agentkit_core import _check
+from agentkit_core import NormalizeError, _check
 from tests.forge import forged
 
 LIMIT = 127  # the nesting from_dict reads, counted from the root of the value it decodes

@@ -8,8 +8,6 @@ import unittest
 from typing import Any
 
 import agentkit_core as ak
-from agentkit_core import _codec as C
-from agentkit_core._make import unchecked_maker
 from agentkit_core import (
     CommitPart,
     CostUsage,
@@ -25,7 +23,9 @@ from agentkit_core import (
     PartsOutput,
     TextPart,
     Usage,
+    _codec as C,
 )
+from agentkit_core._make import unchecked_maker
 from tests.forge import forged
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import pkgutil
-import importlib
 import unittest
 
 import agentkit_core.providers

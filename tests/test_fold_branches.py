@@ -17,8 +17,8 @@ import copy
 import pickle
 import sys
 import threading
-import warnings
 import unittest
+import warnings
 from typing import Any, Callable, Iterator
 
 from agentkit_core import (

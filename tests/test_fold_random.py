@@ -142,7 +142,7 @@ def model_apply(model: Model, delta: object) -> Model:
             if model[i][1].kind is not part.part_kind:
                 raise Refused("kind mismatch")
         else:
-            for i, (tag, slot) in enumerate(model):
+            for i, (tag, slot) in enumerate(model):  # noqa: B007 - i is read after the loop
                 if tag == "open" and slot.kind is part.part_kind:
                     break
             else:

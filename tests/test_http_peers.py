@@ -11,8 +11,8 @@ import unittest
 from typing import Any
 
 from agentkit_core.http import ProviderError, Request, SocketTransport, TransportError, send
-from tests import peers
 from agentkit_core.providers import anthropic
+from tests import peers
 from tests.loopback import Reply, sse_reply
 from tests.test_http import KEY, open_recording
 

@@ -169,16 +169,16 @@ class PoolTest(unittest.TestCase):
 
     def test_an_error_answer_read_whole_is_reused(self) -> None:
         error = b'{"error": {"message": "no"}}'
-        script: Script = lambda c, r, h: ok() if r else b"HTTP/1.1 404 Not Found\r\nContent-Length: %d\r\n\r\n%s" % (len(error), error)
+        script: Script = lambda c, r, h: ok() if r else b"HTTP/1.1 404 Not Found\r\nContent-Length: %d\r\n\r\n%s" % (len(error), error)  # noqa: E731
         with KeepAliveServer(script) as server:
-            with self.assertRaises(Exception):
+            with self.assertRaises(Exception):  # noqa: B017 - whatever the client raises, it raises
                 get(self.transport, server.url())
             get(self.transport, server.url())
         self.assertEqual(server.connections, 1)
 
     def test_a_cancelled_read_is_never_reused(self) -> None:
         controller = CancellationController()
-        script: Script = lambda c, r, h: ok() if r or c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"
+        script: Script = lambda c, r, h: ok() if r or c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"  # noqa: E731
         with KeepAliveServer(script) as server:
             with send(Request("GET", server.url()), transport=self.transport, cancel=controller, retries=0) as response:
                 chunks = response.chunks()
@@ -191,7 +191,7 @@ class PoolTest(unittest.TestCase):
         self.assertEqual(server.connections, 2)
 
     def test_a_timed_out_read_is_never_reused(self) -> None:
-        script: Script = lambda c, r, h: ok() if c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"
+        script: Script = lambda c, r, h: ok() if c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"  # noqa: E731
         with KeepAliveServer(script) as server:
             with self.assertRaises(TransportError) as caught:
                 with send(Request("GET", server.url()), transport=self.transport, timeout=0.2, retries=0) as response:
@@ -204,7 +204,7 @@ class PoolTest(unittest.TestCase):
     def test_a_connection_closed_while_idle_is_replaced_invisibly(self) -> None:
         for stale in (None, b"RESET"):
             # the first connection answers once, then drops the second request unanswered: a server's idle timeout
-            script: Script = lambda c, r, h: ok(b"%d.%d" % (c, r)) if c or r == 0 else stale
+            script: Script = lambda c, r, h: ok(b"%d.%d" % (c, r)) if c or r == 0 else stale  # noqa: E731
             with self.subTest(stale), KeepAliveServer(script) as server:
                 transport = SocketTransport(proxies={})
                 self.assertEqual(get(transport, server.url()), b"0.0")
@@ -279,7 +279,7 @@ class PoolTest(unittest.TestCase):
                 await reading
             response.close()
 
-        script: Script = lambda c, r, h: ok() if r or c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"
+        script: Script = lambda c, r, h: ok() if r or c else b"STALLHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"  # noqa: E731
         with KeepAliveServer(script) as server:
             asyncio.run(cut(server.url()))
             self.assertEqual(self.transport.pool.idle(), 0)

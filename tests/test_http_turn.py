@@ -21,6 +21,7 @@ from tests.capability import can_serve_loopback
 from tests.loopback import Loopback, Reply, stream_reply
 from tests.test_http import KEY, plain
 
+
 def reply(provider: str, body: bytes, delay: float = 0.0) -> Reply:
     """A streamed reply of ``body`` in ``provider``'s stream format (its registry row's)."""
     return stream_reply(recorded.STREAM_FORMATS[provider], body, delay)

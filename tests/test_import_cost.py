@@ -21,7 +21,6 @@ from typing import Any
 
 import agentkit_core as ak
 from agentkit_core import _lean_typing as lean
-
 from tests.capability import needs_processes
 from tests.test_packaging import ROOT
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import unittest
 from typing import Any
 
-from agentkit_core import FinishReason, Item, ItemKind, TextPart, TokenUsage, ToolCallId, ToolCallPart, ToolResultPart, TextOutput, Usage
+from agentkit_core import FinishReason, Item, ItemKind, TextOutput, TextPart, TokenUsage, ToolCallId, ToolCallPart, ToolResultPart, Usage
 from agentkit_core.interop import langchain as lc
 from tests.capability import needs_library
 

@@ -13,13 +13,12 @@ import unittest
 import warnings
 from typing import Any
 
-from agentkit_core import Item, ItemKind, TextPart, ToolCallId, ToolCallPart, ToolResultPart, TextOutput
+from agentkit_core import Item, ItemKind, TextOutput, TextPart, ToolCallId, ToolCallPart, ToolResultPart
 from agentkit_core.interop import pydantic_ai as pa
 from tests.capability import needs_library
 
 try:
-    from pydantic_ai import Agent
-    from pydantic_ai import messages as m
+    from pydantic_ai import Agent, messages as m
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.models.test import TestModel
     from pydantic_ai.usage import RequestUsage

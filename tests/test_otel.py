@@ -11,13 +11,17 @@ import unittest
 from typing import Any
 
 from agentkit_core import (
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
     CostUsage,
+    CustomPart,
     DataRef,
     FilePart,
     FinishReason,
     Item,
     ItemKind,
     MediaPart,
+    MessageId,
     Modality,
     Part,
     ReasoningPart,
@@ -31,13 +35,10 @@ from agentkit_core import (
     ToolResultPart,
     ToolSpec,
     Usage,
+    otel,
 )
-from agentkit_core import INPUT_ERROR_KEY, INPUT_JSON_KEY, CustomPart, MessageId
-from agentkit_core import otel
-from agentkit_core.providers import provider_info
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
-from tests import recorded as R
-from tests import schema_check as S
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses, provider_info
+from tests import recorded as R, schema_check as S
 from tests.capability import needs_processes
 
 SCHEMAS = {

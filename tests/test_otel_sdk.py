@@ -11,8 +11,7 @@ import json
 import unittest
 from typing import Any
 
-from agentkit_core import ToolCallId, ToolCallPart, ToolOutput, ToolResultPart
-from agentkit_core import otel
+from agentkit_core import ToolCallId, ToolCallPart, ToolOutput, ToolResultPart, otel
 from tests import recorded as R
 from tests.capability import needs_library
 

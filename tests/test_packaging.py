@@ -9,8 +9,8 @@ which cannot start a fresh one, included).
 from __future__ import annotations
 
 import ast
-import fnmatch
 import contextlib
+import fnmatch
 import importlib
 import inspect
 import os
@@ -49,7 +49,7 @@ def exercise(mod: Any, name: str) -> str:
         mod.Item.from_dict({"kind": "Nope", "parts": [], "metadata": {}})
     except mod.NormalizeError as exc:
         if exc.path != "kind":
-            raise AssertionError(exc.path)
+            raise AssertionError(exc.path) from exc
     else:
         raise AssertionError("a bad item decoded")
     state = mod.fold_all((), [mod.BeginPart(mod.PartId("p"), mod.PartKind.TEXT), mod.AppendText(mod.PartId("p"), "ok")])
@@ -155,7 +155,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # all read it.  _for_providers is the providers' one internal API module (tests/test_providers_cross.py).
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
                 "jsontext", "toolspec", "schema", "_docstring", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_error_text",
-                "_reader", "_durable", "_detect", "_registry", "_for_providers")),
+                "_reader", "_durable", "_detect", "_registry", "_for_providers", "_fast_paths")),
     ("fold and projection protocols", ("fold", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*", "auth", "auth.*")),
     # interop reads other libraries' shapes as the providers read the APIs', beside them (the CLI imports it).

@@ -70,8 +70,8 @@ from agentkit_core import (
     fold,
     fold_all,
 )
-from agentkit_core.providers._common import streams as _streams
 from agentkit_core.providers import anthropic as adapter
+from agentkit_core.providers._common import streams as _streams
 from tests import recorded
 from tests.mutation import mutate, mutate_stream, outcome
 from tests.recorded import stored

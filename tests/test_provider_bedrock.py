@@ -100,8 +100,8 @@ class Requests(unittest.TestCase):
     def test_the_body(self) -> None:
         request = bedrock.http_request(
             [Item.text(ItemKind.SYSTEM, "Be brief."), *ASK], model="m", api_key="bedrock-api-key-0123456789",
-            tools=[ToolSpec("get_weather", "Weather.", {"type": "object"})], tool_choice=ToolChoice.tool("get_weather"),
-            settings=ModelSettings(max_tokens=100, temperature=0.5, reasoning_budget=1024),
+            tools=[ToolSpec("get_weather", "Weather.", {"type": "object"})], tool_choice=ToolChoice.auto(),
+            settings=ModelSettings(max_tokens=2048, temperature=1, reasoning_budget=1024),  # as Claude takes them, thinking
             guardrailConfig={"guardrailIdentifier": "g", "guardrailVersion": "1"},
         )
         self.assertEqual(request.header("authorization"), "Bearer bedrock-api-key-0123456789")
@@ -110,14 +110,16 @@ class Requests(unittest.TestCase):
             "messages": [{"role": "user", "content": [{"text": "What's the weather in Paris?"}]}],
             "system": [{"text": "Be brief."}],
             "toolConfig": {"tools": [{"toolSpec": {"name": "get_weather", "description": "Weather.", "inputSchema": {"json": {"type": "object"}}}}],
-                           "toolChoice": {"tool": {"name": "get_weather"}}},
-            "inferenceConfig": {"maxTokens": 100, "temperature": 0.5},
+                           "toolChoice": {"auto": {}}},
+            "inferenceConfig": {"maxTokens": 2048, "temperature": 1},
             "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 1024}},
             "guardrailConfig": {"guardrailIdentifier": "g", "guardrailVersion": "1"},
         })
         self.assertNotIn("bedrock-api-key-0123456789", repr(request))
         with self.assertRaisesRegex(ValueError, "no 'none' choice"):
             bedrock.request_from_items(ASK, tools=[ToolSpec("f")], tool_choice=ToolChoice.none())
+        forced = bedrock.request_from_items(ASK, tools=[ToolSpec("f")], tool_choice=ToolChoice.tool("f"))
+        self.assertEqual(forced["toolConfig"]["toolChoice"], {"tool": {"name": "f"}})
 
     def test_roles_alternate(self) -> None:
         from agentkit_core import TextOutput, ToolCallId, ToolResultPart
@@ -174,6 +176,20 @@ class Turns(unittest.TestCase):
             self.assertEqual(server.requests[0].path, "/model/us.amazon.nova-micro-v1%3A0/converse-stream")
         self.assertEqual(item, recorded.items("bedrock", "converse_stream.tool_use_turn1.eventstream")[0])
         self.assertTrue(all(isinstance(c, ToolCallPart) for c in item.tool_calls()))
+
+    def test_a_turn_by_name_signed_with_credentials_from_the_environment(self) -> None:
+        import agentkit_core.providers as providers
+
+        raw = recorded.raw("bedrock", "converse_stream.tool_use_turn1.eventstream")
+        env = {**NO_AWS, "AWS_ACCESS_KEY_ID": "AKIDFROMENV", "AWS_SECRET_ACCESS_KEY": "secret-from-env", "AWS_REGION": "eu-west-3"}
+        with Loopback([eventstream_reply(raw, pieces=7)]) as server, mock.patch.dict(os.environ, env, clear=True):
+            item = providers.complete(ASK, model="bedrock:us.amazon.nova-micro-v1:0", base_url=server.url(), transport=plain())
+            received = server.requests[0]
+        self.assertEqual(received.path, "/model/us.amazon.nova-micro-v1%3A0/converse-stream")
+        authorization = received.headers["authorization"]
+        self.assertTrue(authorization.startswith("AWS4-HMAC-SHA256 Credential=AKIDFROMENV/"), authorization[:40])
+        self.assertIn("/eu-west-3/bedrock/aws4_request", authorization)
+        self.assertEqual(item, recorded.items("bedrock", "converse_stream.tool_use_turn1.eventstream")[0])
 
 
 if __name__ == "__main__":

@@ -1381,7 +1381,7 @@ class BadInputTests(unittest.TestCase):
         decoder = gemini.stream_decoder()
         state = fold_events(events[:3], decoder)
         bad = copy.deepcopy(events[3])
-        bad["candidates"].append({"index": 1, "finishReason": 5})
+        bad["candidates"].append({"index": 1, "finishReason": ["OTHER"]})  # (an integer is Vertex's enum encoding: read)
         with self.assertRaises(NormalizeError):
             decoder.feed(bad)
         state = fold_all(state, [d for e in events[3:] for d in decoder.feed(e)])

@@ -18,8 +18,7 @@ import unittest
 from types import ModuleType
 from typing import Any, Iterator
 
-from agentkit_core import INVENTED_ID_KEY, FinishReason, Item, NormalizeError
-from agentkit_core import providers
+from agentkit_core import INVENTED_ID_KEY, FinishReason, Item, NormalizeError, providers
 from agentkit_core.providers import PROVIDERS as ROWS, anthropic, gemini, openai_chat, openai_responses
 from tests import recorded
 
@@ -363,7 +362,7 @@ class DetectTest(unittest.TestCase):
                     self.assertIn(providers.detect(body), (provider, None) if kind == "stream" else (provider,))
 
     def test_sdk_objects_are_detected(self) -> None:
-        for provider, name, raw, calls in recordings():
+        for provider, name, _raw, calls in recordings():
             if not name.endswith(".jsonl"):
                 with self.subTest(provider, name=name):
                     self.assertEqual(providers.detect(model(provider, calls)), provider)

@@ -56,9 +56,8 @@ from agentkit_core import (
     Uri,
     fold_all,
 )
-from agentkit_core.providers import _common
+from agentkit_core.providers import _common, openai_chat as chat
 from agentkit_core.providers._common import streams as _streams
-from agentkit_core.providers import openai_chat as chat
 from tests import recorded
 from tests.mutation import mutate, mutate_stream, outcome
 from tests.recorded import stored

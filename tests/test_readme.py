@@ -215,11 +215,11 @@ class PlainRunner(unittest.TestCase):
     def test_the_plain_runner_passes_every_page(self) -> None:
         """``python -m doctest PAGE``: one namespace a page, no fixture; what needs one is marked ``+SKIP``."""
         needed = {need for (page, _), needs in NEEDS.items() for need in needs}
+        missing = [reason for probe, reason in needed if not probe()]
+        if missing:  # before the subtests: a skip inside one would leave this test with no outcome of its own
+            self.skipTest(missing[0])
         for page in pages():
             with self.subTest(page):
-                missing = [reason for probe, reason in needed if not probe()]
-                if missing:
-                    self.skipTest(missing[0])
                 path = os.path.join(ROOT, *page.split("/"))
                 test = doctest.DocTestParser().get_doctest(read(page), {"__name__": page}, page, path, 0)
                 report = io.StringIO()
@@ -275,6 +275,22 @@ class FrontDoor(unittest.TestCase):
         for page in pages()[1:]:
             with self.subTest(page):
                 self.assertIn(f"]({page})", text)
+
+    def test_the_changelog_keeps_one_line_an_entry(self) -> None:
+        """Keep a Changelog: ``## [Unreleased]`` on top, a section per release, its kinds, one line an entry."""
+        lines = read("CHANGELOG.md").split("\n")
+        releases = [line for line in lines if line.startswith("## ")]
+        self.assertEqual(releases[0], "## [Unreleased]")
+        for release in releases[1:]:
+            self.assertRegex(release, r"^## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$")
+        kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security", "Performance"}
+        body = lines[lines.index(releases[0]):]
+        for line in body:
+            with self.subTest(line=line[:60]):
+                if line.startswith("### "):
+                    self.assertIn(line[4:], kinds)
+                elif line and not line.startswith("## "):
+                    self.assertTrue(line.startswith("- "), "an entry is one line, begun with '- '")
 
     def test_links_between_pages_reach_a_file(self) -> None:
         for page in pages():

@@ -40,6 +40,7 @@ from agentkit_core import (
     ToolCallPart,
     ToolResultPart,
 )
+from agentkit_core._for_providers import NAMES, sniff
 from agentkit_core.providers import (
     ENDPOINTS,
     PRESETS,
@@ -51,7 +52,6 @@ from agentkit_core.providers import (
     endpoint,
     provider_info,
 )
-from agentkit_core._for_providers import NAMES, sniff
 from tests import recorded
 
 #: The portable settings of ``ModelSettings`` (issue 25's table), which a row's ``settings`` names.

@@ -21,7 +21,6 @@ from agentkit_core.http._request import body_pieces, joined_later
 from agentkit_core.http._sockets import _SMALL_PIECE, _coalesced
 from agentkit_core.providers import openai_chat
 from agentkit_core.providers._common import reuse
-
 from tests.capability import needs_loopback
 from tests.loopback import Loopback, Reply
 
@@ -80,7 +79,7 @@ class PiecesTest(unittest.TestCase):
 
     def test_a_missing_attribute_is_still_an_attribute_error(self) -> None:
         with self.assertRaisesRegex(AttributeError, "'Request' object has no attribute 'bodyy'"):
-            getattr(self.lazy, "bodyy")
+            self.lazy.bodyy  # noqa: B018 - the read is the test
         self.assertFalse(hasattr(self.whole, "_pieces_missing"))
 
     def test_only_an_empty_request_takes_pieces_of_bytes(self) -> None:

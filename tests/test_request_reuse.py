@@ -21,9 +21,10 @@ from typing import Any
 
 from agentkit_core import (
     ArtifactId,
-    Handle,
     FilePart,
+    Handle,
     InlineBytes,
+    InlineText,
     Item,
     ItemKind,
     MediaPart,
@@ -35,14 +36,12 @@ from agentkit_core import (
     ToolCallPart,
     ToolOutput,
     ToolResultPart,
-    InlineText,
     Uri,
 )
 from agentkit_core.providers import openai_chat
 from agentkit_core.providers._common import reuse
-
 from tests import recorded
-from tests.capability import needs_processes, needs_threads
+from tests.capability import needs_fast_paths, needs_processes, needs_threads
 from tests.test_packaging import ROOT
 
 PROVIDERS = recorded.PROVIDERS  # one per registry row
@@ -434,6 +433,8 @@ class BoundedTest(unittest.TestCase):
                 held = self.kept_items(module)
                 self.assertFalse(any(item is old for item in held for old in items[1:]), "the old transcript is still held")
 
+    @needs_fast_paths
+
     def test_at_most_slots_builds_are_kept(self) -> None:
         for name, module in PROVIDERS.items():
             with self.subTest(provider=name):
@@ -443,6 +444,8 @@ class BoundedTest(unittest.TestCase):
                     body(module, name, [Item(ItemKind.USER, [TextPart(f"session {n}")])])
                 self.assertEqual(len(module._request.KEPT._slots), reuse.SLOTS)
                 self.assertFalse(any(item is first[0] for item in self.kept_items(module)))
+
+    @needs_fast_paths
 
     def test_nothing_is_kept_when_disabled_and_clear_forgets(self) -> None:
         items = [Item(ItemKind.USER, [TextPart("hello")])]

@@ -18,11 +18,29 @@ import unittest
 from typing import Any
 
 from agentkit_core import (
-    ArtifactId, CustomPart, FilePart, Handle, InlineBytes, InlineText, Item, ItemKind, MediaPart, Modality, NormalizeError,
-    ReasoningPart, StructuredPart, TextPart, ToolCallId, ToolCallPart, ToolOutput, ToolResultPart, Uri,
+    ArtifactId,
+    CustomPart,
+    FilePart,
+    Handle,
+    InlineBytes,
+    InlineText,
+    Item,
+    ItemKind,
+    MediaPart,
+    Modality,
+    NormalizeError,
+    ReasoningPart,
+    StructuredPart,
+    TextPart,
+    ToolCallId,
+    ToolCallPart,
+    ToolOutput,
+    ToolResultPart,
+    Uri,
 )
 from agentkit_core.providers import openai_responses
 from agentkit_core.providers._common import reuse
+from tests.capability import needs_fast_paths
 
 Build = openai_responses._request.Build
 Slow = type("Slow", (Build,), {"fast": False, "__slots__": ()})
@@ -171,6 +189,8 @@ class ResponsesFastPathTest(unittest.TestCase):
             with self.subTest(round=round_):
                 self.assertEqual(json.dumps(openai_responses.request_from_items(items)), outcome(Slow, items))
 
+    @needs_fast_paths
+
     def test_the_recorded_requests_take_the_fast_path(self) -> None:
         """Every item of the recorded requests but the one holding ``instructions`` (a field of the body, not an input item)."""
         paths = sorted(glob.glob(os.path.join(PAYLOADS, "*.request.json")))
@@ -182,6 +202,8 @@ class ResponsesFastPathTest(unittest.TestCase):
             with self.subTest(path=os.path.basename(path)):
                 self.assertEqual(outcome(build, items), outcome(Slow, items))
                 self.assertEqual(calls, [n for n, item in enumerate(items) if "openai.request_field" in item.metadata])
+
+    @needs_fast_paths
 
     def test_the_recorded_answers_take_the_fast_path(self) -> None:
         """A response's reasoning (its encrypted content, summaries, status), messages (id, status, phase, annotations)

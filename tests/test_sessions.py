@@ -8,6 +8,7 @@ patching it, not assumed.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import io
 import os
@@ -16,6 +17,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -25,8 +27,7 @@ from unittest import mock
 
 import agentkit_core as ak
 from agentkit_core import _durable
-
-from tests.capability import can_spawn_process, needs, needs_module, needs_signals, needs_threads
+from tests.capability import can_spawn_process, needs, needs_signals, needs_threads
 from tests.test_packaging import ROOT
 from tests.test_transcript import Files, transcript
 
@@ -36,6 +37,28 @@ REMOVED = (
     "{where}: removed a torn last line ({size} bytes, no final newline, not a whole JSON value) before appending: "
     "a write was cut short and never acknowledged"
 )
+
+
+@functools.lru_cache(maxsize=None)
+def can_lock_files() -> bool:
+    """Whether ``fcntl.flock`` keeps a second open file description out (not a stub that always grants it)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "probe")
+        with open(path, "wb") as first, open(path, "rb") as second:
+            fcntl.flock(first.fileno(), fcntl.LOCK_EX)
+            try:
+                fcntl.flock(second.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False
+
+
+#: Skip the test where no file lock keeps another writer out (the package then takes none).
+needs_file_locks = needs("file locks", can_lock_files, "fcntl.flock here does not keep a second open file out")
 
 
 def lines_of(items: list[ak.Item]) -> bytes:
@@ -204,7 +227,7 @@ class TestDumpItems(Files):
         self.assertEqual(sorted(os.listdir(self.dir)), sorted(["t.jsonl", *others]))
         self.assertEqual(ak.load_items(path), transcript()[:2])
 
-    @needs_module("fcntl")
+    @needs_file_locks
     def test_a_temporary_whose_writer_lives_is_not_removed(self) -> None:
         import fcntl
 
@@ -217,7 +240,7 @@ class TestDumpItems(Files):
         ak.dump_items(transcript()[:2], path)  # its writer is gone
         self.assertEqual(temporaries(self.dir), [])
 
-    @needs_module("fcntl")
+    @needs_file_locks
     def test_a_temporary_swept_before_its_writer_locked_it_is_made_again(self) -> None:
         made: list[str] = []
         real_lock = _durable._lock
@@ -365,7 +388,7 @@ class TestAppendItems(Files):
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), prefix + data)
 
-    @needs_module("fcntl")
+    @needs_file_locks
     @needs_threads
     def test_an_append_waits_for_the_lock(self) -> None:
         import fcntl
@@ -381,7 +404,7 @@ class TestAppendItems(Files):
         thread.join(30)
         self.assertEqual(ak.load_items(path), transcript())
 
-    @needs_module("fcntl")
+    @needs_file_locks
     @needs_threads
     def test_an_append_waiting_while_a_save_replaces_the_file_goes_to_the_new_file(self) -> None:
         import fcntl

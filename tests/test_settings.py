@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from agentkit_core import Item, ItemKind, ModelSettings, ToolChoice, ToolSpec
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core._registry import PROVIDERS, capabilities
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core.settings import SETTING_NAMES
 from tests import recorded
 
@@ -181,7 +181,7 @@ class MappingTest(unittest.TestCase):
             given = {n: v for n, (v, natives) in TABLE.items() if natives[provider] != REFUSED}
             if provider == "gemini":
                 given.pop("reasoning_effort")  # effort and a thinking budget are two ways to ask (Gemini refuses both)
-            if provider == "anthropic":
+            if provider in ("anthropic", "bedrock"):
                 given.pop("reasoning_budget")  # thinking refuses the table's temperature, top_p and max_tokens
             settings = ModelSettings(**given)
             with self.subTest(provider):
@@ -399,6 +399,23 @@ class ConflictTests(unittest.TestCase):
         for kw in fine:
             with self.subTest(kw=kw):
                 anthropic.http_request(ITEMS, model="m", **kw)  # type: ignore[arg-type]
+
+    def test_bedrock_claude_thinking(self) -> None:
+        from agentkit_core.providers import bedrock
+
+        thinking = "ModelSettings.reasoning_budget (additionalModelRequestFields.thinking.budget_tokens: 2048)"
+        self.refused(bedrock, "ModelSettings.max_tokens (inferenceConfig.maxTokens: 100)", thinking, "Bedrock",
+                     settings=ModelSettings(max_tokens=100, reasoning_budget=2048))
+        self.refused(bedrock, "ModelSettings.temperature (inferenceConfig.temperature: 0.3)", thinking,
+                     settings=ModelSettings(max_tokens=4096, reasoning_budget=2048, temperature=0.3))
+        self.refused(bedrock, "the native field additionalModelRequestFields.top_k (5)", settings=ModelSettings(max_tokens=4096, reasoning_budget=2048),
+                     additionalModelRequestFields={"top_k": 5})
+        self.refused(bedrock, "the tool choice toolConfig.toolChoice", "forced tool choice",
+                     settings=ModelSettings(max_tokens=4096, reasoning_budget=2048), tools=[SPEC], tool_choice=ToolChoice.tool(SPEC.name))
+        bedrock.http_request(ITEMS, model="m", settings=ModelSettings(max_tokens=4096, reasoning_budget=2048, top_p=0.97), tools=[SPEC],
+                             tool_choice=ToolChoice.auto(), api_key="k")
+        bedrock.http_request(ITEMS, model="m", settings=ModelSettings(max_tokens=100, temperature=0.3), tools=[SPEC],
+                             tool_choice=ToolChoice.required(), api_key="k")
 
     def test_gemini(self) -> None:
         self.refused(gemini, "ModelSettings.reasoning_effort (generationConfig.thinkingConfig.thinkingLevel", "thinkingBudget (5)",

@@ -26,6 +26,7 @@ from agentkit_core import (
     CommitPart,
     CustomPart,
     FilePart,
+    FinishReason,
     FoldState,
     InlineBytes,
     InlineText,
@@ -52,7 +53,6 @@ from agentkit_core import (
     ToolResultPart,
     Uri,
     Usage,
-    FinishReason,
     fold,
 )
 from tests import recorded

@@ -22,14 +22,12 @@ from agentkit_core import (
     FinishReason,
     FoldState,
     Item,
-    ItemKind,
     fold_all,
 )
 from agentkit_core.http import ProviderError
-from agentkit_core.providers import AsyncTurnStream, TurnStream, anthropic, openai_chat
+from agentkit_core.providers import STREAM_FORMATS, AsyncTurnStream, TurnStream, anthropic, openai_chat
 from tests import recorded
 from tests.capability import can_run_asyncio
-from agentkit_core.providers import STREAM_FORMATS
 from tests.loopback import LONGEST, Loopback, json_reply
 from tests.test_complete import (
     ASK,
@@ -94,7 +92,7 @@ class StreamTest(Loop):
         with Loopback([reply("openai_chat", recorded.raw("openai_chat", "chat.text_content.sse.txt"))]) as server:
             s = openai_chat.stream(ASK, model="m", base_url=server.url(), transport=plain())
             with self.assertRaises(RuntimeError) as caught:
-                s.answer
+                s.answer  # noqa: B018 - the read is the test
             self.assertIn("until_done()", str(caught.exception))
             self.assertEqual(server.requests, [])  # nothing is sent until the reading starts
             answer = s.until_done()

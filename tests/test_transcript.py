@@ -11,9 +11,9 @@ import pickle
 import random
 import tempfile
 import tracemalloc
+import unittest
 import warnings
 from typing import Any
-import unittest
 from unittest import mock
 
 import agentkit_core as ak

@@ -98,7 +98,7 @@ class Ids(unittest.TestCase):
         self.assertEqual(sorted(ids), [ToolCallId("a"), ToolCallId("b"), ToolCallId("c")])
         self.assertEqual(len({ToolCallId("a"), ToolCallId("a"), MessageId("a")}), 2)
         with self.assertRaises(TypeError):
-            ToolCallId("a") < MessageId("b")  # type: ignore[operator]
+            ToolCallId("a") < MessageId("b")  # type: ignore[operator]  # noqa: B015 - the comparison must raise
         with self.assertRaises(dataclasses.FrozenInstanceError):
             ToolCallId("a").value = "b"  # type: ignore[misc]
         with self.assertRaises(dataclasses.FrozenInstanceError):
@@ -135,7 +135,7 @@ class Enums(unittest.TestCase):
         self.assertTrue(ItemKind.SYSTEM < ItemKind.NOTIFICATION)
         self.assertTrue(ItemKind.TOOL >= ItemKind.TOOL)
         with self.assertRaises(TypeError):
-            ItemKind.SYSTEM < PartKind.TEXT  # type: ignore[operator]
+            ItemKind.SYSTEM < PartKind.TEXT  # type: ignore[operator]  # noqa: B015 - the comparison must raise
 
     def test_codec(self) -> None:
         self.assertIs(ItemKind.from_dict("User"), ItemKind.USER)

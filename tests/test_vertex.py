@@ -167,5 +167,96 @@ class TurnTest(unittest.TestCase):
         self.assertEqual(items[0].kind, ItemKind.ASSISTANT)
 
 
+class ByNameTest(unittest.TestCase):
+    def test_http_request_by_name(self) -> None:
+        from agentkit_core import providers
+
+        gemini_request = providers.http_request(ITEMS, model="vertex:gemini-2.5-flash", project="proj-1", location="us-east5", api_key=TOKEN)
+        self.assertEqual(gemini_request.url, PUBLISHERS + "google/models/gemini-2.5-flash:generateContent")
+        self.assertEqual(gemini_request.header("authorization"), "Bearer " + TOKEN)
+        claude = providers.http_request(ITEMS, model="vertex-anthropic:claude-sonnet-4-5@20250929", project="proj-1", location="us-east5",
+                                        max_tokens=8, stream=True)
+        self.assertEqual(claude.url, PUBLISHERS + "anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict")
+        self.assertIsNone(claude.header("authorization"))  # pure: no credential looked for
+        self.assertNotIn("project", json.loads(claude.body))
+        with self.assertRaisesRegex(ValueError, r"vertex: no Google Cloud project: give project='...'$"):
+            providers.http_request(ITEMS, model="vertex:gemini-2.5-flash")
+
+    def test_the_rows(self) -> None:
+        from agentkit_core.providers import endpoint
+
+        for name, wire in (("vertex", "gemini"), ("vertex-anthropic", "anthropic")):
+            row = endpoint(name)
+            self.assertEqual((row.wire, row.otel_name, row.auth), (wire, "gcp.vertex_ai", "google_vertex"))
+
+
+class ExportTest(unittest.TestCase):
+    def test_opentelemetry_names_vertex(self) -> None:
+        from agentkit_core import otel
+
+        items = [Item.text(ItemKind.SYSTEM, "Be brief."), Item.text(ItemKind.USER, "Hi")]
+        for name, operation in (("vertex", "generate_content"), ("vertex-anthropic", "chat")):
+            with self.subTest(name):
+                attributes = otel.span_attributes(items, None, provider=name, request_model="m")
+                self.assertEqual((attributes["gen_ai.provider.name"], attributes["gen_ai.operation.name"]), ("gcp.vertex_ai", operation))
+                self.assertEqual(len(otel.system_instructions(items, provider=name)), 1)  # both wires take the system prompt apart
+
+
+class ByNameTurnTest(unittest.TestCase):
+    def setUp(self) -> None:
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+
+    def environment(self, tokens: Loopback, vertex: Loopback, **more: str) -> Any:
+        from unittest import mock
+
+        from tests.test_auth_google import INFO
+        from tests.test_by_name import VARIABLES
+
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        key = os.path.join(folder.name, "key.json")
+        with open(key, "w") as file:
+            json.dump({**INFO, "token_uri": tokens.url("/token")}, file)
+        names = VARIABLES | {"GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "CLOUDSDK_CONFIG"}
+        env = {k: v for k, v in os.environ.items() if k not in names}
+        env.update(GOOGLE_APPLICATION_CREDENTIALS=key, GOOGLE_VERTEX_BASE_URL=vertex.url("/v1"), ANTHROPIC_VERTEX_BASE_URL=vertex.url("/v1"),
+                   CLOUDSDK_CONFIG=folder.name, **more)
+        return mock.patch.dict(os.environ, env, clear=True)
+
+    def test_complete_by_name_with_a_service_account_key(self) -> None:
+        from agentkit_core import providers
+
+        body = recorded.raw("gemini", "stream_generate_content.thinking_text.sse.txt")
+        with Loopback([token_reply()]) as tokens, Loopback([sse_reply(body)]) as vertex, self.environment(tokens, vertex, GOOGLE_CLOUD_LOCATION="us-east5"):
+            item = providers.complete(ITEMS, model="vertex:gemini-2.5-flash", transport=plain())  # type: ignore[arg-type]
+            sent = vertex.requests[0]
+            # the project is the key's own (project_id), the location the environment's
+            self.assertEqual(sent.path, "/v1/projects/agentkit-test-project/locations/us-east5/publishers/google/models/"
+                                        "gemini-2.5-flash:streamGenerateContent?alt=sse")
+            self.assertEqual(sent.headers["authorization"], "Bearer " + TOKEN)
+            self.assertIn("urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer", tokens.requests[0].body.decode())
+        self.assertIs(item.kind, ItemKind.ASSISTANT)
+
+    @event_loop_test
+    async def test_acomplete_by_name_on_anthropic(self) -> None:
+        from agentkit_core import providers
+
+        if not can_serve_loopback():
+            self.skipTest("needs sockets: this interpreter cannot serve and reach 127.0.0.1")
+        body = recorded.raw("anthropic", "messages.thinking_text.sse.txt")
+        with Loopback([token_reply("ya29.async-token-0001")]) as tokens, Loopback([sse_reply(body)]) as vertex, \
+                self.environment(tokens, vertex, ANTHROPIC_VERTEX_PROJECT_ID="a-proj", CLOUD_ML_REGION="us-east5"):
+            item = await providers.acomplete(ITEMS, model="vertex-anthropic:claude-sonnet-4-5@20250929", max_tokens=64,
+                                             transport=plain())  # type: ignore[arg-type]
+            sent = vertex.requests[0]
+            self.assertEqual(sent.path, "/v1/projects/a-proj/locations/us-east5/publishers/anthropic/models/"
+                                        "claude-sonnet-4-5@20250929:streamRawPredict")
+            self.assertEqual(sent.headers["authorization"], "Bearer ya29.async-token-0001")
+            sent_body = json.loads(sent.body)
+            self.assertEqual((sent_body["anthropic_version"], "model" in sent_body), ("vertex-2023-10-16", False))
+        self.assertIs(item.kind, ItemKind.ASSISTANT)
+
+
 if __name__ == "__main__":
     unittest.main()

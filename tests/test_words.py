@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import agentkit_core as ak
 from agentkit_core import _error_text, http
-from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 from agentkit_core._registry import provider_info
+from agentkit_core.providers import anthropic, gemini, openai_chat, openai_responses
 
 PACKAGE = os.path.dirname(os.path.abspath(ak.__file__))
 #: ``expected a string, found int``: an article (or a plural noun), then what was found.

@@ -42,7 +42,7 @@ def measure(quick: bool) -> list[Row]:
     items = [Item.text(ItemKind.USER, "What's the weather in Paris?")]
     transport = _Offline()
     number = 200 if quick else 2000
-    rounds = 3 if quick else 7
+    rounds = 3 if quick else 15
 
     def turn(fn: Any, model: str) -> Any:
         def run() -> None:

@@ -166,10 +166,9 @@ def _blocked_reads(rounds: int, how: str) -> tuple[list[float], list[float]]:
     """Per round: seconds from the interrupt to the reader's TurnCancelledError, and interrupt()'s own time."""
     import signal
 
-    from tests.loopback import Loopback, sse_reply
-
     from agentkit_core import TurnCancelledError
     from agentkit_core.http import Request, SocketTransport, send
+    from tests.loopback import Loopback, sse_reply
 
     body = b'data: {"type":"ping"}\n\n' * 2
     latencies: list[float] = []
@@ -209,10 +208,9 @@ def _blocked_reads(rounds: int, how: str) -> tuple[list[float], list[float]]:
 
 def _asyncio_reads(rounds: int) -> list[float]:
     """Per round: seconds from an interrupt on the loop to the awaiting task's TurnCancelledError."""
-    from tests.loopback import Loopback, sse_reply
-
     from agentkit_core import TurnCancelledError
     from agentkit_core.http import Request, SocketTransport, asend
+    from tests.loopback import Loopback, sse_reply
 
     latencies: list[float] = []
     body = b'data: {"type":"ping"}\n\n' * 2
@@ -294,11 +292,10 @@ def _turn_rounds(rounds: int, how: str) -> list[float]:
     (interrupted on the loop), ``"task.cancel"`` (the awaiting task cancelled).
     Only rounds that ended as asked count (a CANCELLED item, or CancelledError).
     """
-    from tests.loopback import Loopback, sse_reply
-
     from agentkit_core import FinishReason, Item, ItemKind, ModelSettings
     from agentkit_core.http import SocketTransport
     from agentkit_core.providers import anthropic
+    from tests.loopback import Loopback, sse_reply
 
     ask = [Item.text(ItemKind.USER, "Hi")]
     limit = ModelSettings(max_tokens=64)

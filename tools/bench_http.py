@@ -125,8 +125,7 @@ def _run(client: Callable[[], None], count: int, server: TlsServer, context: Any
 def _clients(server: TlsServer, ca: str) -> tuple[dict[str, Callable[[], None]], list[Callable[[], None]], str]:
     import ssl
 
-    from agentkit_core.http import Request, SocketTransport, send
-    from agentkit_core.http import _sockets
+    from agentkit_core.http import Request, SocketTransport, _sockets, send
 
     context = ssl.create_default_context(cafile=ca)
     shared = SocketTransport(ssl_context=context, proxies={})
@@ -173,9 +172,9 @@ def measure(quick: bool) -> list[Row]:
     openssl = shutil.which("openssl")
     if openssl is None:
         return [Row("http", "kept-alive HTTPS", "-", "-", "skipped: openssl not installed")]
-    from tests.peers import make_ca
-
     import ssl
+
+    from tests.peers import make_ca
 
     count, rounds = (50, 1) if quick else (200, 3)
     folder = tempfile.mkdtemp(prefix="agentkit-bench-http-")
@@ -185,7 +184,7 @@ def measure(quick: bool) -> list[Row]:
             clients, closers, httpx_note = _clients(server, ca)
             probe = ssl.create_default_context(cafile=ca)
             best: dict[str, tuple[float, float, int]] = {}
-            for name, client in clients.items():
+            for _name, client in clients.items():
                 client()  # warm: imports, the first connection, the SSL context
             for _ in range(rounds):
                 for name, client in clients.items():

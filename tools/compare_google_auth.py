@@ -30,8 +30,8 @@ from urllib.parse import parse_qs
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from agentkit_core.auth.google import AuthorizedUserCredentials, ServiceAccountCredentials  # noqa: E402
 from agentkit_core.auth._rsa import RsaKey  # noqa: E402
+from agentkit_core.auth.google import AuthorizedUserCredentials, ServiceAccountCredentials  # noqa: E402
 
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 
@@ -42,8 +42,7 @@ def main() -> int:
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric import rsa
         from google.auth.crypt import RSASigner
-        from google.oauth2 import credentials as user_credentials
-        from google.oauth2 import service_account
+        from google.oauth2 import credentials as user_credentials, service_account
     except ImportError as exc:
         print(f"skipped: google-auth and cryptography are needed ({exc})")
         return 0

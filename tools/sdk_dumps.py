@@ -65,8 +65,7 @@ def _builders() -> dict[str, Callable[[str, Any], Any]] | None:
     try:
         from anthropic._models import construct_type as anthropic_construct
         from anthropic.types import Message, RawMessageStreamEvent
-        from google.genai import models as genai_models
-        from google.genai import types as genai_types
+        from google.genai import models as genai_models, types as genai_types
         from openai._models import construct_type as openai_construct
         from openai.types.chat import ChatCompletion, ChatCompletionChunk
         from openai.types.responses import Response, ResponseStreamEvent

@@ -361,7 +361,6 @@ def build_parser() -> argparse.ArgumentParser:
     fold_.add_argument("--compact", action="store_true", help="print the parts on one line")
     fold_.set_defaults(run=cmd_fold)
     from .convert import FLAGS
-
     from .interop import LIBRARIES, TARGETS
 
     convert = commands.add_parser("convert", help="turn provider traffic and other libraries' histories and tools into "

@@ -28,21 +28,21 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from dataclasses import replace
 import io
 import sys
+from dataclasses import replace
 from typing import IO, Any, Callable, Iterable
 
-from .._reader import BINARY, EMPTY, EVENTS, Reading
-from ..content import Part
-from ..ids import ToolCallId
-from ..keys import INVENTED_ID_KEY
 from .._detect import CHUNKS_ARE_RESPONSES, MESSAGES_APIS, NAMES, Provider, sniff
+from .._reader import BINARY, EMPTY, EVENTS, Reading
+from .._registry import PROVIDERS
+from ..content import Part
 from ..delta import Delta
 from ..error import NormalizeError, ProtocolError
 from ..fold import FoldState, fold_all
+from ..ids import ToolCallId
 from ..item import Item
-from .._registry import PROVIDERS
+from ..keys import INVENTED_ID_KEY
 from ..tool import ToolCallPart, ToolResultPart
 
 __all__ = ("FLAGS", "flag", "module_of", "run")

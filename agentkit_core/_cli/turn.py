@@ -20,7 +20,8 @@ field for, Anthropic without ``--max-tokens``) is a usage error too.
 Carrying a conversation on from the shell: ``--result CALL_ID=TEXT``
 (repeatable; ``--error-result`` for a failed call) answers the transcript's
 unanswered calls with one TOOL item, and ``--say TEXT`` adds a USER message
-(``--say -`` reads it from standard input, to its end); they are added before
+(``--say -`` reads it from standard input, to its end; with ``--say`` the
+file may not exist yet: the conversation starts there); they are added before
 the request is built and appended to the file with the answer, so a call
 that fails before the answer streams leaves the file as it was and the same
 command can be run again.
@@ -54,9 +55,9 @@ import os
 import sys
 from typing import Any
 
+from .._registry import ENDPOINTS, Endpoint, endpoint, provider_info
 from ..finish import FinishReason
 from ..item import Item
-from .._registry import ENDPOINTS, Endpoint, endpoint, provider_info
 from .common import PROG, CliError, err, escape
 
 __all__ = ("add_parser", "run")
@@ -218,6 +219,8 @@ def _name_of(spelling: str) -> str:
 
 
 def _key(row: Endpoint, base_url: str | None) -> str | None:
+    if row.auth == "google_vertex":
+        return None  # Vertex AI: complete() finds the credential as Application Default Credentials do (no key variable)
     for name in row.key_variables:
         if os.environ.get(name):
             return os.environ[name]
@@ -230,14 +233,18 @@ def _key(row: Endpoint, base_url: str | None) -> str | None:
         if credentials_from_environment() is not None:
             return None  # the request is signed with them instead (Signature Version 4)
     if base_url is None:
-        raise CliError(f"set {' or '.join(row.key_variables)} to the API key{_OR_SIGNED.get(signed_by, '')} (or give --base-url for a server that needs none)")
+        signed = _OR_SIGNED.get(signed_by, "")
+        raise CliError(f"set {' or '.join(row.key_variables)} to the API key{signed} (or give --base-url for a server that needs none)")
     return None
 
 
-def _transcript(path: str) -> list[Item]:
+def _transcript(path: str, new_ok: bool = False) -> list[Item]:
+    """The transcript in ``path``; with ``new_ok`` (``--say``), an empty one when there is no such file yet."""
     from ..error import NormalizeError
     from ..transcript import load_items
 
+    if new_ok and not os.path.exists(path):
+        return []
     try:
         with open(path, "rb") as f:
             if f.read(64).lstrip()[:1] == b"[":
@@ -324,13 +331,12 @@ def run(args: argparse.Namespace) -> int:
     from ..error import NormalizeError
     from ..http import ProviderError, TransportError
     from ..keys import STREAM_CUT_KEY
-    from ..transcript import dump_items
-
     from ..providers import complete
     from ..providers._by_name import turn_request
+    from ..transcript import dump_items
 
     row = endpoint(args.provider)
-    items = _transcript(args.file)
+    items = _transcript(args.file, new_ok=args.say is not None)
     added = _results(items, args.result, args.error_result) + _said(args.say)
     items = [*items, *added]
     _refuse_unanswered(items, args.file)
@@ -344,9 +350,11 @@ def run(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda signum, frame: controller.interrupt()) if main_thread else None
     printer = _Printer()
+    from ..auth import CredentialsError
+
     try:
         closed = complete(items, **turn, on_text=printer.text, cancel=controller, timeout=args.timeout, retries=args.retries)
-    except (ProviderError, TransportError) as exc:  # no answer began: nothing to append
+    except (ProviderError, TransportError, CredentialsError) as exc:  # no answer began: nothing to append
         printer.end()
         err(f"{PROG}: {args.provider}: {exc}")
         return 1

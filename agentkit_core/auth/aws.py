@@ -184,9 +184,8 @@ def sign(
     (if ``content_sha256``) and ``authorization`` set (any earlier ones
     replaced); its ``auth`` is kept.
     """
-    from urllib.parse import urlsplit
-
     import time
+    from urllib.parse import urlsplit
 
     moment = time.time() if when is None else when
     amz_date = _amz_date(moment)

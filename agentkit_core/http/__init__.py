@@ -52,8 +52,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._async import AsyncResponse, asend
 from ._client import Response, send
-from ._eventstream import events_from_eventstream
 from ._errors import Headers, HttpError, ProviderError, TransportError
+from ._eventstream import events_from_eventstream
 from ._request import Request
 from ._sse import events_from_sse
 from ._transport import AsyncExchange, AsyncTransport, Exchange, Transport

@@ -28,8 +28,7 @@ naming the message.
 
 from __future__ import annotations
 
-from struct import Struct
-from struct import error as StructError
+from struct import Struct, error as StructError
 from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Union, overload
 from zlib import crc32
 

@@ -66,7 +66,7 @@ def next_request(request: Request, status: int, headers: Mapping[str, str]) -> R
     location = headers.get("location", "").strip()
     if not location:
         return None
-    from urllib.parse import urljoin, urldefrag
+    from urllib.parse import urldefrag, urljoin
 
     try:
         url = urldefrag(urljoin(request.url, location))[0]

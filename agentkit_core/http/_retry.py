@@ -52,7 +52,7 @@ def server_delay(headers: Mapping[str, str], now: float | None = None) -> float 
         return float(value)
     except ValueError:
         pass
-    from email.utils import parsedate_tz, mktime_tz
+    from email.utils import mktime_tz, parsedate_tz
 
     parsed = parsedate_tz(value)
     if parsed is None:

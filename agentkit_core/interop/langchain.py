@@ -79,8 +79,8 @@ from .. import (
     ToolCallPart,
     ToolOutput,
     ToolResultPart,
-    Usage,
     Uri,
+    Usage,
 )
 from .._codec import copy_json
 from ._common import SYSTEM_KINDS, JsonDict, b64decode, b64encode, finish_from, items_checked, listed, obj, plain, under, wrong

@@ -81,12 +81,23 @@ from .. import (
     ToolCallPart,
     ToolOutput,
     ToolResultPart,
-    Usage,
     Uri,
+    Usage,
 )
 from .._codec import copy_json
 from ._common import (
-    SYSTEM_KINDS, JsonDict, b64decode, b64encode, items_checked, iso_of_ms, listed, ms_of_iso, obj, plain, under, wrong,
+    SYSTEM_KINDS,
+    JsonDict,
+    b64decode,
+    b64encode,
+    iso_of_ms,
+    items_checked,
+    listed,
+    ms_of_iso,
+    obj,
+    plain,
+    under,
+    wrong,
 )
 
 __all__ = ("items_from_messages", "messages_from_items")
@@ -431,7 +442,8 @@ def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
             raise under(exc, "parts", f"[{n}]") from None
     if md.get(_PART_KIND) == "retry-prompt":
         raw = md.get(P + "content")
-        parts.append(_stamp(md, item.created_at, {"content": raw if raw is not None else item.text_content(), **_ours(md, _ITEM_SKIP + (P + "content",)), "part_kind": "retry-prompt"}))
+        retry = raw if raw is not None else item.text_content()
+        parts.append(_stamp(md, item.created_at, {"content": retry, **_ours(md, _ITEM_SKIP + (P + "content",)), "part_kind": "retry-prompt"}))
     elif content:
         single = len(content) == 1 and type(content[0]) is str and md.get(_LIST) is not True
         parts.append(_stamp(md, item.created_at, {"content": content[0] if single else content, **_ours(md, _ITEM_SKIP), "part_kind": "user-prompt"}))

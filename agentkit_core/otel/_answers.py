@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from .. import _check as check
-from ._messages import finish_name
+from .._registry import ENDPOINTS, PROVIDERS, provider_info
 from ..item import Item, ItemKind
 from ..keys import FINISH_REASON_KEY
-from .._registry import PROVIDERS
 from ..usage import Usage
+from ._messages import finish_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
@@ -18,14 +18,17 @@ if TYPE_CHECKING:
 
 __all__ = ("OPERATIONS", "OTHER_ERROR", "PROVIDER_NAMES", "error_type", "response_attributes", "split")
 
-#: This package's provider modules -> the conventions' ``gen_ai.provider.name`` (from the registry).
-PROVIDER_NAMES: dict[str, str] = {row.module: row.otel_name for row in PROVIDERS}
-#: This package's provider modules -> the ``gen_ai.operation.name`` of an inference call.
-OPERATIONS: dict[str, str] = {row.module: row.otel_operation for row in PROVIDERS}
+#: The wire of each name a model is called by (``"vertex"``: Gemini's row), beside each provider module's own row.
+_WIRES = {**{row.name: provider_info(row.wire) for row in ENDPOINTS}, **{row.module: row for row in PROVIDERS}}
+#: This package's provider modules and the names models are called by -> the conventions' ``gen_ai.provider.name``
+#: (from the registry: ``"vertex"`` -> ``"gcp.vertex_ai"``).
+PROVIDER_NAMES: dict[str, str] = {**{row.name: row.otel_name for row in ENDPOINTS}, **{row.module: row.otel_name for row in PROVIDERS}}
+#: The same -> the ``gen_ai.operation.name`` of an inference call (a name's wire's).
+OPERATIONS: dict[str, str] = {name: row.otel_operation for name, row in _WIRES.items()}
 #: Where the provider modules keep the model that answered, each key once, in the registry's order.
 _MODEL_KEYS = tuple(dict.fromkeys(row.model_key for row in PROVIDERS))
 #: The registry's rows by module, and by ``gen_ai.provider.name`` (the first row of each) for a name given as is.
-_ROWS = {**{row.otel_name: row for row in reversed(PROVIDERS)}, **{row.module: row for row in PROVIDERS}}
+_ROWS = {**{row.otel_name: row for row in reversed(PROVIDERS)}, **_WIRES}
 #: The well-known fallback of ``error.type``.
 OTHER_ERROR = "_OTHER"
 

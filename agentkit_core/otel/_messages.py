@@ -9,24 +9,29 @@ it; :mod:`.otel` documents the mapping and turns the data into JSON text.
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from .._codec import copy_json
-from ._servers import server_part
 from ..content import CustomPart, FilePart, MediaPart, Modality, ReasoningPart, StructuredPart, TextPart
 from ..data import Handle, InlineBytes, InlineText, Uri
 from ..finish import FinishReason
 from ..item import ItemKind
 from ..keys import INPUT_JSON_KEY
 from ..tool import FilesOutput, PartsOutput, StructuredOutput, TextOutput, ToolCallPart, ToolResultPart
+from ._servers import server_part
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+    from .._codec import JsonValue
     from ..content import Part
     from ..data import DataRef
     from ..item import Item
     from ..tool import ToolOutput
+
+    #: A message or part of the OpenTelemetry GenAI message JSON.
+    Shaped = dict[str, JsonValue]
 
 __all__ = ("Shaper", "OTEL_FINISH", "ROLES", "dumps", "finish_name")
 
@@ -80,7 +85,7 @@ def _truncated(text: str, limit: int | None) -> str:
     return f"{text[:limit]}[... {len(text) - limit} characters truncated]"
 
 
-def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+def _map_strings(value: JsonValue, change: Callable[[str], str]) -> JsonValue:
     """A copy of a JSON value with ``change`` applied to every string in it (keys aside)."""
     if isinstance(value, str):
         return change(value)
@@ -106,13 +111,13 @@ class Shaper:
         """A content string, bounded."""
         return _truncated(text, self.max_text)
 
-    def json(self, value: Any) -> Any:
+    def json(self, value: JsonValue) -> JsonValue:
         """A copy of a JSON value whose every string (keys aside) is bounded; the structure is kept."""
         if self.max_text is None:
             return copy_json(value)  # the caller may change it: never the part's own
         return _map_strings(value, self.text)
 
-    def opaque(self, value: Any) -> Any:
+    def opaque(self, value: JsonValue) -> JsonValue:
         """A provider block's JSON, bounded, its base64 data (an image a tool made, encrypted state) omitted.
 
         Without ``inline_media``, a string of 256 characters or more drawn only
@@ -127,43 +132,47 @@ class Shaper:
 
     # -- messages --------------------------------------------------------------------------
 
-    def message(self, item: Item) -> dict[str, Any]:
+    def message(self, item: Item) -> Shaped:
         """One input message: the item's role and parts."""
-        return {"role": ROLES[item.kind], "parts": self.parts(item.parts)}
+        return {"role": ROLES[item.kind], "parts": self.json_parts(item.parts)}
 
-    def output_message(self, item: Item) -> dict[str, Any]:
+    def output_message(self, item: Item) -> Shaped:
         """One output message (a choice, a candidate): role, parts and finish reason."""
-        return {"role": ROLES[item.kind], "parts": self.parts(item.parts), "finish_reason": finish_name(item.finish_reason)}
+        return {"role": ROLES[item.kind], "parts": self.json_parts(item.parts), "finish_reason": finish_name(item.finish_reason)}
 
-    def parts(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
+    def parts(self, parts: tuple[Part, ...]) -> list[Shaped]:
         """The message parts of ``parts``, in order."""
         return [_SHAPES[type(p)](self, p) for p in parts]
 
+    def json_parts(self, parts: tuple[Part, ...]) -> list[JsonValue]:
+        """:meth:`parts` as a JSON value (a list of objects is one; ``list`` is invariant to the type checker)."""
+        return cast("list[JsonValue]", self.parts(parts))
+
     # -- parts -----------------------------------------------------------------------------
 
-    def _text(self, part: TextPart) -> dict[str, Any]:
+    def _text(self, part: TextPart) -> Shaped:
         return {"type": "text", "content": self.text(part.text)}
 
-    def _structured(self, part: StructuredPart) -> dict[str, Any]:
+    def _structured(self, part: StructuredPart) -> Shaped:
         # Every encoder sends a structured part as its compact JSON text: that is what the model read.
         return {"type": "text", "content": self.text(dumps(part.value))}
 
-    def _reasoning(self, part: ReasoningPart) -> dict[str, Any]:
-        shaped: dict[str, Any] = {"type": "reasoning", "content": self.text(part.summary or "")}
+    def _reasoning(self, part: ReasoningPart) -> Shaped:
+        shaped: Shaped = {"type": "reasoning", "content": self.text(part.summary or "")}
         if part.redacted:
             shaped["redacted"] = True
         return shaped
 
-    def _call(self, part: ToolCallPart) -> dict[str, Any]:
+    def _call(self, part: ToolCallPart) -> Shaped:
         return {"type": "tool_call", "id": part.id.value, "name": part.name, "arguments": self.arguments(part)}
 
-    def _result(self, part: ToolResultPart) -> dict[str, Any]:
+    def _result(self, part: ToolResultPart) -> Shaped:
         return {"type": "tool_call_response", "id": part.call_id.value, "response": self.output(part.output)}
 
-    def _media(self, part: MediaPart) -> dict[str, Any]:
+    def _media(self, part: MediaPart) -> Shaped:
         return self.data(part.data, _MODALITIES[part.modality], part.mime_type)
 
-    def _file(self, part: FilePart) -> dict[str, Any]:
+    def _file(self, part: FilePart) -> Shaped:
         mime = part.mime_type
         modality = _MIME_MODALITIES.get(mime.partition("/")[0], "document") if mime else "document"
         shaped = self.data(part.data, modality, mime)
@@ -171,7 +180,7 @@ class Shaper:
             shaped["name"] = part.name
         return shaped
 
-    def _custom(self, part: CustomPart) -> dict[str, Any]:
+    def _custom(self, part: CustomPart) -> Shaped:
         # A server tool's block becomes the conventions' server tool part, any other the generic
         # part: any type name (the kind names the provider's block), any properties.
         server = server_part(part.kind, part.value)
@@ -179,7 +188,7 @@ class Shaper:
             details = "server_tool_call" if server["type"] == "server_tool_call" else "server_tool_call_response"
             server[details] = self.opaque(server[details])
             return server
-        shaped: dict[str, Any] = {"type": part.kind}
+        shaped: Shaped = {"type": part.kind}
         if part.value is not None:
             shaped["value"] = self.opaque(part.value)
         if part.data is not None:
@@ -188,29 +197,29 @@ class Shaper:
 
     # -- what parts hold -------------------------------------------------------------------
 
-    def arguments(self, call: ToolCallPart) -> Any:
+    def arguments(self, call: ToolCallPart) -> JsonValue:
         """A call's arguments: its JSON input, or the argument text that did not parse."""
         raw = call.metadata.get(INPUT_JSON_KEY) if call.input is None else None
         return self.json(raw if isinstance(raw, str) else call.input)
 
-    def output(self, output: ToolOutput) -> Any:
+    def output(self, output: ToolOutput) -> JsonValue:
         """A tool's output as JSON: text, the structured value, or the message parts it holds."""
         if isinstance(output, TextOutput):
             return self.text(output.text)
         if isinstance(output, StructuredOutput):
             return self.json(output.value)
         if isinstance(output, PartsOutput):
-            return self.parts(output.parts)
+            return self.json_parts(output.parts)
         assert isinstance(output, FilesOutput)
-        return self.parts(output.files)
+        return self.json_parts(output.files)
 
-    def data(self, data: DataRef, modality: str, mime_type: str | None) -> dict[str, Any]:
+    def data(self, data: DataRef, modality: str, mime_type: str | None) -> Shaped:
         """A ``uri``, ``file`` or ``blob`` part for ``data``; inline bytes only when asked for.
 
         Inline data (bytes, text, a ``data:`` URL) without ``inline_media`` is a
         ``blob_omitted`` part holding its modality, MIME type and size in bytes.
         """
-        head: dict[str, Any] = {"modality": modality, "mime_type": mime_type}
+        head: Shaped = {"modality": modality, "mime_type": mime_type}
         if isinstance(data, Handle):
             return {"type": "file", **head, "file_id": data.value.value}
         if isinstance(data, InlineBytes):
@@ -251,7 +260,7 @@ def dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-_SHAPES: dict[type, Callable[[Shaper, Any], dict[str, Any]]] = {
+_SHAPES: dict[type, Callable[[Shaper, Any], Shaped]] = {
     TextPart: Shaper._text,
     StructuredPart: Shaper._structured,
     ReasoningPart: Shaper._reasoning,

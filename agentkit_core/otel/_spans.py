@@ -6,13 +6,12 @@ from collections.abc import Mapping
 
 from .. import _check as check
 from .._codec import copy_json
-from ._answers import OPERATIONS, OTHER_ERROR, PROVIDER_NAMES
-from ._answers import error_type as _error_type, response_attributes as _response_attributes, split as _split
-from ._messages import Shaper, dumps as _dumps, finish_name
-from ._request import request_attributes, settings_attributes
 from ..finish import FinishReason
 from ..item import Item
 from ..tool import ToolCallPart, ToolResultPart
+from ._answers import OPERATIONS, OTHER_ERROR, PROVIDER_NAMES, error_type as _error_type, response_attributes as _response_attributes, split as _split
+from ._messages import Shaper, dumps as _dumps, finish_name
+from ._request import request_attributes, settings_attributes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:

@@ -32,8 +32,8 @@ URL), and :func:`capabilities` says what an API can take and give: the
 portable settings it has fields for, its effort levels, the part kinds a
 request carries and an answer holds, and whether it runs server tools.
 
-Providers by name: :func:`complete`, :func:`acomplete` and
-:func:`http_request` here take ``model="<provider>:<model>"``
+Providers by name: :func:`complete`, :func:`acomplete`, :func:`stream`,
+:func:`astream` and :func:`http_request` here take ``model="<provider>:<model>"``
 (``"groq:llama-3.3-70b-versatile"``, ``"ollama:llama3.2"``,
 ``"azure:my-deployment"``) and the modules' keyword arguments.  Each name is
 an :class:`Endpoint` row of :data:`ENDPOINTS`: the four wires, and the
@@ -117,22 +117,24 @@ from .._for_providers import (
 )
 
 if TYPE_CHECKING:
-    from ._by_name import acomplete, complete, http_request
+    from ._by_name import acomplete, astream, complete, http_request, stream
     from ._common.complete import AsyncTurnStream, TurnStream
 
-__all__ = ("complete", "acomplete", "http_request", "detect", "capabilities", "provider_info", "endpoint", "Capabilities",
+__all__ = ("complete", "acomplete", "stream", "astream", "http_request", "detect", "capabilities", "provider_info", "endpoint", "Capabilities",
            "ProviderInfo", "Endpoint", "PROVIDERS", "STREAM_FORMATS", "PRESETS", "ENDPOINTS", "TurnStream", "AsyncTurnStream")
 
 #: The functions by name, loaded from ``_by_name`` on first use (importing this package loads no provider).
-_BY_NAME = ("complete", "acomplete", "http_request")
+_BY_NAME = ("complete", "acomplete", "stream", "astream", "http_request")
 
 
 def __getattr__(name: str) -> object:
-    """:func:`complete`, :func:`acomplete` and :func:`http_request`, loaded on first use (then plain attributes)."""
+    """:func:`complete`, :func:`acomplete`, :func:`stream`, :func:`astream` and :func:`http_request` by name, loaded on
+    first use (then plain attributes)."""
     if name in _BY_NAME:
-        from ._by_name import acomplete, complete, http_request
+        from ._by_name import acomplete, astream, complete, http_request, stream
 
-        functions = {"complete": complete, "acomplete": acomplete, "http_request": http_request}
+        functions = {"complete": complete, "acomplete": acomplete, "stream": stream, "astream": astream,
+                     "http_request": http_request}
         globals().update(functions)
         return functions[name]
     if name in ("TurnStream", "AsyncTurnStream"):  # what every provider's stream() and astream() return

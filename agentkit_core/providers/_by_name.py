@@ -14,6 +14,7 @@ from os import environ
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from ._common.complete import AsyncTurnStream, Provider, TurnCall, TurnStream, acomplete_turn, complete_turn
 from ._common.endpoints import resolved, split
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..http import Request, Transport
     from ._common.tools import Choice, Tools
 
-__all__ = ("http_request", "complete", "acomplete", "turn_request")
+__all__ = ("http_request", "complete", "acomplete", "stream", "astream", "turn_request")
 
 _WIRES: dict[str, ModuleType] = {}
 
@@ -91,8 +92,6 @@ def _provider(model: str) -> tuple[Any, str]:
     row, name = split(model)
     provider = _TURNS.get(row.name)
     if provider is None:
-        from ._common.complete import Provider
-
         module = _wire(row.wire)
         provider = _TURNS[row.name] = Provider(module.http_request, module.stream_decoder, module.items_from_response, row)
     return provider, name
@@ -129,8 +128,6 @@ def complete(
     ``AZURE_OPENAI_API_KEY`` or ``AZURE_OPENAI_AD_TOKEN`` and
     ``OPENAI_API_VERSION`` as the openai SDK's ``AzureOpenAI`` does.
     """
-    from ._common.complete import TurnCall, complete_turn
-
     provider, name = _provider(model)
     return complete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings, headers,
                                                    native, on_text, on_delta, cancel, transport, timeout, retries))
@@ -156,9 +153,59 @@ async def acomplete(
     **native: Any,
 ) -> Item:
     """:func:`complete` for asyncio, by name: the wire's ``acomplete`` with the same arguments."""
-    from ._common.complete import TurnCall, acomplete_turn
-
     provider, name = _provider(model)
     return await acomplete_turn(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
                                                           headers, native, on_text, on_delta, cancel, transport, timeout,
                                                           retries))
+
+
+def stream(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = True,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_text: Callable[[str], object] | None = None,
+    on_delta: Callable[[Delta], object] | None = None,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    transport: Transport | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    **native: Any,
+) -> TurnStream:
+    """A turn read as it arrives, by name: the wire's ``stream`` with the same arguments (the key and base URL read
+    as :func:`complete` reads them, when the reading starts)."""
+    provider, name = _provider(model)
+    return TurnStream(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings, headers,
+                                                native, on_text, on_delta, cancel, transport, timeout, retries))
+
+
+def astream(
+    items: Sequence[Item],
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stream: bool = True,
+    tools: Tools = (),
+    tool_choice: Choice = None,
+    settings: ModelSettings | None = None,
+    headers: Mapping[str, str] | None = None,
+    on_text: Callable[[str], object] | None = None,
+    on_delta: Callable[[Delta], object] | None = None,
+    cancel: TurnCancellation | CancellationHandle | CancellationController | None = None,
+    transport: Transport | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    **native: Any,
+) -> AsyncTurnStream:
+    """:func:`stream` for asyncio, by name: the wire's ``astream`` with the same arguments."""
+    provider, name = _provider(model)
+    return AsyncTurnStream(provider, items, TurnCall(name, api_key, base_url, stream, tools, tool_choice, settings,
+                                                     headers, native, on_text, on_delta, cancel, transport, timeout,
+                                                     retries))

@@ -26,11 +26,10 @@ needs in one line (``from .._common import JsonDict, fields_to_metadata, wrong``
 from __future__ import annotations
 
 from .arguments import ARGUMENTS_MAX_DEPTH, UNREAD, dumps, loads_for_part, output_text, parse_arguments
-from .namespaces import bare, metadata_to_fields, fields_to_metadata, copy_json, in_namespace, owned
 from .data import INPUT_AUDIO_TYPES, b64decode, b64encode, data_url, holds_text, inline_base64, parse_data_url
+from .fields import obj_or_empty, optional_arr, optional_int, optional_obj, optional_str, required_arr, required_obj, required_str, str_or_none
+from .namespaces import bare, copy_json, fields_to_metadata, in_namespace, metadata_to_fields, owned
 from .native import NATIVE_MAX_DEPTH, JsonDict, checked_list, describe, json_object, native_events, native_object, under, wrong
-from .fields import obj_or_empty, optional_arr, optional_int, optional_obj, optional_str, required_arr, required_obj
-from .fields import required_str, str_or_none
 from .turns import U64_END, count, invent_id, make_item, make_usage, name_results, openai_usage
 
 __all__ = (

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, StructuredOutput, TextOutput, parse_json
+from ..._for_providers import FAST_PATHS
+
 
 def dumps(value: JsonValue) -> str:
     """Compact JSON text with non-ASCII kept, as OpenAI encodes tool arguments."""
@@ -92,8 +94,12 @@ def loads_for_part(text: str) -> Any:
     openers could nest deeper than :data:`ARGUMENTS_MAX_DEPTH` (a count, an
     upper bound), and text that is not JSON, are left to
     :func:`parse_arguments` and its convention.
+
+    Measured gain: the large Chat body of ``tools/bench.py --only providers``
+    (100 calls) decodes in 724 us with it, 877 us without
+    (``AGENTKIT_CORE_FAST_PATHS=0``): 1.2x.
     """
-    if text.count("{") + text.count("[") > ARGUMENTS_MAX_DEPTH:
+    if not FAST_PATHS or text.count("{") + text.count("[") > ARGUMENTS_MAX_DEPTH:
         return UNREAD
     try:
         return (_LOADS or _loader())(text)

@@ -37,6 +37,7 @@ read and the ``CancelledError`` propagates, as asyncio requires.
 
 from __future__ import annotations
 
+import dataclasses
 from os import environ
 from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Mapping, NamedTuple, Sequence
 
@@ -61,6 +62,7 @@ from ... import (
 from ...http import AsyncResponse, ProviderError, Request, Response, TransportError, asend, send
 from .endpoints import resolved
 from .streams import _SEGMENT  # deltas folded before the fold may start afresh, as fold_events does (why: its docstring)
+from .vertex import vertex_signer
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -248,7 +250,8 @@ def _callback(fn: object, name: str) -> None:
         raise TypeError(f"{name}: expected a callable or None, found {type(fn).__name__}")
 
 
-def _start(provider: Provider, items: Sequence[Item], call: TurnCall, texts: bool) -> tuple[Request, _Turn, dict[str, Any]]:
+def _start(provider: Provider, items: Sequence[Item], call: TurnCall, texts: bool,
+           asynchronous: bool = False) -> tuple[Request, _Turn, dict[str, Any]]:
     """The request, the turn and ``send``'s options (``timeout`` and ``retries`` only when given: ``send``'s defaults else)."""
     _callback(call.on_text, "on_text")
     _callback(call.on_delta, "on_delta")
@@ -259,6 +262,10 @@ def _start(provider: Provider, items: Sequence[Item], call: TurnCall, texts: boo
         items, model=call.model, api_key=api_key, base_url=base_url, stream=call.stream, tools=call.tools,
         tool_choice=call.tool_choice, settings=settings, headers=headers, **native,
     )
+    row = provider.endpoint
+    signer = vertex_signer(row.name, row.auth, api_key, environ, call.transport, call.cancel, asynchronous)
+    if signer is not None:  # a credential found as Application Default Credentials do: a fresh token each attempt
+        request = dataclasses.replace(request, auth=signer)
     options: dict[str, Any] = {"cancel": call.cancel, "transport": call.transport}
     if call.timeout is not None:
         options["timeout"] = call.timeout
@@ -271,10 +278,11 @@ class _Stream:
     """What :class:`TurnStream` and :class:`AsyncTurnStream` share: the turn, the request, the answer."""
 
     __slots__ = ("_provider", "_turn", "_request", "_options", "_streamed", "_answer", "_whole", "_chunk", "_response")
+    _ASYNC = False  # whether it is sent with asend (a credential's token then fetched on the loop)
 
     def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall, *, texts: bool = True) -> None:
         self._provider = provider
-        self._request, self._turn, self._options = _start(provider, items, call, texts)
+        self._request, self._turn, self._options = _start(provider, items, call, texts, self._ASYNC)
         self._streamed = call.stream  # whether streaming was asked for
         self._answer: Item | None = None
         self._whole: Item | None = None  # an answer that came whole, while its deltas are handed out
@@ -392,7 +400,7 @@ class TurnStream(_Stream):
         reader, self._reader = self._reader, _nothing()
         if self._response is not None:
             self._response.close()  # never blocks
-        if reader is not None and not getattr(reader, "gi_running"):  # running: close() called by a callback, inside the read
+        if reader is not None and not getattr(reader, "gi_running"):  # noqa: B009 - typeshed lacks it; running: close() called by a callback
             reader.close()
         self._left()
 
@@ -467,6 +475,8 @@ class AsyncTurnStream(_Stream):
 
     __slots__ = ("_reader",)
 
+    _ASYNC = True
+
     def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall, *, texts: bool = True) -> None:
         super().__init__(provider, items, call, texts=texts)
         self._reader: AsyncGenerator[Delta, None] | None = None
@@ -514,7 +524,7 @@ class AsyncTurnStream(_Stream):
         reader, self._reader = self._reader, _ended()
         if self._response is not None:
             self._response.close()  # never blocks; a read pending in another task ends
-        if reader is not None and not getattr(reader, "ag_running"):  # running: a read pending in another task
+        if reader is not None and not getattr(reader, "ag_running"):  # noqa: B009 - typeshed lacks it; running: a read pending in another task
             await reader.aclose()
         self._left()
 

@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from ... import ModelSettings
 from ..._for_providers import AZURE_DEPLOYMENTS, Endpoint, endpoint
+from .vertex import vertex_resolved
 
 __all__ = ("split", "resolved", "AZURE_ONLY")
 
@@ -88,6 +89,9 @@ def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | Non
         settings = _moved(row, settings, native)
     if row.auth == "azure_openai":
         return _azure(row, model, api_key, base_url, headers, native, environ) + (settings,)
+    if row.auth == "google_vertex":
+        return vertex_resolved(row.name, api_key, base_url or _variable(environ, (row.base_url_variable,)), native, environ) + (
+            headers, settings)
     for name in AZURE_ONLY:
         if name in native:
             raise TypeError(f"{name}: only Azure's names take it ({row.name} does not)")

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..._for_providers import describe
 from ... import NormalizeError
+from ..._for_providers import describe
 from .native import JsonDict, json_object as json_object, wrong
 
 __all__ = (

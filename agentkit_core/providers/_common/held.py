@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ... import NormalizeError
+from ..._for_providers import NAMES, sniff
 from .data import b64encode
 from .native import NATIVE_MAX_DEPTH, JsonDict, an, native_object
-from ..._for_providers import NAMES, sniff
 
 __all__ = ("Native", "as_native", "as_native_fields", "dumped")
 

@@ -14,6 +14,7 @@ from ... import EMPTY_METADATA, PROVIDER_KEY, JsonValue
 from ..._for_providers import PROVIDERS
 from .native import JsonDict
 
+
 def copy_json(v: Any) -> Any:
     """A deep copy of JSON data: native payloads are never shared with the values made from them."""
     if isinstance(v, dict):  # scalars are taken as they are, without a call each

@@ -34,6 +34,7 @@ from _thread import allocate_lock  # threading.Lock itself, without importing th
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ... import Item
+from ..._for_providers import FAST_PATHS
 from . import JsonDict
 from .arguments import compact_encoder
 from .native import checked_list
@@ -57,7 +58,9 @@ def encoder() -> Callable[[Any], str]:
     return _encode
 
 
-_enabled = True
+# AGENTKIT_CORE_FAST_PATHS=0: every build fresh.  Measured gain (tools/bench.py --only requests): the next
+# request of a 1,500-item session costs 39-50 us kept, 5.5-16 ms fresh, 130x-330x.
+_enabled = FAST_PATHS
 _all: List["BuildCache"] = []
 
 
@@ -91,8 +94,8 @@ class FastFold:
 
     __slots__ = ()
 
-    #: Whether items of the common shapes take the fast path.
-    fast = True
+    #: Whether items of the common shapes take the fast path (``AGENTKIT_CORE_FAST_PATHS=0``: never).
+    fast = FAST_PATHS
 
     if TYPE_CHECKING:
 

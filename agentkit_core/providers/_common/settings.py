@@ -31,7 +31,8 @@ from ..._for_providers import capabilities, provider_info
 from . import JsonDict
 
 __all__ = ("Row", "key_row", "settings_fields", "settings_from_body", "merge", "checked_native", "checked_settings", "native_conflict", "schema_name",
-           "with_settings", "Conflict", "at", "present", "both_given", "unstreamed_options", "refuse_conflicts")
+           "with_settings", "Conflict", "at", "present", "both_given", "unstreamed_options", "ThinkingFields", "thinking_conflicts",
+           "refuse_conflicts")
 
 
 class Row(NamedTuple):
@@ -273,6 +274,46 @@ def unstreamed_options(body: Mapping[str, Any]) -> list[Conflict]:
     return []
 
 
+class ThinkingFields(NamedTuple):
+    """Where a body holds what Claude's extended thinking constrains (the Messages API's fields, or Bedrock's)."""
+
+    thinking: tuple[str, ...]
+    max_tokens: tuple[str, ...]
+    temperature: tuple[str, ...]
+    top_p: tuple[str, ...]
+    top_k: tuple[str, ...]
+    choice: tuple[str, ...]
+    forced: Callable[[Any], bool]  # whether the field at ``choice`` forces a tool call
+
+
+def _number(v: Any) -> bool:
+    return type(v) in (int, float)
+
+
+def thinking_conflicts(body: Mapping[str, Any], where: ThinkingFields) -> list[Conflict]:
+    """What Claude refuses beside thinking (``type`` ``enabled`` or ``adaptive``): ``max_tokens`` at or below the
+    budget, a temperature other than 1, any ``top_k``, a ``top_p`` below 0.95, a forced tool choice."""
+    kind = at(body, *where.thinking, "type")
+    if kind not in ("enabled", "adaptive"):
+        return []
+    budget, max_tokens = at(body, *where.thinking, "budget_tokens"), at(body, *where.max_tokens)
+    thinking = (*where.thinking, "budget_tokens") if kind == "enabled" and present(budget) else (*where.thinking, "type")
+    found: list[Conflict] = []
+    if kind == "enabled" and type(budget) is int and type(max_tokens) is int and max_tokens <= budget:
+        found.append(Conflict(where.max_tokens, thinking, "max_tokens must be more than the thinking budget, which it includes"))
+    temperature, top_p = at(body, *where.temperature), at(body, *where.top_p)
+    if present(temperature) and not (_number(temperature) and temperature == 1):
+        found.append(Conflict(where.temperature, thinking, "the temperature cannot be changed while thinking is on (only 1 is taken)"))
+    if present(at(body, *where.top_k)):
+        found.append(Conflict(where.top_k, thinking, "top_k cannot be set while thinking is on"))
+    if present(top_p) and not (_number(top_p) and 0.95 <= top_p <= 1):
+        found.append(Conflict(where.top_p, thinking, "top_p must be from 0.95 to 1 while thinking is on"))
+    choice = at(body, *where.choice)
+    if present(choice) and where.forced(choice):
+        found.append(Conflict(where.choice, thinking, "a forced tool choice (any or tool) cannot be used while thinking is on"))
+    return found
+
+
 def _who(owners: Mapping[tuple[str, ...], str], body: Mapping[str, Any], path: tuple[str, ...]) -> str:
     """Who set the field at ``path`` and to what: ``ModelSettings.max_tokens (100)``, ``the native field top_k (5)``..."""
     import json
@@ -285,7 +326,7 @@ def _who(owners: Mapping[tuple[str, ...], str], body: Mapping[str, Any], path: t
         return f"ModelSettings.{setting} ({_where(path)}: {shown})" if len(path) > 1 or path[0] != setting else f"ModelSettings.{setting} ({shown})"
     if path == ("stream",):
         return f"stream ({shown})"
-    return f"{'the tool choice' if path[0] == 'tool_choice' else 'the native field'} {_where(path)} ({shown})"
+    return f"{'the tool choice' if path[0] in ('tool_choice', 'toolConfig') else 'the native field'} {_where(path)} ({shown})"
 
 
 def refuse_conflicts(body: JsonDict, owners: Mapping[tuple[str, ...], str], provider: str,

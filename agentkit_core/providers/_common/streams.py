@@ -41,6 +41,7 @@ from ... import (
 from ...http import events_from_sse as events_from_sse  # the HTTP layer's; every provider module re-exports it
 from . import checked_list, dumps, native_events
 
+
 def header(part: Part) -> dict[str, JsonValue]:
     """The fold's header keys for ``part``: what ``snapshot()`` shows of it while it streams."""
     if isinstance(part, ToolCallPart):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from ... import JsonValue, NormalizeError, ToolChoice, ToolSpec, checked_json
-from .namespaces import metadata_to_fields, fields_to_metadata, copy_json
+from .namespaces import copy_json, fields_to_metadata, metadata_to_fields
 from .native import JsonDict, describe, json_object, wrong
 
 #: What ``request_from_items`` takes as ``tools``: specs, and native tool definitions sent as they are.

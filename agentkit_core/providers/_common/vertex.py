@@ -13,9 +13,15 @@ and the ``global`` location.  Pure but for the ``environ`` it is handed.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Tuple
 
-__all__ = ("VERTEX_ONLY", "LOCATION", "root_url", "vertex_base_url", "VERTEX_VARIABLES")
+from ..._for_providers import VERTEX_PUBLISHERS
+
+if TYPE_CHECKING:
+    from ...http import Request
+
+__all__ = ("VERTEX_ONLY", "LOCATION", "root_url", "vertex_base_url", "vertex_resolved", "vertex_signer",
+           "VERTEX_VARIABLES")
 
 #: The keyword arguments only Vertex AI's names take.
 VERTEX_ONLY = ("project", "location")
@@ -84,3 +90,42 @@ def vertex_base_url(publisher: str, name: str, base_url: str | None, native: dic
         raise ValueError(f"project: {project[:40]!r} is not a Google Cloud project id")
     root = root_url(location) if base_url is None else base_url.rstrip("/")
     return f"{root}/projects/{quote(project, safe=':')}/locations/{location}{tail}"
+
+
+def _credentials(environ: Mapping[str, str]) -> Any:
+    from ...auth.google import default_credentials
+
+    return default_credentials(environ)
+
+
+def vertex_resolved(name: str, api_key: str | None, base_url: str | None, native: dict[str, Any],
+                    environ: Mapping[str, str] | None) -> tuple[str | None, str]:
+    """``(api_key, base_url)`` for the wire's ``http_request`` of a Vertex AI name's call: the token given (sent as
+    ``Authorization: Bearer``) and the publisher's base URL.  With ``environ`` (``complete()``), a project found
+    nowhere else is the credential's (Application Default Credentials'; a Google Cloud machine's own)."""
+    project_of = None
+    if environ is not None:
+        def project_of() -> str | None:
+            from ...auth import CredentialsError
+            from ...auth.google import MetadataCredentials
+
+            try:
+                found = _credentials(environ)
+                return found.fetch_project() if isinstance(found, MetadataCredentials) else found.project
+            except CredentialsError:
+                return None
+
+    return api_key, vertex_base_url(VERTEX_PUBLISHERS[name], name, base_url, native, environ, project_of)
+
+
+def vertex_signer(name: str, auth: str, api_key: str | None, environ: Mapping[str, str], transport: Any, cancel: Any,
+                  asynchronous: bool) -> Callable[[Request], Any] | None:
+    """The ``Request.auth`` of a turn of the Vertex AI name ``name`` given no token: a fresh token from Application
+    Default Credentials on every attempt (fetched with the turn's ``transport`` and ``cancel``); ``None`` for any
+    other name, or a token given."""
+    if auth != "google_vertex" or api_key is not None:
+        return None
+    credentials = _credentials(environ)
+    if asynchronous:
+        return credentials.async_signer(transport=transport, cancel=cancel)  # type: ignore[no-any-return]
+    return credentials.signer(transport=transport, cancel=cancel)  # type: ignore[no-any-return]

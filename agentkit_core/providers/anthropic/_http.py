@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ... import Item, ModelSettings
+from ..._for_providers import provider_info
 from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
-from ..._for_providers import provider_info
 from ._request import kept_request
 from ._settings import checked_body, fields_of, with_choice_type
 

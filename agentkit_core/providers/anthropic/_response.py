@@ -37,8 +37,8 @@ from ... import (
 from .._common import (
     JsonDict,
     b64decode,
-    fields_to_metadata,
     count,
+    fields_to_metadata,
     json_object,
     make_item,
     make_usage,

@@ -31,7 +31,7 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Conflict, Row, at, key_row, present, refuse_conflicts, settings_fields, settings_from_body
+from .._common.settings import Conflict, Row, ThinkingFields, key_row, refuse_conflicts, settings_fields, settings_from_body, thinking_conflicts
 
 __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
@@ -71,34 +71,14 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
     return settings_fields(settings, _NAME, ROWS)
 
 
-def _count(v: Any) -> bool:
-    return type(v) is int
-
-
-def _number(v: Any) -> bool:
-    return type(v) in (int, float)
+#: Where the Messages API's fields are, for the rules of Claude's extended thinking.
+_THINKING_FIELDS = ThinkingFields(("thinking",), ("max_tokens",), ("temperature",), ("top_p",), ("top_k",), ("tool_choice", "type"),
+                                  lambda choice: choice in ("any", "tool"))
 
 
 def conflicts(body: JsonDict) -> list[Conflict]:
     """The fields of ``body`` that the Messages API refuses together (see the module's docstring)."""
-    kind = at(body, "thinking", "type")
-    if kind not in ("enabled", "adaptive"):
-        return []
-    thinking = ("thinking", "budget_tokens") if kind == "enabled" and present(at(body, "thinking", "budget_tokens")) else ("thinking", "type")
-    found: list[Conflict] = []
-    budget, max_tokens = at(body, "thinking", "budget_tokens"), at(body, "max_tokens")
-    if kind == "enabled" and _count(budget) and _count(max_tokens) and max_tokens <= budget:
-        found.append(Conflict(("max_tokens",), thinking, "max_tokens must be more than the thinking budget, which it includes"))
-    temperature, top_p = at(body, "temperature"), at(body, "top_p")
-    if present(temperature) and not (_number(temperature) and temperature == 1):
-        found.append(Conflict(("temperature",), thinking, "the temperature cannot be changed while thinking is on (only 1 is taken)"))
-    if present(at(body, "top_k")):
-        found.append(Conflict(("top_k",), thinking, "top_k cannot be set while thinking is on"))
-    if present(top_p) and not (_number(top_p) and 0.95 <= top_p <= 1):
-        found.append(Conflict(("top_p",), thinking, "top_p must be from 0.95 to 1 while thinking is on"))
-    if at(body, "tool_choice", "type") in ("any", "tool"):
-        found.append(Conflict(("tool_choice", "type"), thinking, "a forced tool choice (any or tool) cannot be used while thinking is on"))
-    return found
+    return thinking_conflicts(body, _THINKING_FIELDS)
 
 
 def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:

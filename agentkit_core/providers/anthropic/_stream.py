@@ -28,21 +28,21 @@ from ... import (
     ToolCallPart,
     Usage,
 )
+from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
+from .._common.held import as_native
+from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
+from ._held import EVENT
 from ._keys import NS, UNKNOWN_DELTAS
 from ._response import (
     assistant_item,
     block_type,
-    checked_usage,
     check_message,
+    checked_usage,
     custom,
     finish_reason,
     part_from_block,
     usage_from_native,
 )
-from ._held import EVENT
-from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
-from .._common.held import as_native
-from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 
 #: Block types whose input streams as ``input_json_delta``.
 _TOOL_INPUT_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")

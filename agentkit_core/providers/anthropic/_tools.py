@@ -7,8 +7,8 @@ from typing import Any, Mapping
 from ... import ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json
 from .._common.held import as_native_fields
+from .._common.tools import Choice, Tools, as_read, chosen, each, function_native, function_spec, native_choice, tool_objects, write_tool_fields
 from ._held import REQUEST
-from .._common.tools import Choice, Tools, each, as_read, chosen, function_native, function_spec, native_choice, tool_objects, write_tool_fields
 
 __all__ = ("Choice", "Tools", "tool_fields", "tools_from_request", "tool_choice_from_request")
 

@@ -16,13 +16,13 @@ from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
 from ... import Item, ModelSettings
+from ..._for_providers import provider_info
 from ...auth.aws import AwsCredentials, SigV4Signer, credentials_from_environment, region_from_environment
 from ...http import Request
-from ..._for_providers import provider_info
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
 from .._common.tools import Choice, Tools
 from ._request import kept_request
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 
 __all__ = ("http_request", "BASE_URL", "DEFAULT_REGION", "SERVICE")
 
@@ -92,7 +92,8 @@ def http_request(
         raise TypeError(f"credentials: expected AwsCredentials, found {type(credentials).__name__}")
     path = model_path(model, stream)
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
-    body = request_body(_NAME, {}, fields, fields_of(settings), native, {})
+    written = fields_of(settings)
+    body = checked_body(request_body(_NAME, {}, fields, written, native, {}), written)
     own = key_header("authorization", api_key, "Bearer ")
     url = endpoint(base_url, BASE_URL.format(region=region), path)
     request = json_request(url, extra_headers(own, headers, stream=stream), body, stream=stream, stream_format=_ROW.stream_format)

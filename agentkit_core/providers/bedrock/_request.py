@@ -20,7 +20,6 @@ from ... import (
     InlineText,
     Item,
     ItemKind,
-    JsonValue,
     MediaPart,
     Modality,
     ModelSettings,
@@ -38,15 +37,27 @@ from ... import (
     Uri,
 )
 from ..._for_providers import PROVIDERS
-from .._common import JsonDict, b64decode, b64encode, checked_list, copy_json, dumps, fields_to_metadata, json_object
-from .._common import metadata_to_fields, name_results, parse_data_url, wrong
+from .._common import (
+    JsonDict,
+    b64decode,
+    b64encode,
+    checked_list,
+    copy_json,
+    dumps,
+    fields_to_metadata,
+    json_object,
+    metadata_to_fields,
+    name_results,
+    parse_data_url,
+    wrong,
+)
 from .._common.held import as_native
 from .._common.reuse import BuildCache, fresh
 from .._common.settings import with_settings
 from ._held import REQUEST
-from ._keys import MARKERS, NS, OMITTED, PROVIDER, RESULT_JSON
+from ._keys import MARKERS, NS, OMITTED, PROVIDER
 from ._response import DOCUMENT_FORMATS, IMAGE_FORMATS, NOT_IN_RESULTS, VIDEO_FORMATS, content_blocks, part_from_block
-from ._settings import fields_of
+from ._settings import checked_body, fields_of
 from ._tools import Choice, Tools, tool_fields
 
 #: The other providers' namespaces: their custom parts (server tools' blocks) cannot be replayed here, so are dropped.
@@ -306,7 +317,10 @@ def request_from_items(items: Iterable[Item], *, tools: Tools = (), tool_choice:
     add their fields (see :mod:`._settings`); one it has no field for raises ``ValueError``.
     """
     fields = {**transcript_fields(checked_list(items, Item, "items")), **tool_fields(tools, tool_choice)}
-    return fields if settings is None else with_settings(fields, fields_of(settings))
+    if settings is None:
+        return fields
+    written = fields_of(settings)
+    return checked_body(with_settings(fields, written), written)
 
 
 #: The builds ``http_request`` keeps (:mod:`.._common.reuse`).

@@ -12,6 +12,14 @@ setting                    native field
 others                     none: refused (give a model's own fields as
                            ``additionalModelRequestFields=``)
 =========================  ==================================================================
+
+Refused when the request is built (``ValueError`` naming both fields and who
+set each), as Claude refuses them with thinking on
+(``additionalModelRequestFields.thinking``, which ``reasoning_budget``
+writes): ``inferenceConfig.maxTokens`` at or below the budget, a
+``temperature`` other than 1, a ``topP`` below 0.95, any
+``additionalModelRequestFields.top_k``, and a forced ``toolChoice`` (``any``
+or ``tool``).
 """
 
 from __future__ import annotations
@@ -20,9 +28,18 @@ from typing import Any, Mapping
 
 from ... import ModelSettings
 from .._common import JsonDict
-from .._common.settings import Row, key_row, settings_fields, settings_from_body
+from .._common.settings import (
+    Conflict,
+    Row,
+    ThinkingFields,
+    key_row,
+    refuse_conflicts,
+    settings_fields,
+    settings_from_body,
+    thinking_conflicts,
+)
 
-__all__ = ("ROWS", "fields_of", "settings_from_request")
+__all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_body")
 
 _NAME = "bedrock"
 
@@ -50,3 +67,20 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
 def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
     """The portable settings a Converse request's fields hold (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)
+
+
+_CONFIG, _EXTRA = "inferenceConfig", "additionalModelRequestFields"
+#: Where a Converse body holds what Claude's extended thinking constrains.
+_THINKING_FIELDS = ThinkingFields((_EXTRA, "thinking"), (_CONFIG, "maxTokens"), (_CONFIG, "temperature"), (_CONFIG, "topP"),
+                                  (_EXTRA, "top_k"), ("toolConfig", "toolChoice"),
+                                  lambda choice: isinstance(choice, dict) and ("any" in choice or "tool" in choice))
+
+
+def conflicts(body: JsonDict) -> list[Conflict]:
+    """The fields of ``body`` that Claude on Bedrock refuses together (see the module's docstring)."""
+    return thinking_conflicts(body, _THINKING_FIELDS)
+
+
+def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], str]]) -> JsonDict:
+    """``body``, unless it holds fields the API refuses together (``ValueError`` naming both)."""
+    return refuse_conflicts(body, written[1], _NAME, conflicts)

@@ -58,13 +58,13 @@ from typing import Any, Iterable
 from ... import Item
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._response import finish_reason, items_from_response, usage_from_native
+from ._complete import acomplete, astream, complete, stream
+from ._http import http_request
 from ._keys import SKIP_SIGNATURE, NewCallId
 from ._request import items_from_request, request_from_items
-from ._stream import GeminiStreamDecoder, stream_decoder
-from ._http import http_request
-from ._complete import acomplete, astream, complete, stream
+from ._response import finish_reason, items_from_response, usage_from_native
 from ._settings import settings_from_request
+from ._stream import GeminiStreamDecoder, stream_decoder
 from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
-    ModelSettings,
     INVENTED_ID_KEY,
     TOOL_NAME_KEY,
     CustomPart,
@@ -20,6 +19,7 @@ from ... import (
     ItemKind,
     JsonValue,
     MediaPart,
+    ModelSettings,
     NormalizeError,
     Part,
     PartsOutput,
@@ -32,18 +32,30 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, b64encode, metadata_to_fields, fields_to_metadata, checked_list, copy_json, dumps, in_namespace, name_results
-from .._common import json_object, optional_arr, owned, under
+from .._common import (
+    JsonDict,
+    b64encode,
+    checked_list,
+    copy_json,
+    dumps,
+    fields_to_metadata,
+    in_namespace,
+    json_object,
+    metadata_to_fields,
+    name_results,
+    optional_arr,
+    owned,
+    under,
+)
 from .._common.held import as_native
-from .._common.reuse import FastFold, BuildCache, Layered, fresh
-from ._held import REQUEST
-from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SKIP_SIGNATURE, SNAKE, key_of, marked_paths, omit
-from ._keys import respell
-from ._response import Calls, parts_from_content
-from ._tools import Choice, Tools, tool_fields
+from .._common.reuse import BuildCache, FastFold, Layered, fresh
 from .._common.settings import with_settings
-from ._settings import checked_body, fields_of
 from ._fast import ONE_TURN, fold
+from ._held import REQUEST
+from ._keys import BASE64, CONTENT, MARKERS, NS, OMITTED, PROVIDER, SIGNATURE, SKIP_SIGNATURE, SNAKE, key_of, marked_paths, omit, respell
+from ._response import Calls, parts_from_content
+from ._settings import checked_body, fields_of
+from ._tools import Choice, Tools, tool_fields
 
 # -- part -> native part ----------------------------------------------------------------
 

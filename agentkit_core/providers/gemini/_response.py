@@ -41,8 +41,9 @@ from ... import (
 from .._common import (
     JsonDict,
     b64decode,
-    fields_to_metadata,
+    copy_json,
     count,
+    fields_to_metadata,
     invent_id,
     json_object,
     make_item,
@@ -67,7 +68,6 @@ from ._keys import (
     to_camel,
     to_snake,
 )
-
 
 # -- finish reasons, usage, time --------------------------------------------------------
 
@@ -496,13 +496,75 @@ def answer_parts(content: Mapping[str, Any]) -> list[JsonDict]:
     return [p for p in content.get("parts") or () if p]
 
 
+# -- integer enums: Vertex AI's REST transport asks for them ($alt=json;enum-encoding=int) -------------------------
+
+#: The enums an answer holds, as google.cloud.aiplatform.v1's protos number them (the first ten finish reasons and
+#: every other value here are numbered the same by google.ai.generativelanguage); a number beyond a table is kept
+#: as its decimal text.
+FINISH_REASONS = ("FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER", "BLOCKLIST",
+                  "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "MODEL_ARMOR", "IMAGE_SAFETY",
+                  "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "IMAGE_OTHER", "UNEXPECTED_TOOL_CALL", "NO_IMAGE")
+BLOCK_REASONS = ("BLOCKED_REASON_UNSPECIFIED", "SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT")
+MODALITIES = ("MODALITY_UNSPECIFIED", "TEXT", "IMAGE", "VIDEO", "AUDIO", "DOCUMENT")
+HARM_PROBABILITIES = ("HARM_PROBABILITY_UNSPECIFIED", "NEGLIGIBLE", "LOW", "MEDIUM", "HIGH")
+_DETAILS = ("promptTokensDetails", "candidatesTokensDetails", "cacheTokensDetails", "toolUsePromptTokensDetails")
+
+
+def _named(names: tuple[str, ...], value: Any) -> Any:
+    """``value``'s name in ``names`` when it is an integer (its decimal text beyond the table), else ``value``."""
+    if type(value) is not int:
+        return value
+    return names[value] if 0 <= value < len(names) else str(value)
+
+
+def _listed(obj: Any, key: str) -> list[Any]:
+    """``obj[key]`` when ``obj`` is an object and that is a list, else nothing (the checks come later)."""
+    value = obj.get(key) if type(obj) is dict else None
+    return value if type(value) is list else []
+
+
+def _enum_fields(native: Mapping[str, Any]) -> list[tuple[dict[str, Any], str, tuple[str, ...]]]:
+    """Every ``(object, key, names)`` of ``native`` whose enum value is an integer."""
+    found: list[tuple[dict[str, Any], str, tuple[str, ...]]] = []
+
+    def look(obj: Any, key: str, names: tuple[str, ...]) -> None:
+        if type(obj) is dict and type(obj.get(key)) is int:
+            found.append((obj, key, names))
+
+    for candidate in _listed(native, "candidates"):
+        look(candidate, "finishReason", FINISH_REASONS)
+        for rating in _listed(candidate, "safetyRatings"):
+            look(rating, "probability", HARM_PROBABILITIES)
+    feedback = native.get("promptFeedback")
+    look(feedback, "blockReason", BLOCK_REASONS)
+    for rating in _listed(feedback, "safetyRatings"):
+        look(rating, "probability", HARM_PROBABILITIES)
+    usage = native.get("usageMetadata")
+    for field in _DETAILS:
+        for detail in _listed(usage, field):
+            look(detail, "modality", MODALITIES)
+    return found
+
+
+def named_enums(native: JsonDict) -> JsonDict:
+    """``native`` (a checked response or chunk) with every integer enum as its name (``"finishReason": 1`` as
+    ``"STOP"``), as Vertex AI's REST transport sends them with ``enum-encoding=int``; unchanged (the same object)
+    when it holds none, a copy otherwise."""
+    if not _enum_fields(native):
+        return native
+    native = copy_json(native)
+    for obj, key, names in _enum_fields(native):
+        obj[key] = _named(names, obj[key])
+    return native
+
+
 def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> list[Item]:
     """A ``GenerateContentResponse`` body as items: one ASSISTANT item per candidate, in ``index`` order.
 
     ``new_call_id`` names function calls that arrive without an id (see the
     module docstring); without it the adapter invents ids.
     """
-    response = as_native(body, RESPONSE)
+    response = named_enums(as_native(body, RESPONSE))
     usage = usage_of(response)
     candidates = candidates_of(response)
     if not candidates:  # blocked before generation, or an error body (``{"error": ...}``, as a stream may end)

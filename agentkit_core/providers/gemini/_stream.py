@@ -21,14 +21,13 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from ._held import EVENT
 from .._common import JsonDict, copy_json, json_object
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
-from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, part_from_native, usage_of
+from ._held import EVENT
 from ._keys import SIGNATURE, NewCallId
 from ._partial import Arguments, JsonPath, continues, fragments, starts
-
+from ._response import Calls, answer_parts, block_reason, candidate_finish, candidate_item, candidates_of, named_enums, part_from_native, usage_of
 
 # -- the decoder ------------------------------------------------------------------------------
 
@@ -128,7 +127,7 @@ class GeminiStreamDecoder:
 
     def feed(self, event: Any) -> list[Delta]:
         """The deltas one chunk (a parsed ``data:`` payload) stands for."""
-        chunk = as_native(event, EVENT)
+        chunk = named_enums(as_native(event, EVENT))
         deltas: list[Delta] = []
         if "error" in chunk and "candidates" not in chunk:
             self._error = copy_json(json_object(chunk["error"], "error"))

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ... import JsonValue, ToolChoice, ToolSpec
-from .._common import JsonDict, metadata_to_fields, fields_to_metadata, copy_json, json_object, wrong
+from .._common import JsonDict, copy_json, fields_to_metadata, json_object, metadata_to_fields, wrong
 from .._common.held import as_native_fields
-from ._held import REQUEST
 from .._common.tools import Choice, Tools, chosen, function_native, function_spec, write_tool_fields
+from ._held import REQUEST
 from ._keys import MARKERS, NS, SNAKE, key_of, marked_paths, respell
 
 __all__ = ("Choice", "Tools", "tool_fields", "tools_from_request", "tool_choice_from_request")

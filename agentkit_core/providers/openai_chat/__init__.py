@@ -56,12 +56,12 @@ from ... import Item, NormalizeError
 from ..._for_providers import describe
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
-from ._response import finish_reason, items_from_response, usage_from_native
-from ._request import items_from_request, request_from_items
-from ._stream import ChatStreamDecoder, stream_decoder
-from ._http import http_request
 from ._complete import acomplete, astream, complete, stream
+from ._http import http_request
+from ._request import items_from_request, request_from_items
+from ._response import finish_reason, items_from_response, usage_from_native
 from ._settings import settings_from_request
+from ._stream import ChatStreamDecoder, stream_decoder
 from ._tools import tool_choice_from_request, tools_from_request
 
 __all__ = (

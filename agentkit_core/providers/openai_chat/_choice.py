@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ... import NormalizeError, PartId
-from .._common import JsonDict
-from .._common import optional_obj, optional_str
-from ._response import PART_FIELDS
+from .._common import JsonDict, optional_obj, optional_str
 from ._fragments import Growing
+from ._response import PART_FIELDS
 
 
 def entry_kind(entry: Any) -> str | None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import (
-    ModelSettings,
     INPUT_JSON_KEY,
     INVENTED_ID_KEY,
     PROVIDER_KEY,
@@ -22,6 +21,7 @@ from ... import (
     JsonValue,
     MediaPart,
     Modality,
+    ModelSettings,
     NormalizeError,
     Part,
     PartsOutput,
@@ -35,10 +35,31 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import JsonDict, metadata_to_fields, fields_to_metadata, checked_list, copy_json, data_url, dumps, holds_text, inline_base64
-from .._common import name_results, output_text, parse_arguments, under, wrong
+from .._common import (
+    JsonDict,
+    checked_list,
+    copy_json,
+    data_url,
+    dumps,
+    fields_to_metadata,
+    holds_text,
+    inline_base64,
+    json_object,
+    metadata_to_fields,
+    name_results,
+    optional_arr,
+    optional_obj,
+    optional_str,
+    output_text,
+    parse_arguments,
+    required_str,
+    under,
+    wrong,
+)
 from .._common.held import as_native
-from .._common.reuse import FastFold, BuildCache, Layered
+from .._common.reuse import BuildCache, FastFold, Layered
+from .._common.settings import with_settings
+from ._fast import fold
 from ._held import REQUEST
 from ._keys import (
     ARGUMENTS_KEY,
@@ -57,14 +78,22 @@ from ._keys import (
     REFUSAL_KEY,
     TYPE_KEY,
 )
-from ._response import AUDIO_RESPONSE_ONLY, KIND_ROLES, OCTETS, REASONING_FIELDS, ROLE_KINDS, audio_format, base64_of
-from .._common import json_object, optional_arr, optional_obj, optional_str, required_str
-from ._response import content_part, content_parts, listed, message_parts, reasoning_field
-from ._fast import fold
-from ._tools import Choice, Tools, tool_fields
-from .._common.settings import with_settings
+from ._response import (
+    AUDIO_RESPONSE_ONLY,
+    KIND_ROLES,
+    OCTETS,
+    REASONING_FIELDS,
+    ROLE_KINDS,
+    audio_format,
+    base64_of,
+    content_part,
+    content_parts,
+    listed,
+    message_parts,
+    reasoning_field,
+)
 from ._settings import checked_body, fields_of
-
+from ._tools import Choice, Tools, tool_fields
 
 # -- items -> request ---------------------------------------------------------------------------
 

@@ -28,13 +28,12 @@ from ... import (
     SetMetadata,
     Usage,
 )
-from ._held import EVENT
-from .._common import JsonDict, b64decode, checked_list, copy_json, under, wrong
-from .._common import optional_arr, optional_int, optional_obj, optional_str
+from .._common import JsonDict, b64decode, copy_json, optional_arr, optional_int, optional_obj, optional_str, under, wrong
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, split_parts, stream_parts
 from ._choice import ORDER, Choice, Kinds, another_call, audio_ends, entry_kind, entry_texts, fragment_kind, opening_id, sound
 from ._fragments import merge_fragment, merge_snapshot
+from ._held import EVENT
 from ._keys import AUDIO, CHAT, REFUSAL_KEY
 from ._response import (
     PART_FIELDS,

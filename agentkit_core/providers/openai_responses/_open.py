@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Callable
 
 from ... import CustomPart, JsonValue, Part, PartId, PartKind, ReasoningPart, TextPart, ToolCallId, ToolCallPart
-from .._common import JsonDict, copy_json, parse_arguments
+from .._common import JsonDict, copy_json, parse_arguments, str_or_none
 from ._keys import NS
-from .._common import str_or_none
 from ._response import call_id_of
-
 
 #: Item type -> the field its item-level fragments (``"item"`` key) build.
 ITEM_TEXT = {"function_call": "arguments", "custom_tool_call": "input", "code_interpreter_call": "code", "mcp_call": "arguments"}

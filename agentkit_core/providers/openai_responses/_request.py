@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Sequence
 
 from ... import (
-    ModelSettings,
     INPUT_JSON_KEY,
     CustomPart,
     FilePart,
@@ -21,6 +20,7 @@ from ... import (
     JsonValue,
     MediaPart,
     Modality,
+    ModelSettings,
     Part,
     PartsOutput,
     ReasoningPart,
@@ -31,19 +31,31 @@ from ... import (
     ToolResultPart,
     Uri,
 )
-from .._common import INPUT_AUDIO_TYPES, JsonDict, metadata_to_fields, copy_json, data_url, dumps, holds_text, in_namespace, inline_base64, owned
-from .._common import output_text
-from .._common import checked_list, name_results, wrong
+from .._common import (
+    INPUT_AUDIO_TYPES,
+    JsonDict,
+    checked_list,
+    copy_json,
+    data_url,
+    dumps,
+    holds_text,
+    in_namespace,
+    inline_base64,
+    metadata_to_fields,
+    name_results,
+    output_text,
+    owned,
+    wrong,
+)
 from .._common.held import as_native
-from .._common.reuse import FastFold, BuildCache
+from .._common.reuse import BuildCache, FastFold
+from .._common.settings import with_settings
 from ._fast import fold
 from ._held import REQUEST
 from ._keys import ENTRY_OF, ENTRY_RAW, NO_SUMMARY, NS, PART_NS, PROVIDER, REQUEST_FIELD, UNKNOWN
 from ._response import KIND_ROLES, input_kind, parts_of, pin_result_types
-from ._tools import Choice, Tools, tool_fields
-from .._common.settings import with_settings
 from ._settings import checked_body, fields_of
-
+from ._tools import Choice, Tools, tool_fields
 
 #: Audio MIME type -> its ``input_audio`` format (other audio goes as an ``input_file``).
 _AUDIO_FORMATS = {**{mime: fmt for fmt, mime in INPUT_AUDIO_TYPES.items()}, "audio/x-wav": "wav", "audio/wave": "wav", "audio/mp3": "mp3"}

@@ -29,13 +29,13 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from ._held import EVENT, unaliased
 from .._common import JsonDict, copy_json, count, str_or_none
 from .._common.held import as_native
 from .._common.streams import began_parts, close_items, cut_calls, header, server_call, stream_parts
+from ._held import EVENT, unaliased
 from ._keys import NS, PART_NS, UNKNOWN
-from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, usage_of
 from ._open import OpenItem, Slot, default_entry, stand_in
+from ._response import TEXT_FIELDS, call_id_of, client_call, finish_of, keyed_parts, response_item, usage_of
 
 # -- the decoder --------------------------------------------------------------------------------
 

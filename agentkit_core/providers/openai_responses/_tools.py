@@ -7,8 +7,8 @@ from typing import Any, Mapping
 from ... import ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json
 from .._common.held import as_native_fields
-from ._held import REQUEST
 from .._common.tools import Choice, Tools, each, function_native, function_spec, openai_choice, openai_choice_fields, tool_objects, write_tool_fields
+from ._held import REQUEST
 
 __all__ = ("Choice", "Tools", "tool_fields", "tools_from_request", "tool_choice_from_request")
 
