@@ -30,7 +30,7 @@ from tests.capability import can_run_asyncio, can_serve_loopback, can_start_thre
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
-#: The README's bounds: its length, and the line by which a whole turn with ``complete()`` has appeared.
+#: The README's bounds: its length, and the line by which a whole turn (``stream()``, and ``complete()``) has appeared.
 README_MAX_LINES = 400
 FIRST_TURN_BY = 60
 #: None: every page passes the plain runner too (``python -m doctest docs/x.md``), exact to the space.
@@ -51,6 +51,8 @@ NEEDS: dict[tuple[str, str], tuple[tuple[Callable[[], bool], str], ...]] = {
     ("docs/turns.md", "A whole turn"): (LOOPBACK,),
     ("docs/tools-and-output.md", "Tools from functions"): (DOCSTRINGS,),
     ("docs/http.md", "HTTP: sending a request yourself"): (THREADS, ASYNCIO_RUN, LOOPBACK),
+    ("docs/streaming.md", "Reading a turn as it arrives"): (LOOPBACK,),
+    ("docs/streaming.md", "In asyncio: astream()"): (ASYNCIO_RUN, LOOPBACK),
 }
 #: What in an example's source shows that it needs a capability.
 _USES = {THREADS: re.compile(r"\bthreading\.|\bThread\("), ASYNCIO_RUN: re.compile(r"\basyncio\.run\(|run_until_complete\(")}
@@ -91,11 +93,42 @@ def _answer_then_a_stall() -> ContextManager[None]:
     return _base_url(("messages.thinking_text.sse.txt", 0.0), ("messages.thinking_text.sse.txt", 30.0))
 
 
+@contextlib.contextmanager
+def _replies(*replies: object) -> Iterator[None]:
+    """``ANTHROPIC_BASE_URL``: the suite's loopback server playing ``replies`` (:class:`tests.loopback.Reply`), one a request."""
+    from tests.loopback import Loopback
+
+    before = os.environ.get("ANTHROPIC_BASE_URL")
+    with Loopback(replies) as server:  # type: ignore[arg-type]
+        os.environ["ANTHROPIC_BASE_URL"] = server.url()
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ["ANTHROPIC_BASE_URL"]
+            else:
+                os.environ["ANTHROPIC_BASE_URL"] = before
+
+
+def _text_then_a_stall(whole_first: bool) -> ContextManager[None]:
+    """A recorded answer's events up to its first text, then nothing (the connection held open); ``whole_first``: the
+    whole answer before it (docs/streaming.md)."""
+    from tests import recorded
+    from tests.loopback import sse_reply
+    from tests.test_complete import first_text
+
+    name = "messages.thinking_text.sse.txt"
+    stall = sse_reply(first_text("anthropic", name), stall=True)
+    return _replies(sse_reply(recorded.raw("anthropic", name)), stall) if whole_first else _replies(stall)
+
+
 #: The sections whose examples need a server, by (page, section title): a context manager setting the environment.
 FIXTURES: dict[tuple[str, str], Callable[[], ContextManager[None]]] = {
     ("README.md", "Send one turn"): _hello,
     ("docs/turns.md", "A whole turn"): _tool_call_then_answers,
     ("docs/http.md", "HTTP: sending a request yourself"): _answer_then_a_stall,
+    ("docs/streaming.md", "Reading a turn as it arrives"): lambda: _text_then_a_stall(True),
+    ("docs/streaming.md", "In asyncio: astream()"): lambda: _text_then_a_stall(False),
 }
 
 
@@ -234,7 +267,8 @@ class FrontDoor(unittest.TestCase):
         lines = read("README.md").split("\n")
         self.assertLessEqual(len(lines) - 1, README_MAX_LINES)
         first = "\n".join(lines[:FIRST_TURN_BY])
-        self.assertRegex(first, r">>> answer = \w+\.complete\(")
+        self.assertRegex(first, r">>> with \w+\.stream\(")  # a whole turn, streamed (issue 35)
+        self.assertRegex(first, r"answer = \w+\.complete\(")  # and complete(), the same turn in one call
 
     def test_the_readme_links_every_docs_page(self) -> None:
         text = read("README.md")

@@ -151,9 +151,10 @@ def _is_json(media: str) -> bool:
 class _Turn:
     """The decoder and the fold of one turn, the callbacks, and the text shown so far of each text part."""
 
-    __slots__ = ("decoder", "state", "done", "count", "shown", "on_text", "on_delta", "events", "cut")
+    __slots__ = ("decoder", "state", "done", "count", "shown", "on_text", "on_delta", "events", "cut", "texts")
 
-    def __init__(self, decoder: TurnDecoder, on_text: Callable[[str], object] | None, on_delta: Callable[[Delta], object] | None) -> None:
+    def __init__(self, decoder: TurnDecoder, on_text: Callable[[str], object] | None, on_delta: Callable[[Delta], object] | None,
+                 texts: bool) -> None:
         self.decoder = decoder
         self.state = FoldState()
         self.done: list[Part] = []  # parts of segments folded before the current state
@@ -163,6 +164,7 @@ class _Turn:
         self.on_delta = on_delta
         self.events = 0  # events decoded
         self.cut = ""  # why the stream was cut, when an event was not the provider's
+        self.texts = texts or on_text is not None  # whether the visible text is followed (complete() without on_text: not)
 
     def decode(self, event: Any) -> Sequence[Delta] | None:
         """The deltas of ``event``; ``None`` when it is not the provider's (the turn is then cut, :attr:`cut` says why)."""
@@ -178,7 +180,7 @@ class _Turn:
         if self.on_delta is not None:
             self.on_delta(delta)
         self.state = fold(self.state, delta)
-        chunk = self.text_of(delta)
+        chunk = self.text_of(delta) if self.texts else ""
         if chunk and self.on_text is not None:
             self.on_text(chunk)
         return chunk
@@ -187,7 +189,7 @@ class _Turn:
         """:meth:`take` without the fold: a delta of an answer that came whole."""
         if self.on_delta is not None:
             self.on_delta(delta)
-        chunk = self.text_of(delta)
+        chunk = self.text_of(delta) if self.texts else ""
         if chunk and self.on_text is not None:
             self.on_text(chunk)
         return chunk
@@ -248,7 +250,8 @@ def _callback(fn: object, name: str) -> None:
         raise TypeError(f"{name}: expected a callable or None, found {type(fn).__name__}")
 
 
-def _start(provider: Provider, items: Sequence[Item], call: TurnCall, asynchronous: bool = False) -> tuple[Request, _Turn, dict[str, Any]]:
+def _start(provider: Provider, items: Sequence[Item], call: TurnCall, texts: bool,
+           asynchronous: bool = False) -> tuple[Request, _Turn, dict[str, Any]]:
     """The request, the turn and ``send``'s options (``timeout`` and ``retries`` only when given: ``send``'s defaults else)."""
     _callback(call.on_text, "on_text")
     _callback(call.on_delta, "on_delta")
@@ -268,7 +271,7 @@ def _start(provider: Provider, items: Sequence[Item], call: TurnCall, asynchrono
         options["timeout"] = call.timeout
     if call.retries is not None:
         options["retries"] = call.retries
-    return request, _Turn(provider.stream_decoder(), call.on_text, call.on_delta), options
+    return request, _Turn(provider.stream_decoder(), call.on_text, call.on_delta, texts), options
 
 
 class _Stream:
@@ -277,9 +280,9 @@ class _Stream:
     __slots__ = ("_provider", "_turn", "_request", "_options", "_streamed", "_answer", "_whole", "_chunk", "_response")
     _ASYNC = False  # whether it is sent with asend (a credential's token then fetched on the loop)
 
-    def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall) -> None:
+    def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall, *, texts: bool = True) -> None:
         self._provider = provider
-        self._request, self._turn, self._options = _start(provider, items, call, self._ASYNC)
+        self._request, self._turn, self._options = _start(provider, items, call, texts, self._ASYNC)
         self._streamed = call.stream  # whether streaming was asked for
         self._answer: Item | None = None
         self._whole: Item | None = None  # an answer that came whole, while its deltas are handed out
@@ -351,8 +354,8 @@ class TurnStream(_Stream):
 
     __slots__ = ("_reader",)
 
-    def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall) -> None:
-        super().__init__(provider, items, call)
+    def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall, *, texts: bool = True) -> None:
+        super().__init__(provider, items, call, texts=texts)
         self._reader: Generator[Delta, None, None] | None = None
 
     def __enter__(self) -> TurnStream:
@@ -474,8 +477,8 @@ class AsyncTurnStream(_Stream):
 
     _ASYNC = True
 
-    def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall) -> None:
-        super().__init__(provider, items, call)
+    def __init__(self, provider: Provider, items: Sequence[Item], call: TurnCall, *, texts: bool = True) -> None:
+        super().__init__(provider, items, call, texts=texts)
         self._reader: AsyncGenerator[Delta, None] | None = None
 
     async def __aenter__(self) -> AsyncTurnStream:
@@ -589,13 +592,13 @@ async def _ended() -> AsyncGenerator[Delta, None]:
 
 def complete_turn(provider: Provider, items: Sequence[Item], call: TurnCall) -> Item:
     """One turn on ``items`` with ``provider``'s functions, as ``call`` asks: :class:`TurnStream` read to its end."""
-    with TurnStream(provider, items, call) as turn:
+    with TurnStream(provider, items, call, texts=False) as turn:  # text() is never called: no text followed for it
         return turn.until_done()
 
 
 async def acomplete_turn(provider: Provider, items: Sequence[Item], call: TurnCall) -> Item:
     """:func:`complete_turn` for asyncio: :class:`AsyncTurnStream` read to its end; the task's cancellation propagates."""
-    async with AsyncTurnStream(provider, items, call) as turn:
+    async with AsyncTurnStream(provider, items, call, texts=False) as turn:
         return await turn.until_done()
 
 
