@@ -32,7 +32,7 @@ from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_m
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Callable, ClassVar, Mapping, TypeVar
+    from typing import Callable, ClassVar, Mapping, TypeVar
 
 __all__ = (
     "Modality",

@@ -14,7 +14,7 @@ from .ids import ArtifactId
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Callable, ClassVar
+    from typing import Callable, ClassVar
 
     from .metadata import JsonValue
 

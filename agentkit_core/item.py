@@ -25,7 +25,7 @@ from .usage import Usage
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Iterable, Mapping
+    from typing import Iterable, Mapping
 
 __all__ = ("ItemKind", "Item", "unanswered_calls", "close_unanswered")
 

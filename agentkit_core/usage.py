@@ -31,7 +31,7 @@ from .metadata import EMPTY_METADATA, JsonValue, MetadataLike, MetadataMap, as_m
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Mapping
+    from typing import Mapping
 
 __all__ = ("TokenUsage", "CostUsage", "Usage")
 
