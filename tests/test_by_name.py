@@ -269,14 +269,15 @@ class CompleteByNameTest(unittest.TestCase):
 
 
 class PresetRowsTest(unittest.TestCase):
-    def test_the_docs_table_lists_every_name(self) -> None:
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "providers.md")
-        with open(path, encoding="utf-8") as f:
-            rows = [line for line in f if line.startswith("| `")]
-        self.assertEqual([line.split("`")[1] for line in rows], [row.name for row in ENDPOINTS])
-        for line, row in zip(rows, ENDPOINTS, strict=True):
-            self.assertIn(f"`{row.base_url}`" if row.base_url else "the resource's endpoint", line)
-            self.assertIn(f"`{row.key_variables[0]}`", line)
+    def test_the_docs_and_readme_tables_list_every_name(self) -> None:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for page in (os.path.join("docs", "providers.md"), "README.md"):
+            with self.subTest(page), open(os.path.join(root, page), encoding="utf-8") as f:
+                rows = [line for line in f if line.startswith("| `")]
+                self.assertEqual([line.split("`")[1] for line in rows], [row.name for row in ENDPOINTS])
+                for line, row in zip(rows, ENDPOINTS, strict=True):
+                    self.assertIn(f"`{row.base_url}`" if row.base_url else "the resource's endpoint", line)
+                    self.assertIn(f"`{row.key_variables[0]}`", line)
 
 
     def test_presets_are_rows_on_a_wire(self) -> None:
