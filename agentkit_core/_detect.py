@@ -12,9 +12,10 @@ raises, whatever the value.  It reads nothing but the provider registry
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ._registry import PROVIDERS
+from .jsontext import JsonValue
 
 __all__ = ("Provider", "sniff", "NAMES", "MESSAGES_APIS", "CHUNKS_ARE_RESPONSES")
 
@@ -92,7 +93,7 @@ def sniff(value: object) -> Provider | None:
     """
     if type(value) is not dict:
         return None
-    v: dict[str, Any] = value
+    v: dict[str, JsonValue] = value
     obj, kind = v.get("object"), v.get("type")
     if obj == "chat.completion" or ("choices" in v and obj != "chat.completion.chunk" and "model" in v):
         return Provider("openai_chat", f"{_CHAT} response")
@@ -127,7 +128,7 @@ def sniff(value: object) -> Provider | None:
     return None
 
 
-def _messages_api(v: dict[str, Any]) -> str | None:
+def _messages_api(v: dict[str, JsonValue]) -> str | None:
     """Whose a request holding ``messages`` is, Anthropic's or Chat Completions', by what only one API has; else ``None``."""
     if _BEDROCK_ONLY_KEYS.intersection(v) or _untyped_blocks(v):
         return "bedrock"
@@ -148,7 +149,7 @@ def _messages_api(v: dict[str, Any]) -> str | None:
     return None
 
 
-def _messages_shape(v: dict[str, Any]) -> str | None:
+def _messages_shape(v: dict[str, JsonValue]) -> str | None:
     """Whose a request is by its messages alone: a role, a field or a content block only one API has; else ``None``."""
     for message in _dicts(v.get("messages")):
         role = _text(message.get("role"))
@@ -164,13 +165,13 @@ def _messages_shape(v: dict[str, Any]) -> str | None:
     return None
 
 
-def _untyped_blocks(v: dict[str, Any]) -> bool:
+def _untyped_blocks(v: dict[str, JsonValue]) -> bool:
     """Whether a request's system or message content holds Bedrock's blocks: no ``type``, one key Converse names."""
     blocks = _dicts(v.get("system")) + [b for m in _dicts(v.get("messages")) for b in _dicts(m.get("content"))]
     return any("type" not in b and len(b) == 1 and next(iter(b)) in _BEDROCK_BLOCKS for b in blocks)
 
 
-def _dicts(v: object) -> list[dict[str, Any]]:
+def _dicts(v: object) -> list[dict[str, JsonValue]]:
     return [x for x in v if type(x) is dict] if type(v) is list else []
 
 

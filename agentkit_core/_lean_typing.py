@@ -62,7 +62,7 @@ _NOT_MEMBERS = frozenset(
 class _ProtocolMeta(type):
     """Makes a protocol's ``isinstance`` structural, as ``typing``'s runtime-checkable protocols are."""
 
-    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> None:
+    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, object]) -> None:
         super().__init__(name, bases, namespace)
         cls._is_protocol = name == "Protocol" and not bases or any(base is Protocol for base in bases)
         cls._is_runtime_protocol = False

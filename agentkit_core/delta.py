@@ -23,7 +23,7 @@ from .tool import PART_VARIANTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Callable, Mapping
+    from typing import Callable, Mapping
 
 __all__ = ("Delta", "BeginPart", "AppendText", "AppendBytes", "ReplaceStructured", "SetMetadata", "CommitPart")
 
@@ -158,7 +158,7 @@ class CommitPart(Delta):
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: ``{"CommitPart": {"part": ..., "part_id": ...}}``, ``part_id`` only when set."""
-        body: dict[str, Any] = {"part": self.part.to_dict()}
+        body: dict[str, JsonValue] = {"part": self.part.to_dict()}
         if self.part_id is not None:
             body["part_id"] = self.part_id.value
         return {"CommitPart": body}
@@ -180,7 +180,7 @@ _make_commit = unchecked_maker(CommitPart, "part", "part_id")
 _make_part_id = unchecked_maker(PartId, "value")
 
 
-def _decode_part_id(d: dict[str, Any]) -> PartId:
+def _decode_part_id(d: dict[str, JsonValue]) -> PartId:
     return _make_part_id(wire.string(d.get("part_id", wire.MISSING), "part_id"))
 
 

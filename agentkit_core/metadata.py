@@ -192,7 +192,7 @@ def decode_metadata(v: object, depth: int) -> MetadataMap:
     return MetadataMap._sorted(dict(sorted(data.items())) if len(data) > 1 else data)
 
 
-def metadata_field(d: dict[str, Any], depth: int) -> MetadataMap:
+def metadata_field(d: dict[str, JsonValue], depth: int) -> MetadataMap:
     """The required ``metadata`` field of struct ``d`` (``d`` at level ``depth``)."""
     v = d.get("metadata", wire.MISSING)
     if type(v) is dict and not v and depth < wire.MAX_DEPTH:

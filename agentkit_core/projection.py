@@ -35,7 +35,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+    from typing import Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
     from .content import Part
     from .delta import Delta
@@ -92,7 +92,7 @@ class StreamDecoder(Protocol[E_contra]):
 class RequestEncoder(Protocol):
     """Items -> the transcript-derived fields of a native request body."""
 
-    def request_from_items(self, items: Sequence[Item], /) -> dict[str, Any]:
+    def request_from_items(self, items: Sequence[Item], /) -> dict[str, JsonValue]:
         """The transcript-derived fields of a native request body, made from ``items``."""
 
 

@@ -189,7 +189,7 @@ class ToolSpec(Value):
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The wire form: name, description, input schema (and output schema if set), annotations, metadata; JSON copied."""
-        d: dict[str, Any] = {"name": self.name, "description": self.description, "input_schema": wire.copy_json(self.input_schema)}
+        d: dict[str, JsonValue] = {"name": self.name, "description": self.description, "input_schema": wire.copy_json(self.input_schema)}
         if self.output_schema is not None:
             d["output_schema"] = wire.copy_json(self.output_schema)
         d["annotations"] = self.annotations.to_dict()

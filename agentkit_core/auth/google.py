@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     from ..cancellation import CancellationController, CancellationHandle, TurnCancellation
     from ..http import AsyncTransport, Transport
+    from ..jsontext import JsonValue
 
     Cancel = TurnCancellation | CancellationHandle | CancellationController | None
 
@@ -227,7 +228,7 @@ def _form(fields: Mapping[str, str]) -> bytes:
     return urlencode(fields).encode("ascii")
 
 
-def _text(info: Mapping[str, Any], field: str, where: str, default: str | None = None) -> str:
+def _text(info: Mapping[str, JsonValue], field: str, where: str, default: str | None = None) -> str:
     """The string ``info[field]``, or :class:`CredentialsError` naming the field (never its value)."""
     value = info.get(field, default)
     if not isinstance(value, str) or not value:
@@ -235,7 +236,7 @@ def _text(info: Mapping[str, Any], field: str, where: str, default: str | None =
     return value
 
 
-def _optional(info: Mapping[str, Any], field: str) -> str | None:
+def _optional(info: Mapping[str, JsonValue], field: str) -> str | None:
     value = info.get(field)
     return value if isinstance(value, str) and value else None
 
@@ -252,7 +253,7 @@ class ServiceAccountCredentials(GoogleCredentials):
     ``subject`` is a user the account acts for (domain-wide delegation).
     """
 
-    def __init__(self, info: Mapping[str, Any], *, scopes: Sequence[str] = (CLOUD_PLATFORM_SCOPE,), subject: str | None = None,
+    def __init__(self, info: Mapping[str, JsonValue], *, scopes: Sequence[str] = (CLOUD_PLATFORM_SCOPE,), subject: str | None = None,
                  source: str = "service account") -> None:
         super().__init__()
         self.source = source
@@ -300,7 +301,7 @@ class ServiceAccountCredentials(GoogleCredentials):
 class AuthorizedUserCredentials(GoogleCredentials):
     """A user's refresh token (gcloud's ``application_default_credentials.json``), exchanged for tokens."""
 
-    def __init__(self, info: Mapping[str, Any], *, scopes: Sequence[str] = (CLOUD_PLATFORM_SCOPE,), source: str = "authorized user") -> None:
+    def __init__(self, info: Mapping[str, JsonValue], *, scopes: Sequence[str] = (CLOUD_PLATFORM_SCOPE,), source: str = "authorized user") -> None:
         super().__init__()
         self.source = source
         self._client_id = _text(info, "client_id", source)
@@ -421,7 +422,7 @@ MetadataCredentials.__module__ = ServiceAccountCredentials.__module__ = Authoriz
 GoogleCredentials.__module__ = _PUBLIC_MODULE
 
 
-def credentials_from_info(info: Mapping[str, Any], *, source: str = "credentials") -> GoogleCredentials:
+def credentials_from_info(info: Mapping[str, JsonValue], *, source: str = "credentials") -> GoogleCredentials:
     """The credential a parsed JSON credential file describes: ``service_account`` or ``authorized_user``.
 
     ``source`` names it in errors (the file's path).  Any other ``type``

@@ -29,12 +29,12 @@ naming the message.
 from __future__ import annotations
 
 from struct import Struct, error as StructError
-from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Union, overload
+from typing import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Union, overload
 from zlib import crc32
 
 from .._error_text import describe
 from ..error import NormalizeError
-from ..jsontext import parse_json
+from ..jsontext import JsonValue, parse_json
 from ._errors import ProviderError
 
 __all__ = (
@@ -212,7 +212,7 @@ class EventStreamDecoder:
             raise NormalizeError(f"message {self._n + 1}: the body ended inside a frame ({left} bytes of it came)")
 
 
-def event_of(message: EventStreamMessage, n: int = 0) -> dict[str, Any] | None:
+def event_of(message: EventStreamMessage, n: int = 0) -> dict[str, JsonValue] | None:
     """A message as boto3's event streams give it: ``{event_type: payload JSON object}``.
 
     An ``event`` message with an ``:event-type`` header gives its payload (a
@@ -225,7 +225,7 @@ def event_of(message: EventStreamMessage, n: int = 0) -> dict[str, Any] | None:
     return _event(message.headers, message.payload, n)
 
 
-def _event(headers: dict[str, HeaderValue], payload: bytes, n: int) -> dict[str, Any] | None:
+def _event(headers: dict[str, HeaderValue], payload: bytes, n: int) -> dict[str, JsonValue] | None:
     kind = headers.get(":message-type", "event")
     if kind == "event":
         name = headers.get(":event-type")
@@ -282,14 +282,14 @@ def _piece(chunk: object, n: int) -> bytes | bytearray | memoryview:
 
 
 @overload
-def events_from_eventstream(body: AsyncIterable[bytes]) -> AsyncIterator[dict[str, Any]]: ...
+def events_from_eventstream(body: AsyncIterable[bytes]) -> AsyncIterator[dict[str, JsonValue]]: ...
 
 
 @overload
-def events_from_eventstream(body: bytes | bytearray | memoryview | Iterable[bytes]) -> Iterator[dict[str, Any]]: ...
+def events_from_eventstream(body: bytes | bytearray | memoryview | Iterable[bytes]) -> Iterator[dict[str, JsonValue]]: ...
 
 
-def events_from_eventstream(body: object) -> Iterator[dict[str, Any]] | AsyncIterator[dict[str, Any]]:
+def events_from_eventstream(body: object) -> Iterator[dict[str, JsonValue]] | AsyncIterator[dict[str, JsonValue]]:
     """An ``application/vnd.amazon.eventstream`` body -> ``{event_type: payload}`` for each event, in order.
 
     ``body`` is the whole body (bytes) or any iterable of its pieces (an HTTP
@@ -305,7 +305,7 @@ def events_from_eventstream(body: object) -> Iterator[dict[str, Any]] | AsyncIte
     return _events(_pieces(body))
 
 
-def _events(pieces: Iterable[object]) -> Iterator[dict[str, Any]]:
+def _events(pieces: Iterable[object]) -> Iterator[dict[str, JsonValue]]:
     decoder = EventStreamDecoder()
     n = 0
     for i, chunk in enumerate(pieces):
@@ -317,7 +317,7 @@ def _events(pieces: Iterable[object]) -> Iterator[dict[str, Any]]:
     decoder.end()
 
 
-async def _aevents(body: AsyncIterable[object]) -> AsyncIterator[dict[str, Any]]:
+async def _aevents(body: AsyncIterable[object]) -> AsyncIterator[dict[str, JsonValue]]:
     decoder = EventStreamDecoder()
     n = i = 0
     async for chunk in body:

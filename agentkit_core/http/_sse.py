@@ -10,16 +10,16 @@ response through it, and every provider module re-exports
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, overload
+from typing import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, overload
 
 from .._error_text import describe
 from ..error import NormalizeError
-from ..jsontext import parse_json
+from ..jsontext import JsonValue, parse_json
 
 __all__ = ("events_from_sse", "lines_of", "alines_of")
 
 #: An event's data, a JSON object as ``json.loads`` gives it.
-JsonDict = dict[str, Any]
+JsonDict = dict[str, JsonValue]
 
 
 class _Splitter:

@@ -64,6 +64,7 @@ from .. import (
     InlineText,
     Item,
     ItemKind,
+    JsonValue,
     MediaPart,
     MessageId,
     Modality,
@@ -132,7 +133,7 @@ def _message(message: object) -> JsonDict:
 def _item(m: JsonDict) -> Item:
     t: str = m["type"]
     d: JsonDict = m["data"]
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     for k, v in d.items():
         if k not in _KNOWN and v is not None:
             md[L + k] = v
@@ -185,7 +186,7 @@ def _item(m: JsonDict) -> Item:
         raise NormalizeError(str(exc), "data") from None
 
 
-def _content(content: object, md: dict[str, Any]) -> list[Part]:
+def _content(content: object, md: dict[str, JsonValue]) -> list[Part]:
     if type(content) is str:
         return [TextPart(content)] if content else []
     md[L + "list"] = True
@@ -203,7 +204,7 @@ def _block(block: object) -> Part:
         return TextPart(block)
     b = obj(block, "", "a string or a content block")
     t = b.get("type")
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     if t == "text" and type(b.get("text")) is str:
         md[L + "type"] = t
         return TextPart(b["text"], metadata=_rest(b, ("type", "text"), md))
@@ -249,7 +250,7 @@ def _data(b: JsonDict) -> DataRef:
 
 def _image_url(b: JsonDict) -> MediaPart:
     inner = b.get("image_url")
-    md: dict[str, Any] = {L + "type": "image_url"}
+    md: dict[str, JsonValue] = {L + "type": "image_url"}
     _rest(b, ("type", "image_url"), md)
     if isinstance(inner, dict):
         url = inner.get("url")
@@ -267,7 +268,7 @@ def _image_url(b: JsonDict) -> MediaPart:
     return MediaPart(Modality.IMAGE, "", Uri(url), metadata=md)
 
 
-def _rest(b: JsonDict, known: tuple[str, ...], md: dict[str, Any]) -> dict[str, Any]:
+def _rest(b: JsonDict, known: tuple[str, ...], md: dict[str, JsonValue]) -> dict[str, JsonValue]:
     for k, v in b.items():
         if k not in known:
             md[L + k] = v
@@ -279,7 +280,7 @@ def _calls(d: JsonDict) -> list[Part]:
     for n, call in enumerate(listed(d.get("tool_calls") or [], "tool_calls", "a list of tool calls")):
         try:
             c = obj(call, "", "a tool call")
-            md: dict[str, Any] = {}
+            md: dict[str, JsonValue] = {}
             cid, name, args = c.get("id"), c.get("name"), c.get("args")
             if cid is None:
                 md[L + "no_id"] = True
@@ -304,7 +305,7 @@ def _calls(d: JsonDict) -> list[Part]:
 
 
 def _result(d: JsonDict, t: str, content: object) -> ToolResultPart:
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     if t == "function":
         call_id = d.get("name")
     else:
@@ -321,7 +322,7 @@ def _result(d: JsonDict, t: str, content: object) -> ToolResultPart:
     if type(content) is str:
         output = TextOutput(content)
     else:
-        inner: dict[str, Any] = {}
+        inner: dict[str, JsonValue] = {}
         output = PartsOutput(_content(content, inner))
     status = d.get("status")
     if status not in (None, "success", "error"):
@@ -364,7 +365,7 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     return out
 
 
-def _ours(md: Any, skip: frozenset[str]) -> dict[str, Any]:
+def _ours(md: Any, skip: frozenset[str]) -> dict[str, JsonValue]:
     """The ``langchain.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
     d = md._data
     if not d:

@@ -59,6 +59,7 @@ from .. import (
     Handle,
     InlineBytes,
     InlineText,
+    JsonValue,
     MediaPart,
     Modality,
     NormalizeError,
@@ -137,7 +138,7 @@ def _spec(tool: JsonDict) -> ToolSpec:
     description = opt_text(tool, "description") or ""
     schema = obj(tool["inputSchema"], "inputSchema", "a JSON Schema object")
     output = tool.get("outputSchema")
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     annotations = tool.get("annotations")
     if annotations is not None:
         annotations = obj(annotations, "annotations")
@@ -266,7 +267,7 @@ _ABSENT = object()
 
 def _part(block: JsonDict) -> Part:
     kind = block.get("type")
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     if kind == "text":
         _carry(block, ("type", "text"), md)
         return TextPart(text(block, "text"), metadata=md)
@@ -300,7 +301,7 @@ def _part(block: JsonDict) -> Part:
     return CustomPart("mcp." + kind, value=block)
 
 
-def _carry(block: JsonDict, known: tuple[str, ...], md: dict[str, Any]) -> None:
+def _carry(block: JsonDict, known: tuple[str, ...], md: dict[str, JsonValue]) -> None:
     for k, v in block.items():
         if k not in known:
             md["mcp." + k] = v

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ... import NormalizeError
+from ... import JsonValue, NormalizeError
 from ..._for_providers import describe
 from .native import JsonDict, json_object as json_object, wrong
 
@@ -41,7 +41,7 @@ def _path(at: str, key: str) -> str:
     return f"{at}.{key}" if at else key
 
 
-def optional_str(native: Mapping[str, Any], key: str, at: str = "") -> str | None:
+def optional_str(native: Mapping[str, JsonValue], key: str, at: str = "") -> str | None:
     """``native[key]`` if it is a string, ``None`` if it is absent or null, else the error at ``at.key``."""
     v = native.get(key)
     if v is None or type(v) is str:
@@ -49,7 +49,7 @@ def optional_str(native: Mapping[str, Any], key: str, at: str = "") -> str | Non
     raise wrong("a string", v, _path(at, key))
 
 
-def optional_obj(native: Mapping[str, Any], key: str, at: str = "") -> JsonDict | None:
+def optional_obj(native: Mapping[str, JsonValue], key: str, at: str = "") -> JsonDict | None:
     """``native[key]`` if it is a JSON object, ``None`` if it is absent or null, else the error at ``at.key``."""
     v = native.get(key)
     if v is None or isinstance(v, dict):
@@ -57,7 +57,7 @@ def optional_obj(native: Mapping[str, Any], key: str, at: str = "") -> JsonDict 
     raise wrong("an object", v, _path(at, key))
 
 
-def optional_arr(native: Mapping[str, Any], key: str, at: str = "") -> list[Any] | None:
+def optional_arr(native: Mapping[str, JsonValue], key: str, at: str = "") -> list[Any] | None:
     """``native[key]`` if it is a JSON array, ``None`` if it is absent or null, else the error at ``at.key``."""
     v = native.get(key)
     if v is None or isinstance(v, list):
@@ -65,7 +65,7 @@ def optional_arr(native: Mapping[str, Any], key: str, at: str = "") -> list[Any]
     raise wrong("an array", v, _path(at, key))
 
 
-def optional_int(native: Mapping[str, Any], key: str, at: str = "", *, minimum: int = 0) -> int | None:
+def optional_int(native: Mapping[str, JsonValue], key: str, at: str = "", *, minimum: int = 0) -> int | None:
     """``native[key]`` if it is an integer (never a boolean) of at least ``minimum``, ``None`` if absent or null."""
     v = native.get(key)
     if v is None or (type(v) is int and v >= minimum):
@@ -73,12 +73,12 @@ def optional_int(native: Mapping[str, Any], key: str, at: str = "", *, minimum: 
     raise wrong("a non-negative integer" if minimum == 0 else f"an integer of at least {minimum}", v, _path(at, key))
 
 
-def _missing(noun: str, native: Mapping[str, Any], key: str, at: str) -> NormalizeError:
+def _missing(noun: str, native: Mapping[str, JsonValue], key: str, at: str) -> NormalizeError:
     found = describe(native[key]) if key in native else "nothing"
     return NormalizeError(f"expected {noun}, found {found}", _path(at, key))
 
 
-def required_str(native: Mapping[str, Any], key: str, at: str = "") -> str:
+def required_str(native: Mapping[str, JsonValue], key: str, at: str = "") -> str:
     """``native[key]`` if it is a string, else the error at ``at.key`` (``found nothing`` when it is absent)."""
     v = native.get(key)
     if type(v) is str:
@@ -86,7 +86,7 @@ def required_str(native: Mapping[str, Any], key: str, at: str = "") -> str:
     raise _missing("a string", native, key, at)
 
 
-def required_obj(native: Mapping[str, Any], key: str, at: str = "") -> JsonDict:
+def required_obj(native: Mapping[str, JsonValue], key: str, at: str = "") -> JsonDict:
     """``native[key]`` if it is a JSON object, else the error at ``at.key``."""
     v = native.get(key)
     if isinstance(v, dict):
@@ -94,7 +94,7 @@ def required_obj(native: Mapping[str, Any], key: str, at: str = "") -> JsonDict:
     raise _missing("an object", native, key, at)
 
 
-def required_arr(native: Mapping[str, Any], key: str, at: str = "") -> list[Any]:
+def required_arr(native: Mapping[str, JsonValue], key: str, at: str = "") -> list[Any]:
     """``native[key]`` if it is a JSON array, else the error at ``at.key``."""
     v = native.get(key)
     if isinstance(v, list):
@@ -107,7 +107,7 @@ def str_or_none(value: object) -> str | None:
     return value if type(value) is str else None
 
 
-def obj_or_empty(native: Mapping[str, Any], key: str) -> JsonDict:
+def obj_or_empty(native: Mapping[str, JsonValue], key: str) -> JsonDict:
     """``native[key]`` if it is a JSON object, else ``{}``: for an object read only when it is one."""
     value = native.get(key)
     return value if isinstance(value, dict) else {}

@@ -35,7 +35,7 @@ def bare(metadata: Mapping[str, JsonValue]) -> bool:
     return metadata is EMPTY_METADATA or not metadata
 
 
-def fields_to_metadata(native: Mapping[str, Any], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
+def fields_to_metadata(native: Mapping[str, JsonValue], consumed: Iterable[str], prefix: str) -> dict[str, JsonValue]:
     """The fields of ``native`` not in ``consumed``, keyed ``prefix + field``: metadata for a value.
 
     ``fields_to_metadata(block, ("type", "text"), "anthropic.")`` keeps a text block's

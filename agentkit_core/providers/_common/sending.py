@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
-from ... import NormalizeError
+from ... import JsonValue, NormalizeError
 from ..._for_providers import STREAM_FORMATS
 from ...http import Request
 from . import JsonDict
@@ -89,7 +89,7 @@ def request_body(
     first: JsonDict,
     fields: JsonDict,
     settings: tuple[JsonDict, Mapping[tuple[str, ...], str]],
-    native: Mapping[str, Any],
+    native: Mapping[str, JsonValue],
     last: JsonDict,
 ) -> JsonDict:
     """A request's body: ``first`` (``model``), the transcript and tool ``fields``, the ``settings``' fields

@@ -122,7 +122,7 @@ def close_items(
     return closed
 
 
-def server_call(native: Mapping[str, Any]) -> JsonValue:
+def server_call(native: Mapping[str, JsonValue]) -> JsonValue:
     """What ``dropped_server_calls`` lists of a native server-side call: its ``type``, ``id`` and ``name`` (those it has)."""
     return {k: native[k] for k in ("type", "id", "name") if isinstance(native.get(k), str)}
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ... import ModelSettings
+from ... import JsonValue, ModelSettings
 from .._common import JsonDict
 from .._common.settings import Conflict, Row, ThinkingFields, key_row, refuse_conflicts, settings_fields, settings_from_body, thinking_conflicts
 
@@ -94,6 +94,6 @@ def with_choice_type(body: JsonDict) -> JsonDict:
     return body
 
 
-def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
+def settings_from_request(body: Mapping[str, JsonValue]) -> ModelSettings:
     """The portable settings a Messages request's fields hold (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
-from ... import ToolChoice, ToolSpec
+from ... import JsonValue, ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json
 from .._common.held import as_native_fields
 from .._common.tools import Choice, Tools, as_read, chosen, each, function_native, function_spec, native_choice, tool_objects, write_tool_fields
@@ -35,7 +35,7 @@ def _choice_fields(choice: ToolChoice) -> JsonDict:
     return chosen({"tool_choice": native}, choice, NS)
 
 
-def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
+def tools_from_request(body: Mapping[str, JsonValue]) -> list[ToolSpec | JsonDict]:
     """The request's ``tools`` as specs (custom tools) and native dicts (server tools), in order.
 
     ``request_from_items(items, tools=...)`` writes them back as they came.
@@ -51,7 +51,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     return out
 
 
-def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
+def tool_choice_from_request(body: Mapping[str, JsonValue]) -> ToolChoice | None:
     """The request's ``tool_choice`` as a :class:`~agentkit_core.ToolChoice`; ``None`` when it has none.
 
     A choice the neutral value cannot say exactly (a type yet to come, extra

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ... import ModelSettings
+from ... import JsonValue, ModelSettings
 from .._common import JsonDict
 from .._common.settings import (
     Conflict,
@@ -64,7 +64,7 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
     return settings_fields(settings, _NAME, ROWS)
 
 
-def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
+def settings_from_request(body: Mapping[str, JsonValue]) -> ModelSettings:
     """The portable settings a Converse request's fields hold (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)
 

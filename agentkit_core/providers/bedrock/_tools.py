@@ -16,9 +16,9 @@ none                                            ``ToolChoice.none()``: refused (
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
-from ... import NormalizeError, ToolChoice, ToolSpec
+from ... import JsonValue, NormalizeError, ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json, fields_to_metadata, json_object, metadata_to_fields, wrong
 from .._common.held import as_native_fields
 from .._common.tools import Choice, Tools, tool_arguments
@@ -67,7 +67,7 @@ def tool_fields(tools: object, tool_choice: object) -> JsonDict:
     return {"toolConfig": config} if config else {}
 
 
-def _config(body: Mapping[str, Any]) -> JsonDict:
+def _config(body: Mapping[str, JsonValue]) -> JsonDict:
     body = as_native_fields(body, REQUEST)
     config = json_object(body.get("toolConfig", {}), "toolConfig", "a tool configuration (a JSON object)")
     for key in config:
@@ -76,7 +76,7 @@ def _config(body: Mapping[str, Any]) -> JsonDict:
     return config
 
 
-def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
+def tools_from_request(body: Mapping[str, JsonValue]) -> list[ToolSpec | JsonDict]:
     """The request's ``toolConfig.tools`` as specs (``toolSpec`` entries) and native dicts (the others), in order.
 
     ``request_from_items(items, tools=...)`` writes them back as they came.
@@ -107,7 +107,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     return out
 
 
-def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
+def tool_choice_from_request(body: Mapping[str, JsonValue]) -> ToolChoice | None:
     """The request's ``toolConfig.toolChoice`` as a :class:`~agentkit_core.ToolChoice`; ``None`` when it has none.
 
     A choice the neutral value cannot say exactly keeps the native object in

@@ -8,7 +8,7 @@ as markers (``gemini.snake_case``, ``gemini.omitted``) and undone when writing.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from ... import JsonValue
 from .._common import JsonDict
@@ -42,7 +42,7 @@ def to_camel(name: str) -> str:
     return head + "".join(word[:1].upper() + word[1:] for word in rest)
 
 
-def key_of(native: Mapping[str, Any], camel: str) -> str | None:
+def key_of(native: Mapping[str, JsonValue], camel: str) -> str | None:
     """The key ``native`` spells the field ``camel`` with (camelCase first, then snake_case), or ``None``."""
     if camel in native:
         return camel
@@ -92,7 +92,7 @@ class Marks:
         self.snake: list[str] = []
         self.omitted: list[str] = []
 
-    def key(self, native: Mapping[str, Any], camel: str, path: str = "") -> str | None:
+    def key(self, native: Mapping[str, JsonValue], camel: str, path: str = "") -> str | None:
         key = key_of(native, camel)
         if key is not None and key != camel:
             self.snake.append(path + camel)

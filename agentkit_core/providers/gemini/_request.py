@@ -60,7 +60,7 @@ from ._tools import Choice, Tools, tool_fields
 # -- part -> native part ----------------------------------------------------------------
 
 
-def _extend(native: JsonDict, carried_fields: Mapping[str, Any]) -> None:
+def _extend(native: JsonDict, carried_fields: Mapping[str, JsonValue]) -> None:
     """Add the carried fields ``native`` does not have: metadata never overwrites what the part says."""
     for key, value in carried_fields.items():
         native.setdefault(key, value)

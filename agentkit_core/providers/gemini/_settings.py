@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ... import ModelSettings
+from ... import JsonValue, ModelSettings
 from .._common import JsonDict
 from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, settings_fields, settings_from_body
 
@@ -75,6 +75,6 @@ def checked_body(body: JsonDict, written: tuple[JsonDict, dict[tuple[str, ...], 
     return refuse_conflicts(body, written[1], _NAME, conflicts)
 
 
-def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
+def settings_from_request(body: Mapping[str, JsonValue]) -> ModelSettings:
     """The portable settings a Gemini request's ``generationConfig`` holds (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)

@@ -14,7 +14,7 @@ OpenAPI ``parameters``, not ``parametersJsonSchema``), ``gemini.snake_case``
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from ... import JsonValue, ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json, fields_to_metadata, json_object, metadata_to_fields, wrong
@@ -77,7 +77,7 @@ def tools_value(tools: list[ToolSpec | JsonDict]) -> JsonValue:
     return out
 
 
-def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
+def tools_from_request(body: Mapping[str, JsonValue]) -> list[ToolSpec | JsonDict]:
     """The request's ``functionDeclarations`` as specs, and its other ``Tool`` objects as native dicts, in order.
 
     ``request_from_items(items, tools=...)`` writes them back as they came.
@@ -129,7 +129,7 @@ def _spec(declaration: object, path: str, marks: dict[str, JsonValue]) -> ToolSp
     return spec.with_metadata({**spec.metadata, **marks}) if marks else spec
 
 
-def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
+def tool_choice_from_request(body: Mapping[str, JsonValue]) -> ToolChoice | None:
     """``toolConfig.functionCallingConfig`` as a :class:`~agentkit_core.ToolChoice`; ``None`` without ``toolConfig``.
 
     ``AUTO`` is auto, ``NONE`` none, ``ANY`` required, or the one tool its

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ... import Item, ModelSettings
+from ... import Item, JsonValue, ModelSettings
 from ..._for_providers import provider_info
 from ...http import Request
 from .._common.sending import checked_model, endpoint, extra_headers, json_request, key_header, request_body
@@ -49,7 +49,7 @@ def http_request(
     ``dataclasses.replace`` to do it on purpose).
     """
     fields = kept_request(items, tools=tools, tool_choice=tool_choice)
-    last: dict[str, Any] = {}
+    last: dict[str, JsonValue] = {}
     if stream:
         native = dict(native)
         last = {"stream": True, "stream_options": native.pop("stream_options", {"include_usage": True})}

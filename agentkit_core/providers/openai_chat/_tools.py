@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
-from ... import ToolChoice, ToolSpec
+from ... import JsonValue, ToolChoice, ToolSpec
 from .._common import JsonDict, copy_json, fields_to_metadata, metadata_to_fields
 from .._common.held import as_native_fields
 from .._common.tools import Choice, Tools, each, function_native, function_spec, openai_choice, openai_choice_fields, tool_objects, write_tool_fields
@@ -37,7 +37,7 @@ def _choice_fields(choice: ToolChoice) -> JsonDict:
     return openai_choice_fields(choice, _named, NS)
 
 
-def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
+def tools_from_request(body: Mapping[str, JsonValue]) -> list[ToolSpec | JsonDict]:
     """The request's ``tools`` as specs (function tools) and native dicts (custom tools, anything else), in order.
 
     ``request_from_items(items, tools=...)`` writes them back as they came.
@@ -56,7 +56,7 @@ def tools_from_request(body: Mapping[str, Any]) -> list[ToolSpec | JsonDict]:
     return out
 
 
-def tool_choice_from_request(body: Mapping[str, Any]) -> ToolChoice | None:
+def tool_choice_from_request(body: Mapping[str, JsonValue]) -> ToolChoice | None:
     """``tool_choice`` and ``parallel_tool_calls`` as a :class:`~agentkit_core.ToolChoice`; ``None`` when neither is set.
 
     A choice the neutral value cannot say exactly (``allowed_tools``, a custom

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ... import ModelSettings
+from ... import JsonValue, ModelSettings
 from .._common import JsonDict
 from .._common.settings import Conflict, Row, both_given, key_row, refuse_conflicts, schema_name, settings_fields, settings_from_body, unstreamed_options
 
@@ -57,7 +57,7 @@ def fields_of(settings: ModelSettings | None) -> tuple[JsonDict, dict[tuple[str,
     return settings_fields(settings, _NAME, ROWS)
 
 
-def settings_from_request(body: Mapping[str, Any]) -> ModelSettings:
+def settings_from_request(body: Mapping[str, JsonValue]) -> ModelSettings:
     """The portable settings a Responses request's fields hold (each read only where it maps exactly)."""
     return settings_from_body(body, ROWS)
 
