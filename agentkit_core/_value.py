@@ -148,11 +148,11 @@ else:
         return make
 
 
-def _getstate(self: Any) -> list[Any]:
+def _getstate(self: object) -> list[object]:
     return [getattr(self, name) for name in _fields_of(type(self))[0]]  # type: ignore[index]
 
 
-def _setstate(self: Any, state: list[Any]) -> None:
+def _setstate(self: object, state: list[object]) -> None:
     for name, value in zip(_fields_of(type(self))[0], state):  # type: ignore[index]
         object.__setattr__(self, name, value)
 

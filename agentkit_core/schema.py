@@ -176,7 +176,7 @@ def jsonable(v: object) -> tuple[bool, Any]:
     return False, None
 
 
-def _enum_schema(values: list[Any]) -> dict[str, Any]:
+def _enum_schema(values: list[JsonValue]) -> dict[str, Any]:
     """``{"type": ..., "enum": values}``, the type written when every value has the same JSON type."""
     kinds = {_JSON_TYPES.get(type(v)) for v in values}
     out: dict[str, Any] = {}
@@ -397,7 +397,7 @@ class _Reader:
         except NormalizeError as exc:
             raise exc.under(segment) from None
 
-    def fixed(self, items: list[Any], args: tuple[Any, ...], where: str) -> tuple[Any, ...]:
+    def fixed(self, items: list[JsonValue], args: tuple[Any, ...], where: str) -> tuple[Any, ...]:
         if not args:
             return tuple(items)
         if len(args) == 2 and args[1] is Ellipsis:

@@ -406,7 +406,7 @@ def _write(item: Item) -> list[JsonDict]:
         return _write_results(item)
     if len(item.parts) == 1 and type(item.parts[0]) is CustomPart and item.parts[0].kind == L + "message":
         return [copy_json(item.parts[0].value)]  # type: ignore[list-item]
-    content: list[Any] = []
+    content: list[JsonValue] = []
     calls: list[JsonDict] = []
     invalid: list[JsonDict] = []
     for n, part in enumerate(item.parts):

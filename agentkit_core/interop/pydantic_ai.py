@@ -66,6 +66,7 @@ from .. import (
     InlineText,
     Item,
     ItemKind,
+    JsonValue,
     MediaPart,
     MessageId,
     Modality,
@@ -429,7 +430,7 @@ def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
             elif not _foreign(part):
                 raise NormalizeError(f"a pydantic-ai system prompt holds text only, not a {type(part).__name__}", f"parts[{n}]")
         return
-    content: list[Any] = []
+    content: list[JsonValue] = []
     for n, part in enumerate(item.parts):
         try:
             if type(part) is ToolResultPart:

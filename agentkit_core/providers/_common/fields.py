@@ -17,7 +17,7 @@ They sit on every decoding path, so each is a ``get`` and one type test.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from ... import JsonValue, NormalizeError
 from ..._for_providers import describe
@@ -57,7 +57,7 @@ def optional_obj(native: Mapping[str, JsonValue], key: str, at: str = "") -> Jso
     raise wrong("an object", v, _path(at, key))
 
 
-def optional_arr(native: Mapping[str, JsonValue], key: str, at: str = "") -> list[Any] | None:
+def optional_arr(native: Mapping[str, JsonValue], key: str, at: str = "") -> list[JsonValue] | None:
     """``native[key]`` if it is a JSON array, ``None`` if it is absent or null, else the error at ``at.key``."""
     v = native.get(key)
     if v is None or isinstance(v, list):
@@ -94,7 +94,7 @@ def required_obj(native: Mapping[str, JsonValue], key: str, at: str = "") -> Jso
     raise _missing("an object", native, key, at)
 
 
-def required_arr(native: Mapping[str, JsonValue], key: str, at: str = "") -> list[Any]:
+def required_arr(native: Mapping[str, JsonValue], key: str, at: str = "") -> list[JsonValue]:
     """``native[key]`` if it is a JSON array, else the error at ``at.key``."""
     v = native.get(key)
     if isinstance(v, list):

@@ -517,7 +517,7 @@ def _named(names: tuple[str, ...], value: Any) -> Any:
     return names[value] if 0 <= value < len(names) else str(value)
 
 
-def _listed(obj: Any, key: str) -> list[Any]:
+def _listed(obj: Any, key: str) -> list[JsonValue]:
     """``obj[key]`` when ``obj`` is an object and that is a list, else nothing (the checks come later)."""
     value = obj.get(key) if type(obj) is dict else None
     return value if type(value) is list else []

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ... import Item, NormalizeError
+from ... import Item, JsonValue, NormalizeError
 from ..._for_providers import describe
 from .._common.sending import exported
 from .._common.streams import events_from_sse, fold_stream
@@ -123,9 +123,9 @@ def items_from_messages(messages: Any) -> list[Item]:
         raise NormalizeError(message, path) from None
 
 
-def messages_from_items(items: Iterable[Item]) -> list[Any]:
+def messages_from_items(items: Iterable[Item]) -> list[JsonValue]:
     """Items -> a Chat Completions ``messages`` list: ``request_from_items(items)["messages"]``, the list alone."""
-    messages: list[Any] = request_from_items(items)["messages"]
+    messages: list[JsonValue] = request_from_items(items)["messages"]
     return messages
 
 

@@ -386,7 +386,7 @@ def response_item(
     return make_item(parts, md, message_id=rid, usage=usage, finish=finish)
 
 
-def output_of(response: JsonDict) -> list[Any]:
+def output_of(response: JsonDict) -> list[JsonValue]:
     return optional_arr(response, "output") or []
 
 

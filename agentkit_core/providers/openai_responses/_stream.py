@@ -203,7 +203,7 @@ class ResponsesStreamDecoder:
         """
         return self._key(index, native) in self._seen or (index, str_or_none(native.get("type"))) in self._seen
 
-    def _terminal_copy(self, index: int, output: list[Any]) -> JsonDict | None:
+    def _terminal_copy(self, index: int, output: list[JsonValue]) -> JsonDict | None:
         item = self._open[index].item
         item_id = item.get("id")
         for native in output:
