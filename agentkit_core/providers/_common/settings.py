@@ -257,7 +257,7 @@ def at(body: Mapping[str, Any], *path: str) -> Any:
     return obj
 
 
-def present(value: Any) -> bool:
+def present(value: object) -> bool:
     """Whether :func:`at` found a field."""
     return value is not _ABSENT
 
@@ -283,10 +283,10 @@ class ThinkingFields(NamedTuple):
     top_p: tuple[str, ...]
     top_k: tuple[str, ...]
     choice: tuple[str, ...]
-    forced: Callable[[Any], bool]  # whether the field at ``choice`` forces a tool call
+    forced: Callable[[object], bool]  # whether the field at ``choice`` forces a tool call
 
 
-def _number(v: Any) -> bool:
+def _number(v: object) -> bool:
     return type(v) in (int, float)
 
 
