@@ -77,7 +77,7 @@ def parse_output(answer: Item | str | bytes | bytearray | JsonValue, tp: type[T]
     from .jsontext import parse_json
 
     if isinstance(answer, (str, bytes, bytearray)):
-        value: Any = parse_json(answer)
+        value: JsonValue = parse_json(answer)
     elif isinstance(answer, Item):
         value = _answer_json(answer, parse_json)
     else:
@@ -88,7 +88,7 @@ def parse_output(answer: Item | str | bytes | bytearray | JsonValue, tp: type[T]
     return built
 
 
-def function_schema(fn: Callable[..., Any], where: str, strict: bool) -> dict[str, Any]:
+def function_schema(fn: Callable[..., Any], where: str, strict: bool) -> dict[str, JsonValue]:
     """The JSON Schema of ``fn``'s keyword arguments: an object, a property a parameter (see :meth:`ToolSpec.from_function`)."""
     import inspect
 
@@ -101,8 +101,8 @@ def function_schema(fn: Callable[..., Any], where: str, strict: bool) -> dict[st
     hints = type_hints(fn, where)
     docs = parameter_docs(getattr(fn, "__doc__", None))
     writer = _Writer(strict)
-    properties: dict[str, Any] = {}
-    required: list[str] = []
+    properties: dict[str, JsonValue] = {}
+    required: list[JsonValue] = []
     for name, p in signature.parameters.items():
         at = f"{where}: parameter {name!r}"
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
@@ -157,7 +157,7 @@ def type_hints(owner: object, where: str) -> dict[str, Any]:
     return hints
 
 
-def jsonable(v: object) -> tuple[bool, Any]:
+def jsonable(v: object) -> tuple[bool, JsonValue]:
     """``(True, v as JSON data)`` when ``v`` is JSON-able (enum members as their values, tuples as lists), else ``(False, None)``."""
     import enum
 
@@ -176,10 +176,10 @@ def jsonable(v: object) -> tuple[bool, Any]:
     return False, None
 
 
-def _enum_schema(values: list[JsonValue]) -> dict[str, Any]:
+def _enum_schema(values: list[JsonValue]) -> dict[str, JsonValue]:
     """``{"type": ..., "enum": values}``, the type written when every value has the same JSON type."""
     kinds = {_JSON_TYPES.get(type(v)) for v in values}
-    out: dict[str, Any] = {}
+    out: dict[str, JsonValue] = {}
     if len(kinds) == 1 and None not in kinds:
         out["type"] = kinds.pop()
     out["enum"] = values
@@ -203,7 +203,7 @@ class _Writer:
         self.strict = strict
         self.open: list[object] = []
 
-    def schema(self, tp: Any, where: str) -> dict[str, Any]:
+    def schema(self, tp: Any, where: str) -> dict[str, JsonValue]:
         typing = _typing()
         if _is_scalar(tp):
             return {"type": _SCALARS[tp]}
@@ -236,13 +236,13 @@ class _Writer:
                 return self.object(tp, where)
         raise TypeError(f"{where}: {_name(tp)} has no JSON Schema here (see agentkit_core.schema_of for the types it takes)")
 
-    def literal(self, v: object, where: str) -> Any:
+    def literal(self, v: object, where: str) -> JsonValue:
         ok, value = jsonable(v)
         if not ok or isinstance(value, (list, dict)):
             raise TypeError(f"{where}: the literal {v!r} is no JSON scalar")
         return value
 
-    def enum(self, tp: type, where: str) -> dict[str, Any]:
+    def enum(self, tp: type, where: str) -> dict[str, JsonValue]:
         values = [self.literal(m.value, f"{where}.{m.name}") for m in tp]  # type: ignore[attr-defined]
         out = {"title": tp.__name__, **_enum_schema(values)}
         doc = _user_doc(tp)
@@ -250,21 +250,21 @@ class _Writer:
             out["description"] = doc
         return out
 
-    def fixed(self, args: tuple[Any, ...], where: str) -> dict[str, Any]:
+    def fixed(self, args: tuple[Any, ...], where: str) -> dict[str, JsonValue]:
         if not args:  # bare tuple
             return {"type": "array"}
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": self.schema(args[0], f"{where}[]")}
         if args == ((),):  # tuple[()] before 3.11
             args = ()
-        items = [self.schema(a, f"{where}[{n}]") for n, a in enumerate(args)]
-        out: dict[str, Any] = {"type": "array"}
+        items: list[JsonValue] = [self.schema(a, f"{where}[{n}]") for n, a in enumerate(args)]
+        out: dict[str, JsonValue] = {"type": "array"}
         if items:
             out["prefixItems"] = items
         out["minItems"] = out["maxItems"] = len(items)
         return out
 
-    def mapping(self, args: tuple[Any, ...], where: str) -> dict[str, Any]:
+    def mapping(self, args: tuple[Any, ...], where: str) -> dict[str, JsonValue]:
         if self.strict:
             raise TypeError(f"{where}: a dict is an open object, which strict schemas cannot have (use a dataclass or a TypedDict)")
         if not args:
@@ -273,14 +273,14 @@ class _Writer:
             raise TypeError(f"{where}: JSON object keys are strings, so a dict's keys are str here (found {_name(args[0])})")
         return {"type": "object", "additionalProperties": self.schema(args[1], f"{where}[]")}
 
-    def object(self, tp: type, where: str) -> dict[str, Any]:
+    def object(self, tp: type, where: str) -> dict[str, JsonValue]:
         if tp in self.open:
             raise TypeError(f"{where}: {tp.__name__} contains itself, and a recursive type has no inline schema")
         self.open.append(tp)
         try:
             fields = object_fields(tp)
-            properties: dict[str, Any] = {}
-            required: list[str] = []
+            properties: dict[str, JsonValue] = {}
+            required: list[JsonValue] = []
             for name, (hint, needed, has_default, default, description) in fields.items():
                 prop = self.schema(hint, f"{tp.__name__}.{name}")
                 if description:
@@ -293,7 +293,7 @@ class _Writer:
                     required.append(name)
         finally:
             self.open.pop()
-        out: dict[str, Any] = {"type": "object", "title": tp.__name__}
+        out: dict[str, JsonValue] = {"type": "object", "title": tp.__name__}
         doc = _user_doc(tp)
         if doc:
             out["description"] = doc
@@ -321,13 +321,13 @@ def _is_union(tp: object, origin: object, typing: Any) -> bool:
     return origin is typing.Union or isinstance(tp, types.UnionType)
 
 
-def object_fields(tp: type) -> dict[str, tuple[Any, bool, bool, Any, str]]:
+def object_fields(tp: type) -> dict[str, tuple[Any, bool, bool, object, str]]:
     """The fields of a dataclass or ``TypedDict`` ``tp``: name to (type, required, has a default, the default, description)."""
     import dataclasses
 
     typing = _typing()
     hints = type_hints(tp, tp.__name__)
-    out: dict[str, tuple[Any, bool, bool, Any, str]] = {}
+    out: dict[str, tuple[Any, bool, bool, object, str]] = {}
     if dataclasses.is_dataclass(tp):
         for f in dataclasses.fields(tp):
             if not f.init:
@@ -420,12 +420,12 @@ class _Reader:
             raise real[0][1]
         raise NormalizeError(f"expected {' or '.join(_name(a) for a in args)}, found {describe(v)}")
 
-    def object(self, obj: dict[str, Any], tp: type, is_dataclass: bool) -> Any:
+    def object(self, obj: dict[str, JsonValue], tp: type, is_dataclass: bool) -> Any:
         fields = object_fields(tp)
         for key in obj:
             if key not in fields:
                 raise NormalizeError(f"unknown field {key[:40]!r}, expected one of {', '.join(fields)}" if fields else f"unknown field {key[:40]!r}")
-        built: dict[str, Any] = {}
+        built: dict[str, object] = {}
         for name, (hint, needed, _, _, _) in fields.items():
             if name in obj:
                 built[name] = self.at(obj[name], hint, name, tp.__name__)
