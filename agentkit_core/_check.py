@@ -215,7 +215,7 @@ def members(v: object, kinds: frozenset[type], owner: str, field: str, noun: str
     return seq, deepest
 
 
-def sequence_depth(values: tuple[Any, ...], deepest: int, above: int, owner: str, field: str) -> int:
+def sequence_depth(values: tuple[object, ...], deepest: int, above: int, owner: str, field: str) -> int:
     """The depth of ``{"Tag": [value, ...]}``, which adds ``above`` levels to its deepest value's; refuses one too deep.
 
     ``deepest`` is what :func:`members` measured; an error names the first value too deep.
