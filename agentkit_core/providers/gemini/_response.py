@@ -422,9 +422,9 @@ def parts_from_content(content: JsonDict, calls: Calls, path: str) -> list[Part]
 
 
 def candidate_item(
-    response: Mapping[str, Any],
-    candidate: Mapping[str, Any],
-    content: Mapping[str, Any],
+    response: Mapping[str, JsonValue],
+    candidate: Mapping[str, JsonValue],
+    content: Mapping[str, JsonValue],
     parts: Sequence[Part],
     usage: Usage | None,
     *,
@@ -459,19 +459,19 @@ def candidate_item(
     )
 
 
-def block_reason(response: Mapping[str, Any]) -> str | None:
+def block_reason(response: Mapping[str, JsonValue]) -> str | None:
     """``promptFeedback.blockReason`` when it is a string: the prompt was blocked."""
     feedback = response.get("promptFeedback")
     reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
     return reason if isinstance(reason, str) else None
 
 
-def usage_of(native: Mapping[str, Any]) -> Usage | None:
+def usage_of(native: Mapping[str, JsonValue]) -> Usage | None:
     usage = optional_obj(native, "usageMetadata")
     return None if usage is None else checked_usage(usage)
 
 
-def candidates_of(native: Mapping[str, Any]) -> list[tuple[int, JsonDict, JsonDict]]:
+def candidates_of(native: Mapping[str, JsonValue]) -> list[tuple[int, JsonDict, JsonDict]]:
     """``(index, candidate, content)`` of every candidate, in ``index`` order, their shapes checked."""
     found = optional_arr(native, "candidates")
     if found is None:
@@ -510,7 +510,7 @@ HARM_PROBABILITIES = ("HARM_PROBABILITY_UNSPECIFIED", "NEGLIGIBLE", "LOW", "MEDI
 _DETAILS = ("promptTokensDetails", "candidatesTokensDetails", "cacheTokensDetails", "toolUsePromptTokensDetails")
 
 
-def _named(names: tuple[str, ...], value: Any) -> Any:
+def _named(names: tuple[str, ...], value: JsonValue) -> JsonValue:
     """``value``'s name in ``names`` when it is an integer (its decimal text beyond the table), else ``value``."""
     if type(value) is not int:
         return value
@@ -523,11 +523,11 @@ def _listed(obj: Any, key: str) -> list[JsonValue]:
     return value if type(value) is list else []
 
 
-def _enum_fields(native: Mapping[str, Any]) -> list[tuple[dict[str, Any], str, tuple[str, ...]]]:
+def _enum_fields(native: Mapping[str, JsonValue]) -> list[tuple[dict[str, Any], str, tuple[str, ...]]]:
     """Every ``(object, key, names)`` of ``native`` whose enum value is an integer."""
     found: list[tuple[dict[str, Any], str, tuple[str, ...]]] = []
 
-    def look(obj: Any, key: str, names: tuple[str, ...]) -> None:
+    def look(obj: object, key: str, names: tuple[str, ...]) -> None:
         if type(obj) is dict and type(obj.get(key)) is int:
             found.append((obj, key, names))
 
