@@ -17,6 +17,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITE
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
+    from .. import JsonValue
     from ..http import Request
     from ..settings import ModelSettings
     from ._answers import AttributeValue
@@ -45,7 +46,7 @@ def finish_reason(reason: FinishReason | None) -> str:
 
 def input_messages(
     items: Iterable[Item], *, provider: object = "", inline_media: bool = False, max_text: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[dict[str, JsonValue]]:
     """The ``gen_ai.input.messages`` of a transcript, as JSON data: one message per item in order.
 
     The system items ``provider``'s API takes apart (see the module docs) are
@@ -58,7 +59,7 @@ def input_messages(
 
 def system_instructions(
     items: Iterable[Item], *, provider: object = "", inline_media: bool = False, max_text: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[dict[str, JsonValue]]:
     """The ``gen_ai.system_instructions`` of a transcript, as JSON data: the parts of the system items sent apart."""
     shaper = _shaper(inline_media, max_text, "system_instructions")
     system = _split(_items(items, "system_instructions", "items"), _module_name(provider))[0]
@@ -67,13 +68,13 @@ def system_instructions(
 
 def output_messages(
     answer: Item | Iterable[Item] | None, *, inline_media: bool = False, max_text: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[dict[str, JsonValue]]:
     """The ``gen_ai.output.messages`` of an answer, as JSON data: one message per item (choice, candidate)."""
     shaper = _shaper(inline_media, max_text, "output_messages")
     return [shaper.output_message(item) for item in _answers(answer, "output_messages")]
 
 
-def tool_definitions(tools: Iterable[object]) -> list[dict[str, Any]]:
+def tool_definitions(tools: Iterable[object]) -> list[dict[str, JsonValue]]:
     """The ``gen_ai.tool.definitions`` of tool specs, as JSON data: what a provider's ``tools_from_request`` gives.
 
     A ``ToolSpec``, anything with its attributes, or a mapping of the same
@@ -93,7 +94,7 @@ def tool_definitions(tools: Iterable[object]) -> list[dict[str, Any]]:
     return [_definition(tool, i) for i, tool in enumerate(_iterate(tools, "tool_definitions", "tools"))]
 
 
-def _definition(tool: object, i: int) -> dict[str, Any]:
+def _definition(tool: object, i: int) -> dict[str, JsonValue]:
     """One tool's definition (see :func:`tool_definitions`)."""
     where = f"tools[{i}]"
     if isinstance(tool, Mapping) and tool.get("type", "function") != "function":
@@ -111,7 +112,7 @@ def _definition(tool: object, i: int) -> dict[str, Any]:
     return definition
 
 
-def _native_definition(tool: Mapping[Any, Any], where: str) -> dict[str, Any]:
+def _native_definition(tool: Mapping[Any, Any], where: str) -> dict[str, JsonValue]:
     """A provider's native tool: its ``type`` (or its one key) and its ``name`` (or its type)."""
     kind = tool.get("type", next(iter(tool)) if len(tool) == 1 else None)
     kind = check.string(kind, "tool_definitions", f"{where}.type")

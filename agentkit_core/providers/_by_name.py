@@ -36,7 +36,7 @@ def _wire(name: str) -> ModuleType:
 
 
 def _built(items: Sequence[Item], model: str, api_key: str | None, base_url: str | None, stream: bool, tools: Tools,
-           tool_choice: Choice, settings: ModelSettings | None, headers: Mapping[str, str] | None, native: dict[str, Any],
+           tool_choice: Choice, settings: ModelSettings | None, headers: Mapping[str, str] | None, native: dict[str, object],
            environ: Mapping[str, str] | None) -> Request:
     """The wire's ``http_request`` for a call by name, with what the name's row resolves."""
     row, name = split(model)

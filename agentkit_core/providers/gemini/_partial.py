@@ -28,17 +28,17 @@ _STEP = re.compile(r"\.([^.\[\]]+)|\[(\d{1,4})\]|\[(?:'([^']*)'|\"([^\"]*)\")\]"
 _VALUES = ("stringValue", "numberValue", "boolValue", "nullValue", "structValue", "listValue")
 
 
-def starts(call: Any) -> bool:
+def starts(call: object) -> bool:
     """Whether a chunk's ``functionCall`` opens a call whose arguments follow in fragments."""
     return isinstance(call, dict) and isinstance(call.get("name"), str) and call.get("willContinue") is True and "args" not in call
 
 
-def continues(call: Any) -> bool:
+def continues(call: object) -> bool:
     """Whether a chunk's ``functionCall`` is a fragment of the call being built (it has no name)."""
     return isinstance(call, dict) and "name" not in call and "args" not in call and set(call) <= {"partialArgs", "willContinue"}
 
 
-def parse_path(text: Any, where: str) -> JsonPath:
+def parse_path(text: object, where: str) -> JsonPath:
     """``$.a.b[0]["c d"]`` as its steps; ``NormalizeError`` at ``where`` for anything else."""
     if not isinstance(text, str) or not text.startswith("$"):
         raise NormalizeError("expected a JSON path starting with $", where)
