@@ -103,8 +103,8 @@ def add_parser(commands: Any) -> None:
     turn.set_defaults(run=run)
 
 
-def _settings(pairs: list[str]) -> dict[str, Any]:
-    settings: dict[str, Any] = {}
+def _settings(pairs: list[str]) -> dict[str, object]:
+    settings: dict[str, object] = {}
     for pair in pairs:
         name, eq, text = pair.partition("=")
         if not eq or not name:
@@ -132,11 +132,11 @@ def _tools(path: str | None) -> list[Any]:
 
 
 #: The optional fields of a ToolSpec's wire form, and what a missing one is.
-_SPEC_DEFAULTS: dict[str, Any] = {"description": "", "metadata": {}}
+_SPEC_DEFAULTS: dict[str, object] = {"description": "", "metadata": {}}
 _HINTS = ("read_only_hint", "destructive_hint", "idempotent_hint", "needs_approval_hint", "supports_streaming_hint")
 
 
-def _tool(entry: Any, path: str, n: int) -> Any:
+def _tool(entry: object, path: str, n: int) -> Any:
     """One ``--tools`` entry, recognised by its shape.
 
     * an MCP tool: ``name`` and ``inputSchema``, no ``type`` (read by

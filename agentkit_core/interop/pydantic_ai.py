@@ -115,7 +115,7 @@ _FINISH = {"stop": FinishReason.COMPLETED, "length": FinishReason.MAX_TOKENS, "c
            "tool_call": FinishReason.TOOL_CALL, "error": FinishReason.ERROR}
 _FINISH_BACK = {r.kind: raw for raw, r in _FINISH.items()}
 _USAGE = ("input_tokens", "output_tokens", "output_reasoning_tokens", "cache_read_tokens", "cache_write_tokens")
-_QUIET: tuple[Any, ...] = (0, 0.0, None, {}, [])
+_QUIET: tuple[object, ...] = (0, 0.0, None, {}, [])
 
 
 # -- pydantic-ai -> items ---------------------------------------------------------------------------------------------
@@ -158,7 +158,7 @@ _DEFAULTS: dict[str, Any] = {"state": "complete", "scope": "conversation", "forc
 _NO = object()
 
 
-def _extras(d: JsonDict, known: tuple[str, ...], md: dict[str, Any]) -> dict[str, Any]:
+def _extras(d: JsonDict, known: tuple[str, ...], md: dict[str, JsonValue]) -> dict[str, JsonValue]:
     for k, v in d.items():
         if v is not None and k not in known and _DEFAULTS.get(k, _NO) != v:
             md[P + k] = v
@@ -199,7 +199,7 @@ def _request(m: JsonDict, items: list[Item]) -> None:
 
 
 def _prompt(p: JsonDict, pk: object, mark: dict[str, Any] | None) -> Item:
-    md: dict[str, Any] = {} if mark is None else dict(mark)
+    md: dict[str, JsonValue] = {} if mark is None else dict(mark)
     created = _time(md, p.get("timestamp"))
     content = p.get("content")
     if pk == "system-prompt":
@@ -234,7 +234,7 @@ def _user_content(entry: object) -> Part:
         return TextPart(entry)
     e = obj(entry, "", "a string or a user content object")
     kind = e.get("kind")
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     if kind in _MEDIA_KINDS or kind == "document-url":
         _extras(e, ("url", "kind", "media_type"), md)
         url, mime = _url(e)
@@ -272,7 +272,7 @@ def _tool_result(p: JsonDict, pk: object) -> ToolResultPart:
         raise NormalizeError("expected a string", "tool_call_id")
     if type(name) is not str:
         raise NormalizeError("expected a string", "tool_name")
-    md: dict[str, Any] = {TOOL_NAME_KEY: name}
+    md: dict[str, JsonValue] = {TOOL_NAME_KEY: name}
     _time(md, p.get("timestamp"))
     output: ToolOutput = TextOutput(content) if type(content) is str else StructuredOutput(content)
     if pk == "retry-prompt":
@@ -295,7 +295,7 @@ def _response(m: JsonDict) -> Item:
             parts.append(_response_part(obj(part, "", "a response part")))
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{n}]") from None
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     created = _time(md, m.get("timestamp"))
     _extras(m, ("parts", "kind", "timestamp", "usage", "finish_reason", "provider_response_id"), md)
     usage = m.get("usage")
@@ -330,7 +330,7 @@ def _usage(u: JsonDict) -> Usage:
 
 def _response_part(p: JsonDict) -> Part:
     pk = p.get("part_kind")
-    md: dict[str, Any] = {}
+    md: dict[str, JsonValue] = {}
     if pk == "text" and type(p.get("content")) is str:
         return TextPart(p["content"], metadata=_extras(p, ("content", "part_kind"), md))
     if pk == "thinking" and type(p.get("content")) is str:
@@ -398,7 +398,7 @@ class _Names:
         return self._names.get(call_id, "")
 
 
-def _ours(md: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
+def _ours(md: dict[str, JsonValue], skip: tuple[str, ...] = ()) -> dict[str, JsonValue]:
     """The ``pydantic_ai.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
     if not md:
         return {}
@@ -455,7 +455,7 @@ def _foreign(part: Part) -> bool:
     return type(part) is CustomPart and not part.kind.startswith(P)
 
 
-def _write_content(part: Part) -> Any:
+def _write_content(part: Part) -> JsonValue:
     md = part.metadata._data
     if not md and type(part) is TextPart:
         return part.text
@@ -488,7 +488,7 @@ def _write_result(part: ToolResultPart, names: _Names) -> JsonDict:
     if type(name) is not str:
         name = names.of(part.call_id.value)
     output = part.output
-    content: Any
+    content: JsonValue
     if isinstance(output, TextOutput):
         content = output.text
     elif isinstance(output, StructuredOutput):
@@ -555,7 +555,7 @@ def _write_response_part(part: Part) -> JsonDict | None:
     if type(part) is ReasoningPart:
         return {"content": part.summary or "", **_ours(md), "part_kind": "thinking"}
     if type(part) is ToolCallPart:
-        args: Any = copy_json(part.input)
+        args: JsonValue = copy_json(part.input)
         text = md.get(P + "args")
         if args is None and type(md.get(INPUT_JSON_KEY)) is str:
             args = md[INPUT_JSON_KEY]

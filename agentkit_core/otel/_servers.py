@@ -36,6 +36,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITE
 if TYPE_CHECKING:
     from typing import Any
 
+    from .. import JsonValue
+
 __all__ = ("server_part",)
 
 _ANTHROPIC_CALLS = frozenset(("server_tool_use", "mcp_tool_use"))
@@ -46,7 +48,7 @@ _GEMINI = {
 }
 
 
-def server_part(kind: str, value: object) -> dict[str, Any] | None:
+def server_part(kind: str, value: object) -> dict[str, JsonValue] | None:
     """The ``server_tool_call`` or ``server_tool_call_response`` part of a custom part, or ``None``.
 
     Its details (``server_tool_call``, ``server_tool_call_response``) hold
@@ -65,7 +67,7 @@ def server_part(kind: str, value: object) -> dict[str, Any] | None:
     return None
 
 
-def _anthropic(block: str, value: dict[str, Any]) -> dict[str, Any] | None:
+def _anthropic(block: str, value: dict[str, JsonValue]) -> dict[str, JsonValue] | None:
     if block in _ANTHROPIC_CALLS:
         name = value.get("name")
         return _call(value.get("id"), name, _without(value, "id", "name", "type")) if isinstance(name, str) else None
@@ -87,18 +89,18 @@ def _gemini(block: str, value: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _call(call_id: object, name: str, details: dict[str, Any]) -> dict[str, Any]:
-    shaped: dict[str, Any] = {"type": "server_tool_call", "name": name, "server_tool_call": {**details, "type": name}}
+    shaped: dict[str, JsonValue] = {"type": "server_tool_call", "name": name, "server_tool_call": {**details, "type": name}}
     if isinstance(call_id, str):
         shaped["id"] = call_id
     return shaped
 
 
-def _response(call_id: object, kind: str, details: dict[str, Any]) -> dict[str, Any]:
-    shaped: dict[str, Any] = {"type": "server_tool_call_response", "server_tool_call_response": {**details, "type": kind}}
+def _response(call_id: object, kind: str, details: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    shaped: dict[str, JsonValue] = {"type": "server_tool_call_response", "server_tool_call_response": {**details, "type": kind}}
     if isinstance(call_id, str):
         shaped["id"] = call_id
     return shaped
 
 
-def _without(value: dict[str, Any], *keys: str) -> dict[str, Any]:
+def _without(value: dict[str, JsonValue], *keys: str) -> dict[str, JsonValue]:
     return {k: v for k, v in value.items() if k not in keys}

@@ -316,7 +316,7 @@ def listed(parts: list[Part]) -> list[Part]:
     return parts
 
 
-def _arguments(raw: Any) -> tuple[JsonValue, dict[str, JsonValue]]:
+def _arguments(raw: object) -> tuple[JsonValue, dict[str, JsonValue]]:
     """A call's ``arguments`` -> (input, metadata), keeping text the compact dump would not reproduce."""
     if raw is None or raw == "{}":  # no arguments, or the empty object as OpenAI writes it
         return {}, {}
@@ -409,7 +409,7 @@ def _audio_part(audio: JsonDict) -> MediaPart:
     text, audio_id = audio.get("data"), audio.get("id")
     if type(text) is str:
         raw = b64decode(text)
-        data: Any = InlineText(text) if raw is None else InlineBytes(raw)
+        data: DataRef = InlineText(text) if raw is None else InlineBytes(raw)
         return MediaPart(Modality.AUDIO, (raw is not None and sniff_audio(raw)) or OCTETS, data, metadata=md)
     if type(audio_id) is str:
         return MediaPart(Modality.AUDIO, OCTETS, Handle(ArtifactId(audio_id)), metadata=md)
