@@ -166,7 +166,7 @@ def field(d: dict[str, JsonValue], key: str, decode: Callable[[object, int], T],
         raise exc.under(key) from None
 
 
-def variant(value: Any, cls: type[T]) -> T:
+def variant(value: object, cls: type[T]) -> T:
     """``value`` (a decoded variant) if it is a ``cls``: ``TextPart.from_dict`` refuses a media part."""
     if not isinstance(value, cls):
         from ._error_text import an
@@ -175,7 +175,7 @@ def variant(value: Any, cls: type[T]) -> T:
     return value
 
 
-def tagged(v: object, family: str, names: str) -> tuple[str, Any]:
+def tagged(v: object, family: str, names: str) -> tuple[str, JsonValue]:
     """Split an externally tagged enum value ``{"Tag": body}`` into its tag and body."""
     if type(v) is dict and len(v) == 1:
         return next(iter(v.items()))

@@ -253,7 +253,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return problems.status()
 
 
-def _looks_like_delta(value: Any) -> bool:
+def _looks_like_delta(value: object) -> bool:
     return type(value) is dict and len(value) == 1
 
 
@@ -388,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _utf8(stream: Any) -> None:
+def _utf8(stream: object) -> None:
     reconfigure = getattr(stream, "reconfigure", None)
     if reconfigure is not None:
         try:

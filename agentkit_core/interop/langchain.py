@@ -376,7 +376,7 @@ def _ours(md: Any, skip: frozenset[str]) -> dict[str, JsonValue]:
 _ITEM_SKIP = frozenset(("type", "role", "list", "additional_kwargs", "response_metadata", "name", "usage_metadata"))
 
 
-def _base(item: Item, t: str, content: Any, kwargs: JsonDict | None = None) -> JsonDict:
+def _base(item: Item, t: str, content: JsonValue, kwargs: JsonDict | None = None) -> JsonDict:
     md = item.metadata._data
     mid = item.id
     if not md:
@@ -418,7 +418,7 @@ def _write(item: Item) -> list[JsonDict]:
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{n}]") from None
     listed_ = md.get(L + "list") is True or any(type(c) is not str for c in content) or len(content) > 1
-    body: Any = content if listed_ else (content[0] if content else "")
+    body: JsonValue = content if listed_ else (content[0] if content else "")
     kwargs = None
     if t == "chat" or (type(t) is str and t not in ("system", "human", "ai", "tool")):
         name = t
@@ -466,7 +466,7 @@ def _write_call(part: ToolCallPart, calls: list[JsonDict], invalid: list[JsonDic
     calls.append(call)
 
 
-def _write_block(part: Part) -> Any:
+def _write_block(part: Part) -> JsonValue:
     md = part.metadata
     if type(part) is TextPart and not md._data:
         return part.text
@@ -511,7 +511,7 @@ def _write_image_url(part: MediaPart, md: Any) -> JsonDict:
         url = f"data:{part.mime_type};base64,{b64encode(data.value)}"
     else:
         raise NormalizeError("an image_url block holds a URL", "data")
-    inner: Any = url if md.get(L + "image_url_text") is True else {"url": url, **{k[20:]: v for k, v in md.items() if k.startswith(L + "image_url.")}}
+    inner: JsonValue = url if md.get(L + "image_url_text") is True else {"url": url, **{k[20:]: v for k, v in md.items() if k.startswith(L + "image_url.")}}
     rest = {k: v for k, v in _ours(md, frozenset(("type", "image_url_text"))).items() if not k.startswith("image_url.")}
     return {"type": "image_url", "image_url": inner, **rest}
 
@@ -524,7 +524,7 @@ def _write_results(item: Item) -> list[JsonDict]:
             raise NormalizeError(f"a LangChain tool message holds a tool result, not a {type(part).__name__}", f"parts[{n}]")
         md = part.metadata
         output = part.output
-        content: Any
+        content: JsonValue
         if isinstance(output, TextOutput):
             content = output.text
         elif isinstance(output, StructuredOutput):

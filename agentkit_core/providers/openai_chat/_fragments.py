@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import JsonValue
 from .._common import JsonDict, copy_json
 
 
-def merge_fragment(acc: JsonDict, key: str, value: Any) -> None:
+def merge_fragment(acc: JsonDict, key: str, value: JsonValue) -> None:
     """A delta field: strings concatenate, lists grow (:func:`merge_entries`), anything else replaces
     (``null`` never does)."""
     old = acc.get(key)
@@ -61,7 +62,7 @@ def _merge_object(acc: JsonDict, fragment: JsonDict) -> None:
             merge_fragment(acc, k, v)
 
 
-def merge_snapshot(acc: JsonDict, key: str, value: Any) -> None:
+def merge_snapshot(acc: JsonDict, key: str, value: JsonValue) -> None:
     """A chunk or choice field, repeated by every chunk: the last non-null value wins."""
     if value is None:
         acc.setdefault(key, None)
@@ -86,7 +87,7 @@ class Growing:
         #: (id of the dict, key) -> the dict, the key and the field's pieces (the dict is held, so its id stays its own)
         self._held: dict[tuple[int, str], tuple[JsonDict, str, list[str]]] = {}
 
-    def add(self, acc: JsonDict, key: str, value: Any) -> None:
+    def add(self, acc: JsonDict, key: str, value: JsonValue) -> None:
         """Merge fragment ``value`` into ``acc[key]``."""
         old = acc.get(key)
         if isinstance(value, str) and isinstance(old, str) and old:
@@ -98,7 +99,7 @@ class Growing:
         self.take(acc, key)
         merge_fragment(acc, key, value)
 
-    def take(self, acc: JsonDict, key: str) -> Any:
+    def take(self, acc: JsonDict, key: str) -> JsonValue:
         """``acc[key]`` whole, and no longer held in pieces (the caller may replace it)."""
         held = self._held.pop((id(acc), key), None)
         if held is not None:
