@@ -36,7 +36,7 @@ def _compact_encoder() -> Callable[[JsonValue], str]:
     return _ENCODE
 
 
-def compact_encoder(*, allow_nan: bool) -> Callable[[Any], str]:
+def compact_encoder(*, allow_nan: bool) -> Callable[[object], str]:
     """A new ``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=allow_nan)``: the stdlib's C
     encoder, made here once, else ``JSONEncoder.encode`` (the text is the same).
 
@@ -55,7 +55,7 @@ def compact_encoder(*, allow_nan: bool) -> Callable[[Any], str]:
         return encoder.encode
     chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, allow_nan)
 
-    def encode(value: Any) -> str:
+    def encode(value: object) -> str:
         return "".join(chunks(value, 0))
 
     return encode

@@ -46,10 +46,10 @@ V = TypeVar("V")
 #: Builds kept for each provider.
 SLOTS = 4
 
-_encode: Optional[Callable[[Any], str]] = None
+_encode: Optional[Callable[[object], str]] = None
 
 
-def encoder() -> Callable[[Any], str]:
+def encoder() -> Callable[[object], str]:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its C encoder made once (on
     first use) by :func:`.arguments.compact_encoder`; the text is the same."""
     global _encode

@@ -101,7 +101,7 @@ class ChatStreamDecoder:
                     deltas += self._commit(self._choices[index])
         return deltas
 
-    def _check(self, held: Any) -> JsonDict:
+    def _check(self, held: object) -> JsonDict:
         """Everything :meth:`feed` could refuse, refused before anything changes: the event as a native chunk."""
         event = as_native(held, EVENT)
         optional_str(event, "id")
