@@ -105,7 +105,7 @@ class ModelSettings(Value):
     seed: int | None = None
     reasoning_effort: str | None = None
     reasoning_budget: int | None = None
-    output_schema: Mapping[str, Any] | None = field(default=None, hash=False)
+    output_schema: Mapping[str, JsonValue] | None = field(default=None, hash=False)
     parallel_tool_calls: bool | None = None
 
     def __init__(
@@ -117,7 +117,7 @@ class ModelSettings(Value):
         seed: int | None = None,
         reasoning_effort: str | None = None,
         reasoning_budget: int | None = None,
-        output_schema: Mapping[str, Any] | None = None,
+        output_schema: Mapping[str, JsonValue] | None = None,
         parallel_tool_calls: bool | None = None,
     ) -> None:
         if max_tokens is not None:

@@ -88,7 +88,7 @@ def _gemini(block: str, value: dict[str, Any]) -> dict[str, Any] | None:
     return _response(inner.get("id"), "code_execution", details)
 
 
-def _call(call_id: object, name: str, details: dict[str, Any]) -> dict[str, Any]:
+def _call(call_id: object, name: str, details: dict[str, JsonValue]) -> dict[str, JsonValue]:
     shaped: dict[str, JsonValue] = {"type": "server_tool_call", "name": name, "server_tool_call": {**details, "type": name}}
     if isinstance(call_id, str):
         shaped["id"] = call_id

@@ -30,9 +30,9 @@ from .namespaces import copy_json, fields_to_metadata, metadata_to_fields
 from .native import JsonDict, describe, json_object, wrong
 
 #: What ``request_from_items`` takes as ``tools``: specs, and native tool definitions sent as they are.
-Tools = Iterable[ToolSpec | Mapping[str, Any]]
+Tools = Iterable[ToolSpec | Mapping[str, JsonValue]]
 #: What ``request_from_items`` takes as ``tool_choice``: a choice, a native one sent as it is, or none.
-Choice = ToolChoice | Mapping[str, Any] | None
+Choice = ToolChoice | Mapping[str, JsonValue] | None
 
 #: The marker (after a provider's prefix) listing the fields a native tool left out that its writer writes.
 OMITTED = "omitted"

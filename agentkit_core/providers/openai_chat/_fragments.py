@@ -41,7 +41,7 @@ def merge_entries(acc: list[Any], entries: list[Any]) -> None:
             _merge_object(held, entry)
 
 
-def _held(acc: list[Any], entry: Any) -> JsonDict | None:
+def _held(acc: list[JsonValue], entry: Any) -> JsonDict | None:
     index = entry.get("index") if isinstance(entry, dict) else None
     if type(index) is not int:
         return None
