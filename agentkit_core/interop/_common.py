@@ -11,7 +11,7 @@ import binascii
 import json
 from typing import Any, Callable, Iterable, Mapping
 
-from .. import FinishReason, Item, ItemKind, MetadataMap, NormalizeError
+from .. import FinishReason, Item, ItemKind, JsonValue, MetadataMap, NormalizeError
 from .._detect import sniff as sniff_provider
 from .._error_text import an, describe, noun
 
@@ -199,7 +199,7 @@ def iso_of_ms(ms: int) -> str:
     return t.isoformat().replace("+00:00", "Z")
 
 
-def extras(d: JsonDict, known: frozenset[str] | tuple[str, ...], prefix: str, into: dict[str, Any] | None = None) -> dict[str, Any]:
+def extras(d: JsonDict, known: frozenset[str] | tuple[str, ...], prefix: str, into: dict[str, JsonValue] | None = None) -> dict[str, JsonValue]:
     """The fields of ``d`` not in ``known`` and not null, as metadata ``<prefix><field>`` (into ``into`` if given)."""
     out = {} if into is None else into
     for k, v in d.items():
@@ -208,7 +208,7 @@ def extras(d: JsonDict, known: frozenset[str] | tuple[str, ...], prefix: str, in
     return out
 
 
-def carried(md: MetadataMap | Mapping[str, Any], prefix: str, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+def carried(md: MetadataMap | Mapping[str, JsonValue], prefix: str, skip: frozenset[str] = frozenset()) -> dict[str, JsonValue]:
     """The metadata under ``prefix`` as native fields (``prefix`` cut), without the keys in ``skip``."""
     n = len(prefix)
     return {k[n:]: v for k, v in md.items() if k.startswith(prefix) and k[n:] not in skip}

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 from urllib.parse import quote
 
-from ... import ModelSettings
+from ... import JsonValue, ModelSettings
 from ..._for_providers import AZURE_DEPLOYMENTS, Endpoint, endpoint
 from .vertex import vertex_resolved
 
@@ -106,7 +106,7 @@ def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | Non
     return api_key, base_url, headers, settings
 
 
-def _moved(row: Endpoint, settings: ModelSettings, native: dict[str, Any]) -> ModelSettings:
+def _moved(row: Endpoint, settings: ModelSettings, native: dict[str, JsonValue]) -> ModelSettings:
     """``settings`` without those the row writes into other fields, which go into ``native`` (checked as the wire
     checks them: one the server has no field for, or an effort level it does not know, raises ``ValueError``)."""
     given = settings.given()

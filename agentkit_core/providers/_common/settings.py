@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
-from ... import ModelSettings, checked_json
+from ... import JsonValue, ModelSettings, checked_json
 from ..._for_providers import capabilities, provider_info
 from . import JsonDict
 
@@ -58,7 +58,7 @@ def key_row(setting: str, path: tuple[str, ...], key: str, to: Callable[[Any], A
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def schema_name(schema: Mapping[str, Any]) -> str:
+def schema_name(schema: Mapping[str, JsonValue]) -> str:
     """The name OpenAI's two APIs give a JSON Schema: its ``title`` when that is a valid name (64 letters, digits,
     ``_`` or ``-`` at most), else ``"output"``."""
     title = schema.get("title")
@@ -114,7 +114,7 @@ def settings_fields(settings: ModelSettings | None, provider: str, rows: Sequenc
     return body, owners
 
 
-def settings_from_body(body: Mapping[str, Any], rows: Sequence[Row]) -> ModelSettings:
+def settings_from_body(body: Mapping[str, JsonValue], rows: Sequence[Row]) -> ModelSettings:
     """The settings ``body``'s fields hold (see the module's docstring); fields that do not map exactly are not read."""
     found: dict[str, Any] = {}
     for row in rows:
@@ -202,7 +202,7 @@ def _without(fragment: JsonDict, paths: Sequence[tuple[str, ...]]) -> JsonDict:
     return out
 
 
-def checked_native(native: Mapping[str, Any], provider: str, written: Mapping[str, Any], own: Sequence[str] = ()) -> JsonDict:
+def checked_native(native: Mapping[str, object], provider: str, written: Mapping[str, JsonValue], own: Sequence[str] = ()) -> JsonDict:
     """``native`` (the caller's body fields) as checked JSON data, refusing a field the request writes itself.
 
     Refused: the registry row's ``transcript_fields`` (``system``, ``messages``,
@@ -247,7 +247,7 @@ class Conflict(NamedTuple):
 _ABSENT = object()
 
 
-def at(body: Mapping[str, Any], *path: str) -> Any:
+def at(body: Mapping[str, JsonValue], *path: str) -> Any:
     """The field at ``path`` in ``body`` (objects key by key), or :data:`_ABSENT`; see :func:`present`."""
     obj: Any = body
     for key in path:
@@ -262,12 +262,12 @@ def present(value: object) -> bool:
     return value is not _ABSENT
 
 
-def both_given(body: Mapping[str, Any], pairs: Sequence[Conflict]) -> list[Conflict]:
+def both_given(body: Mapping[str, JsonValue], pairs: Sequence[Conflict]) -> list[Conflict]:
     """The pairs of ``pairs`` whose two fields ``body`` both holds."""
     return [c for c in pairs if present(at(body, *c.first)) and present(at(body, *c.second))]
 
 
-def unstreamed_options(body: Mapping[str, Any]) -> list[Conflict]:
+def unstreamed_options(body: Mapping[str, JsonValue]) -> list[Conflict]:
     """``stream_options`` on a request that does not stream (both OpenAI APIs refuse it), as a conflict."""
     if present(at(body, "stream_options")) and at(body, "stream") is not True:
         return [Conflict(("stream_options",), ("stream",), "stream_options is only for a streamed request")]
@@ -290,7 +290,7 @@ def _number(v: object) -> bool:
     return type(v) in (int, float)
 
 
-def thinking_conflicts(body: Mapping[str, Any], where: ThinkingFields) -> list[Conflict]:
+def thinking_conflicts(body: Mapping[str, JsonValue], where: ThinkingFields) -> list[Conflict]:
     """What Claude refuses beside thinking (``type`` ``enabled`` or ``adaptive``): ``max_tokens`` at or below the
     budget, a temperature other than 1, any ``top_k``, a ``top_p`` below 0.95, a forced tool choice."""
     kind = at(body, *where.thinking, "type")
@@ -314,7 +314,7 @@ def thinking_conflicts(body: Mapping[str, Any], where: ThinkingFields) -> list[C
     return found
 
 
-def _who(owners: Mapping[tuple[str, ...], str], body: Mapping[str, Any], path: tuple[str, ...]) -> str:
+def _who(owners: Mapping[tuple[str, ...], str], body: Mapping[str, JsonValue], path: tuple[str, ...]) -> str:
     """Who set the field at ``path`` and to what: ``ModelSettings.max_tokens (100)``, ``the native field top_k (5)``..."""
     import json
 

@@ -525,7 +525,7 @@ def _listed(obj: Any, key: str) -> list[JsonValue]:
 
 def _enum_fields(native: Mapping[str, JsonValue]) -> list[tuple[dict[str, Any], str, tuple[str, ...]]]:
     """Every ``(object, key, names)`` of ``native`` whose enum value is an integer."""
-    found: list[tuple[dict[str, Any], str, tuple[str, ...]]] = []
+    found: list[tuple[dict[str, JsonValue], str, tuple[str, ...]]] = []
 
     def look(obj: object, key: str, names: tuple[str, ...]) -> None:
         if type(obj) is dict and type(obj.get(key)) is int:
