@@ -274,7 +274,7 @@ def part_depth(owner: str, metadata: Any, *layers: int) -> int:
 # -- JSON payloads -----------------------------------------------------------------
 
 
-def payload(v: Any, owner: str, field: str, level: int) -> tuple[JsonValue, int]:
+def payload(v: object, owner: str, field: str, level: int) -> tuple[JsonValue, int]:
     """A JSON payload sitting at nesting ``level`` of its owner's wire form: a validated copy and its depth.
 
     The copy shares no container with ``v``, so changing ``v`` afterwards

@@ -79,7 +79,7 @@ class _Missing:
 
 
 #: Stands for a field absent from its struct.
-MISSING: Any = _Missing()
+MISSING: object = _Missing()
 
 
 def fail(message: str, path: str = "") -> NoReturn:

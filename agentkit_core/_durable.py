@@ -42,7 +42,7 @@ _FAR = 1 << 62  # where msvcrt.locking takes its one-byte lock: beyond any data,
 # -- locks ------------------------------------------------------------------------------
 
 
-_fcntl: Any = False  # not looked for yet
+_fcntl: object = False  # not looked for yet
 
 
 def _flock() -> Any:

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: The structured value of a part that has received none.
-UNSET: Any = object()
+UNSET: object = object()
 
 
 class Head:
@@ -64,7 +64,7 @@ class Head:
 
     __slots__ = ("metadata", "value", "part")
 
-    def __init__(self, metadata: MetadataMap, value: Any, part: Part | None) -> None:
+    def __init__(self, metadata: MetadataMap, value: object, part: Part | None) -> None:
         self.metadata = metadata
         self.value = value
         self.part = part

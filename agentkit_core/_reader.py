@@ -68,7 +68,7 @@ class Record(NamedTuple):
     """The line (from 1) the value starts on, or the problem is on."""
     element: int | None
     """The value's position in a JSON array; ``None`` for JSON Lines and documents."""
-    value: Any
+    value: object
     """The parsed JSON value (``None`` when :attr:`problem` is set)."""
     problem: NormalizeError | None
     """Why the value could not be read (invalid JSON or UTF-8, nested too deeply), with its location."""
@@ -98,7 +98,7 @@ class Reading:
         self.name = name
         self._owned = owned
         self._binary_what = ""
-        self._event: Any = None
+        self._event: object = None
         self._records: Iterator[Record] = iter(())
         self.first: Record | None = None
         self.shape = self._start()
@@ -383,7 +383,7 @@ def _binary(chunk: bytes) -> str:
 
 def _lines(chunk: Any, stream: IO[Any], is_bytes: bool) -> Iterator[Any]:
     """The lines of the file: those of the first ``chunk`` already read, then the rest of ``stream``."""
-    newline: Any = b"\n" if is_bytes else "\n"
+    newline: object = b"\n" if is_bytes else "\n"
     pieces = chunk.split(newline)
     for piece in pieces[:-1]:
         yield piece + newline
@@ -401,7 +401,7 @@ def _next_text(lines: Iterator[Any], head: list[Any]) -> tuple[int, Any] | None:
     return None
 
 
-def _first_event(line: Any, lines: Iterator[Any]) -> Any:
+def _first_event(line: object, lines: Iterator[Any]) -> Any:
     """The JSON of the first ``data:`` field of server-sent events (within 100 lines), or ``None``."""
     for _, raw in zip(range(100), _chain((line,), lines)):
         text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw

@@ -66,7 +66,7 @@ def _fields_of(cls: type) -> _Fields | None:
     return known
 
 
-def field_values(v: Any) -> tuple[Any, ...]:
+def field_values(v: object) -> tuple[Any, ...]:
     """The values of a value's fields, in order."""
     known = _fields_of(type(v))
     assert known is not None, "a value class is a dataclass"

@@ -220,7 +220,7 @@ def fold(state: FoldState | Sequence[Part], delta: Delta) -> FoldState:
 
 
 #: Stands for "no part id yet" in fold_all's loop (``None`` is a part id a bad delta can carry).
-_NOTHING: Any = object()
+_NOTHING: object = object()
 
 
 def fold_all(state: FoldState | Sequence[Part], deltas: Iterable[Delta]) -> FoldState:

@@ -67,7 +67,7 @@ def nesting_depth(text: str | bytes | bytearray, /) -> int:
     return max(0, deepest)
 
 
-def _outside_strings(text: Any, backslash: Any, quote: Any) -> Any:
+def _outside_strings(text: Any, backslash: Any, quote: object) -> Any:
     """``text`` without its string literals (the quotes and what they hold), in a few C-speed passes.
 
     Escapes are paired from the left, as a JSON reader reads them: an escaped

@@ -84,7 +84,7 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
         return key in self._data
 
     # The Mapping mixins go through __getitem__ one key at a time; the encoders read metadata on every part.
-    def get(self, key: str, default: Any = None, /) -> Any:
+    def get(self, key: str, default: object = None, /) -> Any:
         """``self[key]`` if the key is there, else ``default``."""
         return self._data.get(key, default)
 

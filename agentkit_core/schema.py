@@ -203,7 +203,7 @@ class _Writer:
         self.strict = strict
         self.open: list[object] = []
 
-    def schema(self, tp: Any, where: str) -> dict[str, JsonValue]:
+    def schema(self, tp: object, where: str) -> dict[str, JsonValue]:
         typing = _typing()
         if _is_scalar(tp):
             return {"type": _SCALARS[tp]}
@@ -352,7 +352,7 @@ def object_fields(tp: type) -> dict[str, tuple[Any, bool, bool, object, str]]:
 class _Reader:
     """Builds a value of a type from JSON data, the path of a mismatch carried up by :meth:`NormalizeError.under`."""
 
-    def build(self, v: Any, tp: Any, where: str) -> Any:
+    def build(self, v: Any, tp: object, where: str) -> Any:
         typing = _typing()
         if _is_scalar(tp):
             return _scalar(v, tp)
@@ -391,7 +391,7 @@ class _Reader:
         _Writer(False).schema(tp, where)  # raises the TypeError naming the type
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def at(self, v: Any, tp: Any, segment: str, where: str) -> Any:
+    def at(self, v: object, tp: object, segment: str, where: str) -> Any:
         try:
             return self.build(v, tp, where)
         except NormalizeError as exc:
@@ -408,7 +408,7 @@ class _Reader:
             raise NormalizeError(f"expected an array of {len(args)} items, found {len(items)}")
         return tuple(self.at(x, a, f"[{n}]", where) for n, (x, a) in enumerate(zip(items, args)))
 
-    def union(self, v: Any, args: tuple[Any, ...], where: str) -> Any:
+    def union(self, v: object, args: tuple[Any, ...], where: str) -> Any:
         errors: list[NormalizeError] = []
         for a in args:
             try:
@@ -445,13 +445,13 @@ def _key(k: str) -> str:
     return k if k.isidentifier() else f"[{k[:40]!r}]"
 
 
-def _expect(v: Any, kind: type, phrase: str) -> Any:
+def _expect(v: object, kind: type, phrase: str) -> Any:
     if type(v) is not kind:
         raise NormalizeError(f"expected {phrase}, found {describe(v)}")
     return v
 
 
-def _scalar(v: Any, tp: object) -> Any:
+def _scalar(v: object, tp: object) -> Any:
     if tp is float:
         if type(v) is int:
             return float(v)

@@ -175,7 +175,7 @@ def _is_text(f: object) -> bool:
 # -- shared with the command line -------------------------------------------------------
 
 
-def looks_like_item(value: Any) -> bool:
+def looks_like_item(value: object) -> bool:
     """Whether a parsed JSON value could be meant as an item (a struct written as an object or a list)."""
     return type(value) is list or (type(value) is dict and ("kind" in value or "parts" in value))
 

@@ -80,7 +80,7 @@ def out(text: str) -> None:
     sys.stdout.write(escape(text) + "\n")
 
 
-def out_json(value: Any, **options: Any) -> None:
+def out_json(value: object, **options: Any) -> None:
     """Print ``value`` as JSON (``json.dumps`` options), written piece by piece as it is encoded."""
     write = sys.stdout.write
     for chunk in json.JSONEncoder(ensure_ascii=False, **options).iterencode(value):

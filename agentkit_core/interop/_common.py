@@ -241,7 +241,7 @@ def items_checked(items: object, name: str = "items") -> list[Item]:
     return out
 
 
-def dump_json(value: Any) -> str:
+def dump_json(value: object) -> str:
     """The JSON text ``json.dumps`` writes by default (what the interop modules compare tool-call text with)."""
     return json.dumps(value)
 

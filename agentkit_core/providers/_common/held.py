@@ -202,7 +202,7 @@ _GENAI_ONLY = frozenset(
 )
 
 
-def _scrub(value: Any, native: Native, depth: int) -> Any:
+def _scrub(value: object, native: Native, depth: int) -> Any:
     """A dump's JSON data as the body: every null dropped (a dump cannot tell which the body had),
     names respelled (:attr:`Native.camel`), the bytes of :attr:`Native.bytes_fields` in standard base64.
 
@@ -236,7 +236,7 @@ def _snake_envelope(value: JsonDict) -> bool:
     return type(candidates) is list and any(type(c) is dict and any(type(k) is str and "_" in k for k in c) for c in candidates)
 
 
-def _respelled(value: Any, depth: int) -> Any:
+def _respelled(value: object, depth: int) -> Any:
     """A Gemini response with the fields around its contents in camelCase (the API reads both spellings).
 
     A candidate's ``content`` keeps its spelling (the projection marks it
@@ -251,7 +251,7 @@ def _respelled(value: Any, depth: int) -> Any:
     return value
 
 
-def _plain(value: Any, native: Native, depth: int) -> Any:
+def _plain(value: object, native: Native, depth: int) -> Any:
     """``value`` with the SDK objects inside it dumped and the bytes of :attr:`Native.bytes_fields` in base64."""
     if depth > NATIVE_MAX_DEPTH:
         return value

@@ -15,7 +15,7 @@ from ..._for_providers import PROVIDERS
 from .native import JsonDict
 
 
-def copy_json(v: Any) -> Any:
+def copy_json(v: object) -> Any:
     """A deep copy of JSON data: native payloads are never shared with the values made from them."""
     if isinstance(v, dict):  # scalars are taken as they are, without a call each
         if type(v) is dict:

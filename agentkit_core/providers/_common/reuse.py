@@ -76,7 +76,7 @@ class Build(Protocol):
     def rest(self) -> List[Any]:
         """The messages still open, and what ends the transcript, as sent now; the build is left as it was."""
 
-    def fields(self, messages: Any, count: int) -> JsonDict:
+    def fields(self, messages: object, count: int) -> JsonDict:
         """The transcript fields of the body, ``messages`` (``count`` of them) as the messages' value; the build unchanged."""
 
     def copy(self) -> "Build":
@@ -100,7 +100,7 @@ class FastFold:
     if TYPE_CHECKING:
 
         @staticmethod
-        def fold_fast(build: Any, items: Sequence[Item], start: int, /) -> None: ...
+        def fold_fast(build: object, items: Sequence[Item], start: int, /) -> None: ...
 
         def add_general(self, index: int, item: Item) -> None: ...
 

@@ -118,7 +118,7 @@ def settings_from_body(body: Mapping[str, JsonValue], rows: Sequence[Row]) -> Mo
     """The settings ``body``'s fields hold (see the module's docstring); fields that do not map exactly are not read."""
     found: dict[str, Any] = {}
     for row in rows:
-        obj: Any = body
+        obj: object = body
         for key in row.path:
             obj = obj.get(key) if isinstance(obj, Mapping) else None
         if not isinstance(obj, Mapping):

@@ -437,7 +437,7 @@ def _message_kind(message: JsonDict, path: str) -> ItemKind:
     return ItemKind.USER
 
 
-def items_from_request(body: Any) -> list[Item]:
+def items_from_request(body: object) -> list[Item]:
     """A request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
     A tool result gets ``agentkit.tool_name`` when an earlier ``tool_use`` of

@@ -108,7 +108,7 @@ def finish_reason(raw: str | None = None, *, stop_reason: str | None = None) -> 
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def usage_from_native(usage: Any) -> Usage:
+def usage_from_native(usage: object) -> Usage:
     """A native ``usage`` object as :class:`Usage`; counts that are not counts are unknown (0)."""
     return checked_usage(as_native(usage, USAGE))
 
@@ -293,7 +293,7 @@ def part_from_block(block: JsonDict) -> Part:
     return custom(block) if decode is None else decode(block)
 
 
-def items_from_response(body: Any) -> list[Item]:
+def items_from_response(body: object) -> list[Item]:
     """A non-streaming response body as items: one ASSISTANT item with usage and finish reason.
 
     An error body (``{"type": "error", "error": {...}}``) gives an item with no

@@ -38,19 +38,19 @@ __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_b
 _NAME = "anthropic"
 
 
-def _budget(thinking: Any) -> Any:
+def _budget(thinking: object) -> Any:
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and set(thinking) == {"type", "budget_tokens"}:
         return thinking["budget_tokens"]
     return None
 
 
-def _schema(fmt: Any) -> Any:
+def _schema(fmt: object) -> Any:
     if isinstance(fmt, dict) and fmt.get("type") == "json_schema" and set(fmt) == {"type", "schema"}:
         return fmt["schema"]
     return None
 
 
-def _inverted(flag: Any) -> Any:
+def _inverted(flag: object) -> Any:
     return not flag if isinstance(flag, bool) else None
 
 

@@ -127,7 +127,7 @@ class AnthropicStreamDecoder:
         # The turn's finish reason once known (live): from stop_reason, or ERROR after an error event.
         self.finish_reason = None
 
-    def feed(self, event: Any) -> list[Delta]:
+    def feed(self, event: object) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
         event = as_native(event, EVENT)
         handler: Callable[[JsonDict], list[Delta]]

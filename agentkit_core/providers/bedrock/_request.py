@@ -279,7 +279,7 @@ def transcript_fields(checked: Sequence[Item]) -> JsonDict:
 # -- requests ---------------------------------------------------------------------------
 
 
-def items_from_request(body: Any) -> list[Item]:
+def items_from_request(body: object) -> list[Item]:
     """A ``Converse`` request body's transcript (``system`` and ``messages``) as items; other fields are not read.
 
     A message holding a ``toolResult`` is a TOOL item; a tool result gets

@@ -78,7 +78,7 @@ def finish_reason(raw: str | None = None) -> FinishReason | None:
     return _FINISH.get(raw) or FinishReason.other(raw)
 
 
-def usage_from_native(usage: Any) -> Usage:
+def usage_from_native(usage: object) -> Usage:
     """A native ``usage`` object (``inputTokens``, ``outputTokens``, cache reads and writes) as :class:`Usage`."""
     return checked_usage(as_native(usage, USAGE))
 
@@ -279,7 +279,7 @@ def part_from_block(block: JsonDict) -> Part:
     return custom(block) if decode is None else decode(block)
 
 
-def items_from_response(body: Any) -> list[Item]:
+def items_from_response(body: object) -> list[Item]:
     """A ``Converse`` response body (or boto3's answer) as items: one ASSISTANT item with usage and finish reason.
 
     ``metrics`` (``latencyMs``), ``additionalModelResponseFields``, ``trace`` and

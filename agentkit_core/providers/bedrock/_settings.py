@@ -44,7 +44,7 @@ __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_b
 _NAME = "bedrock"
 
 
-def _budget(thinking: Any) -> Any:
+def _budget(thinking: object) -> Any:
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and set(thinking) == {"type", "budget_tokens"}:
         return thinking["budget_tokens"]
     return None

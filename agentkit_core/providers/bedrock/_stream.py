@@ -104,7 +104,7 @@ class BedrockStreamDecoder:
         self.usage = None
         self.finish_reason = None
 
-    def feed(self, event: Any) -> list[Delta]:
+    def feed(self, event: object) -> list[Delta]:
         """The deltas one native event stands for (often none)."""
         event = as_native(event, EVENT)
         if len(event) != 1:

@@ -121,14 +121,14 @@ def _get(root: Any, path: JsonPath) -> Any:
     return root
 
 
-def _set(root: Any, path: JsonPath, value: Any) -> None:
+def _set(root: object, path: JsonPath, value: object) -> None:
     for step, following in zip(path, path[1:]):
-        fresh: Any = [] if isinstance(following, int) else {}
+        fresh: object = [] if isinstance(following, int) else {}
         root = _slot(root, step, fresh)
     _slot(root, path[-1], value, replace=True)
 
 
-def _slot(container: Any, step: str | int, value: Any, replace: bool = False) -> Any:
+def _slot(container: Any, step: str | int, value: object, replace: bool = False) -> Any:
     """``container[step]``, set to ``value`` when missing or of another type (always with ``replace``).
 
     ``container`` is what the step before made of the right type (the root is

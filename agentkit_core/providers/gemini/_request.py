@@ -224,7 +224,7 @@ def _content_item(content: JsonDict, calls: Calls, path: str, kind: ItemKind | N
     return Item(kind, parts, metadata=metadata)
 
 
-def items_from_request(body: Any) -> list[Item]:
+def items_from_request(body: object) -> list[Item]:
     """The transcript a request body holds (``systemInstruction`` and ``contents``) as items."""
     request = as_native(body, REQUEST)
     calls = Calls()

@@ -122,7 +122,7 @@ def candidate_finish(raw: str | None, tool_call: bool) -> FinishReason | None:
     return FinishReason.TOOL_CALL if tool_call and reason == FinishReason.COMPLETED else reason
 
 
-def usage_from_native(usage: Any) -> Usage:
+def usage_from_native(usage: object) -> Usage:
     """A native ``usageMetadata`` object as :class:`Usage` (conventions in the module docstring of :mod:`.gemini`)."""
     return checked_usage(as_native(usage, USAGE))
 
@@ -517,7 +517,7 @@ def _named(names: tuple[str, ...], value: JsonValue) -> JsonValue:
     return names[value] if 0 <= value < len(names) else str(value)
 
 
-def _listed(obj: Any, key: str) -> list[JsonValue]:
+def _listed(obj: object, key: str) -> list[JsonValue]:
     """``obj[key]`` when ``obj`` is an object and that is a list, else nothing (the checks come later)."""
     value = obj.get(key) if type(obj) is dict else None
     return value if type(value) is list else []
@@ -558,7 +558,7 @@ def named_enums(native: JsonDict) -> JsonDict:
     return native
 
 
-def items_from_response(body: Any, *, new_call_id: NewCallId | None = None) -> list[Item]:
+def items_from_response(body: object, *, new_call_id: NewCallId | None = None) -> list[Item]:
     """A ``GenerateContentResponse`` body as items: one ASSISTANT item per candidate, in ``index`` order.
 
     ``new_call_id`` names function calls that arrive without an id (see the

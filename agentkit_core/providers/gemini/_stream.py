@@ -125,7 +125,7 @@ class GeminiStreamDecoder:
         # The error an error chunk reported; None until one comes.
         self._error: JsonDict | None = None
 
-    def feed(self, event: Any) -> list[Delta]:
+    def feed(self, event: object) -> list[Delta]:
         """The deltas one chunk (a parsed ``data:`` payload) stands for."""
         chunk = named_enums(as_native(event, EVENT))
         deltas: list[Delta] = []

@@ -104,7 +104,7 @@ def items_from_stream(events: Iterable[Any]) -> list[Item]:
 # -- a messages list as it is (this API's own extra: other APIs hold their transcript beside other fields) ---------------
 
 
-def items_from_messages(messages: Any) -> list[Item]:
+def items_from_messages(messages: object) -> list[Item]:
     """A Chat Completions ``messages`` list, as it is (no ``{"messages": ...}`` around it) -> one item per message.
 
     :func:`items_from_request` of ``{"messages": messages}``; errors name the

@@ -10,7 +10,7 @@ from ._fragments import Growing
 from ._response import PART_FIELDS
 
 
-def entry_kind(entry: Any) -> str | None:
+def entry_kind(entry: object) -> str | None:
     """``"text"`` or ``"thinking"`` for a content entry that streams as text (its text a string, its
     thinking a list), else ``None``."""
     if not isinstance(entry, dict):

@@ -391,7 +391,7 @@ class Build(FastFold):
     def rest(self) -> list[JsonDict]:
         return [{"role": "user", "content": self.media}] if self.media else []
 
-    def fields(self, messages: Any, count: int) -> JsonDict:
+    def fields(self, messages: object, count: int) -> JsonDict:
         return {"messages": messages}
 
 
@@ -407,7 +407,7 @@ def messages_of(items: Sequence[Item]) -> list[JsonDict]:
 # -- request -> items ---------------------------------------------------------------------------
 
 
-def items_from_request(body: Any) -> list[Item]:
+def items_from_request(body: object) -> list[Item]:
     """The ``messages`` of a request body -> one item per message.
 
     Raises :class:`NormalizeError` naming the field for what it cannot take.

@@ -158,7 +158,7 @@ def base64_of(part: MediaPart) -> str:
 # -- usage and finish reasons ------------------------------------------------------------------
 
 
-def usage_from_native(usage: Any) -> Usage:
+def usage_from_native(usage: object) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_chat`)."""
     return checked_usage(as_native(usage, USAGE))
 
@@ -481,7 +481,7 @@ def _refused_or_called(parts: Sequence[Part]) -> tuple[bool, bool]:
     return refused, called
 
 
-def items_from_response(body: Any) -> list[Item]:
+def items_from_response(body: object) -> list[Item]:
     """A ``chat.completion`` body -> one ASSISTANT item per choice.
 
     A body without choices (an ``error`` body: Azure's prompt filter) still

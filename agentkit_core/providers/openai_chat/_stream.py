@@ -80,7 +80,7 @@ class ChatStreamDecoder:
 
     # -- events ------------------------------------------------------------------------------
 
-    def feed(self, event: Any) -> list[Delta]:
+    def feed(self, event: object) -> list[Delta]:
         """One parsed chunk -> the deltas it implies."""
         event = self._check(event)
         deltas: list[Delta] = []

@@ -34,7 +34,7 @@ EVENT = Native(MODULE, "a stream event", "stream event", ("type",), _event, _NUL
 USAGE = Native(MODULE, "a usage object", "usage", nullable=_NULLABLE)
 
 
-def unaliased(response: Any) -> Any:
+def unaliased(response: object) -> Any:
     """``response`` with ``text.format.schema`` spelled as the API spells it: the openai SDK's ``model_dump()``
     (without ``by_alias``) writes pydantic's alias ``schema_``, which is no field of the API's."""
     text = response.get("text") if isinstance(response, dict) else None

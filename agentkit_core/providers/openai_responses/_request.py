@@ -239,7 +239,7 @@ def native_items(item: Item, custom_calls: set[str]) -> Iterator[JsonValue]:
 # -- requests ------------------------------------------------------------------------------
 
 
-def items_from_request(body: Any) -> list[Item]:
+def items_from_request(body: object) -> list[Item]:
     """The transcript of a request body: ``instructions`` and ``input`` as items (see the module docs).
 
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data,

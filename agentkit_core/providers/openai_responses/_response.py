@@ -294,7 +294,7 @@ def pin_result_types(parts: list[Part], custom_calls: set[str]) -> list[Part]:
 # -- response -> item ----------------------------------------------------------------------
 
 
-def usage_from_native(usage: Any) -> Usage:
+def usage_from_native(usage: object) -> Usage:
     """A native ``usage`` object as :class:`Usage` (the convention is in the docstring of :mod:`.openai_responses`)."""
     return openai_usage(as_native(usage, USAGE), NS + "usage", "input_tokens", "output_tokens")
 
@@ -406,7 +406,7 @@ def input_kind(native: object) -> ItemKind:
     return ItemKind.ASSISTANT
 
 
-def items_from_response(body: Any) -> list[Item]:
+def items_from_response(body: object) -> list[Item]:
     """A non-streaming ``Response`` object -> ``[ASSISTANT item]`` (see the module table).
 
     Raises :class:`NormalizeError` if ``body`` is not a JSON object of JSON data

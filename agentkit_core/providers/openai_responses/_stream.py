@@ -107,7 +107,7 @@ class ResponsesStreamDecoder:
 
     # -- events -------------------------------------------------------------------------
 
-    def feed(self, event: Any) -> list[Delta]:
+    def feed(self, event: object) -> list[Delta]:
         """The deltas of one stream event; :class:`NormalizeError` if it is not a JSON object."""
         checked = copy_json(as_native(event, EVENT))  # the decoder keeps and updates parts of it
         if "response" in checked:
