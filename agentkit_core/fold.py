@@ -84,7 +84,7 @@ from .ids import PartId
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, AsyncIterable, AsyncIterator, Iterator, Sequence
+    from typing import AsyncIterable, AsyncIterator, Iterator, Sequence
 
 __all__ = ("FoldState", "fold", "fold_all", "fold_iter", "afold_iter")
 

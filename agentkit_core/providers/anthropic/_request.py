@@ -7,7 +7,7 @@ the docstring of :mod:`.anthropic`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ... import (
     EMPTY_METADATA,

@@ -8,7 +8,7 @@ module uses only the public names of the package and :mod:`._common`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from ... import (
     PROVIDER_KEY,

@@ -8,7 +8,7 @@ the wire) or an S3 location, never a web URL; a document needs a ``name``
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from ... import (
     PROVIDER_KEY,

@@ -10,7 +10,7 @@ verbatim and written back as it came.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from ... import (
     PROVIDER_KEY,

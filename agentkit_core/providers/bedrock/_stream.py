@@ -9,7 +9,7 @@ block has no ``contentBlockStart``: its first delta opens it.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from ... import (
     PROVIDER_KEY,

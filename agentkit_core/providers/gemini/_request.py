@@ -5,7 +5,7 @@ What is sent and what is dropped is said in the docstring of :mod:`.gemini`.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ... import (
     INVENTED_ID_KEY,

@@ -6,7 +6,7 @@ into native items and which parts are not sent.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ... import (
     INPUT_JSON_KEY,

@@ -8,7 +8,7 @@ Like every projection it uses only the public names of :mod:`agentkit_core`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ... import (
     PROVIDER_KEY,

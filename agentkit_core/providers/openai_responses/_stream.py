@@ -7,7 +7,7 @@ folds to the item the non-streaming path gives.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ... import (
     AppendText,
