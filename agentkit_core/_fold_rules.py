@@ -103,7 +103,7 @@ class Branch:
         self.tip = 0
         self.claims = count(1)  # next() is atomic: each version is handed out once
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         # Pickling and deep copies restart the claims after the newest version
         # (itertools.count itself stops pickling in Python 3.14).
         return (_restore, (self.base, self.logs, self.open_parts, self.tip))

@@ -128,7 +128,7 @@ class Reading:
             exc = exc.under(f"[{record.element}]")
         return NormalizeError(exc.message, exc.path, self.where(record))
 
-    def looks(self, accepts: Callable[[Any], bool]) -> Looks | None:
+    def looks(self, accepts: Callable[[object], bool]) -> Looks | None:
         """What the file is when it is plainly not what the caller reads; else ``None``.
 
         ``accepts`` judges the first value.  Binary data, server-sent events and
@@ -414,7 +414,7 @@ def _first_event(line: object, lines: Iterator[Any]) -> Any:
     return None
 
 
-def _chain(head: Iterable[Any], rest: Iterable[Any]) -> Iterator[Any]:
+def _chain(head: Iterable[object], rest: Iterable[object]) -> Iterator[Any]:
     yield from head
     yield from rest
 

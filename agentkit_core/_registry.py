@@ -68,7 +68,7 @@ parts in ``otel/_servers.py`` (without it they export as generic parts).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Tuple, cast
+from typing import Iterable, Tuple, cast
 
 from ._error_text import wrong_type as _wrong_type
 
@@ -181,7 +181,7 @@ class ProviderInfo:
 def _strings(row: object, field: str, container: type, expected: str) -> frozenset[str]:
     """The strings of ``row.field`` (a ``container`` of strings), or the ``TypeError`` naming the field."""
     value = getattr(row, field)
-    if type(value) is not container or not all(isinstance(v, str) for v in cast("Iterable[Any]", value)):
+    if type(value) is not container or not all(isinstance(v, str) for v in cast("Iterable[object]", value)):
         raise _wrong_type(f"{type(row).__name__}.{field}", expected, value)
     return frozenset(cast("Iterable[str]", value))
 

@@ -38,9 +38,9 @@ from .jsontext import JsonCodec
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
+    from typing import Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
-    _Fields = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+    _Fields = tuple[tuple[str, ...], Callable[[object], tuple[object, ...]]]
 
 else:  # the same class without importing typing: see _lean_typing
     from ._lean_typing import Generic, type_parameter as ParamSpec, type_parameter as TypeVar
@@ -66,7 +66,7 @@ def _fields_of(cls: type) -> _Fields | None:
     return known
 
 
-def field_values(v: object) -> tuple[Any, ...]:
+def field_values(v: object) -> tuple[object, ...]:
     """The values of a value's fields, in order."""
     known = _fields_of(type(v))
     assert known is not None, "a value class is a dataclass"

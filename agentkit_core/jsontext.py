@@ -101,7 +101,7 @@ def check_depth(text: str | bytes | bytearray, limit: int = MAX_DEPTH) -> None:
         raise NormalizeError(too_deep_message(limit))
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number (NaN and infinities are refused)")
 
 
@@ -123,20 +123,20 @@ def _decoder() -> Any:
 
 
 @cache
-def _compact() -> Callable[[Any], str]:
+def _compact() -> Callable[[object], str]:
     """The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``."""
-    encode: Callable[[Any], str] = _json().JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    encode: Callable[[object], str] = _json().JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
     return encode
 
 
-def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+def raw_decode(text: str, pos: int) -> tuple[object, int]:
     """One JSON value of already bounded text at a position: ``(value, end)``.
 
     It does not bound nesting itself: call :func:`check_depth` on ``text`` first,
     once for all the values it holds.  Raises ``json.JSONDecodeError``, or
     ``ValueError`` for NaN and infinities.
     """
-    found: tuple[Any, int] = _decoder().raw_decode(text, pos)
+    found: tuple[object, int] = _decoder().raw_decode(text, pos)
     return found
 
 
@@ -226,7 +226,7 @@ class JsonCodec:
 
     if TYPE_CHECKING:
 
-        def to_dict(self) -> Any: ...
+        def to_dict(self) -> object: ...
 
         @classmethod
         def from_dict(cls, v: object, /) -> Any: ...

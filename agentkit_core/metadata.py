@@ -113,7 +113,7 @@ class MetadataMap(JsonCodec, Mapping[str, JsonValue]):
     def __repr__(self) -> str:
         return f"MetadataMap({self._data!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (MetadataMap, (self._data,))
 
     def merged(self, other: Mapping[str, JsonValue], /) -> MetadataMap:

@@ -250,7 +250,7 @@ class _Writer:
             out["description"] = doc
         return out
 
-    def fixed(self, args: tuple[Any, ...], where: str) -> dict[str, JsonValue]:
+    def fixed(self, args: tuple[object, ...], where: str) -> dict[str, JsonValue]:
         if not args:  # bare tuple
             return {"type": "array"}
         if len(args) == 2 and args[1] is Ellipsis:
@@ -264,7 +264,7 @@ class _Writer:
         out["minItems"] = out["maxItems"] = len(items)
         return out
 
-    def mapping(self, args: tuple[Any, ...], where: str) -> dict[str, JsonValue]:
+    def mapping(self, args: tuple[object, ...], where: str) -> dict[str, JsonValue]:
         if self.strict:
             raise TypeError(f"{where}: a dict is an open object, which strict schemas cannot have (use a dataclass or a TypedDict)")
         if not args:
@@ -310,7 +310,7 @@ def _is_scalar(tp: object) -> bool:
         return False
 
 
-def _marks(typing: Any) -> tuple[Any, ...]:
+def _marks(typing: Any) -> tuple[object, ...]:
     """``typing.Required`` and ``typing.NotRequired`` (3.11+); none before."""
     return (typing.Required, typing.NotRequired) if hasattr(typing, "Required") else ()
 
@@ -321,13 +321,13 @@ def _is_union(tp: object, origin: object, typing: Any) -> bool:
     return origin is typing.Union or isinstance(tp, types.UnionType)
 
 
-def object_fields(tp: type) -> dict[str, tuple[Any, bool, bool, object, str]]:
+def object_fields(tp: type) -> dict[str, tuple[object, bool, bool, object, str]]:
     """The fields of a dataclass or ``TypedDict`` ``tp``: name to (type, required, has a default, the default, description)."""
     import dataclasses
 
     typing = _typing()
     hints = type_hints(tp, tp.__name__)
-    out: dict[str, tuple[Any, bool, bool, object, str]] = {}
+    out: dict[str, tuple[object, bool, bool, object, str]] = {}
     if dataclasses.is_dataclass(tp):
         for f in dataclasses.fields(tp):
             if not f.init:
@@ -397,7 +397,7 @@ class _Reader:
         except NormalizeError as exc:
             raise exc.under(segment) from None
 
-    def fixed(self, items: list[JsonValue], args: tuple[Any, ...], where: str) -> tuple[Any, ...]:
+    def fixed(self, items: list[JsonValue], args: tuple[Any, ...], where: str) -> tuple[object, ...]:
         if not args:
             return tuple(items)
         if len(args) == 2 and args[1] is Ellipsis:
@@ -408,7 +408,7 @@ class _Reader:
             raise NormalizeError(f"expected an array of {len(args)} items, found {len(items)}")
         return tuple(self.at(x, a, f"[{n}]", where) for n, (x, a) in enumerate(zip(items, args)))
 
-    def union(self, v: object, args: tuple[Any, ...], where: str) -> Any:
+    def union(self, v: object, args: tuple[object, ...], where: str) -> object:
         errors: list[NormalizeError] = []
         for a in args:
             try:
@@ -420,7 +420,7 @@ class _Reader:
             raise real[0][1]
         raise NormalizeError(f"expected {' or '.join(_name(a) for a in args)}, found {describe(v)}")
 
-    def object(self, obj: dict[str, JsonValue], tp: type, is_dataclass: bool) -> Any:
+    def object(self, obj: dict[str, JsonValue], tp: type, is_dataclass: bool) -> object:
         fields = object_fields(tp)
         for key in obj:
             if key not in fields:
@@ -451,7 +451,7 @@ def _expect(v: object, kind: type, phrase: str) -> Any:
     return v
 
 
-def _scalar(v: object, tp: object) -> Any:
+def _scalar(v: object, tp: object) -> object:
     if tp is float:
         if type(v) is int:
             return float(v)

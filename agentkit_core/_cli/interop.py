@@ -104,7 +104,7 @@ def _values(name: str, data: bytes) -> list[Any]:
 def _read(source: str | None, tools: bool, name: str, data: bytes) -> list[Any]:
     values = _values(name, data)
     if source is None:
-        maker: Callable[[Any], Any] = ToolSpec.from_dict if tools else Item.from_dict
+        maker: Callable[[object], Any] = ToolSpec.from_dict if tools else Item.from_dict
         out = []
         for n, value in enumerate(values):
             try:

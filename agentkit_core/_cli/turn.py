@@ -136,7 +136,7 @@ _SPEC_DEFAULTS: dict[str, object] = {"description": "", "metadata": {}}
 _HINTS = ("read_only_hint", "destructive_hint", "idempotent_hint", "needs_approval_hint", "supports_streaming_hint")
 
 
-def _tool(entry: object, path: str, n: int) -> Any:
+def _tool(entry: object, path: str, n: int) -> object:
     """One ``--tools`` entry, recognised by its shape.
 
     * an MCP tool: ``name`` and ``inputSchema``, no ``type`` (read by
@@ -274,7 +274,7 @@ class _Printer:
             self.shown = False
 
 
-def _model_settings(args: argparse.Namespace) -> Any:
+def _model_settings(args: argparse.Namespace) -> object:
     """The portable settings the flags give (``--max-tokens``...), or ``None``; :class:`CliError` for a bad one."""
     from ..settings import ModelSettings
 

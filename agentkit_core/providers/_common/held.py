@@ -202,7 +202,7 @@ _GENAI_ONLY = frozenset(
 )
 
 
-def _scrub(value: object, native: Native, depth: int) -> Any:
+def _scrub(value: object, native: Native, depth: int) -> object:
     """A dump's JSON data as the body: every null dropped (a dump cannot tell which the body had),
     names respelled (:attr:`Native.camel`), the bytes of :attr:`Native.bytes_fields` in standard base64.
 
@@ -236,7 +236,7 @@ def _snake_envelope(value: JsonDict) -> bool:
     return type(candidates) is list and any(type(c) is dict and any(type(k) is str and "_" in k for k in c) for c in candidates)
 
 
-def _respelled(value: object, depth: int) -> Any:
+def _respelled(value: object, depth: int) -> object:
     """A Gemini response with the fields around its contents in camelCase (the API reads both spellings).
 
     A candidate's ``content`` keeps its spelling (the projection marks it
@@ -251,7 +251,7 @@ def _respelled(value: object, depth: int) -> Any:
     return value
 
 
-def _plain(value: object, native: Native, depth: int) -> Any:
+def _plain(value: object, native: Native, depth: int) -> object:
     """``value`` with the SDK objects inside it dumped and the bytes of :attr:`Native.bytes_fields` in base64."""
     if depth > NATIVE_MAX_DEPTH:
         return value
@@ -267,7 +267,7 @@ def _plain(value: object, native: Native, depth: int) -> Any:
     return value if found is value else _plain(found, native, depth + 1)
 
 
-def _timestamp(value: Any) -> Any:
+def _timestamp(value: Any) -> object:
     try:
         text = value.isoformat()
     except Exception:  # not a datetime after all: left for native_object to refuse
@@ -275,7 +275,7 @@ def _timestamp(value: Any) -> Any:
     return text[:-6] + "Z" if type(text) is str and text.endswith("+00:00") else text
 
 
-def _bytes(value: Any) -> Any:
+def _bytes(value: Any) -> object:
     """Bytes as standard base64; a string of URL-safe base64 (a JSON dump's) as standard; anything else as it is."""
     if isinstance(value, (bytes, bytearray)):
         return b64encode(bytes(value))

@@ -63,7 +63,7 @@ def native_object(value: object, what: str) -> JsonDict:
     return cast(JsonDict, checked_json(body, max_depth=NATIVE_MAX_DEPTH))
 
 
-def native_events(events: object) -> Iterable[Any]:
+def native_events(events: object) -> Iterable[object]:
     """``events`` if it is an iterable of stream events (a list, a generator), else :class:`NormalizeError`.
 
     Text, bytes and a single event are refused: :func:`events_from_sse` turns

@@ -41,15 +41,15 @@ class Row(NamedTuple):
 
     setting: str
     path: tuple[str, ...]
-    write: Callable[[Any], JsonDict]
+    write: Callable[[object], JsonDict]
     read: Callable[[JsonDict], Any]
 
 
-def key_row(setting: str, path: tuple[str, ...], key: str, to: Callable[[Any], Any] = lambda v: v,
-            back: Callable[[Any], Any] = lambda v: v) -> Row:
+def key_row(setting: str, path: tuple[str, ...], key: str, to: Callable[[object], Any] = lambda v: v,
+            back: Callable[[object], Any] = lambda v: v) -> Row:
     """The row of a setting written as one key of the object at ``path``: ``to(value)`` there, ``back(field)`` read."""
 
-    def read(obj: JsonDict) -> Any:
+    def read(obj: JsonDict) -> object:
         return None if key not in obj else back(obj[key])
 
     return Row(setting, path, lambda v: {key: to(v)}, read)

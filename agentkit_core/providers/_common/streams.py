@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Iterator, Mapping, Protocol, Sequence
 
 from ... import (
     CUSTOM_KIND_KEY,
@@ -181,7 +181,7 @@ def fold_events(decoder: Decoder, events: object) -> tuple[Part, ...]:
             state, limit = FoldState(), _SEGMENT
 
 
-def _segment(events: Iterator[Any], decoder: Decoder, limit: int, ended: list[bool]) -> Iterator[Delta]:
+def _segment(events: Iterator[object], decoder: Decoder, limit: int, ended: list[bool]) -> Iterator[Delta]:
     """The deltas of the next events, up to the event that makes them ``limit`` or more; ``ended[0]`` is set
     when the events run out."""
     n = 0

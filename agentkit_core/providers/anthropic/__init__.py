@@ -45,7 +45,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from ... import Item
 from .._common.sending import exported
@@ -83,7 +83,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
 # -- responses and streams --------------------------------------------------------------
 
 
-def items_from_stream(events: Iterable[Any]) -> list[Item]:
+def items_from_stream(events: Iterable[object]) -> list[Item]:
     """Decode and fold a whole stream of events: the item :func:`items_from_response` gives for its message.
 
     A stream cut short (no ``message_stop``) still gives its item, closed as

@@ -27,7 +27,7 @@ forced tool choice (``any`` or ``tool``).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from ... import JsonValue, ModelSettings
 from .._common import JsonDict
@@ -38,19 +38,19 @@ __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_b
 _NAME = "anthropic"
 
 
-def _budget(thinking: object) -> Any:
+def _budget(thinking: object) -> object:
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and set(thinking) == {"type", "budget_tokens"}:
         return thinking["budget_tokens"]
     return None
 
 
-def _schema(fmt: object) -> Any:
+def _schema(fmt: object) -> object:
     if isinstance(fmt, dict) and fmt.get("type") == "json_schema" and set(fmt) == {"type", "schema"}:
         return fmt["schema"]
     return None
 
 
-def _inverted(flag: object) -> Any:
+def _inverted(flag: object) -> object:
     return not flag if isinstance(flag, bool) else None
 
 

@@ -68,7 +68,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from ... import Item
 from ...http import events_from_eventstream
@@ -106,7 +106,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
          items_from_response, stream_decoder, stream, astream)
 
 
-def items_from_stream(events: Iterable[Any]) -> list[Item]:
+def items_from_stream(events: Iterable[object]) -> list[Item]:
     """Decode and fold a whole stream of events (boto3's, or :func:`events_from_eventstream`'s): the item
     :func:`items_from_response` gives for the same message.
 

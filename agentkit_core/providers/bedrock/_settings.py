@@ -24,7 +24,7 @@ or ``tool``).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from ... import JsonValue, ModelSettings
 from .._common import JsonDict
@@ -44,7 +44,7 @@ __all__ = ("ROWS", "fields_of", "settings_from_request", "conflicts", "checked_b
 _NAME = "bedrock"
 
 
-def _budget(thinking: object) -> Any:
+def _budget(thinking: object) -> object:
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and set(thinking) == {"type", "budget_tokens"}:
         return thinking["budget_tokens"]
     return None

@@ -53,7 +53,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from ... import Item
 from .._common.sending import exported
@@ -94,7 +94,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
 # -- responses and streams ----------------------------------------------------------------
 
 
-def items_from_stream(events: Iterable[Any], *, new_call_id: NewCallId | None = None) -> list[Item]:
+def items_from_stream(events: Iterable[object], *, new_call_id: NewCallId | None = None) -> list[Item]:
     """Decode and fold a whole stream: one item per candidate (a candidate cut short is closed as ``ERROR``)."""
     return fold_stream(GeminiStreamDecoder(new_call_id), events)
 

@@ -115,7 +115,7 @@ class Arguments:
         return ToolCallPart(start.id, start.name, copy_json(self.args), metadata=metadata)
 
 
-def _get(root: Any, path: JsonPath) -> Any:
+def _get(root: Any, path: JsonPath) -> object:
     for step in path:
         root = root[step]
     return root
@@ -128,7 +128,7 @@ def _set(root: object, path: JsonPath, value: object) -> None:
     _slot(root, path[-1], value, replace=True)
 
 
-def _slot(container: Any, step: str | int, value: object, replace: bool = False) -> Any:
+def _slot(container: Any, step: str | int, value: object, replace: bool = False) -> object:
     """``container[step]``, set to ``value`` when missing or of another type (always with ``replace``).
 
     ``container`` is what the step before made of the right type (the root is

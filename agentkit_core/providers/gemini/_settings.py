@@ -25,7 +25,7 @@ either with the other as a native field), and ``responseSchema`` beside
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from ... import JsonValue, ModelSettings
 from .._common import JsonDict
@@ -38,7 +38,7 @@ _CONFIG = ("generationConfig",)
 _THINKING = ("generationConfig", "thinkingConfig")
 
 
-def _json_output(config: JsonDict) -> Any:
+def _json_output(config: JsonDict) -> object:
     return config.get("responseJsonSchema") if config.get("responseMimeType") == "application/json" else None
 
 

@@ -50,7 +50,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from ... import Item, JsonValue, NormalizeError
 from ..._for_providers import describe
@@ -92,7 +92,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
 # -- responses and streams ----------------------------------------------------------------------
 
 
-def items_from_stream(events: Iterable[Any]) -> list[Item]:
+def items_from_stream(events: Iterable[object]) -> list[Item]:
     """Decode and fold a whole stream of parsed chunks: one item per choice.
 
     A choice the events leave without its ``finish_reason`` (a stream cut

@@ -53,7 +53,7 @@ def _format(schema: Any) -> JsonDict:
     return {"type": "json_schema", "json_schema": {"name": schema_name(schema), "schema": schema, "strict": True}}
 
 
-def _schema(fmt: Any) -> Any:
+def _schema(fmt: Any) -> object:
     inner = fmt.get("json_schema") if isinstance(fmt, dict) else None
     return inner.get("schema") if isinstance(inner, dict) else None
 

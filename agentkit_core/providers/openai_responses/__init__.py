@@ -46,7 +46,7 @@ what they mean here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from ... import Item
 from .._common.sending import exported
@@ -88,7 +88,7 @@ exported(__name__, http_request, items_from_request, request_from_items, complet
 # -- streams -------------------------------------------------------------------------------
 
 
-def items_from_stream(events: Iterable[Any]) -> list[Item]:
+def items_from_stream(events: Iterable[object]) -> list[Item]:
     """A whole stream of events (``*.stream.jsonl`` lines, or :func:`events_from_sse` of a body) -> its items."""
     return fold_stream(ResponsesStreamDecoder(), events)
 

@@ -233,7 +233,7 @@ def _flush(build: Any, group: list[Any], tag: int, role: str, out: list[JsonValu
     return True
 
 
-def entry(part: Any, role: str, general: Callable[[Any, str], JsonValue]) -> JsonValue:
+def entry(part: Any, role: str, general: Callable[[object, str], JsonValue]) -> JsonValue:
     """One content entry as the general path's ``_entry`` writes it: a text, an image or a file of
     :data:`_IMAGE_KEYS` (an image) or :data:`_TYPED` keys here, any other by ``general(part, role)``."""
     kind, md = type(part), part.metadata

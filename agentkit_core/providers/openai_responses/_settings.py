@@ -38,7 +38,7 @@ def _format(schema: Any) -> JsonDict:
     return {"type": "json_schema", "name": schema_name(schema), "schema": schema, "strict": True}
 
 
-def _schema(fmt: Any) -> Any:
+def _schema(fmt: Any) -> object:
     return fmt.get("schema") if isinstance(fmt, dict) else None
 
 
