@@ -13,6 +13,8 @@ written outside the package would copy these few helpers:
 * the words of argument errors (:func:`an`, :func:`describe`,
   :func:`wrong_type`), so a projection's errors read like the rest of the
   package's;
+* the compact JSON encoder the wire form is written with (:func:`compact_json`,
+  :func:`compact_encoder`: ``json.dumps`` with the C encoder made once);
 * :data:`FAST_PATHS`, the one switch of every fast path
   (``AGENTKIT_CORE_FAST_PATHS=0``, :mod:`agentkit_core._fast_paths`).
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 from ._detect import NAMES as NAMES, Provider as Provider, sniff as sniff
 from ._error_text import an as an, describe as describe, wrong_type as wrong_type
 from ._fast_paths import FAST_PATHS as FAST_PATHS
+from .jsontext import compact_encoder as compact_encoder, compact_json as compact_json
 from ._registry import (
     AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS,
     ENDPOINTS as ENDPOINTS,
@@ -44,5 +47,5 @@ __all__ = (
     "ENDPOINTS", "PRESETS", "Endpoint", "endpoint", "AZURE_DEPLOYMENTS", "VERTEX_PUBLISHERS",
     "NAMES", "Provider", "sniff",
     "an", "describe", "wrong_type",
-    "FAST_PATHS",
+    "FAST_PATHS", "compact_json", "compact_encoder",
 )

@@ -123,9 +123,33 @@ def _decoder() -> Any:
 
 
 @cache
-def _compact() -> Callable[[object], str]:
-    """The reference's compact form: ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``."""
-    encode: Callable[[object], str] = _json().JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+def compact_json() -> Callable[[object], str]:
+    """The reference's compact form, ``json.dumps(v, separators=(",", ":"), ensure_ascii=False)``, made once."""
+    return compact_encoder(allow_nan=True)
+
+
+def compact_encoder(*, allow_nan: bool) -> Callable[[object], str]:
+    """A new ``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=allow_nan)``: the stdlib's C
+    encoder, made here once, else ``JSONEncoder.encode`` (the text is the same).
+
+    ``JSONEncoder.encode`` builds its C encoder (``json.encoder.c_make_encoder``,
+    with the same arguments as here) at every call, which costs more than
+    encoding a tool call's arguments or a message; where the accelerator is
+    missing, the encoder's own ``encode`` does the work.  No circularity check:
+    the values are the package's, copied trees of bounded depth.
+    """
+    json = _json()
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=allow_nan, check_circular=False)
+    make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
+    if make is None:
+        plain: Callable[[object], str] = encoder.encode
+        return plain
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, allow_nan)
+    join = "".join
+
+    def encode(value: object) -> str:
+        return join(chunks(value, 0))
+
     return encode
 
 
@@ -233,7 +257,7 @@ class JsonCodec:
 
     def to_json(self) -> str:
         """The compact JSON text of the wire form, byte for byte what the Rust reference writes."""
-        return _compact()(self.to_dict())
+        return compact_json()(self.to_dict())
 
     @classmethod
     def from_json(cls: type[J], text: str | bytes | bytearray, /) -> J:

@@ -399,7 +399,9 @@ class ResponseTest(unittest.TestCase):
                 self.assertEqual(item.parts[0].metadata.get("openai.chat.arguments"), raw if kept else None)
                 self.assertEqual(messages_of([item]), [message])
 
-    def test_dumps_writes_what_the_compact_json_encoder_writes_with_or_without_the_accelerator(self) -> None:
+    def test_dumps_and_to_json_write_what_the_compact_json_encoder_writes_with_or_without_the_accelerator(self) -> None:
+        from agentkit_core.jsontext import compact_json
+
         values: list[Any] = [{}, [], "\u00e9\u2028\x7f\x00\"\\\n", 1.5, -0.0, 1e300, 10**30, True, None,
                              {"a": [1, {"b": "x"}], "\u00e9": [2.5e-9]}]
         expected = [json.dumps(v, separators=(",", ":"), ensure_ascii=False) for v in values]
@@ -408,11 +410,13 @@ class ResponseTest(unittest.TestCase):
             for accelerator in (saved, None):
                 with self.subTest(accelerator=accelerator is not None):
                     json.encoder.c_make_encoder = accelerator  # type: ignore[attr-defined]
-                    _common.arguments._ENCODE = None  # made again on the next call
+                    compact_json.cache_clear()  # made again on the next call
                     self.assertEqual([_common.arguments.dumps(v) for v in values], expected)
+                    item = Item(ItemKind.USER, [TextPart("\u00e9\u2028\x00")], metadata={"a": values[-1]})
+                    self.assertEqual(item.to_json(), json.dumps(item.to_dict(), separators=(",", ":"), ensure_ascii=False))
         finally:
             json.encoder.c_make_encoder = saved  # type: ignore[attr-defined]
-            _common.arguments._ENCODE = None
+            compact_json.cache_clear()
 
     def test_the_body_encoder_is_dumps_without_nan_with_or_without_the_accelerator(self) -> None:
         from agentkit_core.providers._common import reuse

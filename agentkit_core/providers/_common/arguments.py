@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, StructuredOutput, TextOutput, parse_json
-from ..._for_providers import FAST_PATHS
+from ..._for_providers import FAST_PATHS, compact_json
 
 
 def dumps(value: JsonValue) -> str:
     """Compact JSON text with non-ASCII kept, as OpenAI encodes tool arguments."""
-    return (_ENCODE or _compact_encoder())(value)
+    return compact_json()(value)
 
 
 def output_text(output: object) -> str | None:
@@ -23,42 +23,6 @@ def output_text(output: object) -> str | None:
     if isinstance(output, StructuredOutput):
         return dumps(output.value)
     return None
-
-
-#: The encoder :func:`dumps` uses, made on first use (``json.dumps`` with options builds one per call).
-_ENCODE: Callable[[JsonValue], str] | None = None
-
-
-def _compact_encoder() -> Callable[[JsonValue], str]:
-    """What :func:`dumps` calls, made once: :func:`compact_encoder` (``NaN`` written, as ``json.dumps`` writes it)."""
-    global _ENCODE
-    _ENCODE = compact_encoder(allow_nan=True)
-    return _ENCODE
-
-
-def compact_encoder(*, allow_nan: bool) -> Callable[[object], str]:
-    """A new ``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=allow_nan)``: the stdlib's C
-    encoder, made here once, else ``JSONEncoder.encode`` (the text is the same).
-
-    ``JSONEncoder.encode`` builds its C encoder (``json.encoder.c_make_encoder``,
-    with the same arguments as here) at every call, which costs more than
-    encoding a tool call's arguments or a message; where the accelerator is
-    missing, the encoder's own ``encode`` does the work.  No circularity check:
-    the values are the package's, copied trees.  :func:`dumps` and the request
-    bodies' encoder (:func:`.reuse.encoder`) are made by it.
-    """
-    import json.encoder  # on first use: importing the package loads no json
-
-    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=allow_nan)
-    make = getattr(json.encoder, "c_make_encoder", None)  # undeclared in typeshed; None without the accelerator
-    if make is None:
-        return encoder.encode
-    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, allow_nan)
-
-    def encode(value: object) -> str:
-        return "".join(chunks(value, 0))
-
-    return encode
 
 
 #: How deep argument JSON may nest: a tool call's input sits five levels down in an item's wire form.

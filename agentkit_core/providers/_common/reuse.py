@@ -34,9 +34,8 @@ from _thread import allocate_lock  # threading.Lock itself, without importing th
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ... import Item
-from ..._for_providers import FAST_PATHS
+from ..._for_providers import FAST_PATHS, compact_encoder
 from . import JsonDict
-from .arguments import compact_encoder
 from .native import checked_list
 
 __all__ = ("Build", "BuildCache", "Layered", "by_kind", "Raw", "fresh", "json_bytes", "json_pieces", "encoder", "disabled", "clear", "SLOTS")
@@ -51,7 +50,7 @@ _encode: Optional[Callable[[object], str]] = None
 
 def encoder() -> Callable[[object], str]:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``, its C encoder made once (on
-    first use) by :func:`.arguments.compact_encoder`; the text is the same."""
+    first use) by :func:`agentkit_core.jsontext.compact_encoder`; the text is the same."""
     global _encode
     if _encode is None:
         _encode = compact_encoder(allow_nan=False)
