@@ -247,6 +247,8 @@ def dump_json(value: object) -> str:
 
 
 #: Item kinds that speak for the system (the developer's and loaded context are system text to libraries without them).
-SYSTEM_KINDS = frozenset((ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.CONTEXT))
+#: A tuple, not a set: ``in`` compares members by identity, where a set would call the enum's ``__hash__``, a Python
+#: function (a fifth of the time of writing a system message back).
+SYSTEM_KINDS = (ItemKind.SYSTEM, ItemKind.DEVELOPER, ItemKind.CONTEXT)
 
 MakeItem = Callable[..., Item]

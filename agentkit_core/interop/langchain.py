@@ -49,7 +49,7 @@ item).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Iterable
 
 from .. import (
     INPUT_ERROR_KEY,
@@ -95,7 +95,7 @@ _KINDS = {"system": ItemKind.SYSTEM, "human": ItemKind.USER, "ai": ItemKind.ASSI
 _ROLES = {"system": ItemKind.SYSTEM, "developer": ItemKind.DEVELOPER, "user": ItemKind.USER, "human": ItemKind.USER,
           "assistant": ItemKind.ASSISTANT, "ai": ItemKind.ASSISTANT, "tool": ItemKind.TOOL}
 _MEDIA = {"image": Modality.IMAGE, "audio": Modality.AUDIO, "video": Modality.VIDEO}
-_MEDIA_BACK = {m: k for k, m in _MEDIA.items()}
+_MEDIA_BACK = {m._value_: k for k, m in _MEDIA.items()}  # by the member's text: an enum's __hash__ is a Python call
 _KNOWN = frozenset(("content", "additional_kwargs", "response_metadata", "type", "name", "id", "tool_calls",
                     "invalid_tool_calls", "usage_metadata", "tool_call_id", "artifact", "status", "role"))
 _DEVELOPER = "__openai_role__"
@@ -350,6 +350,13 @@ def _usage(u: JsonDict) -> Usage:
 
 # -- items -> LangChain -----------------------------------------------------------------------------------------------
 
+# The metadata keys the writer reads, spelled once: ``L + "type"`` inside a function is a concatenation every call.
+_TYPE, _LIST, _ROLE, _NAME, _KWARGS, _RESPONSE, _MESSAGE, _NO_ID, _INVALID, _ARTIFACT, _STATUS, _USAGE, _URL_TEXT = (
+    L + k for k in ("type", "list", "role", "name", "additional_kwargs", "response_metadata", "message", "no_id",
+                    "invalid_tool_call", "artifact", "status", "usage_metadata", "image_url_text")
+)
+_URL_FIELD = L + "image_url."
+
 
 def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     """Items -> LangChain messages in the ``messages_to_dict`` form (``messages_from_dict`` reads it).
@@ -358,40 +365,48 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     """
     out: list[JsonDict] = []
     for n, item in enumerate(items_checked(items)):
+        md = item.metadata._data
         try:
-            out.extend(_write(item))
+            if item.kind is ItemKind.TOOL or (md and md.get(_TYPE) == "function"):
+                out.extend(_write_results(item, md))
+            else:
+                out.append(_write(item, md))
         except NormalizeError as exc:
             raise exc.under(f"[{n}]") from None
     return out
 
 
-def _ours(md: Any, skip: frozenset[str]) -> dict[str, JsonValue]:
-    """The ``langchain.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
-    d = md._data
-    if not d:
+def _ours(md: dict[str, JsonValue], skip: frozenset[str]) -> dict[str, JsonValue]:
+    """The ``langchain.*`` metadata but the keys in ``skip`` (``md``: a map's data) as native fields (copies: what is written shares nothing with the items)."""
+    if not md:
         return {}
-    return {k[10:]: copy_json(v) for k, v in d.items() if k[:10] == L and k[10:] not in skip}
+    return {k[10:]: copy_json(v) for k, v in md.items() if k not in skip and k.startswith(L)}
 
 
-_ITEM_SKIP = frozenset(("type", "role", "list", "additional_kwargs", "response_metadata", "name", "usage_metadata"))
+# The keys _ours leaves out, whole (a third cheaper than slicing each key to look its field up).
+_ITEM_SKIP = frozenset(L + k for k in ("type", "role", "list", "additional_kwargs", "response_metadata", "name", "usage_metadata"))
+_BLOCK_SKIP = frozenset((_TYPE, _URL_TEXT))
+_CALL_SKIP = frozenset((_NO_ID,))
 
 
-def _base(item: Item, t: str, content: JsonValue, kwargs: JsonDict | None = None) -> JsonDict:
-    md = item.metadata._data
-    mid = item.id
+def _base(md: dict[str, JsonValue], mid: MessageId | None, t: str, content: JsonValue, kwargs: JsonDict | None = None) -> JsonDict:
+    """A message's ``data``: the item's metadata ``md`` (its map's data) and id ``mid`` as LangChain's fields."""
     if not md:
         return {"content": content, "additional_kwargs": kwargs or {}, "response_metadata": {}, "type": t, "name": None,
                 "id": None if mid is None else mid.value}
-    given = md.get(L + "additional_kwargs")
+    given = md.get(_KWARGS)
+    if kwargs:
+        given = {**given, **kwargs} if type(given) is dict else kwargs
+    response = md.get(_RESPONSE)
     data: JsonDict = {
         "content": content,
-        "additional_kwargs": {**(_dict(given)), **(kwargs or {})},
-        "response_metadata": _dict(md.get(L + "response_metadata")),
+        "additional_kwargs": copy_json(given) if type(given) is dict else {},
+        "response_metadata": copy_json(response) if type(response) is dict else {},
         "type": t,
-        "name": md.get(L + "name"),
+        "name": md.get(_NAME),
         "id": None if mid is None else mid.value,
     }
-    data.update(_ours(item.metadata, _ITEM_SKIP))
+    data.update(_ours(md, _ITEM_SKIP))
     return data
 
 
@@ -399,30 +414,33 @@ def _dict(value: object) -> JsonDict:
     return copy_json(value) if type(value) is dict else {}  # type: ignore[return-value]
 
 
-def _write(item: Item) -> list[JsonDict]:
-    md = item.metadata._data
-    t = md.get(L + "type")
-    if item.kind is ItemKind.TOOL or t == "function":
-        return _write_results(item)
-    if len(item.parts) == 1 and type(item.parts[0]) is CustomPart and item.parts[0].kind == L + "message":
-        return [copy_json(item.parts[0].value)]  # type: ignore[list-item]
+def _write(item: Item, md: dict[str, JsonValue]) -> JsonDict:
+    """A message that is no tool result (``md``: the item's metadata, its map's data)."""
+    parts = item.parts
+    if len(parts) == 1 and type(parts[0]) is CustomPart and parts[0].kind == _MESSAGE:
+        return copy_json(parts[0].value)  # type: ignore[return-value]
+    assistant = item.kind is ItemKind.ASSISTANT
     content: list[JsonValue] = []
     calls: list[JsonDict] = []
     invalid: list[JsonDict] = []
-    for n, part in enumerate(item.parts):
+    for n, part in enumerate(parts):
+        if type(part) is TextPart and not part.metadata._data:  # the usual block, its text (saves _write_block's call)
+            content.append(part.text)
+            continue
         try:
-            if type(part) is ToolCallPart and item.kind is ItemKind.ASSISTANT:
+            if type(part) is ToolCallPart and assistant:
                 _write_call(part, calls, invalid)
             elif not _foreign(part):
                 content.append(_write_block(part))
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{n}]") from None
-    listed_ = md.get(L + "list") is True or any(type(c) is not str for c in content) or len(content) > 1
+    listed_ = len(content) > 1 or (content and type(content[0]) is not str) or md.get(_LIST) is True
     body: JsonValue = content if listed_ else (content[0] if content else "")
+    t = md.get(_TYPE)
     kwargs = None
     if t == "chat" or (type(t) is str and t not in ("system", "human", "ai", "tool")):
-        name = t
-    elif item.kind is ItemKind.ASSISTANT:
+        name: str = t
+    elif assistant:
         name = "ai"
     elif item.kind in SYSTEM_KINDS:
         name = "system"
@@ -430,16 +448,17 @@ def _write(item: Item) -> list[JsonDict]:
             kwargs = {_DEVELOPER: "developer"}
     else:
         name = "human"
-    data = _base(item, name, body, kwargs)
+    data = _base(md, item.id, name, body, kwargs)
     if name == "chat":
-        data["role"] = md.get(L + "role", "user")
-    if item.kind is ItemKind.ASSISTANT:
+        data["role"] = md.get(_ROLE, "user")
+    if assistant:
         data["tool_calls"] = calls
         data["invalid_tool_calls"] = invalid
         data["usage_metadata"] = None if item.usage is None else _write_usage(item.usage)
-        if item.finish_reason is not None and not data["response_metadata"]:
-            data["response_metadata"] = {"finish_reason": _FINISH_BACK.get(item.finish_reason.kind, item.finish_reason.detail)}
-    return [{"type": name, "data": data}]
+        finish = item.finish_reason
+        if finish is not None and not data["response_metadata"]:
+            data["response_metadata"] = {"finish_reason": _FINISH_BACK.get(finish.kind, finish.detail)}
+    return {"type": name, "data": data}
 
 
 _FINISH_BACK = {"Completed": "stop", "ToolCall": "tool_calls", "MaxTokens": "length", "Blocked": "content_filter",
@@ -451,8 +470,8 @@ def _foreign(part: Part) -> bool:
 
 
 def _write_call(part: ToolCallPart, calls: list[JsonDict], invalid: list[JsonDict]) -> None:
-    md = part.metadata
-    native = md.get(L + "invalid_tool_call")
+    md = part.metadata._data
+    native = md.get(_INVALID)
     if isinstance(native, dict):
         invalid.append(_dict(native))
         return
@@ -461,17 +480,17 @@ def _write_call(part: ToolCallPart, calls: list[JsonDict], invalid: list[JsonDic
                         "error": md.get(INPUT_ERROR_KEY)})
         return
     args = copy_json(part.input) if isinstance(part.input, dict) else {"input": copy_json(part.input)}
-    call = {"name": part.name, "args": args, "id": None if md.get(L + "no_id") is True else part.id.value, "type": "tool_call"}
-    call.update(_ours(md, frozenset(("no_id",))))
+    call = {"name": part.name, "args": args, "id": None if md.get(_NO_ID) is True else part.id.value, "type": "tool_call"}
+    if md:
+        call.update(_ours(md, _CALL_SKIP))
     calls.append(call)
 
 
 def _write_block(part: Part) -> JsonValue:
-    md = part.metadata
-    if type(part) is TextPart and not md._data:
-        return part.text
-    extra = _ours(md, frozenset(("type", "image_url_text")))
-    t = md.get(L + "type")
+    md = part.metadata._data
+    t = md.get(_TYPE)
+    # A block's own metadata is mostly none or its type alone, which the block is written as: nothing else to carry.
+    extra = {} if not md or (len(md) == 1 and t is not None) else _ours(md, _BLOCK_SKIP)
     if type(part) is TextPart:
         return {"type": "text", "text": part.text, **extra} if t == "text" else part.text
     if type(part) is ReasoningPart:
@@ -483,9 +502,9 @@ def _write_block(part: Part) -> JsonValue:
     if type(part) is CustomPart and part.kind.startswith(L):
         return copy_json(part.value)
     if type(part) is MediaPart and t == "image_url":
-        return _write_image_url(part, md)
+        return _write_image_url(part, md, extra)
     if type(part) is MediaPart or type(part) is FilePart:
-        kind = _MEDIA_BACK.get(part.modality, "file") if type(part) is MediaPart else ("text-plain" if t == "text-plain" else "file")
+        kind = _MEDIA_BACK.get(part.modality._value_, "file") if type(part) is MediaPart else ("text-plain" if t == "text-plain" else "file")
         out: JsonDict = {"type": kind}
         data = part.data
         if type(data) is InlineText and kind == "text-plain":
@@ -499,11 +518,15 @@ def _write_block(part: Part) -> JsonValue:
             out["base64"] = b64encode(data.value if isinstance(data, InlineBytes) else data.value.encode("utf-8"))
         if part.mime_type:
             out["mime_type"] = part.mime_type
-        return {**out, **{k: v for k, v in extra.items() if not k.startswith("image_url.")}}
+        for k, v in extra.items():
+            if not k.startswith("image_url."):
+                out[k] = v
+        return out
     raise NormalizeError(f"LangChain has no content block for a {type(part).__name__}")
 
 
-def _write_image_url(part: MediaPart, md: Any) -> JsonDict:
+def _write_image_url(part: MediaPart, md: dict[str, JsonValue], extra: dict[str, JsonValue]) -> JsonDict:
+    """An ``image_url`` block; ``extra``: the part's ``langchain.*`` fields, whose ``image_url.*`` go inside."""
     data = part.data
     if type(data) is Uri:
         url = data.value
@@ -511,18 +534,25 @@ def _write_image_url(part: MediaPart, md: Any) -> JsonDict:
         url = f"data:{part.mime_type};base64,{b64encode(data.value)}"
     else:
         raise NormalizeError("an image_url block holds a URL", "data")
-    inner: JsonValue = url if md.get(L + "image_url_text") is True else {"url": url, **{k[20:]: v for k, v in md.items() if k.startswith(L + "image_url.")}}
-    rest = {k: v for k, v in _ours(md, frozenset(("type", "image_url_text"))).items() if not k.startswith("image_url.")}
-    return {"type": "image_url", "image_url": inner, **rest}
+    inner: JsonValue = url if md.get(_URL_TEXT) is True else {"url": url, **{k[20:]: v for k, v in md.items() if k.startswith(_URL_FIELD)}}
+    out: JsonDict = {"type": "image_url", "image_url": inner}
+    for k, v in extra.items():
+        if not k.startswith("image_url."):
+            out[k] = v
+    return out
 
 
-def _write_results(item: Item) -> list[JsonDict]:
+def _write_results(item: Item, md: dict[str, JsonValue]) -> list[JsonDict]:
+    """One tool message a result (``md``: the item's metadata, its map's data); the item's id on a lone result only."""
     out = []
     results = [p for p in item.parts if not _foreign(p)]
+    function = md.get(_TYPE) == "function"
+    t = "function" if function else "tool"
+    mid = item.id if len(results) == 1 else None
     for n, part in enumerate(results):
         if type(part) is not ToolResultPart:
             raise NormalizeError(f"a LangChain tool message holds a tool result, not a {type(part).__name__}", f"parts[{n}]")
-        md = part.metadata
+        pmd = part.metadata._data
         output = part.output
         content: JsonValue
         if isinstance(output, TextOutput):
@@ -536,34 +566,39 @@ def _write_results(item: Item) -> list[JsonDict]:
                 content = [_write_block(p) for p in parts if not _foreign(p)]
             except NormalizeError as exc:
                 raise under(exc, "parts", f"[{n}]") from None
-        function = item.metadata.get(L + "type") == "function"
-        data = _base(item if len(results) == 1 else item.with_id(None), "function" if function else "tool", content)
-        name = md.get(TOOL_NAME_KEY)
+        data = _base(md, mid, t, content)
+        name = pmd.get(TOOL_NAME_KEY)
         if type(name) is str:
             data["name"] = name
         if function:
             data["name"] = data["name"] or part.call_id.value
         else:
             data["tool_call_id"] = part.call_id.value
-            data["artifact"] = copy_json(md.get(L + "artifact"))
-            status = md.get(L + "status")
+            data["artifact"] = copy_json(pmd.get(_ARTIFACT))
+            status = pmd.get(_STATUS)
             data["status"] = status if type(status) is str else "error" if part.is_error else "success"
-        out.append({"type": data["type"], "data": data})
+        out.append({"type": t, "data": data})
     return out
 
 
 def _write_usage(usage: Usage) -> JsonDict:
-    out = _dict(usage.metadata.get(L + "usage_metadata"))
+    out = _dict(usage.metadata._data.get(_USAGE))
     t = usage.tokens
     if t is None:
         return out
-    out.update(input_tokens=t.input_tokens, output_tokens=t.output_tokens)
-    out.setdefault("total_tokens", t.total_tokens)
+    out["input_tokens"] = t.input_tokens
+    out["output_tokens"] = t.output_tokens
+    if "total_tokens" not in out:
+        out["total_tokens"] = t.input_tokens + t.output_tokens
     for outer, inner, v in (("input_token_details", "cache_read", t.cached_input_tokens),
                             ("input_token_details", "cache_creation", t.cache_write_input_tokens),
                             ("output_token_details", "reasoning", t.reasoning_tokens)):
         if v is not None:
-            out[outer] = {**(out.get(outer) or {}), inner: v}
+            details = out.get(outer)
+            if type(details) is dict:  # out is a copy already: set in place, not copied again
+                details[inner] = v
+            else:
+                out[outer] = {**(details or {}), inner: v}
     return out
 
 
