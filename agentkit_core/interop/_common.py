@@ -246,6 +246,9 @@ def dump_json(value: object) -> str:
     return json.dumps(value)
 
 
+#: The types of JSON's scalars: a writer copying metadata passes these on as they are, without copy_json's call.
+SCALARS = frozenset((str, int, float, bool, type(None)))
+
 #: Item kinds that speak for the system (the developer's and loaded context are system text to libraries without them).
 #: A tuple, not a set: ``in`` compares members by identity, where a set would call the enum's ``__hash__``, a Python
 #: function (a fifth of the time of writing a system message back).

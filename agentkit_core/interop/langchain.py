@@ -84,7 +84,7 @@ from .. import (
     Usage,
 )
 from .._codec import copy_json
-from ._common import SYSTEM_KINDS, JsonDict, b64decode, b64encode, finish_from, items_checked, listed, obj, plain, under, wrong
+from ._common import SCALARS, SYSTEM_KINDS, JsonDict, b64decode, b64encode, finish_from, items_checked, listed, obj, plain, under, wrong
 
 __all__ = ("items_from_messages", "messages_from_items")
 
@@ -380,7 +380,7 @@ def _ours(md: dict[str, JsonValue], skip: frozenset[str]) -> dict[str, JsonValue
     """The ``langchain.*`` metadata but the keys in ``skip`` (``md``: a map's data) as native fields (copies: what is written shares nothing with the items)."""
     if not md:
         return {}
-    return {k[10:]: copy_json(v) for k, v in md.items() if k not in skip and k.startswith(L)}
+    return {k[10:]: v if type(v) in SCALARS else copy_json(v) for k, v in md.items() if k not in skip and k.startswith(L)}
 
 
 # The keys _ours leaves out, whole (a third cheaper than slicing each key to look its field up).

@@ -87,6 +87,7 @@ from .. import (
 )
 from .._codec import copy_json
 from ._common import (
+    SCALARS,
     SYSTEM_KINDS,
     JsonDict,
     b64decode,
@@ -108,8 +109,9 @@ _REQUEST = P + "request"
 _LIST = P + "list"
 _TIMESTAMP = P + "timestamp"
 _PART_KIND = P + "part_kind"
+_INSTRUCTIONS, _CONTENT, _OUTCOME, _ARGS, _USAGE_KEY = (P + k for k in ("instructions", "content", "outcome", "args", "usage"))
 _MEDIA_KINDS = {"image-url": Modality.IMAGE, "audio-url": Modality.AUDIO, "video-url": Modality.VIDEO}
-_URL_KINDS = {m: k for k, m in _MEDIA_KINDS.items()}
+_URL_KINDS = {m._value_: k for k, m in _MEDIA_KINDS.items()}  # by the member's text: an enum's __hash__ is a Python call
 _BINARY = {"image": Modality.IMAGE, "audio": Modality.AUDIO, "video": Modality.VIDEO}
 _FINISH = {"stop": FinishReason.COMPLETED, "length": FinishReason.MAX_TOKENS, "content_filter": FinishReason.BLOCKED,
            "tool_call": FinishReason.TOOL_CALL, "error": FinishReason.ERROR}
@@ -398,11 +400,11 @@ class _Names:
         return self._names.get(call_id, "")
 
 
-def _ours(md: dict[str, JsonValue], skip: tuple[str, ...] = ()) -> dict[str, JsonValue]:
-    """The ``pydantic_ai.*`` metadata as native fields (copies: what is written shares nothing with the items)."""
+def _ours(md: dict[str, JsonValue], skip: frozenset[str] = frozenset()) -> dict[str, JsonValue]:
+    """The ``pydantic_ai.*`` metadata but the keys in ``skip`` as native fields (copies: what is written shares nothing with the items)."""
     if not md:
         return {}
-    return {k[12:]: copy_json(v) for k, v in md.items() if k[:12] == P and k not in skip}
+    return {k[12:]: v if type(v) in SCALARS else copy_json(v) for k, v in md.items() if k not in skip and k.startswith(P)}
 
 
 def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
@@ -414,14 +416,20 @@ def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
     return into
 
 
-_ITEM_SKIP = (_REQUEST, _LIST, _TIMESTAMP, _PART_KIND, P + "instructions")
+# The keys each _ours leaves out (written from fields of their own, or marks of the reading).
+_ITEM_SKIP = frozenset((_REQUEST, _LIST, _TIMESTAMP, _PART_KIND, _INSTRUCTIONS))
+_RETRY_SKIP = _ITEM_SKIP | {_CONTENT}
+_RESULT_SKIP = frozenset((_TIMESTAMP, _PART_KIND, _OUTCOME))
+_RESPONSE_SKIP = frozenset((_TIMESTAMP,))
+_CALL_SKIP = frozenset((_ARGS,))
+_CONTENT_SKIP = frozenset((_PART_KIND,))
 
 
 def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
     md = item.metadata._data
     parts: list[JsonDict] = request["parts"]
     if item.kind in SYSTEM_KINDS:
-        if md.get(P + "instructions") is True:
+        if md.get(_INSTRUCTIONS) is True:
             request["instructions"] = item.text_content()
             return
         for n, part in enumerate(item.parts):
@@ -432,6 +440,9 @@ def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
         return
     content: list[JsonValue] = []
     for n, part in enumerate(item.parts):
+        if type(part) is TextPart and not part.metadata._data:  # the usual content, its text (saves _write_content's call)
+            content.append(part.text)
+            continue
         try:
             if type(part) is ToolResultPart:
                 parts.append(_write_result(part, names))
@@ -442,9 +453,9 @@ def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
         except NormalizeError as exc:
             raise under(exc, "parts", f"[{n}]") from None
     if md.get(_PART_KIND) == "retry-prompt":
-        raw = md.get(P + "content")
+        raw = md.get(_CONTENT)
         retry = raw if raw is not None else item.text_content()
-        parts.append(_stamp(md, item.created_at, {"content": retry, **_ours(md, _ITEM_SKIP + (P + "content",)), "part_kind": "retry-prompt"}))
+        parts.append(_stamp(md, item.created_at, {"content": retry, **_ours(md, _RETRY_SKIP), "part_kind": "retry-prompt"}))
     elif content:
         single = len(content) == 1 and type(content[0]) is str and md.get(_LIST) is not True
         parts.append(_stamp(md, item.created_at, {"content": content[0] if single else content, **_ours(md, _ITEM_SKIP), "part_kind": "user-prompt"}))
@@ -461,7 +472,7 @@ def _write_content(part: Part) -> JsonValue:
         return part.text
     if type(part) is TextPart:
         if md.get(_PART_KIND) == "text-content":
-            return {"content": part.text, **_ours(md, (_PART_KIND,)), "kind": "text-content"}
+            return {"content": part.text, **_ours(md, _CONTENT_SKIP), "kind": "text-content"}
         return part.text
     if type(part) is CustomPart and part.kind.startswith(P):
         return copy_json(part.value)
@@ -469,7 +480,7 @@ def _write_content(part: Part) -> JsonValue:
         data: DataRef = part.data
         mime = part.mime_type
         if type(data) is Uri:
-            kind = _URL_KINDS.get(part.modality, "document-url") if type(part) is MediaPart else "document-url"
+            kind = _URL_KINDS.get(part.modality._value_, "document-url") if type(part) is MediaPart else "document-url"
             out: JsonDict = {"url": data.value, **_ours(md), "kind": kind}
             if mime:
                 out["media_type"] = mime
@@ -496,13 +507,13 @@ def _write_result(part: ToolResultPart, names: _Names) -> JsonDict:
     else:
         parts = output.parts if isinstance(output, PartsOutput) else output.files
         content = [_write_content(p) for p in parts if not _foreign(p)]
-    extra = _ours(md, (_TIMESTAMP, _PART_KIND, P + "outcome"))
+    extra = _ours(md, _RESULT_SKIP)
     out: JsonDict = {"tool_name": name, "content": content, "tool_call_id": part.call_id.value, **extra}
     _stamp(md, None, out)
     if md.get(_PART_KIND) == "retry-prompt":
         out["part_kind"] = "retry-prompt"
         return out
-    outcome = md.get(P + "outcome")
+    outcome = md.get(_OUTCOME)
     if type(outcome) is str:
         out["outcome"] = outcome
     elif part.is_error:
@@ -521,7 +532,7 @@ def _write_response(item: Item) -> JsonDict:
         if written is not None:
             parts.append(written)
     md = item.metadata._data
-    out: JsonDict = {"parts": parts, **_ours(md, (_TIMESTAMP,))}
+    out: JsonDict = {"parts": parts, **_ours(md, _RESPONSE_SKIP)}
     _stamp(md, item.created_at, out)
     if item.usage is not None:
         out["usage"] = _write_usage(item.usage)
@@ -534,7 +545,7 @@ def _write_response(item: Item) -> JsonDict:
 
 
 def _write_usage(usage: Usage) -> JsonDict:
-    rest = usage.metadata._data.get(P + "usage")
+    rest = usage.metadata._data.get(_USAGE_KEY)
     out: JsonDict = copy_json(rest) if isinstance(rest, dict) else {}  # type: ignore[assignment]
     t = usage.tokens
     if t is not None:
@@ -556,12 +567,12 @@ def _write_response_part(part: Part) -> JsonDict | None:
         return {"content": part.summary or "", **_ours(md), "part_kind": "thinking"}
     if type(part) is ToolCallPart:
         args: JsonValue = copy_json(part.input)
-        text = md.get(P + "args")
+        text = md.get(_ARGS)
         if args is None and type(md.get(INPUT_JSON_KEY)) is str:
             args = md[INPUT_JSON_KEY]
         elif type(text) is str and _same(text, args):
             args = text
-        return {"tool_name": part.name, "args": args, "tool_call_id": part.id.value, **_ours(md, (P + "args",)), "part_kind": "tool-call"}
+        return {"tool_name": part.name, "args": args, "tool_call_id": part.id.value, **_ours(md, _CALL_SKIP), "part_kind": "tool-call"}
     if type(part) is CustomPart:
         if part.kind.startswith(P) and isinstance(part.value, dict):
             return copy_json(part.value)  # type: ignore[return-value]
