@@ -65,6 +65,23 @@ class Convert(unittest.TestCase):
         self.assertEqual((status, out), (1, ""))
         self.assertIn("tools convert to agentkit or mcp-tools", err)
 
+    def test_a_file_that_is_not_items_is_named_with_the_flag_that_reads_it(self) -> None:
+        chat = {"model": "gpt-4o", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]}
+        cases = [
+            (("--to", "langchain"), LANGCHAIN, "[0]: expected an agentkit item, found a LangChain message dict (--from langchain)"),
+            (("--to", "langchain"), PYDANTIC_AI, "[0]: expected an agentkit item, found a pydantic-ai message (--from pydantic-ai)"),
+            (("--to", "pydantic-ai"), self.file("chat.json", chat),
+             "[0]: expected an agentkit item, found an OpenAI Chat Completions request (--from openai-chat)"),
+            (("--to", "mcp-tools"), self.file("tools.json", load("mcp.json")["tools_list"]["tools"]),
+             "[0]: expected a tool spec, found an MCP tool (--from mcp-tools)"),
+            (("--to", "langchain"), self.file("item.json", {"kind": "User", "parts": []}), "[0].metadata: missing field"),
+        ]
+        for flags, path, words in cases:
+            with self.subTest(words):
+                status, out, err = run("convert", *flags, path)
+                self.assertEqual(status, 1)
+                self.assertEqual(err.strip(), f"{path}: {words}")
+
 
 class TurnTools(unittest.TestCase):
     def test_an_mcp_tool_list_is_read_as_mcp(self) -> None:

@@ -19,6 +19,7 @@ import io
 import json
 from typing import IO, Any, Callable
 
+from .._detect import sniff
 from .._reader import Reading
 from ..error import NormalizeError
 from ..item import Item
@@ -101,6 +102,28 @@ def _values(name: str, data: bytes) -> list[Any]:
     return values
 
 
+def _not_ours(value: object, tools: bool, n: int) -> NormalizeError | None:
+    """For a value read as items (or tool specs) that is another format's: the error naming it and its ``--from``."""
+    from ..interop._common import looks_like
+    from ..transcript import looks_like_item
+    from . import convert
+
+    what = looks_like(value)
+    expected = "a tool spec" if tools else "an agentkit item"
+    if what in _LIBRARY_SHAPES:
+        return NormalizeError(f"expected {expected}, found {what} (--from {_LIBRARY_SHAPES[what]})", f"[{n}]")
+    if tools or looks_like_item(value):
+        return None  # the decoder's own error names the field
+    found = sniff(value) if type(value) is dict else None
+    hint = f" (--from {convert.flag(found.module)})" if found is not None and found.sure else ""
+    return NormalizeError(f"expected {expected}, found {what}{hint}", f"[{n}]")
+
+
+#: What :func:`looks_like` calls a library's value, and the ``--from`` that reads it.
+_LIBRARY_SHAPES = {"a LangChain message dict": "langchain", "a pydantic-ai message": "pydantic-ai",
+                   "an MCP tool": "mcp-tools"}
+
+
 def _read(source: str | None, tools: bool, name: str, data: bytes) -> list[Any]:
     values = _values(name, data)
     if source is None:
@@ -110,7 +133,7 @@ def _read(source: str | None, tools: bool, name: str, data: bytes) -> list[Any]:
             try:
                 out.append(maker(value))
             except NormalizeError as exc:
-                raise exc.under(f"[{n}]") from None
+                raise _not_ours(value, tools, n) or exc.under(f"[{n}]") from None
         return out
     module = importlib.import_module(f"..interop.{LIBRARIES[source]}", __package__)
     if tools:

@@ -33,7 +33,7 @@ from urllib.parse import quote
 
 from ... import JsonValue, ModelSettings
 from ..._for_providers import AZURE_DEPLOYMENTS, Endpoint, endpoint
-from .vertex import vertex_resolved
+from .vertex import first_set, vertex_resolved
 
 __all__ = ("split", "resolved", "AZURE_ONLY")
 
@@ -70,16 +70,6 @@ def split(model: object) -> tuple[Endpoint, str]:
     return found
 
 
-def _variable(environ: Mapping[str, str] | None, names: tuple[str, ...]) -> str | None:
-    """The first of ``names`` set (and not empty) in ``environ``."""
-    if environ is not None:
-        for name in names:
-            value = environ.get(name)
-            if value:
-                return value
-    return None
-
-
 def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | None, headers: Mapping[str, str] | None,
              settings: ModelSettings | None, native: dict[str, Any],
              environ: Mapping[str, str] | None) -> tuple[str | None, str | None, Mapping[str, str] | None, ModelSettings | None]:
@@ -90,15 +80,15 @@ def resolved(row: Endpoint, model: str, api_key: str | None, base_url: str | Non
     if row.auth == "azure_openai":
         return _azure(row, model, api_key, base_url, headers, native, environ) + (settings,)
     if row.auth == "google_vertex":
-        return vertex_resolved(row.name, api_key, base_url or _variable(environ, (row.base_url_variable,)), native, environ) + (
+        return vertex_resolved(row.name, api_key, base_url or first_set(environ, (row.base_url_variable,)), native, environ) + (
             headers, settings)
     for name in AZURE_ONLY:
         if name in native:
             raise TypeError(f"{name}: only Azure's names take it ({row.name} does not)")
     if base_url is None and row.base_url_variable:
-        base_url = _variable(environ, (row.base_url_variable,))
+        base_url = first_set(environ, (row.base_url_variable,))
     if api_key is None:
-        api_key = _variable(environ, row.key_variables)
+        api_key = first_set(environ, row.key_variables)
         if api_key is None and environ is not None and row.key_required and base_url in (None, row.base_url):
             raise ValueError(f"{row.name}: no API key: give api_key=... or set {' or '.join(row.key_variables)}")
     if base_url is None and row.wire != row.name.replace("-", "_"):
@@ -147,15 +137,15 @@ def _azure(row: Endpoint, model: str, api_key: str | None, base_url: str | None,
     if api_key is not None and token is not None:
         raise ValueError("api_key, azure_ad_token: give one credential, not both")
     if api_key is None and token is None:  # AzureOpenAI's order: the Entra ID token's variable, then the key's
-        token = _variable(environ, ("AZURE_OPENAI_AD_TOKEN",))
+        token = first_set(environ, ("AZURE_OPENAI_AD_TOKEN",))
         if token is None:
-            api_key = _variable(environ, row.key_variables)
+            api_key = first_set(environ, row.key_variables)
     if environ is not None and api_key is None and token is None:
         raise ValueError(f"{row.name}: no credential: give api_key=... or azure_ad_token=..., "
                          f"or set {' or '.join(row.key_variables)} or AZURE_OPENAI_AD_TOKEN")
     if version is None:
-        version = _variable(environ, ("OPENAI_API_VERSION",))
-    site = base_url or _variable(environ, (row.base_url_variable,)) or row.base_url
+        version = first_set(environ, ("OPENAI_API_VERSION",))
+    site = base_url or first_set(environ, (row.base_url_variable,)) or row.base_url
     if not site:
         raise ValueError(f"{row.name}: no endpoint: give base_url='https://<resource>.openai.azure.com'"
                          + (f" or set {row.base_url_variable}" if environ is not None else ""))

@@ -20,7 +20,7 @@ from ..._for_providers import VERTEX_PUBLISHERS
 if TYPE_CHECKING:
     from ...http import Request
 
-__all__ = ("VERTEX_ONLY", "LOCATION", "root_url", "vertex_base_url", "vertex_resolved", "vertex_signer",
+__all__ = ("VERTEX_ONLY", "first_set", "LOCATION", "root_url", "vertex_base_url", "vertex_resolved", "vertex_signer",
            "VERTEX_VARIABLES")
 
 #: The keyword arguments only Vertex AI's names take.
@@ -49,7 +49,8 @@ def root_url(location: str) -> str:
     return f"https://{location}-aiplatform.googleapis.com/v1"
 
 
-def _first(environ: Mapping[str, str] | None, names: Tuple[str, ...]) -> str | None:
+def first_set(environ: Mapping[str, str] | None, names: Tuple[str, ...]) -> str | None:
+    """The first of ``names`` set (and not empty) in ``environ``; ``None`` without an environment."""
     if environ is not None:
         for name in names:
             value = environ.get(name)
@@ -79,10 +80,10 @@ def vertex_base_url(publisher: str, name: str, base_url: str | None, native: dic
     tail = publisher
     if isinstance(base_url, str) and base_url.rstrip("/").endswith(tail):
         return base_url.rstrip("/")
-    location = location or _first(environ, locations) or LOCATION
+    location = location or first_set(environ, locations) or LOCATION
     if not _LOCATION.fullmatch(location):
         raise ValueError(f"location: {location[:40]!r} is not a Vertex AI location (as 'us-central1' or 'global')")
-    project = project or _first(environ, projects) or (credentials_project() if credentials_project is not None else None)
+    project = project or first_set(environ, projects) or (credentials_project() if credentials_project is not None else None)
     if not project:
         where = f" or set {' or '.join(projects)}" if environ is not None else ""
         raise ValueError(f"{name}: no Google Cloud project: give project='...'{where}")
