@@ -26,7 +26,6 @@ from __future__ import annotations
 from ._detect import NAMES as NAMES, Provider as Provider, sniff as sniff
 from ._error_text import an as an, describe as describe, wrong_type as wrong_type
 from ._fast_paths import FAST_PATHS as FAST_PATHS
-from .jsontext import compact_encoder as compact_encoder, compact_json as compact_json
 from ._registry import (
     AZURE_DEPLOYMENTS as AZURE_DEPLOYMENTS,
     ENDPOINTS as ENDPOINTS,
@@ -41,6 +40,7 @@ from ._registry import (
     endpoint as endpoint,
     provider_info as provider_info,
 )
+from .jsontext import compact_encoder as compact_encoder, compact_json as compact_json
 
 __all__ = (
     "PROVIDERS", "STREAM_FORMATS", "Capabilities", "ProviderInfo", "capabilities", "provider_info",
