@@ -25,6 +25,7 @@ from .usage import Usage
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Iterable, Mapping
 
 __all__ = ("ItemKind", "Item", "unanswered_calls", "close_unanswered")
@@ -165,6 +166,20 @@ class Item(Value):
             "created_at": None if created is None else index(created),  # the plain int, cheaper than int()
         }
 
+    def to_json(self) -> str:
+        """The compact JSON text of the wire form, byte for byte what the Rust reference writes."""
+        w = _line or _load_line()  # written from the fields, not through to_dict (_line.py says why)
+        string, value = w.string, w.value
+        id, usage, finish, created = self.id, self.usage, self.finish_reason, self.created_at
+        parts = ",".join([w.part_json(p) for p in self.parts])
+        if finish is None:
+            finished = "null"
+        else:
+            finished = string(finish.kind) if finish.detail is None else value(finish.to_dict())
+        return (f'{{"id":{"null" if id is None else string(id.value)},"kind":"{self.kind._value_}","parts":[{parts}],'
+                f'"metadata":{w.metadata_json(self.metadata)},"usage":{"null" if usage is None else value(usage.to_dict())},'
+                f'"finish_reason":{finished},"created_at":{"null" if created is None else index(created)}}}')
+
     @classmethod
     def from_dict(cls, v: object, /) -> Item:
         """Decode an item; raises :class:`NormalizeError` naming the bad field's path."""
@@ -213,6 +228,18 @@ class Item(Value):
 
 
 _decode_usage = Usage._decode  # bound once: a class attribute would bind a method on every call
+#: :mod:`._line`, loaded with ``json`` when an item is first written as JSON text.
+_line: ModuleType | None = None
+
+
+def _load_line() -> ModuleType:
+    global _line
+    from . import _line as line
+
+    _line = line
+    return line
+
+
 _MutableItem = mutable(Item)
 _fill_item = filler(Item, "kind", "parts", "id", "metadata", "usage", "finish_reason", "created_at")
 _make_message_id = unchecked_maker(MessageId, "value")

@@ -26,7 +26,6 @@ import os
 
 from .error import NormalizeError
 from .item import Item
-from .jsontext import compact_json
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
@@ -140,14 +139,13 @@ def append_items(items: Iterable[Item], path: str | os.PathLike[str], *, sync: b
         from ._error_text import wrong_type
 
         raise wrong_type("append_items", "a path", path)
-    encode = compact_json()  # what Item.to_json calls, looked up once
     lines = []
     for n, item in enumerate(items):
         if not isinstance(item, Item):
             from ._error_text import wrong_type
 
             raise wrong_type(f"append_items: items[{n}]", "an Item", item)
-        lines.append(encode(item.to_dict()))
+        lines.append(item.to_json())
     lines.append("")  # the last line's newline
     data = "\n".join(lines).encode("utf-8") if len(lines) > 1 else b""
     from ._durable import append

@@ -154,7 +154,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The registry is plain data at the bottom: detection, the settings, the command line and the OpenTelemetry export
     # all read it.  _for_providers is the providers' one internal API module (tests/test_providers_cross.py).
     ("values", ("ids", "metadata", "content", "data", "tool", "item", "delta", "usage", "finish", "error", "keys",
-                "jsontext", "toolspec", "schema", "_docstring", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_error_text",
+                "jsontext", "_line", "toolspec", "schema", "_docstring", "transcript", "settings", "_codec", "_check", "_make", "_value", "_lean_typing", "_enum", "_error_text",
                 "_reader", "_durable", "_detect", "_registry", "_for_providers", "_fast_paths")),
     ("fold and projection protocols", ("fold", "_fold_*", "projection", "cancellation", "")),
     ("HTTP", ("http", "http.*", "auth", "auth.*")),

@@ -47,6 +47,7 @@ class WireVectors(unittest.TestCase):
             with self.subTest(line=lineno, type=type_name):
                 value = TYPES[type_name].from_dict(json.loads(text))
                 self.assertEqual(compact(value.to_dict()), text)
+                self.assertEqual(value.to_json(), text)  # an item's written from its fields (_line.py)
 
     def test_decoding_is_stable_under_a_second_round_trip(self) -> None:
         for lineno, (type_name, text) in enumerate(read_tsv("reference-wire.tsv"), 1):
@@ -64,7 +65,9 @@ class WireVectors(unittest.TestCase):
             with self.subTest(line=lineno, type=type_name, verdict=verdict, reference=back[:80]):
                 data = json.loads(text)
                 if verdict == "ok":
-                    self.assertEqual(compact(TYPES[type_name].from_dict(data).to_dict()), back)
+                    value = TYPES[type_name].from_dict(data)
+                    self.assertEqual(compact(value.to_dict()), back)
+                    self.assertEqual(value.to_json(), back)
                 else:
                     with self.assertRaises(ak.NormalizeError) as caught:
                         TYPES[type_name].from_dict(data)
