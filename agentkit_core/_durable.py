@@ -265,8 +265,10 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
     """Append ``data`` (whole lines) to the file at ``path``, created if missing, under an exclusive lock.
 
     A torn last line (no final newline, not a whole JSON value) is cut off first
-    with a warning; a whole one gets its newline.  With ``sync``, returns after
-    ``os.fsync`` (and the folder's, when the file was created).
+    with a warning; a whole one gets its newline.  The end is read only when the
+    file is not as this process's last append left it (device, inode, size and
+    modification time).  With ``sync``, returns after ``os.fsync`` (and the
+    folder's, when the file was created).
     """
     target = os.fspath(path)
     if isinstance(target, bytes):
@@ -287,7 +289,7 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
             if locked and held.st_nlink == 0:  # replaced by a save, or deleted, while we waited: no name is left
                 continue
             size = held.st_size
-            if size:  # its last two bytes, cheaper to read than a stat telling whether it changed since
+            if size and _last != _identity(held):  # else: unchanged since this process's last append ended it
                 end = _read_at(fd, 2, size - 2) if size > 1 else _read_at(fd, 1, 0)
                 if end[-1:] != b"\n":
                     _refuse_an_array(fd, target)
@@ -297,6 +299,7 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]  # one write, unless the system takes less
+            _remember(os.fstat(fd))
             if sync:
                 os.fsync(fd)
                 if created:
@@ -306,6 +309,19 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
             return
         finally:
             os.close(fd)
+
+
+#: The file this process appended to last, as it left it (ending in a whole line): device, inode, size, mtime.
+_last: tuple[int, int, int, int] | None = None
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _remember(st: os.stat_result) -> None:
+    global _last
+    _last = _identity(st) if st.st_ino else None  # no inode numbers: no telling files apart
 
 
 def _refuse_an_array(fd: int, name: str) -> None:
