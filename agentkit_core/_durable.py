@@ -296,9 +296,11 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
                     data = _mend_tail(fd, size, target) + data
                 elif end[:1] == b"]":  # lines of items end in "}"
                     _refuse_an_array(fd, target)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]  # one write, unless the system takes less
+            written = os.write(fd, data)  # one write, unless the system takes less
+            if written < len(data):
+                view = memoryview(data)[written:]
+                while view:
+                    view = view[os.write(fd, view) :]
             _remember(os.fstat(fd))
             if sync:
                 os.fsync(fd)

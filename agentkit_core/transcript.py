@@ -29,7 +29,7 @@ from .item import Item
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (ARCHITECTURE.md, "Import cost")
 if TYPE_CHECKING:
-    from typing import IO, Any, Iterable, Iterator
+    from typing import IO, Any, Callable, Iterable, Iterator
 
     from ._reader import PathOrFile as PathOrFile, Reading, Record
 
@@ -148,9 +148,19 @@ def append_items(items: Iterable[Item], path: str | os.PathLike[str], *, sync: b
         lines.append(item.to_json())
     lines.append("")  # the last line's newline
     data = "\n".join(lines).encode("utf-8") if len(lines) > 1 else b""
+    (_append or _load_append())(path, data, sync)
+
+
+#: :func:`._durable.append`, loaded on the first append (a relative import at every call costs a microsecond).
+_append: Callable[[str | os.PathLike[str], bytes, bool], None] | None = None
+
+
+def _load_append() -> Callable[[str | os.PathLike[str], bytes, bool], None]:
+    global _append
     from ._durable import append
 
-    append(path, data, sync)
+    _append = append
+    return append
 
 
 def _write(items: Iterable[Item], f: IO[Any], binary: bool) -> None:

@@ -329,6 +329,22 @@ class TestAppendItems(Files):
         self.assertEqual(appended(True), [("write", lines), ("fsync", "file")])
         self.assertEqual(appended(False), [("write", lines)])
 
+    def test_a_write_the_system_takes_in_pieces_is_finished(self) -> None:
+        path = os.path.join(self.dir, "t.jsonl")
+        real_write = os.write
+        pieces: list[int] = []
+
+        def short(fd: int, data: Any) -> int:  # a system that takes at most 100 bytes a call
+            written = real_write(fd, bytes(data[:100]))
+            pieces.append(written)
+            return written
+
+        with mock.patch.object(os, "write", short):
+            ak.append_items(transcript(), path)
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), lines_of(transcript()))
+        self.assertEqual(len(pieces), -(-len(lines_of(transcript())) // 100))
+
     def test_anything_but_an_item_is_refused_and_nothing_is_written(self) -> None:
         path = self.write("t.jsonl", lines_of(transcript()))
         with self.assertRaises(TypeError) as caught:
