@@ -251,6 +251,43 @@ class ExchangeTest(LoopbackCase):
             self.assertEqual(len(server.requests), 1)
 
 
+class LoopNeverBlockedTest(unittest.TestCase):
+    @event_loop_test
+    @needs_threads
+    async def test_a_thread_fetching_does_not_block_a_loop_asking(self) -> None:
+        """A thread's fetch holds the thread lock for as long as its exchange takes; a task's fetch must not wait on it."""
+        import asyncio
+
+        from tests.test_http import FakeTransport
+
+        started, release = threading.Event(), threading.Event()
+
+        def answer(token: str) -> tuple[int, list[tuple[str, str]], list[bytes]]:
+            return 200, [("content-type", "application/json")], [json.dumps({"access_token": token, "expires_in": 3600}).encode()]
+
+        class Blocking(FakeTransport):
+            def exchange(self, request: Any, **timeouts: float) -> Any:
+                started.set()
+                release.wait(5)
+                return super().exchange(request, **timeouts)
+
+        credentials = AuthorizedUserCredentials(USER)
+        thread = threading.Thread(target=credentials.token, kwargs={"transport": Blocking(answer("ya29.thread-token"))})
+        thread.start()
+        timer = threading.Timer(3.0, release.set)  # the thread's exchange ends in 3 s whatever happens
+        timer.start()
+        try:
+            self.assertTrue(started.wait(5))
+            begun = time.perf_counter()
+            token = await credentials.atoken(transport=FakeTransport(answer("ya29.loop-token")))  # type: ignore[arg-type]
+            self.assertLess(time.perf_counter() - begun, 2.0)
+            self.assertEqual(token, "ya29.loop-token")
+        finally:
+            release.set()
+            timer.cancel()
+            thread.join(10)
+
+
 class DefaultCredentialsTest(unittest.TestCase):
     def setUp(self) -> None:
         self.folder = tempfile.TemporaryDirectory()

@@ -23,7 +23,8 @@ account's private key, exchanged at its ``token_uri`` with the
 A credential's :meth:`~GoogleCredentials.token` (or ``await``
 :meth:`~GoogleCredentials.atoken`) gives an access token, kept until
 :data:`REFRESH_MARGIN` seconds before it expires, then fetched again under a
-lock (one fetch at a time whatever the threads and event loops asking).  The
+lock (one fetch at a time among threads, and one at a time on each event
+loop, which never waits for a thread's fetch).  The
 exchanges go through :func:`agentkit_core.http.send` (``asend``), so they take
 its ``transport``, ``cancel`` and retries.  No token, private key, refresh
 token or client secret is ever logged, shown in a ``repr`` or put in an error.
@@ -101,7 +102,8 @@ class GoogleCredentials:
     quota_project: str | None = None
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held by a thread for its whole fetch
+        self._locks_lock = threading.Lock()  # held only to find a loop's lock: a task never waits on a thread's fetch
         self._held: tuple[str, float] | None = None  # (token, when it expires, as time.time())
         self._loop_locks: dict[int, tuple[Any, asyncio.Lock]] = {}
 
@@ -160,7 +162,7 @@ class GoogleCredentials:
         import asyncio
 
         loop = asyncio.get_running_loop()
-        with self._lock:
+        with self._locks_lock:
             found = self._loop_locks.get(id(loop))
             if found is None or found[0]() is not loop:
                 import weakref
