@@ -251,6 +251,21 @@ class ExchangeTest(LoopbackCase):
             self.assertEqual(len(server.requests), 1)
 
 
+class LifetimeTest(unittest.TestCase):
+    def test_an_expires_in_int_cannot_read_is_no_lifetime(self) -> None:
+        """A string of digits ``int`` refuses (a superscript, more digits than it converts) keeps the token a default time."""
+        from tests.test_http import FakeTransport
+
+        for said, kept in (("3600", 3600.0), ("²", 300.0 + REFRESH_MARGIN), ("9" * 5000, 300.0 + REFRESH_MARGIN)):
+            body = json.dumps({"access_token": TOKEN, "expires_in": said}).encode()
+            credentials = AuthorizedUserCredentials(USER)
+            with self.subTest(said[:10]):
+                before = time.time()
+                self.assertEqual(credentials.token(transport=FakeTransport((200, [("content-type", "application/json")], [body]))), TOKEN)  # type: ignore[arg-type]
+                assert credentials._held is not None
+                self.assertAlmostEqual(credentials._held[1] - before, kept, delta=5)
+
+
 class LoopNeverBlockedTest(unittest.TestCase):
     @event_loop_test
     @needs_threads

@@ -218,7 +218,10 @@ def _token_of(answer: object, started: float, where: str) -> tuple[str, float]:
         raise CredentialsError(f"{where}: the answer holds no access_token")
     lifetime = answer.get("expires_in") if isinstance(answer, dict) else None
     if isinstance(lifetime, str) and lifetime.isdigit():
-        lifetime = int(lifetime)
+        try:
+            lifetime = int(lifetime)
+        except ValueError:  # digits int() does not read ("²"), or more of them than it converts
+            lifetime = None
     if isinstance(lifetime, bool) or not isinstance(lifetime, (int, float)) or lifetime <= 0:
         lifetime = _NO_EXPIRY + REFRESH_MARGIN
     return token, started + lifetime
