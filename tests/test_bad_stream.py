@@ -207,6 +207,27 @@ class ByHandTest(Loop):
                     list(response.events())
                 BadStreamTest.assert_portal(self, error.exception)  # type: ignore[arg-type]
 
+    def test_a_page_longer_than_the_excerpt_read_is_closed(self) -> None:
+        """The page is read only as far as the excerpt needs; the rest is never read, so the connection is closed."""
+        from tests.test_http import FakeTransport
+
+        page = (200, [("content-type", "text/html")], [PORTAL[:-14], b"<p>" + b"x" * 40_000 + b"</p>", b"</body></html>"])
+        transport = FakeTransport(page)
+        response = send(Request("POST", "https://example.com/s"), transport=transport)  # type: ignore[arg-type]
+        with self.assertRaises(ProviderError):
+            next(response.events())
+        self.assertTrue(transport.made[0].closed)
+        if can_run_asyncio():
+            transport = FakeTransport(page)
+
+            async def main() -> None:
+                answer = await asend(Request("POST", "https://example.com/s"), transport=transport)  # type: ignore[arg-type]
+                with self.assertRaises(ProviderError):
+                    await answer.events().__anext__()
+
+            asyncio.run(main())
+            self.assertTrue(transport.made[0].closed)
+
     def test_asend_the_same(self) -> None:
         if not can_run_asyncio():
             self.skipTest("needs asyncio.run(): this interpreter cannot run a loop to completion")

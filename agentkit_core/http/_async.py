@@ -332,7 +332,11 @@ class AsyncResponse(_Answer):
         media = media_type(self.headers)
         if not streamed(media):
             if not is_json(media):
-                raise not_a_stream(self, await self._read_bounded(_EXCERPT_READ))
+                try:
+                    excerpt = await self._read_bounded(_EXCERPT_READ)
+                finally:
+                    self.close()  # the rest of the page is never read
+                raise not_a_stream(self, excerpt)
             raise not_streamed(media)
         async for event in events_from_sse(self.chunks()):
             yield event

@@ -398,7 +398,11 @@ class Response(_Answer):
         media = media_type(self.headers)
         if not streamed(media):
             if not is_json(media):
-                raise not_a_stream(self, self._read_bounded(_EXCERPT_READ))
+                try:
+                    excerpt = self._read_bounded(_EXCERPT_READ)
+                finally:
+                    self.close()  # the rest of the page is never read
+                raise not_a_stream(self, excerpt)
             raise not_streamed(media)
         yield from events_from_sse(self.chunks())
 
