@@ -336,9 +336,12 @@ class DefaultCredentialsTest(unittest.TestCase):
                              os.path.join(os.path.expanduser("~"), ".config", "gcloud", "application_default_credentials.json"))
 
     def test_a_file_that_cannot_be_used(self) -> None:
-        cases = {"missing": os.path.join(self.folder.name, "nope.json"), "not json": self.write("bad.json", "x")[:-8] + "bad.json"}
+        cases = {"missing": os.path.join(self.folder.name, "nope.json"), "not json": self.write("bad.json", "x")[:-8] + "bad.json",
+                 "nested too deep": self.write("deep.json", "x")[:-9] + "deep.json"}
         with open(cases["not json"], "w") as file:
             file.write("{not json")
+        with open(cases["nested too deep"], "w") as file:
+            file.write("[" * 200_000)
         for name, path in cases.items():
             with self.subTest(name), self.assertRaises(CredentialsError) as caught:
                 default_credentials({"GOOGLE_APPLICATION_CREDENTIALS": path})

@@ -485,7 +485,7 @@ _cache: dict[tuple[str, bytes], GoogleCredentials] = {}
 
 
 def _from_file(path: str, what: str) -> GoogleCredentials:
-    import json
+    from ..jsontext import parse_json
 
     try:
         with open(path, "rb") as file:
@@ -496,7 +496,7 @@ def _from_file(path: str, what: str) -> GoogleCredentials:
         found = _cache.get((path, data))
         if found is None:
             try:
-                info = json.loads(data)
+                info = parse_json(data)  # nesting bounded: no file exhausts the stack
             except ValueError:
                 raise CredentialsError(f"{path}: not a JSON credential file") from None
             found = _cache[(path, data)] = credentials_from_info(info, source=path)
