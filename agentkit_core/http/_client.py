@@ -57,11 +57,6 @@ _MESSAGE = 300  # the longest readable message made of a body that is not a prov
 _EXCERPT = 120  # the longest excerpt of an answer that should have been an event stream
 _EXCERPT_READ = 16 * 1024  # and how much of it is read to find one
 
-def is_eventstream(headers: Mapping[str, str]) -> bool:
-    """Whether an answer's headers (names in lower case) say its body is an AWS event stream."""
-    kind = headers.get("content-type", "")
-    return kind.partition(";")[0].strip().lower() == "application/vnd.amazon.eventstream"
-
 
 def checkpoint_of(cancel: object) -> TurnCancellation:
     """The checkpoint ``cancel`` stands for: itself, a fresh one of a handle or controller, or one nothing cancels."""
@@ -419,6 +414,11 @@ Response.__module__ = _PUBLIC_MODULE
 def media_type(headers: Mapping[str, str]) -> str:
     """An answer's media type (``content-type`` in lower case, without parameters); ``""`` when it has none."""
     return headers.get("content-type", "").partition(";")[0].strip().lower()
+
+
+def is_eventstream(headers: Mapping[str, str]) -> bool:
+    """Whether an answer's headers (names in lower case) say its body is an AWS event stream."""
+    return media_type(headers) == "application/vnd.amazon.eventstream"
 
 
 def streamed(media: str) -> bool:
