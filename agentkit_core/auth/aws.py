@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Tuple
 
 from ..http import Request
+from ..http._request import DEFAULT_PORTS
 
 __all__ = (
     "AwsCredentials",
@@ -194,7 +195,7 @@ def sign(
     if ":" in host:
         host = f"[{host}]"
     port = parts.port
-    if port is not None and port != {"http": 80, "https": 443}.get(parts.scheme.lower()):
+    if port is not None and port != DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
     body = request.body
     payload_hash = hashlib.sha256(body).hexdigest() if body else EMPTY_SHA256
@@ -297,6 +298,17 @@ def _read_ini(path: str) -> dict[str, dict[str, str]]:
     return {section: dict(parser.items(section)) for section in parser.sections()}
 
 
+def _profile(env: Mapping[str, str]) -> str:
+    """The profile named by ``AWS_PROFILE`` (or ``AWS_DEFAULT_PROFILE``), else ``default``."""
+    return env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"
+
+
+def _config_section(env: Mapping[str, str], profile: str) -> dict[str, str]:
+    """The profile's section of the config file (``AWS_CONFIG_FILE``, ``~/.aws/config``): ``[profile name]``, or ``[default]``."""
+    config = _read_ini(_shared_file(env, "AWS_CONFIG_FILE", "config"))
+    return config.get(profile if profile == "default" else f"profile {profile}", {})
+
+
 def credentials_from_environment(environ: Mapping[str, str] | None = None) -> AwsCredentials | None:
     """The credentials botocore would find first without a network call: ``None`` when none are set.
 
@@ -311,10 +323,9 @@ def credentials_from_environment(environ: Mapping[str, str] | None = None) -> Aw
     key, secret = env.get("AWS_ACCESS_KEY_ID", ""), env.get("AWS_SECRET_ACCESS_KEY", "")
     if key.strip() and secret.strip():
         return AwsCredentials(key.strip(), secret.strip(), (env.get("AWS_SESSION_TOKEN") or env.get("AWS_SECURITY_TOKEN") or "").strip())
-    profile = env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"
+    profile = _profile(env)
     shared = _read_ini(_shared_file(env, "AWS_SHARED_CREDENTIALS_FILE", "credentials")).get(profile, {})
-    config = _read_ini(_shared_file(env, "AWS_CONFIG_FILE", "config"))
-    for section in (shared, config.get(profile if profile == "default" else f"profile {profile}", {})):
+    for section in (shared, _config_section(env, profile)):
         key, secret = section.get("aws_access_key_id", "").strip(), section.get("aws_secret_access_key", "").strip()
         if key and secret:
             token = (section.get("aws_session_token") or section.get("aws_security_token") or "").strip()
@@ -328,9 +339,7 @@ def region_from_environment(environ: Mapping[str, str] | None = None) -> str | N
     for name in ("AWS_REGION", "AWS_DEFAULT_REGION"):
         if env.get(name, "").strip():
             return env[name].strip()
-    profile = env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"
-    config = _read_ini(_shared_file(env, "AWS_CONFIG_FILE", "config"))
-    region = config.get(profile if profile == "default" else f"profile {profile}", {}).get("region", "").strip()
+    region = _config_section(env, _profile(env)).get("region", "").strip()
     return region or None
 
 
