@@ -130,6 +130,10 @@ class AssertionTest(unittest.TestCase):
             self.assertTrue(str(caught.exception).startswith("key.json: "), str(caught.exception))
             for secret in SECRETS:
                 self.assertNotIn(secret, str(caught.exception))
+        for info in (INFO, USER):  # a token_uri no request can be sent to: refused with the file, not at the first token
+            with self.subTest(info["type"]), self.assertRaises(CredentialsError) as caught:
+                credentials_from_info({**info, "token_uri": "oauth2.googleapis.com/token"}, source="key.json")
+            self.assertTrue(str(caught.exception).startswith("key.json: token_uri: "), str(caught.exception))
         with self.assertRaises(CredentialsError):
             credentials_from_info([], source="key.json")  # type: ignore[arg-type]
         with self.assertRaises(CredentialsError):
@@ -271,8 +275,6 @@ class LoopNeverBlockedTest(unittest.TestCase):
     @needs_threads
     async def test_a_thread_fetching_does_not_block_a_loop_asking(self) -> None:
         """A thread's fetch holds the thread lock for as long as its exchange takes; a task's fetch must not wait on it."""
-        import asyncio
-
         from tests.test_http import FakeTransport
 
         started, release = threading.Event(), threading.Event()

@@ -241,6 +241,16 @@ def _text(info: Mapping[str, JsonValue], field: str, where: str, default: str | 
     return value
 
 
+def _token_uri(info: Mapping[str, JsonValue], where: str) -> str:
+    """The file's ``token_uri`` (Google's by default), or :class:`CredentialsError` if no request can be sent to it."""
+    uri = _text(info, "token_uri", where, TOKEN_URI)
+    try:
+        Request("POST", uri)
+    except ValueError as exc:
+        raise CredentialsError(f"{where}: token_uri: {exc}") from None
+    return uri
+
+
 def _optional(info: Mapping[str, JsonValue], field: str) -> str | None:
     value = info.get(field)
     return value if isinstance(value, str) and value else None
@@ -268,7 +278,7 @@ class ServiceAccountCredentials(GoogleCredentials):
         except (TypeError, ValueError) as exc:
             raise CredentialsError(f"{source}: {exc}") from None
         self._key_id = _optional(info, "private_key_id")
-        self.token_uri = _text(info, "token_uri", source, TOKEN_URI)
+        self.token_uri = _token_uri(info, source)
         self.project = _optional(info, "project_id")
         self.quota_project = _optional(info, "quota_project_id")
         self.scopes = tuple(scopes)
@@ -312,7 +322,7 @@ class AuthorizedUserCredentials(GoogleCredentials):
         self._client_id = _text(info, "client_id", source)
         self._client_secret = _text(info, "client_secret", source)
         self._refresh_token = _text(info, "refresh_token", source)
-        self.token_uri = _text(info, "token_uri", source, TOKEN_URI)
+        self.token_uri = _token_uri(info, source)
         self.quota_project = _optional(info, "quota_project_id")
         self.scopes = tuple(scopes)
 
