@@ -509,7 +509,7 @@ def _from_file(path: str, what: str) -> GoogleCredentials:
                 info = parse_json(data)  # nesting bounded: no file exhausts the stack
             except ValueError:
                 raise CredentialsError(f"{path}: not a JSON credential file") from None
-            found = _cache[(path, data)] = credentials_from_info(info, source=path)
+            found = _cache[(path, data)] = credentials_from_info(info, source=path)  # type: ignore[arg-type]  # refuses a non-object
         return found
 
 
