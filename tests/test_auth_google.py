@@ -266,8 +266,9 @@ class LifetimeTest(unittest.TestCase):
             with self.subTest(said[:10]):
                 before = time.time()
                 self.assertEqual(credentials.token(transport=FakeTransport((200, [("content-type", "application/json")], [body]))), TOKEN)  # type: ignore[arg-type]
-                assert credentials._held is not None
-                self.assertAlmostEqual(credentials._held[1] - before, kept, delta=5)
+                held = credentials._held
+                self.assertIsNotNone(held)
+                self.assertAlmostEqual(held[1] - before, kept, delta=5)  # type: ignore[index]
 
 
 class LoopNeverBlockedTest(unittest.TestCase):
