@@ -85,6 +85,20 @@ class Recordings(unittest.TestCase):
         self.assertEqual(len(item.metadata["agentkit.stream_cut"]["dropped_calls"]), 1)  # type: ignore[index]
 
 
+class Malformed(unittest.TestCase):
+    """What a body or a stream holds that the mapping does not expect: a custom part or NormalizeError, never a crash."""
+
+    def test_a_media_format_that_is_no_string_is_a_custom_part(self) -> None:
+        for fmt in ([], {}, 5):
+            block = {"image": {"format": fmt, "source": {"bytes": "QUFB"}}}
+            body = {"output": {"message": {"role": "assistant", "content": [block]}}, "stopReason": "end_turn"}
+            with self.subTest(fmt=fmt):
+                [item] = bedrock.items_from_response(body)
+                self.assertEqual(item.parts[0].kind, "bedrock.image")  # type: ignore[attr-defined]
+                [user] = bedrock.items_from_request({"messages": [{"role": "user", "content": [block]}]})
+                self.assertEqual(user.parts[0].kind, "bedrock.image")  # type: ignore[attr-defined]
+
+
 class Requests(unittest.TestCase):
     def test_model_ids_are_encoded_as_botocore_encodes_them(self) -> None:
         arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0"
