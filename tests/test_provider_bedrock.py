@@ -99,6 +99,28 @@ class Malformed(unittest.TestCase):
                 self.assertEqual(user.parts[0].kind, "bedrock.image")  # type: ignore[attr-defined]
 
 
+    def test_a_streamed_call_whose_input_does_not_parse_is_a_call_without_input(self) -> None:
+        # max_tokens can end a toolUse block mid-input; the block began as a call, so it cannot commit as a custom part
+        for text, error in (('{"city": "Par', "invalid JSON"), ("5", "expected a JSON object, found 5")):
+            events = [
+                {"messageStart": {"role": "assistant"}},
+                {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "weather"}}}},
+                {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": text}}}},
+                {"contentBlockStop": {"contentBlockIndex": 0}},
+                {"messageStop": {"stopReason": "max_tokens"}},
+            ]
+            with self.subTest(text):
+                [item] = bedrock.items_from_stream(events)
+                [call] = item.parts
+                assert isinstance(call, ToolCallPart)
+                self.assertEqual((call.id.value, call.name, call.input), ("t1", "weather", None))
+                self.assertEqual(call.metadata["agentkit.input_json"], text)
+                self.assertIn(error, str(call.metadata["agentkit.input_error"]))
+                self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
+                sent = bedrock.request_from_items([item])["messages"][0]["content"]
+                self.assertEqual(sent, [{"toolUse": {"toolUseId": "t1", "name": "weather", "input": {}}}])
+
+
 class Requests(unittest.TestCase):
     def test_model_ids_are_encoded_as_botocore_encodes_them(self) -> None:
         arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0"

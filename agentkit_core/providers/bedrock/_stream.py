@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ... import (
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
     PROVIDER_KEY,
     AppendText,
     BeginPart,
@@ -31,7 +33,7 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, copy_json, json_object, parse_arguments, wrong
+from .._common import JsonDict, copy_json, describe, json_object, parse_arguments, wrong
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._held import EVENT
@@ -75,6 +77,9 @@ class _Block:
             joined = "".join(self.json)
             if joined:
                 use["input"], extra = parse_arguments(joined)
+                if use["input"] is not None and not isinstance(use["input"], dict):
+                    extra = {INPUT_JSON_KEY: joined, INPUT_ERROR_KEY: f"expected a JSON object, found {describe(use['input'])}"}
+                    use["input"] = None
             return {"toolUse": use}, extra
         return {**copy_json(self.start), **({"deltas": copy_json(self.unknown)} if self.unknown else {})}, extra
 
@@ -240,7 +245,11 @@ class BedrockStreamDecoder:
             if opened is None:
                 raise NormalizeError(f"contentBlockStop for content block {index}, which is not open", "contentBlockIndex")
             block, extra = opened.block()
-            part = part_from_block(block) if opened.kind != "other" else custom(block)
+            if opened.kind == "toolUse" and block["toolUse"]["input"] is None:  # its input did not parse (cut off)
+                call = part_from_block({"toolUse": {**block["toolUse"], "input": {}}})
+                part = ToolCallPart(call.id, call.name, None, metadata=call.metadata) if isinstance(call, ToolCallPart) else call
+            else:
+                part = part_from_block(block) if opened.kind != "other" else custom(block)
             if _KINDS[opened.kind] is not part.part_kind:
                 part = custom(block)
             if isinstance(part, ReasoningPart) and not part.redacted and part.data is None:
