@@ -7,7 +7,7 @@ import os
 import unittest
 from unittest import mock
 
-from agentkit_core import FinishReason, Item, ItemKind, ModelSettings, ReasoningPart, ToolCallPart, ToolChoice, ToolSpec
+from agentkit_core import FinishReason, Item, ItemKind, ModelSettings, NormalizeError, ReasoningPart, ToolCallPart, ToolChoice, ToolSpec
 from agentkit_core.auth.aws import AwsCredentials
 from agentkit_core.http import ProviderError, events_from_eventstream
 from agentkit_core.providers import bedrock
@@ -119,6 +119,23 @@ class Malformed(unittest.TestCase):
                 self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
                 sent = bedrock.request_from_items([item])["messages"][0]["content"]
                 self.assertEqual(sent, [{"toolUse": {"toolUseId": "t1", "name": "weather", "input": {}}}])
+
+
+    def test_redacted_reasoning_in_several_deltas_is_their_bytes_joined(self) -> None:
+        def stream(*chunks: str) -> list[object]:
+            deltas = [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"redactedContent": c}}}}
+                      for c in chunks]
+            return [{"messageStart": {"role": "assistant"}}, *deltas, {"contentBlockStop": {"contentBlockIndex": 0}},
+                    {"messageStop": {"stopReason": "end_turn"}}]
+
+        [item] = bedrock.items_from_stream(stream("QQ==", "Qg=="))  # b"A", b"B": each its own padded base64
+        [part] = item.parts
+        assert isinstance(part, ReasoningPart)
+        self.assertTrue(part.redacted)
+        self.assertEqual(part.data.value, "QUI=")  # type: ignore[union-attr]
+        with self.assertRaises(NormalizeError) as cm:
+            bedrock.items_from_stream(stream("not base64!"))
+        self.assertEqual(cm.exception.path, "delta.reasoningContent.redactedContent")
 
 
 class Requests(unittest.TestCase):

@@ -33,7 +33,7 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, copy_json, describe, json_object, parse_arguments, wrong
+from .._common import JsonDict, b64decode, b64encode, copy_json, describe, json_object, parse_arguments, wrong
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._held import EVENT
@@ -56,7 +56,7 @@ class _Block:
         self.text: list[str] = []
         self.json: list[str] = []
         self.signature: str | None = None
-        self.redacted: str | None = None
+        self.redacted: bytes | None = None  # the bytes of every redactedContent delta (each its own base64)
         self.unknown: list[JsonValue] = []
 
     def block(self) -> tuple[JsonDict, dict[str, JsonValue]]:
@@ -66,7 +66,7 @@ class _Block:
             return {"text": "".join(self.text)}, extra
         if self.kind == "reasoning":
             if self.redacted is not None:
-                return {"reasoningContent": {"redactedContent": self.redacted}}, extra
+                return {"reasoningContent": {"redactedContent": b64encode(self.redacted)}}, extra
             text: JsonDict = {"text": "".join(self.text)}
             if self.signature is not None:
                 text["signature"] = self.signature
@@ -231,7 +231,10 @@ class BedrockStreamDecoder:
                 elif key == "signature":
                     opened.signature = value
                 elif key == "redactedContent":
-                    opened.redacted = (opened.redacted or "") + value
+                    data = b64decode(value)
+                    if data is None:
+                        raise wrong("base64", value, "delta.reasoningContent.redactedContent")
+                    opened.redacted = (opened.redacted or b"") + data
                 else:
                     opened.unknown.append({key: value})
             return deltas
