@@ -138,6 +138,21 @@ class Malformed(unittest.TestCase):
         self.assertEqual(cm.exception.path, "delta.reasoningContent.redactedContent")
 
 
+    def test_unmapped_deltas_of_a_streamed_call_are_kept_not_sent(self) -> None:
+        events = [
+            {"messageStart": {"role": "assistant"}},
+            {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "weather"}}}},
+            {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}},
+            {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"citation": {"x": 1}}}},
+            {"contentBlockStop": {"contentBlockIndex": 0}},
+            {"messageStop": {"stopReason": "tool_use"}},
+        ]
+        [item] = bedrock.items_from_stream(events)
+        self.assertEqual(item.parts[0].metadata["bedrock.deltas"], [{"citation": {"x": 1}}])
+        sent = bedrock.request_from_items([item])["messages"][0]["content"]
+        self.assertEqual(sent, [{"toolUse": {"toolUseId": "t1", "name": "weather", "input": {}}}])
+
+
 class Requests(unittest.TestCase):
     def test_model_ids_are_encoded_as_botocore_encodes_them(self) -> None:
         arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0"

@@ -37,7 +37,7 @@ from .._common import JsonDict, b64decode, b64encode, copy_json, describe, json_
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._held import EVENT
-from ._keys import NS
+from ._keys import DELTAS
 from ._response import assistant_item, checked_usage, custom, finish_reason, part_from_block
 
 #: Fields of a ``metadata`` event kept on the item (``usage`` becomes its usage).
@@ -239,7 +239,7 @@ class BedrockStreamDecoder:
                     opened.unknown.append({key: value})
             return deltas
         opened.unknown.append(copy_json(delta))  # a delta nobody knows yet (a citation...): kept, never sent
-        return deltas + [SetMetadata(pid, {NS + "deltas": copy_json(opened.unknown)})]
+        return deltas + [SetMetadata(pid, {DELTAS: copy_json(opened.unknown)})]
 
     def _commit(self, *indexes: int) -> list[Delta]:
         commits: list[Delta] = []
@@ -258,7 +258,7 @@ class BedrockStreamDecoder:
             if isinstance(part, ReasoningPart) and not part.redacted and part.data is None:
                 part = part.with_metadata(part.metadata.without(PROVIDER_KEY))  # no signature: nothing to verify
             if opened.unknown and opened.kind != "other":
-                extra[NS + "deltas"] = copy_json(opened.unknown)
+                extra[DELTAS] = copy_json(opened.unknown)
             if extra:
                 part = part.with_metadata(part.metadata.merged(extra))
             commits.append(CommitPart(part, part_id=PartId(f"part-{index}")))
