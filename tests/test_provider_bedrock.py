@@ -112,8 +112,8 @@ class Malformed(unittest.TestCase):
             with self.subTest(text):
                 [item] = bedrock.items_from_stream(events)
                 [call] = item.parts
-                assert isinstance(call, ToolCallPart)
-                self.assertEqual((call.id.value, call.name, call.input), ("t1", "weather", None))
+                self.assertIsInstance(call, ToolCallPart)
+                self.assertEqual((call.id.value, call.name, call.input), ("t1", "weather", None))  # type: ignore[attr-defined]
                 self.assertEqual(call.metadata["agentkit.input_json"], text)
                 self.assertIn(error, str(call.metadata["agentkit.input_error"]))
                 self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
@@ -130,8 +130,8 @@ class Malformed(unittest.TestCase):
 
         [item] = bedrock.items_from_stream(stream("QQ==", "Qg=="))  # b"A", b"B": each its own padded base64
         [part] = item.parts
-        assert isinstance(part, ReasoningPart)
-        self.assertTrue(part.redacted)
+        self.assertIsInstance(part, ReasoningPart)
+        self.assertTrue(part.redacted)  # type: ignore[attr-defined]
         self.assertEqual(part.data.value, "QUI=")  # type: ignore[union-attr]
         with self.assertRaises(NormalizeError) as cm:
             bedrock.items_from_stream(stream("not base64!"))
