@@ -294,7 +294,7 @@ def append(path: str | os.PathLike[str], data: bytes, sync: bool) -> None:
                 if end[-1:] != b"\n":
                     _refuse_an_array(fd, target)
                     data = _mend_tail(fd, size, target) + data
-                elif end[:1] == b"]":  # lines of items end in "}"
+                elif end[:1] != b"}":  # lines of items end in "}"; "]", "\r" or "\n" there may end an array
                     _refuse_an_array(fd, target)
             written = os.write(fd, data)  # one write, unless the system takes less
             if written < len(data):
@@ -327,8 +327,8 @@ def _remember(st: os.stat_result) -> None:
 
 
 def _refuse_an_array(fd: int, name: str) -> None:
-    """Raise if the file holds a JSON array (its first character is ``[``), which lines cannot extend."""
-    if _read_at(fd, 4, 0).lstrip(b"\xef\xbb\xbf")[:1] == b"[":
+    """Raise if the file holds a JSON array (its first character but a BOM and white space is ``[``), which lines cannot extend."""
+    if _read_at(fd, 64, 0).lstrip(b"\xef\xbb\xbf").lstrip()[:1] == b"[":
         from .error import NormalizeError
 
         raise NormalizeError(

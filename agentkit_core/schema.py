@@ -219,7 +219,7 @@ class _Writer:
         if tp is list or origin is list:
             return {"type": "array"} if not args else {"type": "array", "items": self.schema(args[0], f"{where}[]")}
         if tp is tuple or origin is tuple:
-            return self.fixed(args, where)
+            return self.fixed(args, where, tp is tuple or tp is typing.Tuple)
         if tp is dict or origin is dict:
             return self.mapping(args, where)
         if _is_union(tp, origin, typing):
@@ -250,8 +250,8 @@ class _Writer:
             out["description"] = doc
         return out
 
-    def fixed(self, args: tuple[object, ...], where: str) -> dict[str, JsonValue]:
-        if not args:  # bare tuple
+    def fixed(self, args: tuple[object, ...], where: str, bare: bool) -> dict[str, JsonValue]:
+        if bare:  # tuple, typing.Tuple: any array (tuple[()], the empty one, has no args either from 3.11)
             return {"type": "array"}
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": self.schema(args[0], f"{where}[]")}
@@ -365,7 +365,7 @@ class _Reader:
             items = _expect(v, list, "an array")
             return items if not args else [self.at(x, args[0], f"[{n}]", where) for n, x in enumerate(items)]
         if tp is tuple or origin is tuple:
-            return self.fixed(_expect(v, list, "an array"), args, where)
+            return self.fixed(_expect(v, list, "an array"), args, where, tp is tuple or tp is typing.Tuple)
         if tp is dict or origin is dict:
             obj = _expect(v, dict, "an object")
             return dict(obj) if not args else {k: self.at(x, args[1], _key(k), where) for k, x in obj.items()}
@@ -397,8 +397,8 @@ class _Reader:
         except NormalizeError as exc:
             raise exc.under(segment) from None
 
-    def fixed(self, items: list[JsonValue], args: tuple[Any, ...], where: str) -> tuple[object, ...]:
-        if not args:
+    def fixed(self, items: list[JsonValue], args: tuple[Any, ...], where: str, bare: bool) -> tuple[object, ...]:
+        if bare:
             return tuple(items)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(self.at(x, args[0], f"[{n}]", where) for n, x in enumerate(items))

@@ -143,6 +143,9 @@ class AzureTest(unittest.TestCase):
             providers.http_request(HI, model="azure:d", api_key=KEY, base_url=self.SITE, headers={"API-Key": "x"})
         with self.assertRaisesRegex(ValueError, "base_url: expected the resource's endpoint"):
             providers.http_request(HI, model="azure:d", api_key=KEY, base_url=self.SITE + "/openai?api-version=1")
+        with self.assertRaisesRegex(ValueError, "base_url: expected the resource's endpoint") as cm:
+            providers.http_request(HI, model="azure:d", base_url=self.SITE + "/openai?api-key=" + KEY)
+        self.assertNotIn(KEY, str(cm.exception))  # a key in the refused query is not written into the error
 
     def test_a_content_filter_answer_reads_as_before(self) -> None:
         from agentkit_core import FinishReason

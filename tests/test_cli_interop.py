@@ -82,6 +82,25 @@ class Convert(unittest.TestCase):
                 self.assertEqual(status, 1)
                 self.assertEqual(err.strip(), f"{path}: {words}")
 
+    def test_a_file_with_no_json_in_it_is_refused_saying_what_it_is(self) -> None:
+        binary = os.path.join(self.dir.name, "b.bin")
+        with open(binary, "wb") as f:
+            f.write(b"\x00\x01\x02\x03 not text")
+        events = self.file("s.txt", 'event: message_start\ndata: {"type": "message_start"}\n\n')
+        empty = self.file("e.json", "")
+        cases = [
+            (("--from", "langchain"), binary, "not LangChain messages: binary data"),
+            (("--from", "pydantic-ai"), events, "not a pydantic-ai message history: server-sent events (text/event-stream)"),
+            (("--from", "mcp-tools"), empty, "not MCP tools: the file is empty"),
+            (("--to", "langchain"), binary, "not a transcript: binary data"),
+            (("--to", "mcp-tools"), empty, "not tool specs: the file is empty"),
+        ]
+        for flags, path, words in cases:
+            with self.subTest(flags=flags, path=path):
+                status, out, err = run("convert", *flags, path)
+                self.assertEqual(status, 1)  # was 0, with nothing said
+                self.assertEqual(err.strip().split(" of ")[0], f"{path}: {words}")
+
 
 class TurnTools(unittest.TestCase):
     def test_an_mcp_tool_list_is_read_as_mcp(self) -> None:

@@ -316,6 +316,24 @@ class CarryingOnTest(unittest.TestCase):
             sent = json.loads(server.requests[1].body)["messages"][-2]["content"]
             self.assertEqual((sent[0]["type"], sent[0].get("is_error")), ("tool_result", True))
 
+    def test_the_answer_starts_a_line_of_its_own(self) -> None:
+        """A last line without its newline, whole or torn, is not run into by the appended items."""
+        import warnings
+
+        line = self.start[0].to_json()
+        for name, tail in (("whole", line), ("torn", line + '\n{"kind": "User", "par')):
+            with self.subTest(name):
+                with open(self.path, "w", encoding="utf-8", newline="") as f:
+                    f.write(tail)
+                with Loopback([sse_reply(STREAM)]) as server, warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # the torn line is dropped by the read and cut by the append
+                    status, _, err = self.turn(server)
+                self.assertEqual(status, 0, err)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    items = load_items(self.path)
+                self.assertEqual(items, self.start + recorded.items("anthropic", "messages.text_tool_use.stream.jsonl"))
+
     def test_tools_with_optional_fields_left_out(self) -> None:
         tools = os.path.join(self.folder, "tools.json")
         schema = {"type": "object", "properties": {"location": {"type": "string"}}}

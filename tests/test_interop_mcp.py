@@ -162,6 +162,8 @@ class Results(unittest.TestCase):
         for value, path in (
             ({"content": [{"type": "image", "data": "%%", "mimeType": "image/png"}]}, "content[0].data"),
             ({"content": [{"text": "x"}]}, "content[0].type"),
+            ({"content": [{"type": {"k": "text"}, "text": "x"}]}, "content[0].type"),  # unhashable: no TypeError
+            ({"content": [{"type": ["image"], "text": "x"}]}, "content[0].type"),
             ({"content": "x"}, "content"),
             ({"content": [], "isError": "yes"}, "isError"),
             ({"content": [{"type": "resource", "resource": {"uri": "u"}}]}, "content[0].resource"),

@@ -7,7 +7,7 @@ import os
 import unittest
 from unittest import mock
 
-from agentkit_core import FinishReason, Item, ItemKind, ModelSettings, ReasoningPart, ToolCallPart, ToolChoice, ToolSpec
+from agentkit_core import FinishReason, Item, ItemKind, ModelSettings, NormalizeError, ReasoningPart, ToolCallPart, ToolChoice, ToolSpec
 from agentkit_core.auth.aws import AwsCredentials
 from agentkit_core.http import ProviderError, events_from_eventstream
 from agentkit_core.providers import bedrock
@@ -83,6 +83,74 @@ class Recordings(unittest.TestCase):
         self.assertEqual(item.finish_reason, FinishReason.ERROR)
         self.assertFalse(item.tool_calls())
         self.assertEqual(len(item.metadata["agentkit.stream_cut"]["dropped_calls"]), 1)  # type: ignore[index]
+
+
+class Malformed(unittest.TestCase):
+    """What a body or a stream holds that the mapping does not expect: a custom part or NormalizeError, never a crash."""
+
+    def test_a_media_format_that_is_no_string_is_a_custom_part(self) -> None:
+        for fmt in ([], {}, 5):
+            block = {"image": {"format": fmt, "source": {"bytes": "QUFB"}}}
+            body = {"output": {"message": {"role": "assistant", "content": [block]}}, "stopReason": "end_turn"}
+            with self.subTest(fmt=fmt):
+                [item] = bedrock.items_from_response(body)
+                self.assertEqual(item.parts[0].kind, "bedrock.image")  # type: ignore[attr-defined]
+                [user] = bedrock.items_from_request({"messages": [{"role": "user", "content": [block]}]})
+                self.assertEqual(user.parts[0].kind, "bedrock.image")  # type: ignore[attr-defined]
+
+
+    def test_a_streamed_call_whose_input_does_not_parse_is_a_call_without_input(self) -> None:
+        # max_tokens can end a toolUse block mid-input; the block began as a call, so it cannot commit as a custom part
+        for text, error in (('{"city": "Par', "invalid JSON"), ("5", "expected a JSON object, found 5")):
+            events = [
+                {"messageStart": {"role": "assistant"}},
+                {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "weather"}}}},
+                {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": text}}}},
+                {"contentBlockStop": {"contentBlockIndex": 0}},
+                {"messageStop": {"stopReason": "max_tokens"}},
+            ]
+            with self.subTest(text):
+                [item] = bedrock.items_from_stream(events)
+                [call] = item.parts
+                self.assertIsInstance(call, ToolCallPart)
+                self.assertEqual((call.id.value, call.name, call.input), ("t1", "weather", None))  # type: ignore[attr-defined]
+                self.assertEqual(call.metadata["agentkit.input_json"], text)
+                self.assertIn(error, str(call.metadata["agentkit.input_error"]))
+                self.assertEqual(item.finish_reason, FinishReason.MAX_TOKENS)
+                sent = bedrock.request_from_items([item])["messages"][0]["content"]
+                self.assertEqual(sent, [{"toolUse": {"toolUseId": "t1", "name": "weather", "input": {}}}])
+
+
+    def test_redacted_reasoning_in_several_deltas_is_their_bytes_joined(self) -> None:
+        def stream(*chunks: str) -> list[object]:
+            deltas = [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"redactedContent": c}}}}
+                      for c in chunks]
+            return [{"messageStart": {"role": "assistant"}}, *deltas, {"contentBlockStop": {"contentBlockIndex": 0}},
+                    {"messageStop": {"stopReason": "end_turn"}}]
+
+        [item] = bedrock.items_from_stream(stream("QQ==", "Qg=="))  # b"A", b"B": each its own padded base64
+        [part] = item.parts
+        self.assertIsInstance(part, ReasoningPart)
+        self.assertTrue(part.redacted)  # type: ignore[attr-defined]
+        self.assertEqual(part.data.value, "QUI=")  # type: ignore[union-attr]
+        with self.assertRaises(NormalizeError) as cm:
+            bedrock.items_from_stream(stream("not base64!"))
+        self.assertEqual(cm.exception.path, "delta.reasoningContent.redactedContent")
+
+
+    def test_unmapped_deltas_of_a_streamed_call_are_kept_not_sent(self) -> None:
+        events = [
+            {"messageStart": {"role": "assistant"}},
+            {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "weather"}}}},
+            {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}},
+            {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"citation": {"x": 1}}}},
+            {"contentBlockStop": {"contentBlockIndex": 0}},
+            {"messageStop": {"stopReason": "tool_use"}},
+        ]
+        [item] = bedrock.items_from_stream(events)
+        self.assertEqual(item.parts[0].metadata["bedrock.deltas"], [{"citation": {"x": 1}}])
+        sent = bedrock.request_from_items([item])["messages"][0]["content"]
+        self.assertEqual(sent, [{"toolUse": {"toolUseId": "t1", "name": "weather", "input": {}}}])
 
 
 class Requests(unittest.TestCase):

@@ -133,6 +133,8 @@ class SchemaOfTests(unittest.TestCase):
             (list[str], {"type": "array", "items": {"type": "string"}}),
             (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
             (tuple[int, str], {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}),
+            (tuple[()], {"type": "array", "minItems": 0, "maxItems": 0}),  # the empty tuple (no args from 3.11, as bare tuple)
+            (tuple, {"type": "array"}),
             (dict[str, int], {"type": "object", "additionalProperties": {"type": "integer"}}),
             (Optional[str], {"anyOf": [{"type": "string"}, {"type": "null"}]}),
             (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
@@ -197,6 +199,10 @@ class ParseOutputTests(unittest.TestCase):
         self.assertIs(type(order.tags["t"]), float)  # an integer where a number is expected becomes a float
         self.assertEqual(parse_output('{"x": 1, "y": 2.5}', Labelled), {"x": 1.0, "y": 2.5})
         self.assertEqual(parse_output("[1, 2]", tuple[int, ...]), (1, 2))
+        self.assertEqual(parse_output("[]", tuple[()]), ())
+        self.assertEqual(parse_output('[1, "a"]', tuple), (1, "a"))
+        with self.assertRaises(NormalizeError):
+            parse_output("[1, 2]", tuple[()])
         self.assertEqual(parse_output('"f"', Literal["c", "f"]), "f")
         self.assertIs(parse_output("2", Level), Level.HIGH)
         self.assertIsNone(parse_output("null", Optional[Line]))

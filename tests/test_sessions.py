@@ -394,8 +394,16 @@ class TestAppendItems(Files):
     def test_a_json_array_is_refused_untouched(self) -> None:
         import json
 
-        data = json.dumps([i.to_dict() for i in transcript()], indent=2).encode()
-        for prefix in (b"", b"\xef\xbb\xbf"):
+        pretty = json.dumps([i.to_dict() for i in transcript()], indent=2).encode()
+        for prefix, data in (
+            (b"", pretty),
+            (b"\xef\xbb\xbf", pretty),
+            (b"", pretty + b"\n"),
+            (b"", pretty.replace(b"\n", b"\r\n") + b"\r\n"),  # written on Windows
+            (b"", pretty + b"\n\n"),
+            (b"", b"\n" + pretty + b"\n"),
+            (b"\xef\xbb\xbf", b"  " + pretty + b" \n"),
+        ):
             path = self.write("t.json", prefix + data)
             with self.assertRaises(ak.NormalizeError) as caught:
                 ak.append_items(transcript(), path)

@@ -14,7 +14,7 @@ import time
 import unittest
 from typing import Any
 
-from agentkit_core import FinishReason, Item, ItemKind, ModelSettings
+from agentkit_core import FinishReason, Item, ItemKind, ModelSettings, providers
 from agentkit_core.auth.google import AuthorizedUserCredentials, authorized, gcloud_project
 from agentkit_core.http import Request, send
 from agentkit_core.providers import anthropic, gemini
@@ -63,6 +63,9 @@ class AddressTest(unittest.TestCase):
                 vertex_base_url("/publishers/google", "vertex", None, dict(native), None)
         with self.assertRaises(TypeError):
             vertex_base_url("/publishers/google", "vertex", None, {"project": 3}, None)
+        for name in ("vertex", "vertex-anthropic"):  # a base URL that is no string: the wires' TypeError, not AttributeError
+            with self.subTest(name), self.assertRaisesRegex(TypeError, r"^base_url: expected a string, found int$"):
+                providers.http_request(ITEMS, model=f"{name}:m-1", base_url=5, project="p")
 
 
 class WireTest(unittest.TestCase):

@@ -20,7 +20,7 @@ import json
 from typing import IO, Any, Callable
 
 from .._detect import sniff
-from .._reader import Reading
+from .._reader import BINARY, EMPTY, EVENTS, Reading
 from ..error import NormalizeError
 from ..item import Item
 from ..toolspec import ToolSpec
@@ -91,9 +91,22 @@ def run(
     write(json.dumps(document, ensure_ascii=False))
 
 
-def _values(name: str, data: bytes) -> list[Any]:
-    """Every JSON value of the file: the elements of an array, the lines of JSON Lines, or the one document."""
+#: What a file of each ``--from`` holds, for the line refusing one that holds nothing of it (no ``--from``: items).
+_HOLDS = {"mcp-tools": "MCP tools", "pydantic-ai": "a pydantic-ai message history", "langchain": "LangChain messages"}
+
+
+def _values(name: str, data: bytes, holds: str) -> list[Any]:
+    """Every JSON value of the file: the elements of an array, the lines of JSON Lines, or the one document.
+
+    An empty file, binary data and server-sent events hold no value: :class:`_Refused`, saying what the file is.
+    """
     reading = Reading(io.BytesIO(data), name, owned=False)
+    if reading.shape == EMPTY:
+        raise _Refused(f"not {holds}: the file is empty")
+    if reading.shape in (BINARY, EVENTS):
+        looks = reading.looks(lambda _: False)
+        assert looks is not None  # binary data and events always say what they look like
+        raise _Refused(f"not {holds}: {looks.what}")
     values = []
     for record in reading.records():
         if record.problem is not None:
@@ -125,7 +138,7 @@ _LIBRARY_SHAPES = {"a LangChain message dict": "langchain", "a pydantic-ai messa
 
 
 def _read(source: str | None, tools: bool, name: str, data: bytes) -> list[Any]:
-    values = _values(name, data)
+    values = _values(name, data, _HOLDS[source] if source is not None else "tool specs" if tools else "a transcript")
     if source is None:
         maker: Callable[[object], Any] = ToolSpec.from_dict if tools else Item.from_dict
         out = []

@@ -333,7 +333,7 @@ def run(args: argparse.Namespace) -> int:
     from ..keys import STREAM_CUT_KEY
     from ..providers import complete
     from ..providers._by_name import turn_request
-    from ..transcript import dump_items
+    from ..transcript import append_items
 
     row = endpoint(args.provider)
     items = _transcript(args.file, new_ok=args.say is not None)
@@ -368,8 +368,7 @@ def run(args: argparse.Namespace) -> int:
         answer = _closing(items, closed)
         status = 130 if closed.finish_reason is FinishReason.CANCELLED else 1
     _show_calls(closed)
-    with open(args.file, "ab") as f:
-        dump_items([*added, *answer], f)
+    append_items([*added, *answer], args.file)  # after a newline the file lacked, or in place of a torn last line
     cut = closed.metadata.get(STREAM_CUT_KEY)
     if status == 130:
         err(f"{PROG}: interrupted: the turn was closed as cancelled and appended")

@@ -267,6 +267,8 @@ _ABSENT = object()
 
 def _part(block: JsonDict) -> Part:
     kind = block.get("type")
+    if type(kind) is not str:  # before the lookups below, which an unhashable value would break with a TypeError
+        raise NormalizeError("missing field" if kind is None else "expected a string", "type")
     md: dict[str, JsonValue] = {}
     if kind == "text":
         _carry(block, ("type", "text"), md)
@@ -296,8 +298,6 @@ def _part(block: JsonDict) -> Part:
         except NormalizeError as exc:
             raise exc.under("resource") from None
         return FilePart(data, mime_type=mime, metadata=md)
-    if type(kind) is not str:
-        raise NormalizeError("missing field" if kind is None else "expected a string", "type")
     return CustomPart("mcp." + kind, value=block)
 
 

@@ -150,7 +150,9 @@ def _azure(row: Endpoint, model: str, api_key: str | None, base_url: str | None,
         raise ValueError(f"{row.name}: no endpoint: give base_url='https://<resource>.openai.azure.com'"
                          + (f" or set {row.base_url_variable}" if environ is not None else ""))
     if not isinstance(site, str) or not site.lower().startswith(("https://", "http://")) or "?" in site:
-        raise ValueError(f"base_url: expected the resource's endpoint, an http(s) URL without a query, found {str(site)[:80]!r}")
+        shown, query, _ = str(site).partition("?")  # a query is not shown: it may hold a key (?api-key=...)
+        raise ValueError(f"base_url: expected the resource's endpoint, an http(s) URL without a query, "
+                         f"found {shown[:80]!r}{' with a query' if query else ''}")
     site = site.rstrip("/")
     base = site if site.endswith("/openai") else site + "/openai"
     if version is None:

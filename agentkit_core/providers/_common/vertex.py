@@ -72,6 +72,8 @@ def vertex_base_url(publisher: str, name: str, base_url: str | None, native: dic
     """
     from urllib.parse import quote
 
+    if base_url is not None and not isinstance(base_url, str):
+        raise TypeError(f"base_url: expected a string, found {type(base_url).__name__}")
     project, location = native.pop("project", None), native.pop("location", None)
     for field, value in (("project", project), ("location", location)):
         if value is not None and (not isinstance(value, str) or not value):

@@ -13,5 +13,7 @@ NS = PROVIDER + "."
 OMITTED = NS + "omitted"
 #: Marker: a tool result's content that was one ``{"json": ...}`` block (read back as a structured output).
 RESULT_JSON = NS + "result_json"
+#: Marker: the deltas of a streamed block that nothing maps (a citation...), kept on its part, never sent.
+DELTAS = NS + "deltas"
 #: The markers, by their field names.
-MARKERS = ("omitted", "result_json")
+MARKERS = ("omitted", "result_json", "deltas")

@@ -161,7 +161,8 @@ def _media(block: JsonDict, key: str, formats: dict[str, str], modality: Modalit
     value = block[key]
     if not isinstance(value, dict) or not set(value) <= {"format", "source"}:
         return custom(block)
-    mime, data = formats.get(value.get("format")), _source(value)  # type: ignore[arg-type]
+    fmt = value.get("format")
+    mime, data = formats.get(fmt) if isinstance(fmt, str) else None, _source(value)
     if mime is None or data is None or isinstance(data, InlineText):
         return custom(block)
     return MediaPart(modality, mime, data)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ... import (
+    INPUT_ERROR_KEY,
+    INPUT_JSON_KEY,
     PROVIDER_KEY,
     AppendText,
     BeginPart,
@@ -31,11 +33,11 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, copy_json, json_object, parse_arguments, wrong
+from .._common import JsonDict, b64decode, b64encode, copy_json, describe, json_object, parse_arguments, wrong
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._held import EVENT
-from ._keys import NS
+from ._keys import DELTAS
 from ._response import assistant_item, checked_usage, custom, finish_reason, part_from_block
 
 #: Fields of a ``metadata`` event kept on the item (``usage`` becomes its usage).
@@ -54,7 +56,7 @@ class _Block:
         self.text: list[str] = []
         self.json: list[str] = []
         self.signature: str | None = None
-        self.redacted: str | None = None
+        self.redacted: bytes | None = None  # the bytes of every redactedContent delta (each its own base64)
         self.unknown: list[JsonValue] = []
 
     def block(self) -> tuple[JsonDict, dict[str, JsonValue]]:
@@ -64,7 +66,7 @@ class _Block:
             return {"text": "".join(self.text)}, extra
         if self.kind == "reasoning":
             if self.redacted is not None:
-                return {"reasoningContent": {"redactedContent": self.redacted}}, extra
+                return {"reasoningContent": {"redactedContent": b64encode(self.redacted)}}, extra
             text: JsonDict = {"text": "".join(self.text)}
             if self.signature is not None:
                 text["signature"] = self.signature
@@ -75,6 +77,9 @@ class _Block:
             joined = "".join(self.json)
             if joined:
                 use["input"], extra = parse_arguments(joined)
+                if use["input"] is not None and not isinstance(use["input"], dict):
+                    extra = {INPUT_JSON_KEY: joined, INPUT_ERROR_KEY: f"expected a JSON object, found {describe(use['input'])}"}
+                    use["input"] = None
             return {"toolUse": use}, extra
         return {**copy_json(self.start), **({"deltas": copy_json(self.unknown)} if self.unknown else {})}, extra
 
@@ -226,12 +231,15 @@ class BedrockStreamDecoder:
                 elif key == "signature":
                     opened.signature = value
                 elif key == "redactedContent":
-                    opened.redacted = (opened.redacted or "") + value
+                    data = b64decode(value)
+                    if data is None:
+                        raise wrong("base64", value, "delta.reasoningContent.redactedContent")
+                    opened.redacted = (opened.redacted or b"") + data
                 else:
                     opened.unknown.append({key: value})
             return deltas
         opened.unknown.append(copy_json(delta))  # a delta nobody knows yet (a citation...): kept, never sent
-        return deltas + [SetMetadata(pid, {NS + "deltas": copy_json(opened.unknown)})]
+        return deltas + [SetMetadata(pid, {DELTAS: copy_json(opened.unknown)})]
 
     def _commit(self, *indexes: int) -> list[Delta]:
         commits: list[Delta] = []
@@ -240,13 +248,17 @@ class BedrockStreamDecoder:
             if opened is None:
                 raise NormalizeError(f"contentBlockStop for content block {index}, which is not open", "contentBlockIndex")
             block, extra = opened.block()
-            part = part_from_block(block) if opened.kind != "other" else custom(block)
+            if opened.kind == "toolUse" and block["toolUse"]["input"] is None:  # its input did not parse (cut off)
+                call = part_from_block({"toolUse": {**block["toolUse"], "input": {}}})
+                part = ToolCallPart(call.id, call.name, None, metadata=call.metadata) if isinstance(call, ToolCallPart) else call
+            else:
+                part = part_from_block(block) if opened.kind != "other" else custom(block)
             if _KINDS[opened.kind] is not part.part_kind:
                 part = custom(block)
             if isinstance(part, ReasoningPart) and not part.redacted and part.data is None:
                 part = part.with_metadata(part.metadata.without(PROVIDER_KEY))  # no signature: nothing to verify
             if opened.unknown and opened.kind != "other":
-                extra[NS + "deltas"] = copy_json(opened.unknown)
+                extra[DELTAS] = copy_json(opened.unknown)
             if extra:
                 part = part.with_metadata(part.metadata.merged(extra))
             commits.append(CommitPart(part, part_id=PartId(f"part-{index}")))
