@@ -783,6 +783,24 @@ class StreamTests(unittest.TestCase):
         # Sent back, the cut call carries an empty input the API accepts.
         self.assertEqual(adapter.request_from_items([Item(ItemKind.ASSISTANT, [part])])["messages"][0]["content"][0]["input"], {})
 
+    def test_tool_input_that_is_json_but_no_object_is_a_call_without_input(self) -> None:
+        """The API's input is an object: other JSON (a number, a list) is the fold's bad input, never a lost turn."""
+        response = load("messages.parallel_tool_use.response.json")
+        for text in ("5", "[1, 2]", '"x"', "null"):
+            with self.subTest(text):
+                events = synthetic_stream(response)
+                bad = next(e for e in events if e["type"] == "content_block_delta" and e["delta"].get("partial_json"))
+                bad["delta"]["partial_json"] = text
+                index = bad["index"]
+                events = [e for e in events if not (e.get("index") == index and e["type"] == "content_block_delta" and e is not bad)]
+                part = streamed_item(events).parts[index]
+                self.assertIsInstance(part, ToolCallPart)
+                self.assertIsNone(part.input)
+                self.assertEqual(part.metadata[INPUT_JSON_KEY], text)
+                self.assertTrue(part.metadata[INPUT_ERROR_KEY].startswith("expected a JSON object, found "))
+                sent = adapter.request_from_items([Item(ItemKind.ASSISTANT, [part])])["messages"][0]["content"][0]
+                self.assertEqual(sent["input"], {})
+
     def test_message_stop_commits_blocks_whose_stop_never_came(self) -> None:
         """A tool call cut off by max_tokens, its content_block_stop lost: message_stop closes it."""
         events = load_events("messages.text_tool_use.stream.jsonl")

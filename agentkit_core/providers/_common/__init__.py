@@ -25,7 +25,7 @@ needs in one line (``from .._common import JsonDict, fields_to_metadata, wrong``
 
 from __future__ import annotations
 
-from .arguments import ARGUMENTS_MAX_DEPTH, UNREAD, dumps, loads_for_part, output_text, parse_arguments
+from .arguments import ARGUMENTS_MAX_DEPTH, UNREAD, dumps, loads_for_part, output_text, parse_arguments, parse_object_arguments
 from .data import INPUT_AUDIO_TYPES, b64decode, b64encode, data_url, holds_text, inline_base64, parse_data_url
 from .fields import obj_or_empty, optional_arr, optional_int, optional_obj, optional_str, required_arr, required_obj, required_str, str_or_none
 from .namespaces import bare, copy_json, fields_to_metadata, in_namespace, metadata_to_fields, owned
@@ -33,7 +33,7 @@ from .native import NATIVE_MAX_DEPTH, JsonDict, checked_list, describe, json_obj
 from .turns import U64_END, count, invent_id, make_item, make_usage, name_results, openai_usage
 
 __all__ = (
-    "ARGUMENTS_MAX_DEPTH", "UNREAD", "dumps", "loads_for_part", "output_text", "parse_arguments",
+    "ARGUMENTS_MAX_DEPTH", "UNREAD", "dumps", "loads_for_part", "output_text", "parse_arguments", "parse_object_arguments",
     "bare", "metadata_to_fields", "fields_to_metadata", "copy_json", "in_namespace", "owned",
     "INPUT_AUDIO_TYPES", "b64decode", "b64encode", "data_url", "holds_text", "inline_base64", "parse_data_url",
     "NATIVE_MAX_DEPTH", "JsonDict", "checked_list", "describe", "json_object", "native_events", "native_object",

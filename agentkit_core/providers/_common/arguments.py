@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ... import INPUT_ERROR_KEY, INPUT_JSON_KEY, JsonValue, NormalizeError, StructuredOutput, TextOutput, parse_json
-from ..._for_providers import FAST_PATHS, compact_json
+from ..._for_providers import FAST_PATHS, compact_json, describe
 
 
 def dumps(value: JsonValue) -> str:
@@ -46,6 +46,15 @@ def parse_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
 
 #: What :func:`loads_for_part` gives for text it leaves to :func:`parse_arguments` (``None`` is JSON null).
 UNREAD = object()
+
+
+def parse_object_arguments(text: str) -> tuple[JsonValue, dict[str, JsonValue]]:
+    """:func:`parse_arguments` for an API whose call input is a JSON object (Anthropic's, Bedrock's): JSON of another
+    kind (``5``, ``[1]``, ``null``) is no input either, its text kept and ``expected a JSON object, found ...`` said."""
+    value, extra = parse_arguments(text)
+    if type(value) is not dict and not extra:
+        return None, {INPUT_JSON_KEY: text, INPUT_ERROR_KEY: f"expected a JSON object, found {describe(value)}"}
+    return value, extra
 
 
 def loads_for_part(text: str) -> Any:

@@ -28,7 +28,7 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, wrong
+from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, parse_object_arguments, wrong
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
 from ._held import EVENT
@@ -320,8 +320,9 @@ class AnthropicStreamDecoder:
         for index in indexes:
             opened = self._open[index]
             block, extra, text = opened.finished(), dict[str, JsonValue](), "".join(opened.json)
-            if text:
-                block["input"], extra = parse_arguments(text)
+            if text:  # a tool_use's input is an object: other JSON is no input, as text that does not parse
+                parse = parse_object_arguments if block_type(block) == "tool_use" else parse_arguments
+                block["input"], extra = parse(text)
             part = part_from_block(block)
             if block.get("input", {}) is None and INPUT_ERROR_KEY in extra and block_type(block) == "tool_use":
                 part = _unparsed_call(block)  # cut off (by max_tokens): the fold's convention, not a custom part

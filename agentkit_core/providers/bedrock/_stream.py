@@ -12,8 +12,6 @@ from __future__ import annotations
 from typing import Sequence
 
 from ... import (
-    INPUT_ERROR_KEY,
-    INPUT_JSON_KEY,
     PROVIDER_KEY,
     AppendText,
     BeginPart,
@@ -33,7 +31,7 @@ from ... import (
     ToolCallPart,
     Usage,
 )
-from .._common import JsonDict, b64decode, b64encode, copy_json, describe, json_object, parse_arguments, wrong
+from .._common import JsonDict, b64decode, b64encode, copy_json, json_object, parse_object_arguments, wrong
 from .._common.held import as_native
 from .._common.streams import close_items, cut_calls, header, stream_parts
 from ._held import EVENT
@@ -76,10 +74,7 @@ class _Block:
             use["input"] = {}
             joined = "".join(self.json)
             if joined:
-                use["input"], extra = parse_arguments(joined)
-                if use["input"] is not None and not isinstance(use["input"], dict):
-                    extra = {INPUT_JSON_KEY: joined, INPUT_ERROR_KEY: f"expected a JSON object, found {describe(use['input'])}"}
-                    use["input"] = None
+                use["input"], extra = parse_object_arguments(joined)
             return {"toolUse": use}, extra
         return {**copy_json(self.start), **({"deltas": copy_json(self.unknown)} if self.unknown else {})}, extra
 
