@@ -107,6 +107,19 @@ class NamesTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, r"azure_ad_token: only Azure's names take it \(groq does not\)"):
             providers.http_request(HI, model="groq:m", azure_ad_token=KEY)
 
+    def test_a_base_url_that_is_no_http_url_is_refused_without_its_text(self) -> None:
+        """A key passed where the URL goes, or a password in another scheme's URL, never reaches the error."""
+        cases = {KEY: "found text with no scheme (write http:// or https:// in front of a host)",
+                 f"ftp://user:{KEY}@files.example/v1": "found a URL of the scheme ftp://",
+                 "": "found an empty string"}
+        extra: dict[str, dict[str, Any]] = {"anthropic": {"settings": ModelSettings(max_tokens=100)}, "bedrock": {"region": "us-east-1"}}
+        for name in ("openai-chat", "openai-responses", "anthropic", "gemini", "groq", "bedrock"):
+            for base_url, words in cases.items():
+                with self.subTest(name, base_url=base_url[:12]):
+                    with self.assertRaises(ValueError) as caught:
+                        providers.http_request(HI, model=f"{name}:m", api_key=KEY, base_url=base_url, **extra.get(name, {}))
+                    self.assertEqual(str(caught.exception), f"base_url: expected an http:// or https:// URL, {words}")
+
     def test_the_package_loads_the_functions_on_first_use(self) -> None:
         self.assertIn("complete", dir(providers))
         self.assertIs(providers.complete, providers._by_name.complete)  # type: ignore[attr-defined]

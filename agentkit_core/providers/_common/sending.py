@@ -43,13 +43,27 @@ def endpoint(base_url: str | None, default: str, path: str) -> str:
     elif not isinstance(base_url, str):
         raise TypeError(f"base_url: expected a string, found {type(base_url).__name__}")
     elif not base_url.lower().startswith(("http://", "https://")):
-        raise ValueError(f"base_url: expected an http:// or https:// URL, found {base_url[:80]!r}")
+        raise ValueError(f"base_url: expected an http:// or https:// URL, found {_no_url(base_url)}")
     if "?" not in base_url and "#" not in base_url:
         return base_url.rstrip("/") + path
     base, _, query = base_url.partition("#")[0].partition("?")
     path, _, own = path.partition("?")
     query = "&".join(q for q in (query, own) if q)
     return base.rstrip("/") + path + ("?" + query if query else "")
+
+
+def _no_url(text: str) -> str:
+    """What a ``base_url`` that is no http(s) URL looks like, without its text: an API key passed in its place, or a
+    ``user:password@`` in another scheme's URL, must not reach the error."""
+    if not text:
+        return "an empty string"
+    scheme = _SCHEME.match(text)
+    if scheme:
+        return f"a URL of the scheme {scheme.group(1).lower()}://"
+    return "text with no scheme (write http:// or https:// in front of a host)"
+
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]{0,15})://")
 
 
 def checked_model(model: object) -> str:
