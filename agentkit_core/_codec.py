@@ -480,18 +480,19 @@ def json_key(k: object) -> str:
     fail(f"invalid key: {describe(k)}, expected a string")
 
 
-_SCALARS = frozenset((str, int, float, bool, type(None)))
+#: The types of JSON's scalars, which a copy shares.
+SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def copy_json(v: Any) -> JsonValue:
     """A deep copy of a JSON value built from dicts and lists (scalars are shared)."""
     t = type(v)
     if t is dict:
-        if _SCALARS.issuperset(map(type, v.values())):  # flat, the common case: one C-speed copy
+        if SCALARS.issuperset(map(type, v.values())):  # flat, the common case: one C-speed copy
             return v.copy()  # type: ignore[no-any-return]
-        return {k: x if type(x) in _SCALARS else copy_json(x) for k, x in v.items()}
+        return {k: x if type(x) in SCALARS else copy_json(x) for k, x in v.items()}
     if t is list:
-        if _SCALARS.issuperset(map(type, v)):
+        if SCALARS.issuperset(map(type, v)):
             return v.copy()  # type: ignore[no-any-return]
-        return [x if type(x) in _SCALARS else copy_json(x) for x in v]
+        return [x if type(x) in SCALARS else copy_json(x) for x in v]
     return v  # type: ignore[no-any-return]

@@ -8,16 +8,16 @@ providers read SDK objects.
 from __future__ import annotations
 
 import binascii
-import json
 from typing import Any, Callable, Iterable, Mapping
 
-from .. import FinishReason, Item, ItemKind, JsonValue, MetadataMap, NormalizeError
+from .. import FinishReason, Item, ItemKind, JsonValue, NormalizeError
+from .._codec import SCALARS, copy_json
 from .._detect import sniff as sniff_provider
 from .._error_text import an, describe, noun
 
 __all__ = (
-    "JsonDict", "wrong", "under", "looks_like", "obj", "opt_obj", "text", "opt_text", "listed", "b64decode",
-    "b64encode", "plain", "ms_of_iso", "iso_of_ms", "extras", "carried", "finish_from", "items_checked", "dump_json",
+    "JsonDict", "wrong", "under", "looks_like", "obj", "text", "opt_text", "listed", "b64decode",
+    "b64encode", "plain", "ms_of_iso", "iso_of_ms", "carried", "finish_from", "items_checked",
 )
 
 JsonDict = dict[str, Any]
@@ -65,12 +65,6 @@ def obj(value: object, path: str = "", what: str = "an object") -> JsonDict:
             return dict(value)
         raise wrong(what, value, path)
     return value
-
-
-def opt_obj(d: JsonDict, key: str) -> JsonDict | None:
-    """The object at ``d[key]``; ``None`` when absent or null."""
-    v = d.get(key)
-    return None if v is None else obj(v, key)
 
 
 def text(d: JsonDict, key: str) -> str:
@@ -199,19 +193,13 @@ def iso_of_ms(ms: int) -> str:
     return t.isoformat().replace("+00:00", "Z")
 
 
-def extras(d: JsonDict, known: frozenset[str] | tuple[str, ...], prefix: str, into: dict[str, JsonValue] | None = None) -> dict[str, JsonValue]:
-    """The fields of ``d`` not in ``known`` and not null, as metadata ``<prefix><field>`` (into ``into`` if given)."""
-    out = {} if into is None else into
-    for k, v in d.items():
-        if v is not None and k not in known:
-            out[prefix + k] = v
-    return out
-
-
-def carried(md: MetadataMap | Mapping[str, JsonValue], prefix: str, skip: frozenset[str] = frozenset()) -> dict[str, JsonValue]:
-    """The metadata under ``prefix`` as native fields (``prefix`` cut), without the keys in ``skip``."""
+def carried(md: Mapping[str, JsonValue], prefix: str, skip: frozenset[str] = frozenset()) -> dict[str, JsonValue]:
+    """The metadata under ``prefix`` but the keys in ``skip`` (whole keys) as a library's fields, ``prefix`` cut; copies, so
+    what is written shares nothing with the items (``md``: a map's data)."""
+    if not md:
+        return {}
     n = len(prefix)
-    return {k[n:]: v for k, v in md.items() if k.startswith(prefix) and k[n:] not in skip}
+    return {k[n:]: v if type(v) in SCALARS else copy_json(v) for k, v in md.items() if k not in skip and k.startswith(prefix)}
 
 
 _FINISHES = {
@@ -240,14 +228,6 @@ def items_checked(items: object, name: str = "items") -> list[Item]:
             raise TypeError(f"{name}[{n}]: expected an Item, found {type(item).__name__}")
     return out
 
-
-def dump_json(value: object) -> str:
-    """The JSON text ``json.dumps`` writes by default (what the interop modules compare tool-call text with)."""
-    return json.dumps(value)
-
-
-#: The types of JSON's scalars: a writer copying metadata passes these on as they are, without copy_json's call.
-SCALARS = frozenset((str, int, float, bool, type(None)))
 
 #: Item kinds that speak for the system (the developer's and loaded context are system text to libraries without them).
 #: A tuple, not a set: ``in`` compares members by identity, where a set would call the enum's ``__hash__``, a Python

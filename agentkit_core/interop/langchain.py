@@ -84,7 +84,7 @@ from .. import (
     Usage,
 )
 from .._codec import copy_json
-from ._common import SCALARS, SYSTEM_KINDS, JsonDict, b64decode, b64encode, finish_from, items_checked, listed, obj, plain, under, wrong
+from ._common import SYSTEM_KINDS, JsonDict, b64decode, b64encode, carried, finish_from, items_checked, listed, obj, plain, under, wrong
 
 __all__ = ("items_from_messages", "messages_from_items")
 
@@ -376,14 +376,7 @@ def messages_from_items(items: Iterable[Item]) -> list[JsonDict]:
     return out
 
 
-def _ours(md: dict[str, JsonValue], skip: frozenset[str]) -> dict[str, JsonValue]:
-    """The ``langchain.*`` metadata but the keys in ``skip`` (``md``: a map's data) as native fields (copies: what is written shares nothing with the items)."""
-    if not md:
-        return {}
-    return {k[10:]: v if type(v) in SCALARS else copy_json(v) for k, v in md.items() if k not in skip and k.startswith(L)}
-
-
-# The keys _ours leaves out, whole (a third cheaper than slicing each key to look its field up).
+# The keys carried leaves out, whole (a third cheaper than slicing each key to look its field up).
 _ITEM_SKIP = frozenset(L + k for k in ("type", "role", "list", "additional_kwargs", "response_metadata", "name", "usage_metadata"))
 _BLOCK_SKIP = frozenset((_TYPE, _URL_TEXT))
 _CALL_SKIP = frozenset((_NO_ID,))
@@ -406,7 +399,7 @@ def _base(md: dict[str, JsonValue], mid: MessageId | None, t: str, content: Json
         "name": md.get(_NAME),
         "id": None if mid is None else mid.value,
     }
-    data.update(_ours(md, _ITEM_SKIP))
+    data.update(carried(md, L, _ITEM_SKIP))
     return data
 
 
@@ -482,7 +475,7 @@ def _write_call(part: ToolCallPart, calls: list[JsonDict], invalid: list[JsonDic
     args = copy_json(part.input) if isinstance(part.input, dict) else {"input": copy_json(part.input)}
     call = {"name": part.name, "args": args, "id": None if md.get(_NO_ID) is True else part.id.value, "type": "tool_call"}
     if md:
-        call.update(_ours(md, _CALL_SKIP))
+        call.update(carried(md, L, _CALL_SKIP))
     calls.append(call)
 
 
@@ -490,7 +483,7 @@ def _write_block(part: Part) -> JsonValue:
     md = part.metadata._data
     t = md.get(_TYPE)
     # A block's own metadata is mostly none or its type alone, which the block is written as: nothing else to carry.
-    extra = {} if not md or (len(md) == 1 and t is not None) else _ours(md, _BLOCK_SKIP)
+    extra = {} if not md or (len(md) == 1 and t is not None) else carried(md, L, _BLOCK_SKIP)
     if type(part) is TextPart:
         return {"type": "text", "text": part.text, **extra} if t == "text" else part.text
     if type(part) is ReasoningPart:

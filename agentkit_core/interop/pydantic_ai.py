@@ -88,11 +88,11 @@ from .. import (
 )
 from .._codec import copy_json
 from ._common import (
-    SCALARS,
     SYSTEM_KINDS,
     JsonDict,
     b64decode,
     b64encode,
+    carried,
     iso_of_ms,
     items_checked,
     listed,
@@ -416,13 +416,6 @@ class _Names:
         return self._names.get(call_id, "")
 
 
-def _ours(md: dict[str, JsonValue], skip: frozenset[str] = frozenset()) -> dict[str, JsonValue]:
-    """The ``pydantic_ai.*`` metadata but the keys in ``skip`` as native fields (copies: what is written shares nothing with the items)."""
-    if not md:
-        return {}
-    return {k[12:]: v if type(v) in SCALARS else copy_json(v) for k, v in md.items() if k not in skip and k.startswith(P)}
-
-
 def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
     stamp = item_md.get(_TIMESTAMP)
     if type(stamp) is str:
@@ -432,7 +425,7 @@ def _stamp(item_md: Any, created: int | None, into: JsonDict) -> JsonDict:
     return into
 
 
-# The keys each _ours leaves out (written from fields of their own, or marks of the reading).
+# The keys carried leaves out (written from fields of their own, or marks of the reading).
 _ITEM_SKIP = frozenset((_REQUEST, _LIST, _TIMESTAMP, _PART_KIND, _INSTRUCTIONS))
 _RETRY_SKIP = _ITEM_SKIP | {_CONTENT}
 _RESULT_SKIP = frozenset((_TIMESTAMP, _PART_KIND, _OUTCOME))
@@ -450,7 +443,7 @@ def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
             return
         for n, part in enumerate(item.parts):
             if type(part) is TextPart:
-                parts.append(_stamp(md, item.created_at, {"content": part.text, **_ours(md, _ITEM_SKIP), "part_kind": "system-prompt"}))
+                parts.append(_stamp(md, item.created_at, {"content": part.text, **carried(md, P, _ITEM_SKIP), "part_kind": "system-prompt"}))
             elif not _foreign(part):
                 raise NormalizeError(f"a pydantic-ai system prompt holds text only, not a {type(part).__name__}", f"parts[{n}]")
         return
@@ -471,10 +464,10 @@ def _write_request(item: Item, request: JsonDict, names: _Names) -> None:
     if md.get(_PART_KIND) == "retry-prompt":
         raw = md.get(_CONTENT)
         retry = raw if raw is not None else item.text_content()
-        parts.append(_stamp(md, item.created_at, {"content": retry, **_ours(md, _RETRY_SKIP), "part_kind": "retry-prompt"}))
+        parts.append(_stamp(md, item.created_at, {"content": retry, **carried(md, P, _RETRY_SKIP), "part_kind": "retry-prompt"}))
     elif content:
         single = len(content) == 1 and type(content[0]) is str and md.get(_LIST) is not True
-        parts.append(_stamp(md, item.created_at, {"content": content[0] if single else content, **_ours(md, _ITEM_SKIP), "part_kind": "user-prompt"}))
+        parts.append(_stamp(md, item.created_at, {"content": content[0] if single else content, **carried(md, P, _ITEM_SKIP), "part_kind": "user-prompt"}))
 
 
 def _foreign(part: Part) -> bool:
@@ -488,7 +481,7 @@ def _write_content(part: Part) -> JsonValue:
         return part.text
     if type(part) is TextPart:
         if md.get(_PART_KIND) == "text-content":
-            return {"content": part.text, **_ours(md, _CONTENT_SKIP), "kind": "text-content"}
+            return {"content": part.text, **carried(md, P, _CONTENT_SKIP), "kind": "text-content"}
         return part.text
     if type(part) is CustomPart and part.kind.startswith(P):
         return copy_json(part.value)
@@ -497,13 +490,13 @@ def _write_content(part: Part) -> JsonValue:
         mime = part.mime_type
         if type(data) is Uri:
             kind = _URL_KINDS.get(part.modality._value_, "document-url") if type(part) is MediaPart else "document-url"
-            out: JsonDict = {"url": data.value, **_ours(md), "kind": kind}
+            out: JsonDict = {"url": data.value, **carried(md, P), "kind": kind}
             if mime:
                 out["media_type"] = mime
             return out
         if type(data) is InlineBytes or type(data) is InlineText:
             raw = data.value if type(data) is InlineBytes else data.value.encode("utf-8")  # type: ignore[union-attr]
-            return {"data": b64encode(raw), "media_type": mime or "application/octet-stream", **_ours(md), "kind": "binary"}
+            return {"data": b64encode(raw), "media_type": mime or "application/octet-stream", **carried(md, P), "kind": "binary"}
         assert type(data) is Handle
         raise NormalizeError("pydantic-ai has no user content for data held as an artifact handle", "data")
     raise NormalizeError(f"pydantic-ai has no user content for a {type(part).__name__}")
@@ -523,7 +516,7 @@ def _write_result(part: ToolResultPart, names: _Names) -> JsonDict:
     else:
         parts = output.parts if isinstance(output, PartsOutput) else output.files
         content = [_write_content(p) for p in parts if not _foreign(p)]
-    extra = _ours(md, _RESULT_SKIP)
+    extra = carried(md, P, _RESULT_SKIP)
     out: JsonDict = {"tool_name": name, "content": content, "tool_call_id": part.call_id.value, **extra}
     _stamp(md, None, out)
     if md.get(_PART_KIND) == "retry-prompt":
@@ -548,7 +541,7 @@ def _write_response(item: Item) -> JsonDict:
         if written is not None:
             parts.append(written)
     md = item.metadata._data
-    out: JsonDict = {"parts": parts, **_ours(md, _RESPONSE_SKIP)}
+    out: JsonDict = {"parts": parts, **carried(md, P, _RESPONSE_SKIP)}
     _stamp(md, item.created_at, out)
     if item.usage is not None:
         out["usage"] = _write_usage(item.usage)
@@ -581,9 +574,9 @@ def _write_response_part(part: Part) -> JsonDict | None:
     if not md and type(part) is TextPart:
         return {"content": part.text, "part_kind": "text"}
     if type(part) is TextPart:
-        return {"content": part.text, **_ours(md), "part_kind": "text"}
+        return {"content": part.text, **carried(md, P), "part_kind": "text"}
     if type(part) is ReasoningPart:
-        return {"content": part.summary or "", **_ours(md), "part_kind": "thinking"}
+        return {"content": part.summary or "", **carried(md, P), "part_kind": "thinking"}
     if type(part) is ToolCallPart:
         args: JsonValue = copy_json(part.input)
         text = md.get(_ARGS)
@@ -591,14 +584,14 @@ def _write_response_part(part: Part) -> JsonDict | None:
             args = md[INPUT_JSON_KEY]
         elif type(text) is str and _same(text, args):
             args = text
-        return {"tool_name": part.name, "args": args, "tool_call_id": part.id.value, **_ours(md, _CALL_SKIP), "part_kind": "tool-call"}
+        return {"tool_name": part.name, "args": args, "tool_call_id": part.id.value, **carried(md, P, _CALL_SKIP), "part_kind": "tool-call"}
     if type(part) is CustomPart:
         if part.kind.startswith(P) and isinstance(part.value, dict):
             return copy_json(part.value)  # type: ignore[return-value]
         return None
     if (type(part) is MediaPart or type(part) is FilePart) and type(part.data) is InlineBytes:
         mime = part.mime_type or "application/octet-stream"
-        return {"content": {"data": b64encode(part.data.value), "media_type": mime, "kind": "binary"}, **_ours(md), "part_kind": "file"}
+        return {"content": {"data": b64encode(part.data.value), "media_type": mime, "kind": "binary"}, **carried(md, P), "part_kind": "file"}
     raise NormalizeError(f"a pydantic-ai response has no part for a {type(part).__name__}")
 
 
