@@ -79,6 +79,12 @@ def cut_calls(parts: Sequence[Part], began: Sequence[str], open_calls: set[str])
     return [p for p in parts if isinstance(p, ToolCallPart) and INPUT_ERROR_KEY in p.metadata]
 
 
+def without_input(call: Part) -> Part:
+    """A call read with an empty input, as the call without one that its unparsed argument text makes (the fold's
+    convention: the text and the error go under ``agentkit.input_json`` / ``input_error``); another part as it is."""
+    return ToolCallPart(call.id, call.name, None, metadata=call.metadata) if isinstance(call, ToolCallPart) else call
+
+
 def began_parts(parts: Sequence[Part], began: Sequence[str], shown: Mapping[str, JsonValue]) -> list[tuple[Part, JsonValue]]:
     """The parts among ``parts`` the decoder began under the ids ``shown`` holds, each with its value there.
 

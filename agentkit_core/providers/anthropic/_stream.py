@@ -25,12 +25,11 @@ from ... import (
     ReplaceStructured,
     SetMetadata,
     TextPart,
-    ToolCallPart,
     Usage,
 )
 from .._common import JsonDict, copy_json, json_object, optional_obj, parse_arguments, parse_object_arguments, wrong
 from .._common.held import as_native
-from .._common.streams import close_items, cut_calls, header, server_call, stream_parts
+from .._common.streams import close_items, cut_calls, header, server_call, stream_parts, without_input
 from ._held import EVENT
 from ._keys import NS, UNKNOWN_DELTAS
 from ._response import (
@@ -381,10 +380,7 @@ def _unanswered(parts: Sequence[Part]) -> list[tuple[Part, JsonValue]]:
 
 def _unparsed_call(block: JsonDict) -> Part:
     """The part of a ``tool_use`` block whose streamed input did not parse: its call, with no input."""
-    call = part_from_block({**block, "input": {}})
-    if not isinstance(call, ToolCallPart):
-        return call
-    return ToolCallPart(call.id, call.name, None, metadata=call.metadata)
+    return without_input(part_from_block({**block, "input": {}}))
 
 
 def _index(event: JsonDict) -> int:

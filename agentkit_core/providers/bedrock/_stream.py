@@ -33,7 +33,7 @@ from ... import (
 )
 from .._common import JsonDict, b64decode, b64encode, copy_json, json_object, parse_object_arguments, wrong
 from .._common.held import as_native
-from .._common.streams import close_items, cut_calls, header, stream_parts
+from .._common.streams import close_items, cut_calls, header, stream_parts, without_input
 from ._held import EVENT
 from ._keys import DELTAS
 from ._response import assistant_item, checked_usage, custom, finish_reason, part_from_block
@@ -244,8 +244,7 @@ class BedrockStreamDecoder:
                 raise NormalizeError(f"contentBlockStop for content block {index}, which is not open", "contentBlockIndex")
             block, extra = opened.block()
             if opened.kind == "toolUse" and block["toolUse"]["input"] is None:  # its input did not parse (cut off)
-                call = part_from_block({"toolUse": {**block["toolUse"], "input": {}}})
-                part = ToolCallPart(call.id, call.name, None, metadata=call.metadata) if isinstance(call, ToolCallPart) else call
+                part = without_input(part_from_block({"toolUse": {**block["toolUse"], "input": {}}}))
             else:
                 part = part_from_block(block) if opened.kind != "other" else custom(block)
             if _KINDS[opened.kind] is not part.part_kind:
