@@ -146,8 +146,7 @@ def append_items(items: Iterable[Item], path: str | os.PathLike[str], *, sync: b
 
             raise wrong_type(f"append_items: items[{n}]", "an Item", item)
         lines.append(item.to_json())
-    lines.append("")  # the last line's newline
-    data = "\n".join(lines).encode("utf-8") if len(lines) > 1 else b""
+    data = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
     (_append or _load_append())(path, data, sync)
 
 
