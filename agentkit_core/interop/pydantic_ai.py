@@ -54,7 +54,6 @@ import json
 from typing import Any, Iterable
 
 from .. import (
-    EMPTY_METADATA,
     INPUT_ERROR_KEY,
     INPUT_JSON_KEY,
     TOOL_NAME_KEY,
@@ -342,8 +341,7 @@ def _usage(u: JsonDict) -> Usage:
         cached_input_tokens=_count(u, "cache_read_tokens"), cache_write_input_tokens=_count(u, "cache_write_tokens"),
     )
     rest = {k: v for k, v in u.items() if k not in _USAGE and v not in _QUIET}
-    # EMPTY_METADATA rather than {}: the constructor takes a map as it is (a plain dict is checked, 40% of Usage's time).
-    return Usage(tokens, metadata={_USAGE_KEY: rest} if rest else EMPTY_METADATA)
+    return Usage(tokens, metadata={_USAGE_KEY: rest} if rest else {})
 
 
 def _response_part(p: JsonDict) -> Part:
