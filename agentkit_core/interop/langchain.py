@@ -582,7 +582,7 @@ def _write_usage(usage: Usage) -> JsonDict:
     out["input_tokens"] = t.input_tokens
     out["output_tokens"] = t.output_tokens
     if "total_tokens" not in out:
-        out["total_tokens"] = t.input_tokens + t.output_tokens
+        out["total_tokens"] = t.total_tokens
     for outer, inner, v in (("input_token_details", "cache_read", t.cached_input_tokens),
                             ("input_token_details", "cache_creation", t.cache_write_input_tokens),
                             ("output_token_details", "reasoning", t.reasoning_tokens)):
