@@ -1,15 +1,16 @@
 """The JSON text of an item's parts written straight from their fields: byte for byte what ``to_dict`` gives ``json``.
 
 :meth:`Item.to_json <agentkit_core.Item.to_json>` (and so ``dump_items`` and
-``append_items``) writes with these, loaded with ``json`` on first use.  The parts a session is mostly made of (text, reasoning, tool calls, tool
-results with text or structured output) are written here, their strings by
-``json``'s C string encoder and their JSON values by the compact C encoder,
-without building the nested dicts of ``to_dict`` for the C encoder to walk
-again; every other part, output, data reference, usage and finish reason is
-written from its own ``to_dict``.  Measured (``tools/bench.py --only
-sessions``, one turn of an assistant item and its tool result, CPython 3.11):
-7 us instead of 12.  The reference's own bytes check it: ``tests/test_wire.py``
-reads every item of ``reference-wire.tsv`` back through ``to_json``, and
+``append_items``) writes with these, loaded with ``json`` on first use.  The
+parts a session is mostly made of (text, reasoning, tool calls, tool results
+with text or structured output) are written here, their strings by ``json``'s
+C string encoder and their JSON values by the compact C encoder, without
+building the nested dicts of ``to_dict`` for the C encoder to walk again;
+every other part, output, data reference, usage and finish reason is written
+from its own ``to_dict``.  Measured (``tools/bench.py --only sessions``, one
+turn of an assistant item and its tool result, CPython 3.11): 7 us instead of
+12.  The reference's own bytes check it: ``tests/test_wire.py`` reads every
+item of ``reference-wire.tsv`` back through ``to_json``, and
 ``tests/test_line.py`` compares it with ``to_dict`` on seeded random items.
 """
 
